@@ -1,0 +1,28 @@
+// The accounting, in the order the tree shows it. Both EstimateTotals and Explain run
+// this one function, with different sinks (sinks.h).
+#pragma once
+
+#include "core/account_activations.h"
+#include "core/account_inference.h"
+#include "core/account_model_states.h"
+#include "core/derived.h"
+
+namespace llmmem::core {
+
+template <class Sink>
+void Account(const Derived& d, Sink& s) {
+  s.Begin("model_states", d.training ? "Model states" : "Model");
+  AccountWeights(d, s);
+  if (d.training) AccountTrainingStates(d, s);
+  s.End();
+  if (d.training) {
+    AccountActivations(d, s);
+  } else {
+    s.Begin("inference", "Inference state");
+    AccountInference(d, s);
+    s.End();
+  }
+  AccountOverheads(d.c, s);
+}
+
+}  // namespace llmmem::core

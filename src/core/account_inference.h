@@ -1,0 +1,97 @@
+// Inference: the KV cache, the prefill's activation workspace and the logits.
+// Weights come from AccountWeights.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "core/derived.h"
+#include "core/sinks.h"
+#include "core/sources.h"
+#include "core/units.h"
+
+namespace llmmem::core {
+
+// KV cache bytes for the whole batch: 2 (K, V) x L x kv_heads x head_dim x bytes x b x s.
+// Tensor parallelism splits the KV heads (replicated when kv_heads < t).
+inline double KvCacheBytes(const Derived& d) {
+  if (d.c.model.arch != Arch::kDecoder || !d.has_arch) return 0;
+  const double kv_share = d.kv >= d.t ? d.kv / d.t : 1.0;
+  return 2.0 * d.L * kv_share * d.hd * (Info(d.c.kv_dtype).bits / 8.0) * d.b * d.s;
+}
+
+template <class Sink>
+void AccountInference(const Derived& d, Sink& s) {
+  const Config& c = d.c;
+  if (!d.has_arch) return;
+  const double kv = KvCacheBytes(d);
+  if (kv > 0) {
+    s.Leaf("kv_cache", "KV cache", Category::kKvCache, Live::Both(kv), [&] {
+      const double per_token = kv / (d.b * d.s);
+      return Explanation{"2 x L x kv_heads x head_dim x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B = " +
+                             FormatCount(static_cast<int64_t>(per_token)) + " B per token x " +
+                             FormatCount(static_cast<int64_t>(d.s)) + " tokens x " +
+                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")",
+                         src::kKvCache};
+    });
+  }
+
+  // Prefill workspace: the residual stream plus the larger of the attention and MLP
+  // blocks' live tensors for one layer (16-bit; no autograd keeps earlier layers').
+  const double e = 2.0;
+  const double sb = d.s * d.b;
+  const double residual = e * sb * d.h;
+  const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
+  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * d.s * d.s * d.b / d.t;  // scores and probabilities
+  const double attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
+  const double f_width = c.model.IsMoe()
+                             ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
+                                                   c.model.shared_experts * c.model.shared_ffn)
+                             : d.f;
+  const double mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
+  const double workspace = residual + std::max(attention, mlp);
+  s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
+    return Explanation{std::string("residual 2sbh + max(attention ") + FormatBytesBoth(attention) +
+                           (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
+                           ") for one layer",
+                       src::kPrefill};
+  });
+
+  if (c.model.arch == Arch::kDecoder) {
+    const double positions = c.all_logits ? d.s : 1.0;
+    const double logits = 4.0 * d.b * positions * d.V / d.t;
+    s.Leaf("logits", c.all_logits ? "Logits, every position (fp32)" : "Logits, last position (fp32)",
+           Category::kActivations, Live::Both(logits), [&] {
+             return Explanation{"4 B x b x " + std::string(c.all_logits ? "s" : "1") + " x V = " +
+                                    FormatBytesBoth(logits),
+                                src::kPrefill};
+           });
+  }
+}
+
+// CUDA context, communication buffers and the allocator's fragmentation reserve, each
+// its own line. Fragmentation is a share of what the allocator holds at each moment.
+template <class Sink>
+void AccountOverheads(const Config& c, Sink& s) {
+  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1)};
+  s.Begin("overheads", "Overheads");
+  if (c.fragmentation_pct > 0) {
+    const double k = c.fragmentation_pct / 100.0;
+    s.Leaf("fragmentation", "Allocator fragmentation reserve", Category::kOverheads,
+           Live{allocated[0] * k, allocated[1] * k}, [&] {
+             return Explanation{FormatNumber(c.fragmentation_pct) + "% of the allocated peak", src::kFragmentation};
+           });
+  }
+  if (c.comm_buffer_gb > 0) {
+    s.Leaf("comm_buffers", "Communication buffers", Category::kOverheads, Live::Both(c.comm_buffer_gb * kGB), [&] {
+      return Explanation{"as set: " + FormatNumber(c.comm_buffer_gb) + " GB", src::kCommBuffers};
+    });
+  }
+  if (c.cuda_context_gb > 0) {
+    s.Leaf("cuda_context", "CUDA context and workspaces", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
+           [&] { return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext}; });
+  }
+  s.End();
+}
+
+}  // namespace llmmem::core

@@ -1,0 +1,119 @@
+// Stable ids for the enums of Config, shared by JSON, URL and CLI.
+#include "core/config.h"
+
+#include <cctype>
+
+namespace llmmem::core {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct LoraName {
+  const char* id;
+  uint32_t bit;
+};
+constexpr LoraName kLoraNames[] = {
+    {"q", kLoraQ}, {"k", kLoraK}, {"v", kLoraV}, {"o", kLoraO},
+    {"gate", kLoraGate}, {"up", kLoraUp}, {"down", kLoraDown},
+};
+
+}  // namespace
+
+const char* ModeId(Mode m) {
+  switch (m) {
+    case Mode::kInference: return "infer";
+    case Mode::kTraining: return "train";
+    case Mode::kLora: return "lora";
+    case Mode::kQlora: return "qlora";
+  }
+  return "?";
+}
+
+const char* RecomputeId(Recompute r) {
+  switch (r) {
+    case Recompute::kNone: return "none";
+    case Recompute::kSelective: return "selective";
+    case Recompute::kFull: return "full";
+  }
+  return "?";
+}
+
+const char* OptimizerId(Optimizer o) {
+  switch (o) {
+    case Optimizer::kSgd: return "sgd";
+    case Optimizer::kSgdMomentum: return "momentum";
+    case Optimizer::kAdamW: return "adamw";
+    case Optimizer::kAdam8bit: return "adam8bit";
+    case Optimizer::kAdafactor: return "adafactor";
+    case Optimizer::kLion: return "lion";
+  }
+  return "?";
+}
+
+bool ParseMode(const std::string& s, Mode& out) {
+  const std::string k = Lower(s);
+  if (k == "infer" || k == "inference") { out = Mode::kInference; return true; }
+  if (k == "train" || k == "training" || k == "full") { out = Mode::kTraining; return true; }
+  if (k == "lora") { out = Mode::kLora; return true; }
+  if (k == "qlora") { out = Mode::kQlora; return true; }
+  return false;
+}
+
+bool ParseRecompute(const std::string& s, Recompute& out) {
+  const std::string k = Lower(s);
+  if (k == "none") { out = Recompute::kNone; return true; }
+  if (k == "selective") { out = Recompute::kSelective; return true; }
+  if (k == "full") { out = Recompute::kFull; return true; }
+  return false;
+}
+
+bool ParseOptimizer(const std::string& s, Optimizer& out) {
+  const std::string k = Lower(s);
+  if (k == "sgd") { out = Optimizer::kSgd; return true; }
+  if (k == "momentum" || k == "sgd_momentum") { out = Optimizer::kSgdMomentum; return true; }
+  if (k == "adamw" || k == "adam") { out = Optimizer::kAdamW; return true; }
+  if (k == "adam8bit" || k == "adamw8bit") { out = Optimizer::kAdam8bit; return true; }
+  if (k == "adafactor") { out = Optimizer::kAdafactor; return true; }
+  if (k == "lion") { out = Optimizer::kLion; return true; }
+  return false;
+}
+
+bool ParseLoraTargets(const std::string& s, uint32_t& out) {
+  const std::string k = Lower(s);
+  if (k == "all" || k == "all-linear" || k == "all_linear") { out = kLoraAllLinear; return true; }
+  if (k == "attention" || k == "attn") { out = kLoraAttention; return true; }
+  uint32_t bits = 0;
+  size_t start = 0;
+  while (start <= k.size()) {
+    size_t comma = k.find(',', start);
+    std::string item = k.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.size() > 5 && item.compare(item.size() - 5, 5, "_proj") == 0) item.resize(item.size() - 5);
+    bool found = false;
+    for (const LoraName& n : kLoraNames) {
+      if (item == n.id) { bits |= n.bit; found = true; }
+    }
+    if (!found) return false;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (bits == 0) return false;
+  out = bits;
+  return true;
+}
+
+std::string LoraTargetsId(uint32_t targets) {
+  if (targets == kLoraAllLinear) return "all";
+  std::string out;
+  for (const LoraName& n : kLoraNames) {
+    if (targets & n.bit) {
+      if (!out.empty()) out += ',';
+      out += n.id;
+    }
+  }
+  return out;
+}
+
+}  // namespace llmmem::core

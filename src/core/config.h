@@ -1,0 +1,84 @@
+// Everything the estimate depends on: the model, the workload, the precision scheme,
+// the optimizer and the overheads. A plain struct with defaults (a Llama-2-7B-shaped
+// model, bf16 mixed-precision AdamW training of one 4096-token sequence); field names
+// are the same in JSON, the URL, the CLI (--snake-case) and the JS API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/dtype.h"
+#include "core/model.h"
+
+namespace llmmem::core {
+
+enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora };
+enum class Recompute : uint8_t { kNone, kSelective, kFull };
+enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion };
+
+// LoRA target modules, as a bit set over the projection roles.
+enum LoraTarget : uint32_t {
+  kLoraQ = 1u << 0, kLoraK = 1u << 1, kLoraV = 1u << 2, kLoraO = 1u << 3,
+  kLoraGate = 1u << 4, kLoraUp = 1u << 5, kLoraDown = 1u << 6,
+  kLoraAttention = kLoraQ | kLoraK | kLoraV | kLoraO,
+  kLoraAllLinear = kLoraAttention | kLoraGate | kLoraUp | kLoraDown,
+};
+
+struct Config {
+  ModelSpec model;
+  Mode mode = Mode::kTraining;
+
+  // Workload.
+  int64_t batch = 1;           // micro-batch: sequences per forward pass (inference: concurrent sequences)
+  int64_t seq = 4096;          // tokens per sequence (inference: prompt + generated, the KV cache length)
+  int64_t grad_accum = 1;      // micro-batches per optimizer step
+  int64_t tp = 1;              // tensor-parallel size t (Megatron): splits layer matrices and activations
+  bool sp = false;             // sequence parallelism with TP: splits the norm/dropout activations too
+  Recompute recompute = Recompute::kNone;
+  bool flash_attn = true;      // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
+  bool dropout = false;        // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
+  bool loss_logits_fp32 = true;  // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
+  bool metrics_logits = false;   // a compute_metrics hook keeps another b*s*V fp32 copy (seed 002)
+
+  // Precision scheme.
+  Dtype dtype = Dtype::kBf16;          // weights (inference: any format; training: fp32/bf16/fp16)
+  Dtype grad_dtype = Dtype::kBf16;     // gradients; fp32 = Megatron/DeepSpeed main gradients
+  bool master_weights = true;          // fp32 copy of 16-bit weights for the update
+  bool optimizer_grad_copy = false;    // DeepSpeed: an fp32 copy of the gradients at the optimizer step
+  bool grad_accum_fp32 = false;        // accumulate 16-bit gradients into a separate fp32 buffer
+  QuantOptions quant;
+
+  // Optimizer.
+  Optimizer optimizer = Optimizer::kAdamW;
+  Dtype optimizer_dtype = Dtype::kFp32;  // state precision for SGD momentum, Adam(W), Lion
+
+  // Inference.
+  Dtype kv_dtype = Dtype::kBf16;
+  bool all_logits = false;     // keep logits for every prompt position (HF forward), not only the last
+
+  // LoRA / QLoRA.
+  int64_t lora_rank = 16;
+  uint32_t lora_targets = kLoraAllLinear;
+  bool lora_dropout = false;   // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
+
+  // Overheads, each shown as its own line.
+  double cuda_context_gb = 0.5;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes)
+  double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
+  double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
+
+  // The card the verdict compares against.
+  std::string gpu = "H100-80GB";
+  double gpu_memory_gb = 80;      // usable per-GPU memory, GB (1e9 bytes)
+};
+
+const char* ModeId(Mode m);
+const char* RecomputeId(Recompute r);
+const char* OptimizerId(Optimizer o);
+bool ParseMode(const std::string& s, Mode& out);
+bool ParseRecompute(const std::string& s, Recompute& out);
+bool ParseOptimizer(const std::string& s, Optimizer& out);
+// "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.
+bool ParseLoraTargets(const std::string& s, uint32_t& out);
+std::string LoraTargetsId(uint32_t targets);
+
+}  // namespace llmmem::core

@@ -1,0 +1,76 @@
+// The estimate: per-GPU peak memory, itemised. Two entry points share one accounting
+// (account.h), so the numbers cannot drift apart:
+//  - EstimateTotals: the numeric fast path (no allocation, no strings) for charts,
+//    the fit map and the solver, which run it tens of thousands of times a frame;
+//  - Explain: the same accounting with the breakdown tree, formulas and sources.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/diagnostics.h"
+#include "core/model.h"
+
+namespace llmmem::core {
+
+// The moments whose live tensors the total may describe; the peak is the larger.
+//  kForwardEnd: end of forward / start of backward: weights, gradients kept across
+//               micro-batches, optimizer states and every saved activation.
+//  kOptimizerStep: the update: model states plus the step's temporaries (DeepSpeed's
+//               fp32 gradient copy), activations already freed.
+enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1 };
+constexpr int kMomentCount = 2;
+const char* MomentName(Moment m);
+
+enum class Category : uint8_t {
+  kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kOverheads, kCount
+};
+constexpr int kCategoryCount = static_cast<int>(Category::kCount);
+const char* CategoryId(Category c);
+const char* CategoryName(Category c);
+
+struct Totals {
+  bool ok = false;                 // false when the config has errors (see Validate)
+  Moment peak_moment = Moment::kForwardEnd;
+  double peak_bytes = 0;           // per GPU, at peak_moment
+  double moment_bytes[kMomentCount] = {0, 0};
+  double category_bytes[kCategoryCount] = {};  // at peak_moment
+  double capacity_bytes = 0;       // gpu_memory_gb * 1e9
+  int64_t params = 0;              // the model's parameters (params_override when given)
+  int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
+  double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
+
+  bool Fits() const { return ok && peak_bytes <= capacity_bytes; }
+  double Headroom() const { return capacity_bytes - peak_bytes; }  // negative: over by
+};
+
+// One row of the breakdown tree.
+struct BreakdownNode {
+  std::string id;        // stable dotted path: "model_states.optimizer.adam_m"
+  std::string name;      // "Adam first moment m"
+  Category category = Category::kOverheads;
+  double bytes = 0;      // at the peak moment (groups: sum of their children)
+  double moment_bytes[kMomentCount] = {0, 0};
+  double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
+  std::string formula;   // with the values substituted
+  std::string source;    // paper, section, equation; seed document
+  std::vector<BreakdownNode> children;
+
+  const BreakdownNode* Find(const std::string& dotted_id) const;  // searches the subtree
+};
+
+struct Estimate {
+  Totals totals;
+  ParamCounts params;
+  BreakdownNode tree;           // root "total"
+  Diagnostics diagnostics;      // errors make totals.ok false
+  std::string peak_note;        // which tensors coexist at the peak, in words
+  std::string quick_rule_formula;
+};
+
+Totals EstimateTotals(const Config& c);
+Estimate Explain(const Config& c);
+
+}  // namespace llmmem::core

@@ -1,0 +1,78 @@
+// A small JSON value, parser and writer for config files, presets, URL state and results.
+// Pure: standard library only. Parse errors are values with a line:column position;
+// nesting depth and input size are bounded so hostile input cannot exhaust the stack.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llmmem::core {
+
+class Json {
+ public:
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+  using Array = std::vector<Json>;
+  using Object = std::map<std::string, Json>;  // sorted keys: stable output
+
+  Json() = default;
+  Json(std::nullptr_t) {}
+  Json(bool b) : type_(Type::kBool), bool_(b) {}
+  Json(double d) : type_(Type::kNumber), number_(d) {}
+  Json(int v) : Json(static_cast<double>(v)) {}
+  Json(int64_t v) : Json(static_cast<double>(v)) {}
+  Json(const char* s) : type_(Type::kString), string_(s) {}
+  Json(std::string s) : type_(Type::kString), string_(std::move(s)) {}
+  Json(Array a) : type_(Type::kArray), array_(std::move(a)) {}
+  Json(Object o) : type_(Type::kObject), object_(std::move(o)) {}
+
+  Type type() const { return type_; }
+  bool IsNull() const { return type_ == Type::kNull; }
+  bool IsBool() const { return type_ == Type::kBool; }
+  bool IsNumber() const { return type_ == Type::kNumber; }
+  bool IsString() const { return type_ == Type::kString; }
+  bool IsArray() const { return type_ == Type::kArray; }
+  bool IsObject() const { return type_ == Type::kObject; }
+
+  bool AsBool() const { return bool_; }
+  double AsNumber() const { return number_; }
+  const std::string& AsString() const { return string_; }
+  const Array& AsArray() const { return array_; }
+  const Object& AsObject() const { return object_; }
+  Array& MutableArray() { return array_; }
+  Object& MutableObject() { return object_; }
+
+  // Member lookup on objects; nullptr when absent or when this is not an object.
+  const Json* Find(const std::string& key) const;
+  // Object member assignment (turns a null into an object).
+  Json& operator[](const std::string& key);
+
+  // Compact (indent < 0) or pretty output. Non-finite numbers are written as null.
+  std::string Dump(int indent = -1) const;
+
+ private:
+  Type type_ = Type::kNull;
+  bool bool_ = false;
+  double number_ = 0;
+  std::string string_;
+  Array array_;
+  Object object_;
+};
+
+struct JsonParseResult {
+  bool ok = false;
+  Json value;
+  std::string error;  // "line 3, column 14: expected ':' after an object key"
+};
+
+constexpr size_t kJsonMaxBytes = 8u << 20;  // 8 MiB: larger than any config.json
+constexpr int kJsonMaxDepth = 64;
+
+JsonParseResult ParseJson(const std::string& text);
+
+// Writes a number the way the JSON output shows it: integers without a fraction,
+// others with up to 17 significant digits (round-trips exactly).
+std::string FormatJsonNumber(double v);
+
+}  // namespace llmmem::core

@@ -1,0 +1,54 @@
+// The documented range of every numeric input. Validation, the CLI's --help, the UI's
+// tooltips and the URL parser all read this one table.
+#pragma once
+
+#include <cstdint>
+
+namespace llmmem::core {
+
+struct FieldLimit {
+  const char* field;  // name in JSON, URL and CLI (model fields without "model.")
+  double min;
+  double max;
+  const char* help;
+};
+
+// Largest model the calculator accepts: 100 trillion parameters (about 5x beyond
+// anything published); keeps every byte count far inside double's exact range.
+constexpr double kMaxParams = 1e14;
+
+inline constexpr FieldLimit kFieldLimits[] = {
+    {"vocab", 1, 10'000'000, "vocabulary size V"},
+    {"hidden", 1, 1'048'576, "hidden size h"},
+    {"layers", 1, 16'384, "transformer layers L"},
+    {"heads", 1, 65'536, "attention heads a"},
+    {"kv_heads", 1, 65'536, "key/value heads (GQA/MQA); must divide heads"},
+    {"head_dim", 1, 65'536, "dimension of one head"},
+    {"ffn", 1, 16'777'216, "MLP intermediate size f"},
+    {"learned_positions", 0, 16'777'216, "rows of a learned position-embedding table (0: none)"},
+    {"type_vocab", 0, 1024, "token-type embeddings (BERT)"},
+    {"norms_per_layer", 1, 8, "norms per layer: 1 parallel, 2 pre-norm, 4 sandwich (Gemma 2/3)"},
+    {"experts", 0, 16'384, "routed experts per MoE layer (0: dense)"},
+    {"experts_per_token", 0, 1024, "experts each token is routed to (top-k)"},
+    {"moe_ffn", 0, 16'777'216, "intermediate size of one routed expert"},
+    {"shared_experts", 0, 1024, "always-active shared experts"},
+    {"shared_ffn", 0, 16'777'216, "intermediate size of one shared expert"},
+    {"dense_layers", 0, 16'384, "first layers that keep a dense MLP"},
+    {"params_override", 0, kMaxParams, "given parameter total for the model states (0: count the architecture)"},
+    {"batch", 1, 1'048'576, "micro-batch (inference: concurrent sequences)"},
+    {"seq", 1, 16'777'216, "sequence length in tokens"},
+    {"grad_accum", 1, 1'048'576, "micro-batches per optimizer step"},
+    {"tp", 1, 1024, "tensor-parallel size"},
+    {"lora_rank", 1, 65'536, "LoRA rank r"},
+    {"gptq_bits", 2, 8, "GPTQ/AWQ bits per weight"},
+    {"group_size", 1, 1'048'576, "GPTQ/AWQ weights per scale"},
+    {"cuda_context_gb", 0, 100, "CUDA context and library workspaces, GB"},
+    {"fragmentation_pct", 0, 100, "allocator fragmentation reserve, % of the allocated peak"},
+    {"comm_buffer_gb", 0, 10'000, "communication buffers, GB"},
+    {"gpu_memory_gb", 0.001, 100'000, "usable memory of one GPU, GB"},
+};
+
+// nullptr when the field has no numeric limit.
+const FieldLimit* FindLimit(const char* field);
+
+}  // namespace llmmem::core

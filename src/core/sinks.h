@@ -1,0 +1,110 @@
+// The two receivers of the accounting in account.h.
+// A leaf is one tensor family: its bytes live at each Moment, its category, and a
+// callable that produces its formula text and source only when someone asks.
+//  - TotalsSink adds numbers and ignores the text (the fast path).
+//  - TreeSink builds the BreakdownNode tree with the text.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/estimate.h"
+
+namespace llmmem::core {
+
+struct Live {
+  double forward_end;
+  double optimizer_step;
+  static Live Both(double b) { return {b, b}; }
+  static Live ForwardOnly(double b) { return {b, 0}; }
+  static Live StepOnly(double b) { return {0, b}; }
+};
+
+struct Explanation {
+  std::string formula;
+  const char* source = "";
+  double per_layer_bytes = 0;
+};
+
+class TotalsSink {
+ public:
+  void Begin(const char*, const char*) {}
+  void End() {}
+  template <class ExplainFn>
+  void Note(ExplainFn&&) {}
+  template <class ExplainFn>
+  void Leaf(const char*, const char*, Category cat, Live live, ExplainFn&&) {
+    Add(cat, live);
+  }
+  double Moment(int m) const { return moment_[m]; }
+  double CategoryAt(int cat, int m) const { return category_[cat][m]; }
+
+  void Add(Category cat, Live live) {
+    moment_[0] += live.forward_end;
+    moment_[1] += live.optimizer_step;
+    category_[static_cast<int>(cat)][0] += live.forward_end;
+    category_[static_cast<int>(cat)][1] += live.optimizer_step;
+  }
+
+ private:
+  double moment_[kMomentCount] = {0, 0};
+  double category_[kCategoryCount][kMomentCount] = {};
+};
+
+class TreeSink {
+ public:
+  explicit TreeSink(BreakdownNode& root) { stack_.push_back(&root); }
+
+  void Begin(const char* id, const char* name) {
+    BreakdownNode& parent = *stack_.back();
+    parent.children.emplace_back();
+    BreakdownNode& node = parent.children.back();
+    node.id = parent.id.empty() ? id : parent.id + "." + id;
+    node.name = name;
+    stack_.push_back(&node);
+  }
+  void End() {
+    BreakdownNode* done = stack_.back();
+    stack_.pop_back();
+    BreakdownNode& parent = *stack_.back();
+    for (int m = 0; m < kMomentCount; ++m) parent.moment_bytes[m] += done->moment_bytes[m];
+    if (done->children.size() == 1 && done->children[0].children.empty()) {
+      // A group of one leaf: show the leaf's category on the group as well.
+      done->category = done->children[0].category;
+    }
+  }
+  // Formula and source of the group now open.
+  template <class ExplainFn>
+  void Note(ExplainFn&& explain) {
+    Explanation e = explain();
+    stack_.back()->formula = std::move(e.formula);
+    stack_.back()->source = e.source;
+  }
+  template <class ExplainFn>
+  void Leaf(const char* id, const char* name, Category cat, Live live, ExplainFn&& explain) {
+    totals_.Add(cat, live);  // the same additions in the same order as the fast path
+    BreakdownNode& parent = *stack_.back();
+    parent.children.emplace_back();
+    BreakdownNode& node = parent.children.back();
+    node.id = parent.id.empty() ? id : parent.id + "." + id;
+    node.name = name;
+    node.category = cat;
+    node.moment_bytes[0] = live.forward_end;
+    node.moment_bytes[1] = live.optimizer_step;
+    parent.moment_bytes[0] += live.forward_end;
+    parent.moment_bytes[1] += live.optimizer_step;
+    Explanation e = explain();
+    node.formula = std::move(e.formula);
+    node.source = e.source;
+    node.per_layer_bytes = e.per_layer_bytes;
+  }
+  double Moment(int m) const { return totals_.Moment(m); }
+  const TotalsSink& Totals() const { return totals_; }
+
+ private:
+  std::vector<BreakdownNode*> stack_;
+  TotalsSink totals_;
+};
+
+}  // namespace llmmem::core

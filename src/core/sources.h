@@ -1,0 +1,45 @@
+// Citations shown beside every formula (breakdown tree, tooltips, --json).
+#pragma once
+
+namespace llmmem::core::src {
+
+inline constexpr const char* kZeroModelStates =
+    "Rajbhandari et al. 2020, ZeRO §3.1 and Fig. 1: mixed-precision Adam keeps 2+2+12 bytes/param; seeds 000, 004";
+inline constexpr const char* kSeed002Optimizers = "seed 002: SGD x2, momentum x3, Adam x4 the parameter memory";
+inline constexpr const char* kMainGrads =
+    "Megatron-LM main_grad (fp32 gradient buffers); DeepSpeed fp32 gradient partitions: 18 bytes/param in all";
+inline constexpr const char* kDeepSpeedGradCopy =
+    "seed 002: the DeepSpeed optimizer keeps an extra fp32 copy of the gradients (13B: +52 GB)";
+inline constexpr const char* kAdam8bit =
+    "Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization §2: 1 byte per state + fp32 absmax per 2048";
+inline constexpr const char* kAdafactor =
+    "Shazeer & Stern 2018, Adafactor §3: factored second moment (row + column sums), no first moment (beta1=None)";
+inline constexpr const char* kLion = "Chen et al. 2023, Lion (Symbolic Discovery of Optimization Algorithms): one momentum";
+inline constexpr const char* kWeights = "parameters x bytes per parameter (seed 002: fp32 4, fp16 2, int8 1)";
+inline constexpr const char* kKorthikantiLayer =
+    "Korthikanti et al. 2022, Reducing Activation Recomputation, §4.1 eq. 1 (p.4): sbh(34 + 5as/h)";
+inline constexpr const char* kKorthikantiRecompute =
+    "Korthikanti et al. 2022 §4.2, Table 2 (p.9): selective 34sbh, full 2sbh per layer";
+inline constexpr const char* kKorthikantiOutput =
+    "Korthikanti et al. 2022 §4.3: embedding dropout sbh, final norm 2sbh, output layer 2sbh, fp32 logits 4sbV";
+inline constexpr const char* kGatedMlp =
+    "Korthikanti §4.1 method applied to SwiGLU/GeGLU (Shazeer 2020): gate, up, activation and product saved";
+inline constexpr const char* kFlash =
+    "Dao et al. 2022, FlashAttention §3.1: S and P recomputed in backward; keeps the fp32 softmax statistics";
+inline constexpr const char* kRematerialised =
+    "Chen et al. 2016, Training Deep Nets with Sublinear Memory Cost: backward re-runs one checkpointed segment";
+inline constexpr const char* kMetricsLogits =
+    "seed 002, OOM remedy 1: a compute_metrics hook keeps a batch x vocab x seq logits tensor";
+inline constexpr const char* kKvCache =
+    "KV cache per token = 2 x L x kv_heads x head_dim x bytes (seed 002; REFERENCE I2: Llama-2-7B fp16 4096 tokens = 2 GiB)";
+inline constexpr const char* kPrefill =
+    "largest set of tensors alive at once in one layer's prefill (no autograd: earlier layers' are freed)";
+inline constexpr const char* kLora = "Hu et al. 2021, LoRA §4.1: r(d_in + d_out) parameters per adapted matrix; seeds 000, 002";
+inline constexpr const char* kQlora = "Dettmers et al. 2023, QLoRA §2-3: NF4 base with double quantisation, 16-bit adapters";
+inline constexpr const char* kCudaContext = "CUDA context + cuBLAS/cuDNN workspaces (seed 004: 1-2 GB; seed 002: ~1.3 GB)";
+inline constexpr const char* kFragmentation =
+    "PyTorch caching-allocator reserve (seed 000: fragmentation can OOM with >30% free)";
+inline constexpr const char* kCommBuffers = "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
+inline constexpr const char* kQuickRule = "seed 002: M = P x (Q/8) x 1.2 (20% overhead, EleutherAI)";
+
+}  // namespace llmmem::core::src

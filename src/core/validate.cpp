@@ -1,0 +1,196 @@
+#include "core/validate.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "core/limits.h"
+#include "core/units.h"
+
+namespace llmmem::core {
+
+const FieldLimit* FindLimit(const char* field) {
+  for (const FieldLimit& l : kFieldLimits) {
+    if (std::strcmp(l.field, field) == 0) return &l;
+  }
+  return nullptr;
+}
+
+namespace {
+
+struct Checker {
+  Diagnostics* out;  // nullptr: only decide validity
+  bool ok = true;
+
+  void Error(DiagId id, const std::string& field, const std::string& message) {
+    ok = false;
+    if (out) out->push_back({id, Severity::kError, field, message});
+  }
+  void Note(DiagId id, Severity sev, const std::string& field, const std::string& message) {
+    if (out) out->push_back({id, sev, field, message});
+  }
+
+  void Range(const char* field, double v, const char* prefix = "") {
+    const FieldLimit* l = FindLimit(field);
+    if (!l) return;
+    if (!std::isfinite(v)) {
+      if (out) {
+        Error(DiagId::kNotANumber, std::string(prefix) + field,
+              std::string(l->help) + " must be a finite number; allowed " + FormatNumber(l->min, 3) + " to " +
+                  FormatNumber(l->max, 3));
+      } else {
+        ok = false;
+      }
+      return;
+    }
+    if (v < l->min || v > l->max) {
+      if (out) {
+        Error(DiagId::kOutOfRange, std::string(prefix) + field,
+              std::string(prefix) + field + " = " + FormatNumber(v, 3) + " is outside the allowed range " +
+                  FormatNumber(l->min, 3) + " to " + FormatNumber(l->max, 3) + " (" + l->help + ")");
+      } else {
+        ok = false;
+      }
+    }
+  }
+};
+
+bool TrainableFormat(Dtype d) { return Info(d).trainable; }
+bool StateFormat(Dtype d) { return d == Dtype::kFp32 || d == Dtype::kBf16 || d == Dtype::kFp16; }
+
+void Check(const Config& c, Checker& k) {
+  const ModelSpec& m = c.model;
+  const bool arch = m.layers > 0 || m.hidden > 0;  // params-only models leave both 0
+  if (arch) {
+    k.Range("vocab", static_cast<double>(m.vocab), "model.");
+    k.Range("hidden", static_cast<double>(m.hidden), "model.");
+    k.Range("layers", static_cast<double>(m.layers), "model.");
+    k.Range("heads", static_cast<double>(m.heads), "model.");
+    k.Range("kv_heads", static_cast<double>(m.kv_heads), "model.");
+    k.Range("head_dim", static_cast<double>(m.head_dim), "model.");
+    k.Range("ffn", static_cast<double>(m.ffn), "model.");
+    k.Range("learned_positions", static_cast<double>(m.learned_positions), "model.");
+    k.Range("type_vocab", static_cast<double>(m.type_vocab), "model.");
+    k.Range("norms_per_layer", static_cast<double>(m.norms_per_layer), "model.");
+    k.Range("experts", static_cast<double>(m.experts), "model.");
+    k.Range("experts_per_token", static_cast<double>(m.experts_per_token), "model.");
+    k.Range("moe_ffn", static_cast<double>(m.moe_ffn), "model.");
+    k.Range("shared_experts", static_cast<double>(m.shared_experts), "model.");
+    k.Range("shared_ffn", static_cast<double>(m.shared_ffn), "model.");
+    k.Range("dense_layers", static_cast<double>(m.dense_layers), "model.");
+    if (k.ok && m.kv_heads > m.heads) {
+      k.Error(DiagId::kInconsistent, "model.kv_heads",
+              "kv_heads (" + std::to_string(m.kv_heads) + ") cannot exceed heads (" + std::to_string(m.heads) + ")");
+    } else if (k.ok && m.heads % m.kv_heads != 0) {
+      k.Error(DiagId::kInconsistent, "model.kv_heads",
+              "heads (" + std::to_string(m.heads) + ") must be a multiple of kv_heads (" +
+                  std::to_string(m.kv_heads) + ") for grouped-query attention");
+    }
+    if (k.ok && m.experts > 0 && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) {
+      k.Error(DiagId::kInconsistent, "model.experts_per_token",
+              "experts_per_token must be between 1 and experts (" + std::to_string(m.experts) + ")");
+    }
+    if (k.ok && m.experts > 0 && m.moe_ffn < 1) {
+      k.Error(DiagId::kInconsistent, "model.moe_ffn", "a mixture-of-experts model needs moe_ffn >= 1");
+    }
+    if (k.ok) {
+      // The count in double first, so int64 arithmetic never sees an overflowing size.
+      double total = 0;
+      ForEachTensor(m, [&](const TensorShape& t) {
+        total += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
+      });
+      if (total > kMaxParams) {
+        k.Error(DiagId::kOutOfRange, "model",
+                "these dimensions give " + FormatParams(total) + " parameters; at most " + FormatParams(kMaxParams) +
+                    " are supported");
+      }
+    }
+  } else if (m.params_override <= 0) {
+    k.Error(DiagId::kMissingField, "model",
+            "the model has neither dimensions (hidden, layers, heads) nor a parameter count (params_override)");
+  }
+  k.Range("params_override", static_cast<double>(m.params_override), "model.");
+
+  k.Range("batch", static_cast<double>(c.batch));
+  k.Range("seq", static_cast<double>(c.seq));
+  k.Range("grad_accum", static_cast<double>(c.grad_accum));
+  k.Range("tp", static_cast<double>(c.tp));
+  k.Range("lora_rank", static_cast<double>(c.lora_rank));
+  k.Range("gptq_bits", static_cast<double>(c.quant.gptq_bits));
+  k.Range("group_size", static_cast<double>(c.quant.group_size));
+  k.Range("cuda_context_gb", c.cuda_context_gb);
+  k.Range("fragmentation_pct", c.fragmentation_pct);
+  k.Range("comm_buffer_gb", c.comm_buffer_gb);
+  k.Range("gpu_memory_gb", c.gpu_memory_gb);
+
+  if (arch && k.ok && c.tp > 1 && m.heads % c.tp != 0) {
+    k.Error(DiagId::kInconsistent, "tp",
+            "tensor parallelism splits the heads: heads (" + std::to_string(m.heads) + ") must be divisible by tp (" +
+                std::to_string(c.tp) + ")");
+  }
+
+  const bool training = c.mode != Mode::kInference;
+  if (training && !TrainableFormat(c.dtype)) {
+    k.Error(DiagId::kInconsistent, "dtype",
+            std::string("training keeps its weights in fp32, bf16, fp16, fp8 or int8, not ") + Info(c.dtype).id +
+                (c.mode == Mode::kQlora ? " (QLoRA stores the frozen base in NF4 by itself; dtype is the adapters' precision)"
+                                        : "; for a quantised frozen base choose QLoRA, or inference"));
+  }
+  if (training && !Info(c.grad_dtype).trainable) {
+    k.Error(DiagId::kInconsistent, "grad_dtype",
+            std::string("gradients are kept in fp32, bf16, fp16, fp8 or int8, not ") + Info(c.grad_dtype).id);
+  }
+  if (training && !StateFormat(c.optimizer_dtype)) {
+    k.Error(DiagId::kInconsistent, "optimizer_dtype",
+            std::string("optimizer states are kept in fp32, bf16 or fp16, not ") + Info(c.optimizer_dtype).id +
+                " (use --optimizer adam8bit for 8-bit states)");
+  }
+  if (!training && !(TrainableFormat(c.kv_dtype) || c.kv_dtype == Dtype::kInt4)) {
+    k.Error(DiagId::kInconsistent, "kv_dtype",
+            std::string("the KV cache is stored in fp32, bf16, fp16, fp8, int8 or int4, not ") + Info(c.kv_dtype).id);
+  }
+  if ((c.mode == Mode::kLora || c.mode == Mode::kQlora) && (c.lora_targets & kLoraAllLinear) == 0) {
+    k.Error(DiagId::kInconsistent, "lora_targets", "LoRA needs at least one target module (q, k, v, o, gate, up, down)");
+  }
+  if ((c.mode == Mode::kLora || c.mode == Mode::kQlora) && !arch) {
+    k.Error(DiagId::kNoArchitecture, "model", "LoRA adapters attach to matrices: the model needs its dimensions");
+  }
+
+  // Notes that do not stop the estimate.
+  if (training && c.master_weights && c.dtype == Dtype::kFp32) {
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "master_weights",
+           "the weights are already fp32, so there is no separate master copy");
+  }
+  if (training && !arch) {
+    k.Note(DiagId::kNoArchitecture, Severity::kWarning, "model",
+           "activations are not counted: the model is given only as a parameter count; enter its dimensions to count them");
+  }
+  if (!training && arch && m.arch == Arch::kEncoder) {
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype", "an encoder-only model keeps no KV cache");
+  }
+  if (c.sp && c.tp == 1) {
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "sp", "sequence parallelism has no effect without tensor parallelism (tp > 1)");
+  }
+  if (arch && m.params_override > 0) {
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "model.params_override",
+           "model states use the given " + FormatCount(m.params_override) +
+               " parameters, not the architecture's count");
+  }
+}
+
+}  // namespace
+
+Diagnostics Validate(const Config& c) {
+  Diagnostics d;
+  Checker k{&d};
+  Check(c, k);
+  return d;
+}
+
+bool IsValid(const Config& c) {
+  Checker k{nullptr};
+  Check(c, k);
+  return k.ok;
+}
+
+}  // namespace llmmem::core

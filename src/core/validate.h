@@ -1,0 +1,15 @@
+// Checks a Config before it is estimated: every number within its documented range
+// (limits.h), names consistent with each other, no overflow possible downstream.
+// Returns diagnostics; errors mean the estimate is not computed.
+#pragma once
+
+#include "core/config.h"
+#include "core/diagnostics.h"
+
+namespace llmmem::core {
+
+Diagnostics Validate(const Config& c);
+// The cheap subset EstimateTotals runs on every call (no strings built unless invalid).
+bool IsValid(const Config& c);
+
+}  // namespace llmmem::core

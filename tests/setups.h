@@ -1,0 +1,91 @@
+// Model and workload set-ups shared by the tests, named after the reference cases
+// (../shared/REFERENCE_CASES.md).
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "core/config.h"
+#include "core/estimate.h"
+
+namespace llmmem::test {
+
+using namespace llmmem::core;
+
+// A configuration with every overhead at zero, so a case's figures stand alone.
+inline Config Bare() {
+  Config c;
+  c.cuda_context_gb = 0;
+  c.fragmentation_pct = 0;
+  c.comm_buffer_gb = 0;
+  return c;
+}
+
+// A model known only by its size (the seeds' "14B", "7B").
+inline Config ParamsOnly(double params) {
+  Config c = Bare();
+  c.model = ModelSpec{};
+  c.model.name = "params-only";
+  c.model.hidden = 0;
+  c.model.layers = 0;
+  c.model.heads = 0;
+  c.model.params_override = static_cast<int64_t>(params);
+  return c;
+}
+
+// Korthikanti et al. 2022's transformer: MHA, 2-matrix GeLU MLP of 4h, two LayerNorms,
+// dropout on, no FlashAttention, 16-bit activations.
+inline Config Korthikanti(int64_t h, int64_t a, int64_t L, int64_t s, int64_t b) {
+  Config c = Bare();
+  ModelSpec& m = c.model;
+  m.name = "korthikanti";
+  m.hidden = h;
+  m.heads = a;
+  m.kv_heads = a;
+  m.head_dim = h / a;
+  m.layers = L;
+  m.ffn = 4 * h;
+  m.vocab = 32000;
+  m.mlp = MlpKind::kPlain;
+  m.norm = NormKind::kLayerNorm;
+  c.seq = s;
+  c.batch = b;
+  c.dropout = true;
+  c.flash_attn = false;
+  c.recompute = Recompute::kNone;
+  return c;
+}
+
+// Baichuan-7B (seed 002's Model Memory Calculator example).
+inline ModelSpec Baichuan7B() {
+  ModelSpec m;
+  m.name = "Baichuan-7B";
+  m.vocab = 64000;
+  m.hidden = 4096;
+  m.layers = 32;
+  m.heads = 32;
+  m.kv_heads = 32;
+  m.head_dim = 128;
+  m.ffn = 11008;
+  return m;
+}
+
+// Llama-2-7B: Baichuan's shape with a 32000-token vocabulary.
+inline ModelSpec Llama2_7B() {
+  ModelSpec m = Baichuan7B();
+  m.name = "Llama-2-7B";
+  m.vocab = 32000;
+  return m;
+}
+
+inline double Bytes(const Estimate& e, const std::string& id) {
+  const BreakdownNode* n = e.tree.Find(id);
+  return n ? n->bytes : -1;
+}
+
+inline double PerLayer(const Estimate& e, const std::string& id) {
+  const BreakdownNode* n = e.tree.Find(id);
+  return n ? n->per_layer_bytes : -1;
+}
+
+}  // namespace llmmem::test

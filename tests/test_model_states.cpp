@@ -1,0 +1,138 @@
+// Reference cases M1-M7: model states (weights, gradients, master weights, optimizer).
+#include <doctest.h>
+
+#include "core/units.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+
+TEST_CASE("M1: 14B bf16 + fp32 master + fp32 Adam = 16 bytes/param = 224 GB") {
+  const Estimate e = Explain(ParamsOnly(14e9));
+  REQUIRE(e.totals.ok);
+  CHECK(Bytes(e, "total.model_states.weights") == 28e9);
+  CHECK(Bytes(e, "total.model_states.gradients") == 28e9);
+  CHECK(Bytes(e, "total.model_states.master_weights") == 56e9);
+  CHECK(Bytes(e, "total.model_states.optimizer.adam_m") == 56e9);
+  CHECK(Bytes(e, "total.model_states.optimizer.adam_v") == 56e9);
+  CHECK(Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer") == 168e9);
+  CHECK(Bytes(e, "total.model_states") == 224e9);
+  CHECK(e.totals.peak_bytes / 14e9 == 16);
+}
+
+TEST_CASE("M2: 7B same scheme = 14 + 14 + 28 + 28 + 28 = 112 GB") {
+  const Estimate e = Explain(ParamsOnly(7e9));
+  CHECK(Bytes(e, "total.model_states.weights") == 14e9);
+  CHECK(Bytes(e, "total.model_states.gradients") == 14e9);
+  CHECK(Bytes(e, "total.model_states.master_weights") == 28e9);
+  CHECK(Bytes(e, "total.model_states.optimizer.adam_m") == 28e9);
+  CHECK(Bytes(e, "total.model_states.optimizer.adam_v") == 28e9);
+  CHECK(e.totals.peak_bytes == 112e9);
+}
+
+TEST_CASE("M3: all-fp32 training: SGD 8, momentum 12, Adam 16 bytes/param") {
+  Config c = ParamsOnly(1e9);
+  c.dtype = Dtype::kFp32;
+  c.grad_dtype = Dtype::kFp32;
+  c.optimizer_dtype = Dtype::kFp32;
+  c.optimizer = Optimizer::kSgd;
+  CHECK(EstimateTotals(c).peak_bytes / 1e9 == 8);
+  c.optimizer = Optimizer::kSgdMomentum;
+  CHECK(EstimateTotals(c).peak_bytes / 1e9 == 12);
+  c.optimizer = Optimizer::kAdamW;
+  CHECK(EstimateTotals(c).peak_bytes / 1e9 == 16);
+  // master_weights is on by default but fp32 weights need no copy: said, not silently dropped.
+  const Estimate e = Explain(c);
+  CHECK(e.tree.Find("total.model_states.master_weights") == nullptr);
+  bool noted = false;
+  for (const Diagnostic& d : e.diagnostics) noted |= d.id == DiagId::kIgnoredSetting && d.field == "master_weights";
+  CHECK(noted);
+}
+
+TEST_CASE("M4: 13B fine-tune with DeepSpeed's extra fp32 gradient copy") {
+  // Seed 002 counts m and v together as 26 x 2 = 52 GB: 2 bytes per state, i.e. 16-bit
+  // states. With fp32 states (REFERENCE's set-up line) they would be 104 GB.
+  Config c = ParamsOnly(13e9);
+  CHECK(Bytes(Explain(c), "total.model_states.optimizer") == 104e9);
+  c.optimizer_dtype = Dtype::kBf16;
+  Estimate e = Explain(c);
+  CHECK(Bytes(e, "total.model_states.weights") == 26e9);
+  CHECK(Bytes(e, "total.model_states.gradients") == 26e9);
+  CHECK(Bytes(e, "total.model_states.optimizer") == 52e9);  // m and v: 26 GB each
+  CHECK(Bytes(e, "total.model_states.master_weights") == 52e9);
+  // The document's total adds 17 GB of activations for Llama-13B at b=1, s=2048.
+  CHECK(e.totals.peak_bytes + 17e9 == 173e9);
+
+  c.optimizer_grad_copy = true;
+  e = Explain(c);
+  // The copy lives only during the step, which becomes the peak: 156 + 52 = 208 GB.
+  CHECK(e.totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)] == 156e9);
+  CHECK(e.totals.moment_bytes[static_cast<int>(Moment::kOptimizerStep)] == 208e9);
+  CHECK(e.totals.peak_moment == Moment::kOptimizerStep);
+  CHECK(Bytes(e, "total.model_states.fp32_grad_copy") == 52e9);
+}
+
+TEST_CASE("M4b: Megatron/DeepSpeed fp32 main gradients make 18 bytes/param") {
+  Config c = ParamsOnly(1e9);
+  c.grad_dtype = Dtype::kFp32;
+  CHECK(EstimateTotals(c).peak_bytes == 18e9);
+}
+
+TEST_CASE("M5: inference quick rule P x (Q/8) x 1.2") {
+  struct Row { double params; Dtype dtype; double gb; };
+  const Row rows[] = {{7e9, Dtype::kFp16, 16.8}, {13e9, Dtype::kFp16, 31.2}, {70e9, Dtype::kFp16, 168},
+                      {70e9, Dtype::kInt8, 84}, {175e9, Dtype::kFp16, 420}};
+  for (const Row& r : rows) {
+    Config c = ParamsOnly(r.params);
+    c.mode = Mode::kInference;
+    c.dtype = r.dtype;
+    CHECK(EstimateTotals(c).quick_rule_bytes == doctest::Approx(r.gb * 1e9).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("M6: Baichuan-7B sizes per dtype, largest layer, Adam at 4x") {
+  Config c = Bare();
+  c.model = Baichuan7B();
+  c.mode = Mode::kInference;
+  const ParamCounts p = CountParameters(c.model);
+  CHECK(p.total == 7'000'559'616);
+  struct Row { Dtype dtype; double gib; };
+  const Row rows[] = {{Dtype::kFp32, 26.08}, {Dtype::kFp16, 13.04}, {Dtype::kInt8, 6.52}, {Dtype::kInt4, 3.26}};
+  for (const Row& r : rows) {
+    c.dtype = r.dtype;
+    const Estimate e = Explain(c);
+    const double weights = Bytes(e, "total.model_states.weights");
+    CHECK(weights == doctest::Approx(7'000'559'616.0 * Info(r.dtype).bits / 8));
+    CHECK(std::round(weights / kGiB * 100) / 100 == r.gib);
+  }
+  // Largest layer: the 64000 x 4096 embedding, 1000 MiB in fp32.
+  CHECK(p.largest_tensor * 4 == 1000 * kMiB);
+  // "Training with Adam" at 4x the fp32 model: weights, gradients, m and v in fp32.
+  Config t = Bare();
+  t.model = Baichuan7B();
+  t.dtype = t.grad_dtype = t.optimizer_dtype = Dtype::kFp32;
+  const Estimate e = Explain(t);
+  CHECK(std::round(Bytes(e, "total.model_states") / kGiB * 10) / 10 == 104.3);
+  CHECK(Bytes(e, "total.model_states") == 4 * 4 * 7'000'559'616.0);
+}
+
+TEST_CASE("M7: LLaMA-6B AdamW at fp32 and int8, plus CUDA context") {
+  Config c = ParamsOnly(6e9);
+  c.dtype = c.grad_dtype = c.optimizer_dtype = Dtype::kFp32;
+  Estimate e = Explain(c);
+  CHECK(Bytes(e, "total.model_states.weights") == 24e9);
+  CHECK(Bytes(e, "total.model_states.optimizer") == 48e9);
+
+  c.dtype = c.grad_dtype = Dtype::kInt8;
+  c.master_weights = false;
+  c.optimizer = Optimizer::kAdam8bit;
+  c.cuda_context_gb = 1.3;
+  e = Explain(c);
+  CHECK(Bytes(e, "total.model_states.weights") == 6e9);
+  CHECK(Bytes(e, "total.model_states.gradients") == 6e9);
+  // 1 byte per state plus one fp32 absmax per 2048 values: 12.0234 GB, the document's "12 GB".
+  const double blocks = std::ceil(6e9 / 2048);
+  CHECK(Bytes(e, "total.model_states.optimizer") == 2 * (6e9 + 4 * blocks));
+  CHECK(Bytes(e, "total.model_states.optimizer") == doctest::Approx(12e9).epsilon(0.002));
+  CHECK(e.totals.peak_bytes == 6e9 + 6e9 + 2 * (6e9 + 4 * blocks) + 1.3e9);
+  CHECK(e.totals.peak_bytes == doctest::Approx(25.3e9).epsilon(0.001));
+}

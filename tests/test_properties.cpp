@@ -1,0 +1,116 @@
+// Properties over many configurations: the parts add up to the total, and memory is
+// monotone in batch, sequence length and layers; recompute full <= selective <= none.
+// The fast path (EstimateTotals) equals the explained path (Explain) exactly.
+#include <doctest.h>
+
+#include <functional>
+#include <random>
+
+#include "setups.h"
+
+using namespace llmmem::test;
+
+namespace {
+
+double SumLeaves(const BreakdownNode& n) {
+  if (n.children.empty()) return n.bytes;
+  double sum = 0;
+  for (const BreakdownNode& c : n.children) sum += SumLeaves(c);
+  return sum;
+}
+
+Config RandomConfig(std::mt19937_64& rng) {
+  auto pick = [&](std::initializer_list<int64_t> xs) {
+    std::uniform_int_distribution<size_t> d(0, xs.size() - 1);
+    return *(xs.begin() + d(rng));
+  };
+  Config c;
+  ModelSpec& m = c.model;
+  m.heads = pick({8, 16, 32, 64});
+  m.kv_heads = m.heads / pick({1, 2, 4, 8});
+  m.head_dim = pick({64, 128, 256});
+  m.hidden = m.heads * pick({64, 128});
+  m.layers = pick({2, 12, 32, 80});
+  m.ffn = m.hidden * pick({2, 3, 4});
+  m.vocab = pick({32000, 128256, 151936});
+  m.mlp = pick({0, 1}) ? MlpKind::kGated : MlpKind::kPlain;
+  m.norm = pick({0, 1}) ? NormKind::kRmsNorm : NormKind::kLayerNorm;
+  m.tied_embeddings = pick({0, 1});
+  if (pick({0, 0, 1})) {
+    m.experts = pick({8, 64});
+    m.experts_per_token = pick({1, 2, 8});
+    m.moe_ffn = m.hidden / 2;
+    m.shared_experts = pick({0, 1});
+    m.shared_ffn = m.hidden;
+    m.dense_layers = pick({0, 1});
+  }
+  c.mode = static_cast<Mode>(pick({0, 1, 2, 3}));
+  c.batch = pick({1, 2, 8});
+  c.seq = pick({128, 2048, 8192});
+  c.recompute = static_cast<Recompute>(pick({0, 1, 2}));
+  c.flash_attn = pick({0, 1});
+  c.dropout = pick({0, 1});
+  c.optimizer = static_cast<Optimizer>(pick({0, 1, 2, 3, 4, 5}));
+  c.grad_dtype = pick({0, 1}) ? Dtype::kFp32 : Dtype::kBf16;
+  c.optimizer_grad_copy = pick({0, 1});
+  c.tp = pick({1, 2, 8});
+  c.sp = pick({0, 1});
+  c.lora_rank = pick({8, 64});
+  c.fragmentation_pct = static_cast<double>(pick({0, 5, 10}));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Property: leaves add up to the total, and the fast path equals Explain") {
+  std::mt19937_64 rng(20261129);
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Config c = RandomConfig(rng);
+    const Estimate e = Explain(c);
+    if (!e.totals.ok) continue;
+    ++checked;
+    CHECK(SumLeaves(e.tree) == doctest::Approx(e.totals.peak_bytes).epsilon(1e-12));
+    const Totals t = EstimateTotals(c);
+    CHECK(t.peak_bytes == e.totals.peak_bytes);
+    for (int k = 0; k < kCategoryCount; ++k) {
+      CHECK(t.category_bytes[k] == doctest::Approx(e.totals.category_bytes[k]).epsilon(1e-12));
+    }
+  }
+  CHECK(checked > 200);
+}
+
+TEST_CASE("Property: monotone in batch, sequence length and layers") {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    Config c = RandomConfig(rng);
+    if (!EstimateTotals(c).ok) continue;
+    const double base = EstimateTotals(c).peak_bytes;
+    Config more = c;
+    more.batch *= 2;
+    CHECK(EstimateTotals(more).peak_bytes >= base);
+    more = c;
+    more.seq *= 2;
+    CHECK(EstimateTotals(more).peak_bytes >= base);
+    more = c;
+    more.model.layers += 1;
+    CHECK(EstimateTotals(more).peak_bytes >= base);
+  }
+}
+
+TEST_CASE("Property: recompute full <= selective <= none") {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 200; ++i) {
+    Config c = RandomConfig(rng);
+    if (c.mode == Mode::kInference) c.mode = Mode::kTraining;
+    if (!EstimateTotals(c).ok) continue;
+    c.recompute = Recompute::kNone;
+    const double none = EstimateTotals(c).peak_bytes;
+    c.recompute = Recompute::kSelective;
+    const double selective = EstimateTotals(c).peak_bytes;
+    c.recompute = Recompute::kFull;
+    const double full = EstimateTotals(c).peak_bytes;
+    CHECK(selective <= none);
+    CHECK(full <= selective);
+  }
+}
