@@ -17,6 +17,7 @@ enum class Arch : uint8_t { kDecoder, kEncoder };
 
 struct ModelSpec {
   std::string name = "custom";
+  std::string preset;          // key of the preset it came from ("llama-3-8b"); empty when custom
   Arch arch = Arch::kDecoder;
   int64_t vocab = 32000;
   int64_t hidden = 4096;

@@ -1,0 +1,167 @@
+#include "cli/cli_args.h"
+
+#include "core/config_json.h"
+#include "core/fields.h"
+#include "core/hf_config.h"
+#include "core/limits.h"
+#include "core/presets.h"
+#include "core/units.h"
+#include "core/validate.h"
+
+namespace llmmem::cli {
+namespace {
+
+using core::Diagnostic;
+using core::DiagId;
+using core::Severity;
+
+std::string Snake(std::string s) {
+  for (char& c : s) if (c == '-') c = '_';
+  return s;
+}
+
+bool IsBoolWord(const std::string& s) {
+  return s == "1" || s == "0" || s == "true" || s == "false" || s == "on" || s == "off" || s == "yes" || s == "no";
+}
+
+void Error(CliParse& r, const std::string& flag, const std::string& message) {
+  r.diagnostics.push_back({DiagId::kUnknownValue, Severity::kError, flag, message});
+}
+
+}  // namespace
+
+CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file) {
+  CliParse r;
+  r.options.config = core::DefaultConfig();
+  core::Config& c = r.options.config;
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (arg == "-h" || arg == "--help") { r.options.help = true; continue; }
+    if (arg == "--json") { r.options.json = true; continue; }
+    if (arg == "--list-models") { r.options.list_models = true; continue; }
+    if (arg == "--formulas") { r.options.show_formulas = true; continue; }
+    if (arg.compare(0, 2, "--") != 0) {
+      Error(r, arg, "unexpected argument \"" + arg + "\"; flags start with -- (see llmmem --help)");
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::optional<std::string> value;
+    if (const size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    const std::string flag = "--" + name;
+    std::string key = Snake(name);
+    bool negated = false;
+    if (key.compare(0, 3, "no_") == 0 && core::FindField(key.substr(3)) != nullptr &&
+        core::FindField(key.substr(3))->kind == core::FieldKind::kBool) {
+      negated = true;
+      key = key.substr(3);
+    }
+    const core::FieldDef* field = core::FindField(key);
+    const bool is_bool = field != nullptr && field->kind == core::FieldKind::kBool;
+    if (!value) {
+      if (negated) {
+        value = "0";
+      } else if (is_bool) {
+        if (i + 1 < args.size() && IsBoolWord(args[i + 1])) value = args[++i]; else value = "1";
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        Error(r, flag, flag + " needs a value");
+        continue;
+      }
+    }
+
+    if (key == "hf_config" || key == "config") {
+      std::string error;
+      const std::optional<std::string> text = read_file(*value, error);
+      if (!text) {
+        Error(r, flag, flag + ": cannot read \"" + *value + "\": " + error);
+        continue;
+      }
+      if (key == "hf_config") {
+        core::HfImport imported = core::ImportHfConfigText(*text, *value);
+        for (Diagnostic d : imported.diagnostics) {
+          d.message = flag + " " + *value + ": " + d.message;
+          r.diagnostics.push_back(d);
+        }
+        if (imported.ok) c.model = imported.model;
+      } else {
+        core::ConfigParse parsed = core::ConfigFromJsonText(*text, c);
+        c = parsed.config;
+        for (Diagnostic d : parsed.diagnostics) {
+          d.message = flag + " " + *value + ": " + d.message;
+          r.diagnostics.push_back(d);
+        }
+      }
+      continue;
+    }
+
+    core::Diagnostics field_diags;
+    core::SetField(c, key, *value, field_diags);
+    for (Diagnostic d : field_diags) {
+      if (d.id == DiagId::kUnknownKey) {
+        d.severity = Severity::kError;
+        d.message = "unknown flag " + flag + " (see llmmem --help)";
+      } else {
+        d.message = flag + ": " + d.message;
+        if (const core::FieldLimit* l = core::FindLimit(key.c_str())) {
+          d.message += " (allowed " + core::FormatNumber(l->min, 3) + " to " + core::FormatNumber(l->max, 3) + ")";
+        }
+      }
+      d.field = flag;
+      r.diagnostics.push_back(d);
+    }
+  }
+
+  // Range checks on the assembled config, reported with the flag's name.
+  for (Diagnostic d : core::Validate(c)) {
+    std::string field = d.field;
+    if (field.compare(0, 6, "model.") == 0) field = field.substr(6);
+    std::string dashed = field;
+    for (char& ch : dashed) if (ch == '_') ch = '-';
+    d.field = dashed.empty() ? "" : "--" + dashed;
+    r.diagnostics.push_back(d);
+  }
+  return r;
+}
+
+std::string HelpText() {
+  std::string h =
+      "llmmem: how much GPU memory an LLM needs for training, fine-tuning and inference.\n"
+      "\n"
+      "usage: llmmem [--model KEY | --hf-config config.json | dimension flags] [options] [--json]\n"
+      "\n"
+      "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
+      "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"
+      "  --config FILE        a saved configuration (the JSON that --json prints under \"config\")\n"
+      "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"
+      "  --formulas           print each row's formula and source in the table\n"
+      "  --list-models        list the presets\n"
+      "  -h, --help           this text\n"
+      "\n"
+      "Settings (--name VALUE or --name=VALUE; booleans: --flag, --no-flag, --flag=0):\n";
+  for (const core::FieldDef& f : core::Fields()) {
+    std::string name = f.name;
+    for (char& ch : name) if (ch == '_') ch = '-';
+    std::string line = "  --" + name;
+    if (line.size() < 24) line.append(24 - line.size(), ' '); else line += ' ';
+    line += f.help;
+    if (const core::FieldLimit* l = core::FindLimit(f.name)) {
+      line += " [" + core::FormatNumber(l->min, 3) + " to " + core::FormatNumber(l->max, 3) + "]";
+    }
+    switch (f.kind) {
+      case core::FieldKind::kDtype: line += " [" + core::DtypeIdList() + "]"; break;
+      case core::FieldKind::kBool: line += " [on/off]"; break;
+      default: break;
+    }
+    h += line + "\n";
+  }
+  h += "\nExit status: 0 fits the GPU, 1 does not fit, 2 bad input.\n"
+       "Units: GB = 1e9 bytes, GiB = 2^30 bytes.\n";
+  return h;
+}
+
+}  // namespace llmmem::cli

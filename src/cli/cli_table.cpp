@@ -1,0 +1,64 @@
+#include "cli/cli_table.h"
+
+#include "core/presets.h"
+#include "core/units.h"
+
+namespace llmmem::cli {
+namespace {
+
+using core::FormatNumber;
+using core::kGB;
+using core::kGiB;
+
+std::string Pad(const std::string& s, size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, std::string& out) {
+  if (depth > 0 && n.bytes == 0 && n.children.empty()) return;
+  const std::string name = std::string(static_cast<size_t>(depth) * 2, ' ') + n.name;
+  out += Pad(name, 52) + Pad(FormatNumber(n.bytes / kGB, 3), 12, true) + Pad(FormatNumber(n.bytes / kGiB, 3), 12, true) +
+         Pad(total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "", 9, true) + "\n";
+  if (formulas && !n.formula.empty()) {
+    out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "= " + n.formula + "\n";
+    if (!n.source.empty()) out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "  [" + n.source + "]\n";
+  }
+  for (const core::BreakdownNode& c : n.children) Rows(c, depth + 1, total, formulas, out);
+}
+
+}  // namespace
+
+std::string RenderTable(const core::Config& c, const core::Estimate& e, bool formulas) {
+  const core::Totals& t = e.totals;
+  std::string out;
+  out += "Model: " + c.model.name + (c.model.preset.empty() ? "" : " (" + c.model.preset + ")") + ", " +
+         core::FormatCount(t.params) + " parameters (" + core::FormatParams(static_cast<double>(t.params)) + ")";
+  if (e.params.active != e.params.total && e.params.active > 0) out += ", " + core::FormatParams(static_cast<double>(e.params.active)) + " active";
+  out += "\nWorkload: " + std::string(core::ModeId(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +
+         std::to_string(c.seq) + " tokens, " + core::Info(c.dtype).label;
+  if (t.trainable_params > 0 && t.trainable_params != t.params) out += ", " + core::FormatCount(t.trainable_params) + " trainable";
+  out += "\n\n";
+  out += Pad("Component", 52) + Pad("GB", 12, true) + Pad("GiB", 12, true) + Pad("share", 9, true) + "\n";
+  out += std::string(85, '-') + "\n";
+  Rows(e.tree, 0, t.peak_bytes, formulas, out);
+  out += std::string(85, '-') + "\n";
+  out += e.peak_note + "\n";
+  const double head = t.Headroom();
+  out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) + "): " +
+         (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) + "\n";
+  if (c.mode == core::Mode::kInference) out += "Quick rule for comparison: " + e.quick_rule_formula + "\n";
+  out += "(GB = 1e9 bytes, GiB = 2^30 bytes)\n";
+  return out;
+}
+
+std::string RenderModelList() {
+  std::string out = Pad("key", 22) + Pad("parameters", 18, true) + "  " + Pad("family", 14) + "Hugging Face id\n";
+  for (const core::Preset& p : core::Presets()) {
+    std::string count = p.ok ? core::FormatCount(core::CountParameters(p.model).total) : "(unsupported)";
+    out += Pad(p.key, 22) + Pad(count, 18, true) + "  " + Pad(p.family, 14) + p.hf_id + "\n";
+  }
+  return out;
+}
+
+}  // namespace llmmem::cli

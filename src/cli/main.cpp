@@ -1,0 +1,65 @@
+// llmmem: the command-line face of the estimator. Reads files (the core does no I/O),
+// prints a table or JSON. Exit: 0 fits, 1 does not fit, 2 bad input.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/cli_args.h"
+#include "cli/cli_table.h"
+#include "core/estimate.h"
+#include "core/result_json.h"
+
+namespace {
+
+constexpr std::streamoff kMaxFileBytes = 8 << 20;
+
+std::optional<std::string> ReadFile(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "no such file, or not readable";
+    return std::nullopt;
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size > kMaxFileBytes) {
+    error = "larger than 8 MiB; a config.json is a few KB";
+    return std::nullopt;
+  }
+  in.seekg(0);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace llmmem;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const cli::CliParse parsed = cli::ParseCli(args, ReadFile);
+  if (parsed.options.help) {
+    std::cout << cli::HelpText();
+    return 0;
+  }
+  if (parsed.options.list_models) {
+    std::cout << cli::RenderModelList();
+    return 0;
+  }
+  bool errors = false;
+  for (const core::Diagnostic& d : parsed.diagnostics) {
+    errors |= d.severity == core::Severity::kError;
+    std::cerr << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
+  }
+  if (errors) {
+    std::cerr << "llmmem: see llmmem --help for every flag and its range\n";
+    return 2;
+  }
+  const core::Config& c = parsed.options.config;
+  const core::Estimate e = core::Explain(c);
+  if (parsed.options.json) {
+    std::cout << core::EstimateToJson(c, e).Dump(2) << "\n";
+  } else {
+    std::cout << cli::RenderTable(c, e, parsed.options.show_formulas);
+  }
+  return e.totals.Fits() ? 0 : 1;
+}

@@ -1,0 +1,270 @@
+#include "core/config_json.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/fields.h"
+#include "core/presets.h"
+
+namespace llmmem::core {
+namespace {
+
+// The model a preset key names, or a custom default model.
+ModelSpec BaseModel(const Config& c) {
+  if (!c.model.preset.empty()) {
+    if (const Preset* p = FindPreset(c.model.preset); p != nullptr && p->ok) return p->model;
+  }
+  ModelSpec custom;
+  custom.preset.clear();
+  return custom;
+}
+
+bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
+  if (key == "custom") {
+    c.model.preset.clear();
+    c.model.name = "custom";
+    return true;
+  }
+  const Preset* p = FindPreset(key);
+  if (p == nullptr) {
+    out.push_back({DiagId::kUnknownValue, Severity::kError, "model",
+                   "\"" + key + "\" is not a preset; use a key like llama-3.1-8b (llmmem --list-models), or custom"});
+    return false;
+  }
+  if (!p->ok) {
+    out.push_back({DiagId::kUnsupported, Severity::kError, "model",
+                   "preset \"" + key + "\" cannot be used yet: " +
+                       (p->diagnostics.empty() ? std::string("import failed") : p->diagnostics.front().message)});
+    return false;
+  }
+  c.model = p->model;
+  return true;
+}
+
+std::string JsonValueText(const Json& v) {
+  if (v.IsString()) return v.AsString();
+  if (v.IsBool()) return v.AsBool() ? "1" : "0";
+  if (v.IsNumber()) return FormatJsonNumber(v.AsNumber());
+  return "\x01";  // not representable: SetField reports the type
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string Decode(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
+      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string Encode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == ',' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+constexpr size_t kMaxQueryBytes = 16384;
+constexpr size_t kMaxValueBytes = 512;
+
+}  // namespace
+
+Config DefaultConfig() {
+  Config c;
+  if (const Preset* p = FindPreset(kDefaultPreset); p != nullptr && p->ok) c.model = p->model;
+  return c;
+}
+
+bool SetField(Config& c, const std::string& key, const std::string& value, Diagnostics& out) {
+  if (key == "model" || key == "preset") return ApplyPreset(c, value, out);
+  const FieldDef* f = FindField(key);
+  if (f == nullptr) {
+    out.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
+                   "\"" + key + "\" is not a setting; known settings: " + FieldNames()});
+    return false;
+  }
+  if (value.size() > kMaxValueBytes) {
+    out.push_back({DiagId::kOutOfRange, Severity::kError, f->name, std::string(f->name) + ": the value is too long"});
+    return false;
+  }
+  const std::string field_id = f->model_field ? std::string("model.") + f->name : std::string(f->name);
+  if (value == "\x01") {
+    out.push_back({DiagId::kWrongType, Severity::kError, field_id, std::string(f->name) + " must be a string, number or boolean"});
+    return false;
+  }
+  const std::string err = f->set(c, value);
+  if (!err.empty()) {
+    out.push_back({DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + err});
+    return false;
+  }
+  if (f->model_field && key != "name") c.model.preset.clear();  // edited dimensions make it custom
+  return true;
+}
+
+std::string FieldNames() {
+  std::string out = "model";
+  for (const FieldDef& f : Fields()) {
+    out += ", ";
+    out += f.name;
+  }
+  return out;
+}
+
+Json ConfigToJson(const Config& c) {
+  Json j(Json::Object{});
+  Json model(Json::Object{});
+  if (!c.model.preset.empty()) model["preset"] = Json(c.model.preset);
+  for (const FieldDef& f : Fields()) {
+    const std::string v = f.get(c);
+    Json value;
+    switch (f.kind) {
+      case FieldKind::kInt:
+      case FieldKind::kNumber: value = Json(std::strtod(v.c_str(), nullptr)); break;
+      case FieldKind::kBool: value = Json(v == "1"); break;
+      default: value = Json(v); break;
+    }
+    (f.model_field ? model : j)[f.name] = std::move(value);
+  }
+  j["model"] = std::move(model);
+  j["version"] = Json(kUrlVersion);
+  return j;
+}
+
+ConfigParse ConfigFromJson(const Json& j, const Config& base) {
+  ConfigParse r{base, {}};
+  if (!j.IsObject()) {
+    r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "", "a configuration must be a JSON object"});
+    return r;
+  }
+  // The model first: a preset replaces the model, then its fields override.
+  if (const Json* model = j.Find("model")) {
+    if (model->IsString()) {
+      ApplyPreset(r.config, model->AsString(), r.diagnostics);
+    } else if (model->IsObject()) {
+      if (const Json* preset = model->Find("preset"); preset && preset->IsString()) {
+        ApplyPreset(r.config, preset->AsString(), r.diagnostics);
+      }
+      const std::string preset_key = r.config.model.preset;
+      bool customised = false;
+      for (const auto& [key, value] : model->AsObject()) {
+        if (key == "preset") continue;
+        const FieldDef* f = FindField(key);
+        if (f == nullptr || !f->model_field) {
+          r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, "model." + key,
+                                   "\"model." + key + "\" is not a model setting"});
+          continue;
+        }
+        const std::string before = f->get(r.config);
+        SetField(r.config, key, JsonValueText(value), r.diagnostics);
+        customised |= f->get(r.config) != before && std::string(f->name) != "name";
+      }
+      // Restating a preset's own values keeps the preset's name; any change makes it custom.
+      r.config.model.preset = customised ? std::string() : preset_key;
+    } else {
+      r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "model",
+                               "\"model\" must be a preset key or an object of model fields"});
+    }
+  }
+  for (const auto& [key, value] : j.AsObject()) {
+    if (key == "model" || key == "version") continue;
+    const FieldDef* f = FindField(key);
+    if (f != nullptr && f->model_field) {
+      r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
+                               "\"" + key + "\" belongs under \"model\"; it was read there"});
+    }
+    SetField(r.config, key, JsonValueText(value), r.diagnostics);
+  }
+  return r;
+}
+
+ConfigParse ConfigFromJsonText(const std::string& text, const Config& base) {
+  const JsonParseResult parsed = ParseJson(text);
+  if (!parsed.ok) {
+    ConfigParse r{base, {}};
+    r.diagnostics.push_back({DiagId::kParse, Severity::kError, "", "the configuration is not valid JSON: " + parsed.error});
+    return r;
+  }
+  return ConfigFromJson(parsed.value, base);
+}
+
+std::string ConfigToQuery(const Config& c) {
+  std::string q = "v=" + std::to_string(kUrlVersion);
+  q += "&model=" + Encode(c.model.preset.empty() ? "custom" : c.model.preset);
+  Config reference = DefaultConfig();
+  reference.model = BaseModel(c);
+  for (const FieldDef& f : Fields()) {
+    const std::string v = f.get(c);
+    if (v != f.get(reference)) q += "&" + std::string(f.name) + "=" + Encode(v);
+  }
+  return q;
+}
+
+ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
+  ConfigParse r{base, {}};
+  std::string query = query_in;
+  if (!query.empty() && (query[0] == '?' || query[0] == '#')) query.erase(0, 1);
+  if (query.size() > kMaxQueryBytes) {
+    r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "",
+                             "the link's settings are " + std::to_string(query.size()) + " characters long; at most " +
+                                 std::to_string(kMaxQueryBytes) + " are read"});
+    return r;
+  }
+  std::vector<std::pair<std::string, std::string>> pairs;
+  size_t start = 0;
+  while (start < query.size()) {
+    size_t amp = query.find('&', start);
+    if (amp == std::string::npos) amp = query.size();
+    const std::string item = query.substr(start, amp - start);
+    start = amp + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    const std::string key = Decode(item.substr(0, eq));
+    const std::string value = eq == std::string::npos ? "" : Decode(item.substr(eq + 1));
+    pairs.emplace_back(key, value);
+  }
+  for (const auto& [key, value] : pairs) {
+    if (key == "v" && value != std::to_string(kUrlVersion)) {
+      r.diagnostics.push_back({DiagId::kUnknownValue, Severity::kWarning, "v",
+                               "the link was made by a newer version (v=" + value + "); settings this version knows were read"});
+    }
+  }
+  // The model first, so the fields after it override the preset's.
+  for (const auto& [key, value] : pairs) {
+    if (key == "model") ApplyPreset(r.config, value, r.diagnostics);
+  }
+  const std::string preset_key = r.config.model.preset;
+  bool customised = false;
+  for (const auto& [key, value] : pairs) {
+    if (key == "model" || key == "v") continue;
+    const FieldDef* f = FindField(key);
+    const std::string before = f ? f->get(r.config) : std::string();
+    SetField(r.config, key, value, r.diagnostics);
+    customised |= f && f->model_field && f->get(r.config) != before && std::string(f->name) != "name";
+  }
+  r.config.model.preset = customised ? std::string() : preset_key;
+  return r;
+}
+
+}  // namespace llmmem::core

@@ -1,0 +1,222 @@
+// Field definitions. Each numeric value is parsed strictly (the whole text must be a
+// finite number; integers must be whole); its range is checked later by Validate, so an
+// out-of-range value is kept and flagged rather than silently clamped.
+#include "core/fields.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/json.h"
+#include "core/limits.h"
+
+namespace llmmem::core {
+namespace {
+
+std::string ParseNumber(const std::string& text, double& out) {
+  if (text.empty()) return "a number is required";
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  if (end == begin || *end != '\0') return "\"" + text + "\" is not a number";
+  if (!std::isfinite(v)) return "\"" + text + "\" is not a finite number";
+  out = v;
+  return {};
+}
+
+std::string ParseInt(const std::string& text, int64_t& out) {
+  double v = 0;
+  std::string err = ParseNumber(text, v);
+  if (!err.empty()) return err;
+  if (v != std::floor(v)) return "\"" + text + "\" is not a whole number";
+  if (std::fabs(v) > 9e15) return "\"" + text + "\" is far too large";
+  out = static_cast<int64_t>(v);
+  return {};
+}
+
+std::string ParseBool(const std::string& text, bool& out) {
+  if (text == "1" || text == "true" || text == "on" || text == "yes") { out = true; return {}; }
+  if (text == "0" || text == "false" || text == "off" || text == "no") { out = false; return {}; }
+  return "\"" + text + "\" is not true/false (1/0, on/off)";
+}
+
+std::string Num(double v) { return FormatJsonNumber(v); }
+std::string Int(int64_t v) { return std::to_string(v); }
+std::string Bool(bool v) { return v ? "1" : "0"; }
+
+#define INT_FIELD(NAME, PATH, MODEL, HELP)                                                              \
+  FieldDef {                                                                                             \
+    NAME, FieldKind::kInt, MODEL, HELP, [](const Config& c) { return Int(c.PATH); },                    \
+        [](Config& c, const std::string& t) { int64_t v = 0; auto e = ParseInt(t, v); if (e.empty()) c.PATH = v; return e; } \
+  }
+#define NUM_FIELD(NAME, PATH, HELP)                                                                     \
+  FieldDef {                                                                                             \
+    NAME, FieldKind::kNumber, false, HELP, [](const Config& c) { return Num(c.PATH); },                 \
+        [](Config& c, const std::string& t) { double v = 0; auto e = ParseNumber(t, v); if (e.empty()) c.PATH = v; return e; } \
+  }
+#define BOOL_FIELD(NAME, PATH, MODEL, HELP)                                                             \
+  FieldDef {                                                                                             \
+    NAME, FieldKind::kBool, MODEL, HELP, [](const Config& c) { return Bool(c.PATH); },                  \
+        [](Config& c, const std::string& t) { bool v = false; auto e = ParseBool(t, v); if (e.empty()) c.PATH = v; return e; } \
+  }
+#define DTYPE_FIELD(NAME, PATH, HELP)                                                                   \
+  FieldDef {                                                                                             \
+    NAME, FieldKind::kDtype, false, HELP, [](const Config& c) { return std::string(Info(c.PATH).id); }, \
+        [](Config& c, const std::string& t) {                                                           \
+          Dtype d;                                                                                      \
+          if (!ParseDtype(t, d)) return "\"" + t + "\" is not a format; one of: " + DtypeIdList();     \
+          c.PATH = d;                                                                                   \
+          return std::string();                                                                        \
+        }                                                                                               \
+  }
+
+std::vector<FieldDef> Build() {
+  return {
+      // Model.
+      FieldDef{"name", FieldKind::kText, true, "display name of the model", [](const Config& c) { return c.model.name; },
+               [](Config& c, const std::string& t) { c.model.name = t.substr(0, 200); return std::string(); }},
+      FieldDef{"arch", FieldKind::kArch, true, "decoder or encoder",
+               [](const Config& c) { return std::string(c.model.arch == Arch::kEncoder ? "encoder" : "decoder"); },
+               [](Config& c, const std::string& t) {
+                 if (t == "decoder") c.model.arch = Arch::kDecoder;
+                 else if (t == "encoder") c.model.arch = Arch::kEncoder;
+                 else return "\"" + t + "\" is not decoder or encoder";
+                 return std::string();
+               }},
+      INT_FIELD("vocab", model.vocab, true, "vocabulary size V"),
+      INT_FIELD("hidden", model.hidden, true, "hidden size h"),
+      INT_FIELD("layers", model.layers, true, "transformer layers L"),
+      INT_FIELD("heads", model.heads, true, "attention heads a"),
+      INT_FIELD("kv_heads", model.kv_heads, true, "key/value heads (GQA)"),
+      INT_FIELD("head_dim", model.head_dim, true, "dimension of one head"),
+      INT_FIELD("ffn", model.ffn, true, "MLP intermediate size f"),
+      FieldDef{"mlp", FieldKind::kMlp, true, "gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU/ReLU, 2)",
+               [](const Config& c) { return std::string(c.model.mlp == MlpKind::kGated ? "gated" : "plain"); },
+               [](Config& c, const std::string& t) {
+                 if (t == "gated") c.model.mlp = MlpKind::kGated;
+                 else if (t == "plain") c.model.mlp = MlpKind::kPlain;
+                 else return "\"" + t + "\" is not gated or plain";
+                 return std::string();
+               }},
+      FieldDef{"norm", FieldKind::kNorm, true, "rmsnorm or layernorm",
+               [](const Config& c) { return std::string(c.model.norm == NormKind::kRmsNorm ? "rmsnorm" : "layernorm"); },
+               [](Config& c, const std::string& t) {
+                 if (t == "rmsnorm") c.model.norm = NormKind::kRmsNorm;
+                 else if (t == "layernorm") c.model.norm = NormKind::kLayerNorm;
+                 else return "\"" + t + "\" is not rmsnorm or layernorm";
+                 return std::string();
+               }},
+      FieldDef{"qk_norm", FieldKind::kQkNorm, true, "none, per_head (Qwen3, Gemma 3) or full (OLMo 2)",
+               [](const Config& c) {
+                 return std::string(c.model.qk_norm == QkNorm::kNone ? "none" : c.model.qk_norm == QkNorm::kPerHead ? "per_head" : "full");
+               },
+               [](Config& c, const std::string& t) {
+                 if (t == "none") c.model.qk_norm = QkNorm::kNone;
+                 else if (t == "per_head") c.model.qk_norm = QkNorm::kPerHead;
+                 else if (t == "full") c.model.qk_norm = QkNorm::kFull;
+                 else return "\"" + t + "\" is not none, per_head or full";
+                 return std::string();
+               }},
+      BOOL_FIELD("qkv_bias", model.qkv_bias, true, "biases on Q, K, V"),
+      BOOL_FIELD("attn_out_bias", model.attn_out_bias, true, "bias on the attention output"),
+      BOOL_FIELD("mlp_bias", model.mlp_bias, true, "biases in the MLP"),
+      BOOL_FIELD("tied_embeddings", model.tied_embeddings, true, "output head shares the embedding matrix"),
+      BOOL_FIELD("final_norm", model.final_norm, true, "a norm after the last layer"),
+      INT_FIELD("learned_positions", model.learned_positions, true, "learned position-embedding rows"),
+      INT_FIELD("type_vocab", model.type_vocab, true, "token-type embeddings"),
+      BOOL_FIELD("embedding_norm", model.embedding_norm, true, "norm after the embeddings"),
+      BOOL_FIELD("pooler", model.pooler, true, "BERT pooler"),
+      INT_FIELD("norms_per_layer", model.norms_per_layer, true, "norms per layer"),
+      INT_FIELD("experts", model.experts, true, "routed experts (0: dense)"),
+      INT_FIELD("experts_per_token", model.experts_per_token, true, "top-k experts per token"),
+      INT_FIELD("moe_ffn", model.moe_ffn, true, "intermediate size of one expert"),
+      INT_FIELD("shared_experts", model.shared_experts, true, "shared experts"),
+      INT_FIELD("shared_ffn", model.shared_ffn, true, "intermediate size of one shared expert"),
+      INT_FIELD("dense_layers", model.dense_layers, true, "first layers with a dense MLP"),
+      BOOL_FIELD("shared_expert_gate", model.shared_expert_gate, true, "Qwen2-MoE shared-expert gate"),
+      INT_FIELD("params_override", model.params_override, true, "given parameter total (0: count)"),
+      // Workload.
+      FieldDef{"mode", FieldKind::kMode, false, "infer, train, lora or qlora",
+               [](const Config& c) { return std::string(ModeId(c.mode)); },
+               [](Config& c, const std::string& t) {
+                 Mode m;
+                 if (!ParseMode(t, m)) return "\"" + t + "\" is not a mode; one of: infer, train, lora, qlora";
+                 c.mode = m;
+                 return std::string();
+               }},
+      INT_FIELD("batch", batch, false, "micro-batch size"),
+      INT_FIELD("seq", seq, false, "sequence length"),
+      INT_FIELD("grad_accum", grad_accum, false, "gradient-accumulation steps"),
+      INT_FIELD("tp", tp, false, "tensor-parallel size"),
+      BOOL_FIELD("sp", sp, false, "sequence parallelism"),
+      FieldDef{"recompute", FieldKind::kRecompute, false, "none, selective or full",
+               [](const Config& c) { return std::string(RecomputeId(c.recompute)); },
+               [](Config& c, const std::string& t) {
+                 Recompute r;
+                 if (!ParseRecompute(t, r)) return "\"" + t + "\" is not none, selective or full";
+                 c.recompute = r;
+                 return std::string();
+               }},
+      BOOL_FIELD("flash_attn", flash_attn, false, "FlashAttention"),
+      BOOL_FIELD("dropout", dropout, false, "dropout active"),
+      BOOL_FIELD("loss_logits_fp32", loss_logits_fp32, false, "fp32 logits for the loss"),
+      BOOL_FIELD("metrics_logits", metrics_logits, false, "compute_metrics keeps logits"),
+      DTYPE_FIELD("dtype", dtype, "weight format"),
+      DTYPE_FIELD("grad_dtype", grad_dtype, "gradient format"),
+      BOOL_FIELD("master_weights", master_weights, false, "fp32 master weights"),
+      BOOL_FIELD("optimizer_grad_copy", optimizer_grad_copy, false, "fp32 gradient copy at the step (DeepSpeed)"),
+      BOOL_FIELD("grad_accum_fp32", grad_accum_fp32, false, "separate fp32 accumulation buffer"),
+      INT_FIELD("group_size", quant.group_size, false, "GPTQ/AWQ group size"),
+      INT_FIELD("gptq_bits", quant.gptq_bits, false, "GPTQ/AWQ bits"),
+      BOOL_FIELD("nf4_double_quant", quant.nf4_double_quant, false, "NF4 double quantisation"),
+      FieldDef{"optimizer", FieldKind::kOptimizer, false, "sgd, momentum, adamw, adam8bit, adafactor or lion",
+               [](const Config& c) { return std::string(OptimizerId(c.optimizer)); },
+               [](Config& c, const std::string& t) {
+                 Optimizer o;
+                 if (!ParseOptimizer(t, o)) return "\"" + t + "\" is not an optimizer; one of: sgd, momentum, adamw, adam8bit, adafactor, lion";
+                 c.optimizer = o;
+                 return std::string();
+               }},
+      DTYPE_FIELD("optimizer_dtype", optimizer_dtype, "optimizer state format"),
+      DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
+      BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
+      INT_FIELD("lora_rank", lora_rank, false, "LoRA rank"),
+      FieldDef{"lora_targets", FieldKind::kLoraTargets, false, "all, attention, or a list like q,v",
+               [](const Config& c) { return LoraTargetsId(c.lora_targets); },
+               [](Config& c, const std::string& t) {
+                 uint32_t bits = 0;
+                 if (!ParseLoraTargets(t, bits)) return "\"" + t + "\" is not a target list; use all, attention, or names from q,k,v,o,gate,up,down";
+                 c.lora_targets = bits;
+                 return std::string();
+               }},
+      BOOL_FIELD("lora_dropout", lora_dropout, false, "LoRA dropout"),
+      NUM_FIELD("cuda_context_gb", cuda_context_gb, "CUDA context, GB"),
+      NUM_FIELD("fragmentation_pct", fragmentation_pct, "fragmentation reserve, %"),
+      NUM_FIELD("comm_buffer_gb", comm_buffer_gb, "communication buffers, GB"),
+      FieldDef{"gpu", FieldKind::kText, false, "GPU name", [](const Config& c) { return c.gpu; },
+               [](Config& c, const std::string& t) { c.gpu = t.substr(0, 100); return std::string(); }},
+      NUM_FIELD("gpu_memory_gb", gpu_memory_gb, "usable GPU memory, GB"),
+  };
+}
+
+#undef INT_FIELD
+#undef NUM_FIELD
+#undef BOOL_FIELD
+#undef DTYPE_FIELD
+
+}  // namespace
+
+const std::vector<FieldDef>& Fields() {
+  static const std::vector<FieldDef> fields = Build();
+  return fields;
+}
+
+const FieldDef* FindField(const std::string& name) {
+  const std::string key = name.compare(0, 6, "model.") == 0 ? name.substr(6) : name;
+  for (const FieldDef& f : Fields()) {
+    if (key == f.name) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace llmmem::core

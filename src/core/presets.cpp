@@ -1,0 +1,84 @@
+#include "core/presets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "core/embedded.h"
+#include "core/hf_config.h"
+#include "core/json.h"
+
+namespace llmmem::core {
+
+extern const EmbeddedFile kEmbeddedPresets[];
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Preset Load(const EmbeddedFile& file) {
+  Preset p;
+  p.key = file.name;
+  if (p.key.size() > 5) p.key.resize(p.key.size() - 5);  // ".json"
+  const JsonParseResult parsed = ParseJson(file.Text());
+  if (!parsed.ok || !parsed.value.IsObject()) {
+    p.diagnostics.push_back({DiagId::kParse, Severity::kError, p.key, "preset file is not valid JSON: " + parsed.error});
+    return p;
+  }
+  const Json& j = parsed.value;
+  auto text = [&](const char* k) {
+    const Json* v = j.Find(k);
+    return v && v->IsString() ? v->AsString() : std::string();
+  };
+  p.hf_id = text("id");
+  p.name = text("name");
+  p.family = text("family");
+  p.params_source = text("params_source");
+  if (const Json* v = j.Find("published_params"); v && v->IsNumber()) p.published_params = static_cast<int64_t>(v->AsNumber());
+  if (const Json* v = j.Find("published_counts_tied_head"); v && v->IsBool()) p.published_counts_tied_head = v->AsBool();
+  const Json* config = j.Find("config");
+  if (config == nullptr) {
+    p.diagnostics.push_back({DiagId::kMissingField, Severity::kError, p.key, "preset has no \"config\""});
+    return p;
+  }
+  HfImport imported = ImportHfConfig(*config, p.name.empty() ? p.key : p.name);
+  p.ok = imported.ok;
+  p.model = imported.model;
+  p.model.preset = p.key;
+  p.diagnostics = imported.diagnostics;
+  return p;
+}
+
+std::vector<Preset> LoadAll() {
+  std::vector<Preset> all;
+  for (const EmbeddedFile* f = kEmbeddedPresets; f->name != nullptr; ++f) {
+    const size_t n = std::strlen(f->name);
+    if (n > 5 && std::strcmp(f->name + n - 5, ".json") == 0 && std::strcmp(f->name, "gpus.json") != 0) {
+      all.push_back(Load(*f));
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const Preset& a, const Preset& b) {
+    return a.family != b.family ? a.family < b.family : a.model.hidden * a.model.layers < b.model.hidden * b.model.layers;
+  });
+  return all;
+}
+
+}  // namespace
+
+const std::vector<Preset>& Presets() {
+  static const std::vector<Preset> presets = LoadAll();
+  return presets;
+}
+
+const Preset* FindPreset(const std::string& key_or_id) {
+  const std::string k = Lower(key_or_id);
+  for (const Preset& p : Presets()) {
+    if (Lower(p.key) == k || Lower(p.hf_id) == k) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace llmmem::core

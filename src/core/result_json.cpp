@@ -1,0 +1,91 @@
+#include "core/result_json.h"
+
+#include "core/config_json.h"
+#include "core/units.h"
+
+namespace llmmem::core {
+namespace {
+
+Json NodeToJson(const BreakdownNode& n) {
+  Json j(Json::Object{});
+  j["id"] = Json(n.id);
+  j["name"] = Json(n.name);
+  j["bytes"] = Json(n.bytes);
+  j["gb"] = Json(n.bytes / kGB);
+  j["gib"] = Json(n.bytes / kGiB);
+  if (!n.formula.empty()) j["formula"] = Json(n.formula);
+  if (!n.source.empty()) j["source"] = Json(n.source);
+  if (n.per_layer_bytes > 0) j["per_layer_bytes"] = Json(n.per_layer_bytes);
+  if (n.children.empty()) j["category"] = Json(CategoryId(n.category));
+  if (n.moment_bytes[0] != n.moment_bytes[1]) {
+    j["bytes_at_forward_end"] = Json(n.moment_bytes[0]);
+    j["bytes_at_optimizer_step"] = Json(n.moment_bytes[1]);
+  }
+  if (!n.children.empty()) {
+    Json::Array kids;
+    for (const BreakdownNode& c : n.children) kids.push_back(NodeToJson(c));
+    j["children"] = Json(std::move(kids));
+  }
+  return j;
+}
+
+}  // namespace
+
+Json DiagnosticsToJson(const Diagnostics& d) {
+  Json::Array out;
+  for (const Diagnostic& x : d) {
+    Json j(Json::Object{});
+    j["id"] = Json(DiagIdName(x.id));
+    j["severity"] = Json(SeverityName(x.severity));
+    j["field"] = Json(x.field);
+    j["message"] = Json(x.message);
+    out.push_back(std::move(j));
+  }
+  return Json(std::move(out));
+}
+
+Json EstimateToJson(const Config& c, const Estimate& e) {
+  Json j(Json::Object{});
+  j["ok"] = Json(e.totals.ok);
+  j["config"] = ConfigToJson(c);
+  j["diagnostics"] = DiagnosticsToJson(e.diagnostics);
+  if (!e.totals.ok) return j;
+  const Totals& t = e.totals;
+
+  Json params(Json::Object{});
+  params["total"] = Json(static_cast<double>(t.params));
+  params["trainable"] = Json(static_cast<double>(t.trainable_params));
+  params["architecture_count"] = Json(static_cast<double>(e.params.total));
+  params["active"] = Json(static_cast<double>(e.params.active));
+  params["embedding"] = Json(static_cast<double>(e.params.embedding));
+  params["attention"] = Json(static_cast<double>(e.params.attention));
+  params["mlp"] = Json(static_cast<double>(e.params.mlp));
+  params["norms"] = Json(static_cast<double>(e.params.norms));
+  params["head"] = Json(static_cast<double>(e.params.head));
+  j["parameters"] = std::move(params);
+
+  Json gpu(Json::Object{});
+  gpu["total_bytes"] = Json(t.peak_bytes);
+  gpu["total_gb"] = Json(t.peak_bytes / kGB);
+  gpu["total_gib"] = Json(t.peak_bytes / kGiB);
+  gpu["capacity_bytes"] = Json(t.capacity_bytes);
+  gpu["headroom_bytes"] = Json(t.Headroom());
+  gpu["fits"] = Json(t.Fits());
+  gpu["peak_moment"] = Json(t.peak_moment == Moment::kForwardEnd ? "forward_end" : "optimizer_step");
+  gpu["bytes_at_forward_end"] = Json(t.moment_bytes[0]);
+  gpu["bytes_at_optimizer_step"] = Json(t.moment_bytes[1]);
+  Json cats(Json::Object{});
+  for (int i = 0; i < kCategoryCount; ++i) cats[CategoryId(static_cast<Category>(i))] = Json(t.category_bytes[i]);
+  gpu["by_category"] = std::move(cats);
+  j["per_gpu"] = std::move(gpu);
+
+  j["peak_note"] = Json(e.peak_note);
+  Json quick(Json::Object{});
+  quick["bytes"] = Json(t.quick_rule_bytes);
+  quick["formula"] = Json(e.quick_rule_formula);
+  j["quick_rule"] = std::move(quick);
+  j["breakdown"] = NodeToJson(e.tree);
+  return j;
+}
+
+}  // namespace llmmem::core
