@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Serves the static web calculator from build/web on 127.0.0.1 only.
+
+Only the site's own files are served, with a strict Content-Security-Policy (no
+'unsafe-eval', no inline script: WebAssembly needs 'wasm-unsafe-eval' alone).
+usage: serve.py [--port 8080] [--dir build/web] [--log requests.log]
+"""
+import argparse
+import functools
+import http.server
+import os
+import sys
+
+CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
+         ".css": "text/css", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json"}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    log_file = None
+
+    def end_headers(self):
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def guess_type(self, path):
+        return TYPES.get(os.path.splitext(path)[1], "application/octet-stream")
+
+    def list_directory(self, path):
+        self.send_error(404, "no directory listings")
+        return None
+
+    def log_message(self, fmt, *args):
+        if Handler.log_file:
+            with open(Handler.log_file, "a") as f:
+                f.write(self.path + "\n")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--dir", default=os.path.join(os.path.dirname(__file__), "..", "build", "web"))
+    p.add_argument("--log", default=None, help="append each requested path to this file")
+    a = p.parse_args()
+    Handler.log_file = a.log
+    handler = functools.partial(Handler, directory=os.path.abspath(a.dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), handler)
+    print(f"Serving the LLM memory calculator at http://127.0.0.1:{a.port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The CLI as a user runs it: exit codes, messages that name the flag, valid JSON.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=build/native/llmmem
+passed=0; failed=0
+ok() { passed=$((passed+1)); echo "ok   $1"; }
+bad() { failed=$((failed+1)); echo "FAIL $1"; }
+expect_exit() {  # name, expected code, args...
+  local name=$1 want=$2; shift 2
+  "$bin" "$@" >/tmp/llmmem_cli_out 2>/tmp/llmmem_cli_err; local got=$?
+  [ "$got" = "$want" ] && ok "$name (exit $got)" || { bad "$name: exit $got, wanted $want"; cat /tmp/llmmem_cli_err; }
+}
+expect_exit "help" 0 --help
+grep -q -- "--lora-targets" /tmp/llmmem_cli_out && ok "help documents --lora-targets" || bad "help lacks --lora-targets"
+expect_exit "list models" 0 --list-models
+[ "$(wc -l </tmp/llmmem_cli_out)" -gt 40 ] && ok "40+ presets listed" || bad "too few presets"
+expect_exit "inference fits" 0 --model llama-3.1-8b --mode infer --batch 1 --seq 4096
+expect_exit "full training of 70B does not fit" 1 --model llama-3.3-70b --mode train
+expect_exit "unknown flag" 2 --bogus 3
+grep -q "unknown flag --bogus" /tmp/llmmem_cli_err && ok "unknown flag named" || bad "unknown flag not named"
+expect_exit "absurd sequence" 2 --seq 1000000000
+grep -q -- "--seq" /tmp/llmmem_cli_err && grep -q "allowed" /tmp/llmmem_cli_err && ok "range error names --seq and the range" || bad "range message"
+expect_exit "not a number" 2 --batch abc
+expect_exit "NaN" 2 --cuda-context-gb nan
+expect_exit "unknown preset" 2 --model not-a-model
+expect_exit "missing file" 2 --hf-config /nonexistent/config.json
+printf '{"model_type": "llama", "vocab_size": 32000' > /tmp/llmmem_broken.json
+expect_exit "broken config.json" 2 --hf-config /tmp/llmmem_broken.json
+grep -q "line 1, column" /tmp/llmmem_cli_err && ok "parse error has a position" || bad "parse error position"
+expect_exit "json output" 0 --model qwen2.5-7b --mode qlora --json
+python3 -c "import json,sys; d=json.load(open('/tmp/llmmem_cli_out')); assert d['parameters']['total']>0 and d['per_gpu']['total_bytes']>0 and d['breakdown']['children']" \
+  && ok "--json has parameters.total, per_gpu.total_bytes, breakdown" || bad "--json shape"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,120 @@
+// JSON parsing, Config <-> JSON / URL round trips, and tolerant loading that keeps
+// everything valid the user typed.
+#include <doctest.h>
+
+#include "core/config_json.h"
+#include "core/hf_config.h"
+#include "core/json.h"
+#include "core/validate.h"
+#include "core/presets.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+
+TEST_CASE("JSON: parse errors carry a position; depth and size are bounded") {
+  JsonParseResult r = ParseJson("{\n  \"a\": [1, 2,, 3]\n}");
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("line 2") != std::string::npos);
+  CHECK_FALSE(ParseJson(std::string(100, '[') + std::string(100, ']')).ok);
+  CHECK_FALSE(ParseJson("NaN").ok);
+  CHECK_FALSE(ParseJson("1e999").ok);
+  CHECK_FALSE(ParseJson("\"\\ud800\"").ok);
+  r = ParseJson("{\"s\": \"\\u00e9\\ud83d\\ude00\", \"n\": -1.5e3, \"t\": true, \"z\": null}");
+  REQUIRE(r.ok);
+  CHECK(r.value.Find("s")->AsString() == "\xc3\xa9\xf0\x9f\x98\x80");
+  CHECK(r.value.Find("n")->AsNumber() == -1500);
+  CHECK(ParseJson(r.value.Dump()).value.Dump() == r.value.Dump());
+}
+
+TEST_CASE("Config: JSON round trip keeps every field") {
+  Config c = DefaultConfig();
+  c.mode = Mode::kQlora;
+  c.batch = 7;
+  c.seq = 12345;
+  c.recompute = Recompute::kSelective;
+  c.lora_targets = kLoraQ | kLoraV;
+  c.fragmentation_pct = 7.5;
+  c.kv_dtype = Dtype::kFp8;
+  const ConfigParse back = ConfigFromJson(ConfigToJson(c), Config{});
+  CHECK(back.diagnostics.empty());
+  CHECK(ConfigToJson(back.config).Dump() == ConfigToJson(c).Dump());
+  CHECK(back.config.model.preset == kDefaultPreset);
+}
+
+TEST_CASE("Config: URL query round trip, compact, versioned") {
+  Config c = DefaultConfig();
+  CHECK(ConfigToQuery(c) == "v=1&model=llama-3.1-8b");
+  c.batch = 4;
+  c.mode = Mode::kInference;
+  c.model = FindPreset("qwen2.5-7b")->model;
+  const std::string q = ConfigToQuery(c);
+  CHECK(q == "v=1&model=qwen2.5-7b&mode=infer&batch=4");
+  const ConfigParse back = ConfigFromQuery("#" + q, DefaultConfig());
+  CHECK(back.diagnostics.empty());
+  CHECK(ConfigToQuery(back.config) == q);
+  // A custom model carries its dimensions.
+  Config custom = DefaultConfig();
+  custom.model.hidden = 5120;
+  custom.model.preset.clear();
+  const ConfigParse again = ConfigFromQuery(ConfigToQuery(custom), DefaultConfig());
+  CHECK(again.config.model.hidden == 5120);
+  CHECK(again.config.model.layers == custom.model.layers);
+}
+
+TEST_CASE("Config: a bad field is reported and the rest of the link is kept") {
+  const ConfigParse r = ConfigFromQuery("v=1&model=qwen2.5-7b&batch=zz&seq=8192&nonsense=1&recompute=sometimes",
+                                        DefaultConfig());
+  CHECK(r.config.model.preset == "qwen2.5-7b");
+  CHECK(r.config.seq == 8192);
+  CHECK(r.config.batch == DefaultConfig().batch);
+  int errors = 0, warnings = 0;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.severity == Severity::kError) ++errors;
+    if (d.severity == Severity::kWarning) ++warnings;
+  }
+  CHECK(errors == 2);    // batch, recompute
+  CHECK(warnings == 1);  // nonsense
+  // Out-of-range values are kept (not clamped) and flagged by Validate.
+  const ConfigParse big = ConfigFromQuery("seq=1000000000", DefaultConfig());
+  CHECK(big.config.seq == 1'000'000'000);
+  CHECK(HasErrors(Validate(big.config)));
+  CHECK_FALSE(EstimateTotals(big.config).ok);
+}
+
+TEST_CASE("HF import: a missing field is named, with a way to fill it in") {
+  const HfImport r = ImportHfConfigText("{\"model_type\": \"llama\", \"vocab_size\": 32000}", "x");
+  CHECK_FALSE(r.ok);
+  bool named = false;
+  for (const Diagnostic& d : r.diagnostics) named |= d.field == "hidden_size" && d.message.find("by hand") != std::string::npos;
+  CHECK(named);
+  CHECK_FALSE(ImportHfConfigText("{\"model_type\": \"mamba\"}", "x").ok);
+  CHECK_FALSE(ImportHfConfigText("[1,2]", "x").ok);
+  CHECK_FALSE(ImportHfConfigText("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}", "x").ok);
+}
+
+TEST_CASE("Validation: absurd sizes are errors, never overflow") {
+  Config c = DefaultConfig();
+  c.model.layers = 1'000'000;
+  CHECK(HasErrors(Validate(c)));
+  c = DefaultConfig();
+  c.model.params_override = static_cast<int64_t>(1e15);
+  CHECK(HasErrors(Validate(c)));
+  c = DefaultConfig();
+  c.model.hidden = 1'048'576;
+  c.model.ffn = 16'777'216;
+  c.model.layers = 16'384;
+  c.model.experts = 16'384;
+  c.model.experts_per_token = 1;
+  c.model.moe_ffn = 16'777'216;
+  c.model.heads = 65536;
+  c.model.kv_heads = 65536;
+  const Diagnostics d = Validate(c);
+  CHECK(HasErrors(d));
+  CHECK_FALSE(EstimateTotals(c).ok);
+  c = DefaultConfig();
+  c.gpu_memory_gb = std::nan("");
+  CHECK(HasErrors(Validate(c)));
+  c = DefaultConfig();
+  c.model.kv_heads = 7;
+  CHECK(HasErrors(Validate(c)));
+}

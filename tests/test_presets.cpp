@@ -1,0 +1,52 @@
+// Model library: every preset imports, and its computed parameter count equals the
+// published one exactly (issue 5). Presets whose architecture is not modelled yet
+// (DeepSeek MLA) must say so with a diagnostic instead of a wrong number.
+#include <doctest.h>
+
+#include "core/presets.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+
+TEST_CASE("Presets: at least 40, each importing or explaining why not") {
+  const auto& presets = Presets();
+  CHECK(presets.size() >= 40);
+  for (const Preset& p : presets) {
+    CAPTURE(p.key);
+    if (!p.ok) {
+      REQUIRE(!p.diagnostics.empty());
+      CHECK(p.diagnostics.front().id == DiagId::kUnsupported);
+    }
+  }
+  REQUIRE(FindPreset(kDefaultPreset) != nullptr);
+  CHECK(FindPreset(kDefaultPreset)->ok);
+  CHECK(FindPreset("META-LLAMA/Llama-3.1-8B") == FindPreset("llama-3.1-8b"));
+}
+
+TEST_CASE("Presets: computed parameter count equals the published count exactly") {
+  int compared = 0;
+  for (const Preset& p : Presets()) {
+    if (!p.ok || p.published_params == 0) continue;
+    CAPTURE(p.key);
+    CAPTURE(p.params_source);
+    int64_t computed = CountParameters(p.model).total;
+    // Some checkpoints store a tied output head a second time; the published total
+    // counts it, memory does not (the tensor is shared).
+    if (p.published_counts_tied_head) computed += p.model.vocab * p.model.hidden;
+    CHECK(computed == p.published_params);
+    ++compared;
+  }
+  CHECK(compared >= 38);
+}
+
+TEST_CASE("Presets: MoE totals and active parameters") {
+  const Preset* mixtral = FindPreset("mixtral-8x7b");
+  REQUIRE(mixtral != nullptr);
+  const ParamCounts c = CountParameters(mixtral->model);
+  CHECK(c.total == 46'702'792'704);
+  // 2 of 8 experts per token: 12.9B active (Mistral's announcement).
+  CHECK(c.active == doctest::Approx(12.88e9).epsilon(0.002));
+  const Preset* qwen = FindPreset("qwen3-30b-a3b");
+  REQUIRE(qwen != nullptr);
+  CHECK(CountParameters(qwen->model).active == doctest::Approx(3.35e9).epsilon(0.01));
+}
