@@ -18,6 +18,12 @@ const FieldLimit* FindLimit(const char* field) {
 
 namespace {
 
+#define RANGE(k, field, ...)                                  \
+  do {                                                        \
+    static const FieldLimit* const limit = FindLimit(field); \
+    (k).Range(limit, field, __VA_ARGS__);                     \
+  } while (0)
+
 struct Checker {
   Diagnostics* out;  // nullptr: only decide validity
   bool ok = true;
@@ -30,9 +36,11 @@ struct Checker {
     if (out) out->push_back({id, sev, field, message});
   }
 
-  void Range(const char* field, double v, const char* prefix = "") {
-    const FieldLimit* l = FindLimit(field);
+  // `l` is the field's row of kFieldLimits, looked up once per call site (RANGE below):
+  // the fast path validates on every estimate, so no string work happens unless a value is bad.
+  void Range(const FieldLimit* l, const char* field, double v, const char* prefix = "") {
     if (!l) return;
+    if (std::isfinite(v) && v >= l->min && v <= l->max) return;
     if (!std::isfinite(v)) {
       if (out) {
         Error(DiagId::kNotANumber, std::string(prefix) + field,
@@ -62,22 +70,22 @@ void Check(const Config& c, Checker& k) {
   const ModelSpec& m = c.model;
   const bool arch = m.layers > 0 || m.hidden > 0;  // params-only models leave both 0
   if (arch) {
-    k.Range("vocab", static_cast<double>(m.vocab), "model.");
-    k.Range("hidden", static_cast<double>(m.hidden), "model.");
-    k.Range("layers", static_cast<double>(m.layers), "model.");
-    k.Range("heads", static_cast<double>(m.heads), "model.");
-    k.Range("kv_heads", static_cast<double>(m.kv_heads), "model.");
-    k.Range("head_dim", static_cast<double>(m.head_dim), "model.");
-    k.Range("ffn", static_cast<double>(m.ffn), "model.");
-    k.Range("learned_positions", static_cast<double>(m.learned_positions), "model.");
-    k.Range("type_vocab", static_cast<double>(m.type_vocab), "model.");
-    k.Range("norms_per_layer", static_cast<double>(m.norms_per_layer), "model.");
-    k.Range("experts", static_cast<double>(m.experts), "model.");
-    k.Range("experts_per_token", static_cast<double>(m.experts_per_token), "model.");
-    k.Range("moe_ffn", static_cast<double>(m.moe_ffn), "model.");
-    k.Range("shared_experts", static_cast<double>(m.shared_experts), "model.");
-    k.Range("shared_ffn", static_cast<double>(m.shared_ffn), "model.");
-    k.Range("dense_layers", static_cast<double>(m.dense_layers), "model.");
+    RANGE(k, "vocab", static_cast<double>(m.vocab), "model.");
+    RANGE(k, "hidden", static_cast<double>(m.hidden), "model.");
+    RANGE(k, "layers", static_cast<double>(m.layers), "model.");
+    RANGE(k, "heads", static_cast<double>(m.heads), "model.");
+    RANGE(k, "kv_heads", static_cast<double>(m.kv_heads), "model.");
+    RANGE(k, "head_dim", static_cast<double>(m.head_dim), "model.");
+    RANGE(k, "ffn", static_cast<double>(m.ffn), "model.");
+    RANGE(k, "learned_positions", static_cast<double>(m.learned_positions), "model.");
+    RANGE(k, "type_vocab", static_cast<double>(m.type_vocab), "model.");
+    RANGE(k, "norms_per_layer", static_cast<double>(m.norms_per_layer), "model.");
+    RANGE(k, "experts", static_cast<double>(m.experts), "model.");
+    RANGE(k, "experts_per_token", static_cast<double>(m.experts_per_token), "model.");
+    RANGE(k, "moe_ffn", static_cast<double>(m.moe_ffn), "model.");
+    RANGE(k, "shared_experts", static_cast<double>(m.shared_experts), "model.");
+    RANGE(k, "shared_ffn", static_cast<double>(m.shared_ffn), "model.");
+    RANGE(k, "dense_layers", static_cast<double>(m.dense_layers), "model.");
     if (k.ok && m.kv_heads > m.heads) {
       k.Error(DiagId::kInconsistent, "model.kv_heads",
               "kv_heads (" + std::to_string(m.kv_heads) + ") cannot exceed heads (" + std::to_string(m.heads) + ")");
@@ -109,19 +117,19 @@ void Check(const Config& c, Checker& k) {
     k.Error(DiagId::kMissingField, "model",
             "the model has neither dimensions (hidden, layers, heads) nor a parameter count (params_override)");
   }
-  k.Range("params_override", static_cast<double>(m.params_override), "model.");
+  RANGE(k, "params_override", static_cast<double>(m.params_override), "model.");
 
-  k.Range("batch", static_cast<double>(c.batch));
-  k.Range("seq", static_cast<double>(c.seq));
-  k.Range("grad_accum", static_cast<double>(c.grad_accum));
-  k.Range("tp", static_cast<double>(c.tp));
-  k.Range("lora_rank", static_cast<double>(c.lora_rank));
-  k.Range("gptq_bits", static_cast<double>(c.quant.gptq_bits));
-  k.Range("group_size", static_cast<double>(c.quant.group_size));
-  k.Range("cuda_context_gb", c.cuda_context_gb);
-  k.Range("fragmentation_pct", c.fragmentation_pct);
-  k.Range("comm_buffer_gb", c.comm_buffer_gb);
-  k.Range("gpu_memory_gb", c.gpu_memory_gb);
+  RANGE(k, "batch", static_cast<double>(c.batch));
+  RANGE(k, "seq", static_cast<double>(c.seq));
+  RANGE(k, "grad_accum", static_cast<double>(c.grad_accum));
+  RANGE(k, "tp", static_cast<double>(c.tp));
+  RANGE(k, "lora_rank", static_cast<double>(c.lora_rank));
+  RANGE(k, "gptq_bits", static_cast<double>(c.quant.gptq_bits));
+  RANGE(k, "group_size", static_cast<double>(c.quant.group_size));
+  RANGE(k, "cuda_context_gb", c.cuda_context_gb);
+  RANGE(k, "fragmentation_pct", c.fragmentation_pct);
+  RANGE(k, "comm_buffer_gb", c.comm_buffer_gb);
+  RANGE(k, "gpu_memory_gb", c.gpu_memory_gb);
 
   if (arch && k.ok && c.tp > 1 && m.heads % c.tp != 0) {
     k.Error(DiagId::kInconsistent, "tp",
