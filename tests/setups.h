@@ -6,7 +6,11 @@
 #include <string>
 
 #include "core/config.h"
+#include "core/config_json.h"
 #include "core/estimate.h"
+#include "core/fit.h"
+#include "core/presets.h"
+#include "core/validate.h"
 
 namespace llmmem::test {
 

@@ -37,7 +37,7 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
   const Config& c = d.c;
   const ModelSpec& m = c.model;
   const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;  // bytes per activation element
-  const double sb = d.s * d.b;
+  const double sb = d.s_local * d.b;  // tokens this GPU holds (context parallelism splits s)
   const double q_width = d.a * d.hd, kv_width = d.kv * d.hd;
 
   // Attention block (Korthikanti §4.1: 11sbh + 5as^2b).
@@ -46,7 +46,7 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
   f(LayerTensor{"attention", "k", "Key K", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
   f(LayerTensor{"attention", "v", "Value V", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
   if (!c.flash_attn && keep_scores) {
-    const double s2 = d.a * d.s * d.s * d.b;
+    const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
     f(LayerTensor{"attention", "softmax", "Softmax output (s x s per head)", "2as^2b", e * s2, Split::kTp});
     if (c.dropout) {
       f(LayerTensor{"attention", "attn_dropout_mask", "Attention dropout mask", "as^2b", s2, Split::kTp});
@@ -133,6 +133,12 @@ inline std::string DimsNote(const Derived& d) {
   if (d.hd * d.a != d.h) s += ", d_head=" + FormatCount(static_cast<int64_t>(d.hd));
   s += ", f=" + FormatCount(static_cast<int64_t>(d.f));
   if (d.t > 1) s += ", t=" + FormatNumber(d.t) + (d.c.sp ? " with SP" : " without SP");
+  if (d.cp > 1) s += ", cp=" + FormatNumber(d.cp) + " (s/cp tokens per GPU)";
+  if (d.pp > 1) {
+    s += ", pp=" + FormatNumber(d.pp) + ": stage " + std::to_string(d.stage + 1) + " holds " +
+         FormatNumber(d.stage_layers) + " layers x " + FormatNumber(d.in_flight, 3) + " micro-batches in flight (" +
+         ScheduleId(d.c.schedule) + ")";
+  }
   return s;
 }
 
@@ -142,7 +148,8 @@ template <class Sink>
 void AccountActivations(const Derived& d, Sink& s) {
   const Config& c = d.c;
   if (!d.has_arch) return;  // Validate reports kNoArchitecture
-  const double L = d.L;
+  // Layer-activation multiplier: this stage's layers times the micro-batches it holds.
+  const double L = d.stage_layers * d.in_flight;
   s.Begin("activations", "Activations");
   s.Note([&] {
     return Explanation{std::string("saved for backward; recompute ") + RecomputeId(c.recompute) + ", FlashAttention " +
@@ -153,12 +160,14 @@ void AccountActivations(const Derived& d, Sink& s) {
 
   if (c.recompute == Recompute::kFull) {
     const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
-    const double per_layer = e * d.s * d.b * d.h / (c.sp ? d.t : 1.0);
-    s.Leaf("layer_inputs", "Checkpointed layer inputs", Category::kActivations, Live::ForwardOnly(per_layer * L), [&] {
-      return Explanation{"2sbh" + std::string(c.sp ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
-                             " per layer x " + FormatNumber(L) + " layers",
-                         src::kKorthikantiRecompute, per_layer};
-    });
+    const double per_layer = e * d.s_local * d.b * d.h / (c.sp ? d.t : 1.0);
+    const Device where = c.offload_activations ? Device::kCpu : Device::kGpu;
+    s.Leaf("layer_inputs", c.offload_activations ? "Checkpointed layer inputs (offloaded to CPU)" : "Checkpointed layer inputs",
+           Category::kActivations, Live::ForwardOnly(per_layer * L).On(where), [&] {
+             return Explanation{"2sbh" + std::string(c.sp ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
+                                    " per layer x " + FormatNumber(L, 3) + " (layers x micro-batches in flight)",
+                                src::kKorthikantiRecompute, per_layer};
+           });
     // The layer whose backward runs is re-created in full; its input is the checkpoint
     // already counted above.
     const double remat = detail::LayerBytes(d, true) - per_layer;
@@ -172,7 +181,7 @@ void AccountActivations(const Derived& d, Sink& s) {
     const bool keep_scores = c.recompute == Recompute::kNone;
     s.Begin("layers", "Transformer layers");
     s.Note([&] {
-      return Explanation{"per layer x " + FormatNumber(L) + " layers" +
+      return Explanation{"per layer x " + FormatNumber(L, 3) + " (layers on this GPU x micro-batches in flight)" +
                              (keep_scores ? "" : "; selective recompute drops the s x s tensors"),
                          keep_scores ? src::kKorthikantiLayer : src::kKorthikantiRecompute};
     });
@@ -187,7 +196,7 @@ void AccountActivations(const Derived& d, Sink& s) {
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * L), [&] {
         const bool split = detail::SplitShare(d, t.split) < 1.0;
         return Explanation{std::string(t.symbolic) + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
-                               " per layer x " + FormatNumber(L),
+                               " per layer x " + FormatNumber(L, 3),
                            t.group == std::string("lora") ? src::kLora
                            : t.group == std::string("mlp") && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
                            : t.id == std::string("softmax_stats")                          ? src::kFlash
@@ -212,16 +221,18 @@ void AccountActivations(const Derived& d, Sink& s) {
 
   // Embeddings and the output layer (Korthikanti §4.3), on the first and last stages.
   const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
-  const double sb = d.s * d.b;
+  const double sb = d.s_local * d.b;
   const double sp_share = c.sp ? 1.0 / d.t : 1.0;
   s.Begin("outputs", "Embedding and output layer");
-  if (c.dropout) {
+  if (c.dropout && d.first_stage) {
     s.Leaf("embedding_dropout_mask", "Embedding dropout mask", Category::kActivations,
-           Live::ForwardOnly(sb * d.h * sp_share), [&] {
-             return Explanation{"sbh = " + FormatBytesBoth(sb * d.h * sp_share), src::kKorthikantiOutput};
+           Live::ForwardOnly(sb * d.h * sp_share * d.in_flight), [&] {
+             return Explanation{"sbh = " + FormatBytesBoth(sb * d.h * sp_share) + " x " + FormatNumber(d.in_flight, 3) +
+                                    " micro-batches in flight",
+                                src::kKorthikantiOutput};
            });
   }
-  if (c.model.arch == Arch::kDecoder) {
+  if (c.model.arch == Arch::kDecoder && d.last_stage) {
     if (c.model.final_norm) {
       s.Leaf("final_norm_input", "Final norm input", Category::kActivations, Live::ForwardOnly(e * sb * d.h * sp_share),
              [&] { return Explanation{"2sbh = " + FormatBytesBoth(e * sb * d.h * sp_share), src::kKorthikantiOutput}; });

@@ -14,35 +14,42 @@ namespace llmmem::core {
 
 // KV cache bytes for the whole batch: 2 (K, V) x L x kv_heads x head_dim x bytes x b x s.
 // Tensor parallelism splits the KV heads (replicated when kv_heads < t).
+// Pipeline stages hold their own layers' cache; context parallelism splits the tokens.
 inline double KvCacheBytes(const Derived& d) {
   if (d.c.model.arch != Arch::kDecoder || !d.has_arch) return 0;
   const double kv_share = d.kv >= d.t ? d.kv / d.t : 1.0;
-  return 2.0 * d.L * kv_share * d.hd * (Info(d.c.kv_dtype).bits / 8.0) * d.b * d.s;
+  return 2.0 * d.stage_layers * kv_share * d.hd * (Info(d.c.kv_dtype).bits / 8.0) * d.b * d.s_local;
+}
+
+template <class Sink>
+void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
+  const Config& c = d.c;
+  const double kv = KvCacheBytes(d);
+  if (kv > 0) {
+    s.Leaf("kv_cache", "KV cache", Category::kKvCache, lifetime(kv), [&] {
+      const double per_token = kv / (d.b * d.s_local);
+      return Explanation{"2 x L x kv_heads x head_dim x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B = " +
+                             FormatCount(static_cast<int64_t>(per_token)) + " B per token x " +
+                             FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
+                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")",
+                         src::kKvCache};
+    });
+  }
 }
 
 template <class Sink>
 void AccountInference(const Derived& d, Sink& s) {
   const Config& c = d.c;
   if (!d.has_arch) return;
-  const double kv = KvCacheBytes(d);
-  if (kv > 0) {
-    s.Leaf("kv_cache", "KV cache", Category::kKvCache, Live::Both(kv), [&] {
-      const double per_token = kv / (d.b * d.s);
-      return Explanation{"2 x L x kv_heads x head_dim x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B = " +
-                             FormatCount(static_cast<int64_t>(per_token)) + " B per token x " +
-                             FormatCount(static_cast<int64_t>(d.s)) + " tokens x " +
-                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")",
-                         src::kKvCache};
-    });
-  }
+  AccountKvCache(d, s, &Live::Both);
 
   // Prefill workspace: the residual stream plus the larger of the attention and MLP
   // blocks' live tensors for one layer (16-bit; no autograd keeps earlier layers').
   const double e = 2.0;
-  const double sb = d.s * d.b;
+  const double sb = d.s_local * d.b;
   const double residual = e * sb * d.h;
   const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
-  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * d.s * d.s * d.b / d.t;  // scores and probabilities
+  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * d.s_local * d.s * d.b / d.t;  // scores and probabilities
   const double attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
   const double f_width = c.model.IsMoe()
                              ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
@@ -57,7 +64,7 @@ void AccountInference(const Derived& d, Sink& s) {
                        src::kPrefill};
   });
 
-  if (c.model.arch == Arch::kDecoder) {
+  if (c.model.arch == Arch::kDecoder && d.last_stage) {
     const double positions = c.all_logits ? d.s : 1.0;
     const double logits = 4.0 * d.b * positions * d.V / d.t;
     s.Leaf("logits", c.all_logits ? "Logits, every position (fp32)" : "Logits, last position (fp32)",
@@ -73,12 +80,12 @@ void AccountInference(const Derived& d, Sink& s) {
 // its own line. Fragmentation is a share of what the allocator holds at each moment.
 template <class Sink>
 void AccountOverheads(const Config& c, Sink& s) {
-  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1)};
+  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2)};
   s.Begin("overheads", "Overheads");
   if (c.fragmentation_pct > 0) {
     const double k = c.fragmentation_pct / 100.0;
     s.Leaf("fragmentation", "Allocator fragmentation reserve", Category::kOverheads,
-           Live{allocated[0] * k, allocated[1] * k}, [&] {
+           Live{allocated[0] * k, allocated[1] * k, allocated[2] * k}, [&] {
              return Explanation{FormatNumber(c.fragmentation_pct) + "% of the allocated peak", src::kFragmentation};
            });
   }

@@ -1,7 +1,8 @@
 // Model states: weights, gradients, fp32 master weights, optimizer states and the
-// optimizer step's temporaries. Live at both moments unless noted.
-// Sources: ZeRO §3.1 (16 bytes/param for mixed-precision Adam), seeds 000/002/004,
-// the optimizer papers in sources.h.
+// optimizer step's temporaries, for one GPU: its pipeline stage's tensors, split by
+// tensor and expert parallelism, then sharded by ZeRO/FSDP, possibly offloaded.
+// Sources: ZeRO §3.1 and §5 (Pos, Pos+g, Pos+g+p), ZeRO-Offload (Ren et al. 2021),
+// seeds 000/002/004, the optimizer papers in sources.h.
 #pragma once
 
 #include <cmath>
@@ -17,7 +18,17 @@ namespace llmmem::core {
 namespace detail {
 
 inline std::string PerParam(double bytes_per_param, double params, const char* what) {
-  return FormatNumber(bytes_per_param, 4) + " B x " + FormatCount(static_cast<int64_t>(params)) + " " + what;
+  return FormatNumber(bytes_per_param, 4) + " B x " + FormatCount(static_cast<int64_t>(std::llround(params))) + " " +
+         what;
+}
+
+inline Device OffloadDevice(Offload o) {
+  return o == Offload::kCpu ? Device::kCpu : o == Offload::kNvme ? Device::kNvme : Device::kGpu;
+}
+
+// " / 8 (ZeRO-1 shards)" when a state is sharded, for the formulas.
+inline std::string ShardNote(double shards, const char* stage) {
+  return shards > 1 ? " / " + FormatNumber(shards) + " (" + stage + ")" : "";
 }
 
 // Bytes of one weight tensor family stored in `format` (quantised formats keep
@@ -37,167 +48,254 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
 
 struct WeightBytes {
   double group[5] = {0, 0, 0, 0, 0};  // by ParamGroup
+  double params[5] = {0, 0, 0, 0, 0};
   double total = 0;
 };
 
-inline WeightBytes WeightsByGroup(const ModelSpec& m, Dtype format, const QuantOptions& q, double tp) {
+inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
   WeightBytes w;
-  ForEachTensor(m, [&](const TensorShape& t) {
-    const double bytes = TensorBytes(t, format, q);
-    // Tensor parallelism splits every matrix (vocab-parallel embeddings too); vectors are replicated.
-    const double share = t.cols > 1 ? bytes / tp : bytes;
-    w.group[static_cast<int>(t.group)] += share;
-    w.total += share;
+  ForEachTensor(d.c.model, [&](const TensorShape& t) {
+    const double share = d.Share(t);
+    const double bytes = TensorBytes(t, format, d.c.quant) * share;
+    const int g = static_cast<int>(t.group);
+    w.group[g] += bytes;
+    w.params[g] += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * share;
+    w.total += bytes;
   });
+  if (d.c.model.params_override > 0 && d.counts.total > 0) {
+    const double k = d.P / static_cast<double>(d.counts.total);
+    for (int g = 0; g < 5; ++g) {
+      w.group[g] *= k;
+      w.params[g] *= k;
+    }
+    w.total *= k;
+  }
   return w;
 }
 
 }  // namespace detail
 
-// The stored weights: the whole model (inference, training) or the frozen base (LoRA,
-// QLoRA, where the adapters follow as their own line).
+// The stored weights of one model on this GPU: the whole model (inference, training),
+// the frozen base (LoRA, QLoRA), or a named RLHF role (`id`, `name`, `format`).
 template <class Sink>
-void AccountWeights(const Derived& d, Sink& s) {
+void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const char* name = nullptr,
+                    Dtype format_override = Dtype::kCount, double scale = 1.0) {
   const Config& c = d.c;
-  const Dtype format = c.mode == Mode::kQlora ? Dtype::kNf4 : c.dtype;
-  const char* name = d.adapters ? "Frozen base weights" : "Weights";
-  if (!d.has_arch || c.model.params_override > 0) {
+  const Dtype format = format_override != Dtype::kCount ? format_override
+                       : c.mode == Mode::kQlora        ? Dtype::kNf4
+                                                       : c.dtype;
+  if (name == nullptr) name = d.adapters ? "Frozen base weights" : "Weights";
+  const double shards = d.WeightShards();
+  const Device device = detail::OffloadDevice(c.offload_params);
+  const char* where = device == Device::kCpu ? " (offloaded to CPU)" : device == Device::kNvme ? " (offloaded to NVMe)" : "";
+  if (!d.has_arch) {
     const double bpp = BitsPerWeight(format, c.quant) / 8.0;
-    s.Leaf("weights", name, Category::kWeights, Live::Both(d.P * bpp / d.t), [&] {
-      return Explanation{detail::PerParam(bpp, d.P, "parameters") + " (" + Info(format).label + ", " +
-                             BitsPerWeightFormula(format, c.quant) + ")",
+    const double bytes = d.P_gpu * scale * bpp / shards;
+    s.Leaf(id, name, Category::kWeights, Live::Both(bytes).On(device), [&] {
+      return Explanation{detail::PerParam(bpp, d.P_gpu * scale, "parameters") + detail::ShardNote(shards, "ZeRO-3") +
+                             " (" + Info(format).label + ", " + BitsPerWeightFormula(format, c.quant) + ")" + where,
                          src::kWeights};
     });
     return;
   }
-  const detail::WeightBytes w = detail::WeightsByGroup(c.model, format, c.quant, d.t);
-  s.Begin("weights", name);
+  const detail::WeightBytes w = detail::WeightsByGroup(d, format);
+  s.Begin(id, name);
   s.Note([&] {
-    return Explanation{std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant) +
-                           (Info(format).trainable ? "" : "; embeddings, head and norms stay 16-bit"),
-                       format == Dtype::kNf4 ? src::kQlora : src::kWeights};
+    std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
+    if (!Info(format).trainable && format > Dtype::kInt4) note += "; embeddings, head and norms stay 16-bit";
+    if (d.t > 1 || d.pp > 1 || d.ep > 1) {
+      note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) + ", matrices / t=" +
+              FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
+    }
+    note += detail::ShardNote(shards, "ZeRO-3 / FULL_SHARD") + where;
+    return Explanation{note, format == Dtype::kNf4 ? src::kQlora : src::kWeights};
   });
-  struct Row { ParamGroup g; const char* id; const char* label; int64_t n; };
+  struct Row { ParamGroup g; const char* id; const char* label; };
   const Row rows[] = {
-      {ParamGroup::kEmbedding, "embedding", "Embeddings", d.counts.embedding},
-      {ParamGroup::kAttention, "attention", "Attention (all layers)", d.counts.attention},
-      {ParamGroup::kMlp, "mlp", d.c.model.IsMoe() ? "MLP and experts (all layers)" : "MLP (all layers)", d.counts.mlp},
-      {ParamGroup::kNorms, "norms", "Norms", d.counts.norms},
-      {ParamGroup::kHead, "head", "Output head", d.counts.head},
+      {ParamGroup::kEmbedding, "embedding", "Embeddings"},
+      {ParamGroup::kAttention, "attention", "Attention"},
+      {ParamGroup::kMlp, "mlp", c.model.IsMoe() ? "MLP and experts" : "MLP"},
+      {ParamGroup::kNorms, "norms", "Norms"},
+      {ParamGroup::kHead, "head", "Output head"},
   };
   for (const Row& r : rows) {
-    const double bytes = w.group[static_cast<int>(r.g)];
-    if (r.n == 0) continue;
-    s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes), [&] {
-      return Explanation{FormatCount(r.n) + " params" + (d.t > 1 ? ", matrices split over t=" + FormatNumber(d.t) : "") +
-                             ": " + FormatBytesBoth(bytes),
+    const int g = static_cast<int>(r.g);
+    const double params = w.params[g] * scale;
+    if (params == 0) continue;
+    const double bytes = w.group[g] * scale / shards;
+    s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
+      return Explanation{FormatCount(static_cast<int64_t>(std::llround(params))) + " params on this GPU" +
+                             detail::ShardNote(shards, "ZeRO-3") + ": " + FormatBytesBoth(bytes),
                          src::kWeights};
     });
   }
   s.End();
 }
 
-// Gradients, master weights and optimizer states of the T trainable parameters.
+// Gradients, master weights and optimizer states of this GPU's trainable parameters.
+// `trainable` overrides T_gpu (RLHF roles); ids get `prefix` to keep them unique.
 template <class Sink>
-void AccountTrainingStates(const Derived& d, Sink& s) {
+void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const Config& c = d.c;
-  const double T = d.T_gpu;  // per GPU: TP splits the matrices
-  const char* what = d.adapters ? "adapter params" : d.t > 1 ? "params on this GPU" : "params";
+  const double T = trainable >= 0 ? trainable : d.T_gpu;
+  const char* what = d.adapters ? "adapter params" : (d.t > 1 || d.pp > 1 || d.ep > 1) ? "params on this GPU" : "params";
+  const double g_shards = d.GradShards();
+  const double o_shards = d.OptimizerShards();
+  const Device opt_device = detail::OffloadDevice(c.offload_optimizer);
+  const std::string opt_where = opt_device == Device::kCpu ? " (offloaded to CPU)"
+                                : opt_device == Device::kNvme ? " (offloaded to NVMe)"
+                                                              : "";
 
   if (d.adapters) {
     const double bpp = Info(c.dtype).bits / 8.0;
-    s.Leaf("adapters", "LoRA adapter weights", Category::kWeights, Live::Both(T * bpp), [&] {
+    s.Leaf("adapters", "LoRA adapter weights", Category::kWeights, Live::Both(T * bpp / d.WeightShards()), [&] {
       return Explanation{"r(d_in + d_out) per adapted matrix, r=" + std::to_string(c.lora_rank) + ", targets " +
-                             LoraTargetsId(c.lora_targets) + ": " + FormatCount(static_cast<int64_t>(T)) +
-                             " params x " + FormatNumber(bpp) + " B",
+                             LoraTargetsId(c.lora_targets) + ": " + detail::PerParam(bpp, T, what),
                          src::kLora};
     });
   }
 
   const double gbpp = Info(c.grad_dtype).bits / 8.0;
-  s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp), [&] {
-    return Explanation{detail::PerParam(gbpp, T, what) + " (" + Info(c.grad_dtype).label + ")",
+  s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards), [&] {
+    return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, "ZeRO-2") + " (" +
+                           Info(c.grad_dtype).label + ")",
                        c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
   });
 
   if (c.master_weights && HasMasterCopy(c.dtype)) {
-    s.Leaf("master_weights", "FP32 master weights", Category::kMasterWeights, Live::Both(T * 4), [&] {
-      return Explanation{detail::PerParam(4, T, what), src::kZeroModelStates};
-    });
+    s.Leaf("master_weights", "FP32 master weights", Category::kMasterWeights,
+           Live::Both(T * 4 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
+                                src::kZeroModelStates};
+           });
   }
 
   if (c.grad_accum > 1 && c.grad_accum_fp32 && c.grad_dtype != Dtype::kFp32) {
-    s.Leaf("grad_accum_buffer", "FP32 gradient-accumulation buffer", Category::kGradients, Live::Both(T * 4), [&] {
-      return Explanation{detail::PerParam(4, T, what) + ", summed over " + std::to_string(c.grad_accum) +
-                             " micro-batches",
-                         src::kMainGrads};
-    });
+    s.Leaf("grad_accum_buffer", "FP32 gradient-accumulation buffer", Category::kGradients,
+           Live::Both(T * 4 / g_shards), [&] {
+             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(g_shards, "ZeRO-2") +
+                                    ", summed over " + std::to_string(c.grad_accum) + " micro-batches",
+                                src::kMainGrads};
+           });
   }
 
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
-  const char* state_label = Info(c.optimizer_dtype).label;
+  const std::string state_note = std::string(" (") + Info(c.optimizer_dtype).label + ")" +
+                                 detail::ShardNote(o_shards, "ZeRO-1") + opt_where;
+  const Live state_live = Live::Both(T * obpp / o_shards).On(opt_device);
   switch (c.optimizer) {
     case Optimizer::kSgd:
       break;
     case Optimizer::kSgdMomentum:
-      s.Leaf("momentum", "SGD momentum buffer", Category::kOptimizerStates, Live::Both(T * obpp), [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + " (" + state_label + ")", src::kSeed002Optimizers};
+      s.Leaf("momentum", "SGD momentum buffer", Category::kOptimizerStates, state_live, [&] {
+        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kSeed002Optimizers};
       });
       break;
     case Optimizer::kAdamW:
       s.Begin("optimizer", "Adam(W) states");
-      s.Leaf("adam_m", "First moment m", Category::kOptimizerStates, Live::Both(T * obpp), [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + " (" + state_label + ")", src::kZeroModelStates};
+      s.Leaf("adam_m", "First moment m", Category::kOptimizerStates, state_live, [&] {
+        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kZeroModelStates};
       });
-      s.Leaf("adam_v", "Second moment v", Category::kOptimizerStates, Live::Both(T * obpp), [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + " (" + state_label + ")", src::kZeroModelStates};
+      s.Leaf("adam_v", "Second moment v", Category::kOptimizerStates, state_live, [&] {
+        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kZeroModelStates};
       });
       s.End();
       break;
     case Optimizer::kAdam8bit: {
       const double blocks = std::ceil(T / 2048.0);
-      const double each = T * 1.0 + blocks * 4.0;
+      const double each = (T * 1.0 + blocks * 4.0) / o_shards;
+      const auto explain = [&] {
+        return Explanation{"(1 B x " + FormatCount(static_cast<int64_t>(std::llround(T))) + " + 4 B x " +
+                               FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048)" +
+                               detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
+                           src::kAdam8bit};
+      };
       s.Begin("optimizer", "8-bit Adam states");
-      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each), [&] {
-        return Explanation{"1 B x " + FormatCount(static_cast<int64_t>(T)) + " + 4 B x " +
-                               FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048",
-                           src::kAdam8bit};
-      });
-      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each), [&] {
-        return Explanation{"1 B x " + FormatCount(static_cast<int64_t>(T)) + " + 4 B x " +
-                               FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048",
-                           src::kAdam8bit};
-      });
+      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each).On(opt_device), explain);
+      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each).On(opt_device), explain);
       s.End();
       break;
     }
     case Optimizer::kAdafactor: {
       // Without an architecture the matrices' shapes are unknown: count one fp32 value
       // per parameter (the unfactored upper bound) and say so in the formula.
-      const double elems = d.adapters ? d.lora_factored : d.has_arch ? d.full_factored : T;
-      s.Leaf("adafactor_v", "Adafactor factored second moment", Category::kOptimizerStates, Live::Both(elems * 4),
-             [&] {
-               return Explanation{d.has_arch ? "4 B x (rows + cols) per matrix, 4 B per vector element: " +
-                                                   FormatCount(static_cast<int64_t>(elems)) + " fp32 values"
-                                             : "4 B x " + FormatCount(static_cast<int64_t>(elems)) +
-                                                   " (no architecture: unfactored upper bound)",
+      const double elems = d.adapters ? d.lora_factored : d.has_arch ? d.full_factored * (T / (d.P_gpu > 0 ? d.P_gpu : 1)) : T;
+      s.Leaf("adafactor_v", "Adafactor factored second moment", Category::kOptimizerStates,
+             Live::Both(elems * 4 / o_shards).On(opt_device), [&] {
+               return Explanation{(d.has_arch ? "4 B x (rows + cols) per matrix, 4 B per vector element: " +
+                                                    FormatCount(static_cast<int64_t>(std::llround(elems))) + " fp32 values"
+                                              : "4 B x " + FormatCount(static_cast<int64_t>(std::llround(elems))) +
+                                                    " (no architecture: unfactored upper bound)") +
+                                      detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
                                   src::kAdafactor};
              });
       break;
     }
     case Optimizer::kLion:
-      s.Leaf("lion_m", "Lion momentum", Category::kOptimizerStates, Live::Both(T * obpp), [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + " (" + state_label + ")", src::kLion};
+      s.Leaf("lion_m", "Lion momentum", Category::kOptimizerStates, state_live, [&] {
+        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kLion};
       });
       break;
   }
 
   if (c.optimizer_grad_copy) {
-    s.Leaf("fp32_grad_copy", "FP32 gradient copy at the step", Category::kGradients, Live::StepOnly(T * 4), [&] {
-      return Explanation{detail::PerParam(4, T, what) + ", alive during the optimizer step only",
-                         src::kDeepSpeedGradCopy};
-    });
+    s.Leaf("fp32_grad_copy", "FP32 gradient copy at the step", Category::kGradients,
+           Live::StepOnly(T * 4 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, "ZeRO-1") +
+                                    ", alive during the optimizer step only" + opt_where,
+                                src::kDeepSpeedGradCopy};
+           });
   }
+}
+
+// Communication buffers the data-parallel strategy allocates beside the model states.
+template <class Sink>
+void AccountParallelBuffers(const Derived& d, Sink& s) {
+  const Config& c = d.c;
+  if (!d.training || (d.dp <= 1 && c.zero < 3)) return;
+  const double gbpp = Info(c.grad_dtype).bits / 8.0;
+  const double wbpp = Info(c.mode == Mode::kQlora ? Dtype::kBf16 : c.dtype).bits / 8.0;
+  s.Begin("buffers", "Data-parallel buffers");
+  if (c.zero == 0) {
+    if (!c.ddp_bucket_view && d.dp > 1) {
+      const double bytes = d.T_gpu * gbpp;
+      s.Leaf("ddp_buckets", "DDP gradient buckets (a copy of the gradients)", Category::kBuffers, Live::Both(bytes),
+             [&] {
+               return Explanation{"PyTorch DDP with gradient_as_bucket_view=False keeps flat buckets as large as the "
+                                  "gradients: " + FormatBytesBoth(bytes),
+                                  src::kDdpBuckets};
+             });
+    }
+  } else {
+    const double reduce = std::fmin(c.reduce_bucket, d.T_gpu) * gbpp;
+    s.Leaf("reduce_bucket", "Gradient reduce bucket", Category::kBuffers, Live::Both(reduce), [&] {
+      return Explanation{"reduce_bucket_size " + FormatNumber(c.reduce_bucket, 0) + " elements x " +
+                             FormatNumber(gbpp) + " B (at most the gradients)",
+                         src::kDeepSpeedBuckets};
+    });
+    if (c.zero <= 2) {
+      const double gather = std::fmin(c.allgather_bucket, d.P_gpu) * wbpp;
+      s.Leaf("allgather_bucket", "Parameter all-gather bucket", Category::kBuffers, Live::Both(gather), [&] {
+        return Explanation{"allgather_bucket_size " + FormatNumber(c.allgather_bucket, 0) + " elements x " +
+                               FormatNumber(wbpp) + " B",
+                           src::kDeepSpeedBuckets};
+      });
+    } else {
+      const double layer = d.layer_params_gpu * wbpp;
+      const double prefetch = std::fmin(c.prefetch_bucket, d.layer_params_gpu) * wbpp;
+      s.Leaf("gathered_layer", "Gathered parameters of the running layer", Category::kBuffers, Live::Both(layer), [&] {
+        return Explanation{"one layer's " + FormatCount(static_cast<int64_t>(std::llround(d.layer_params_gpu))) +
+                               " params on this GPU x " + FormatNumber(wbpp) + " B, all-gathered from the shards",
+                           src::kZero3Gather};
+      });
+      s.Leaf("prefetch_bucket", "ZeRO-3 prefetch bucket", Category::kBuffers, Live::Both(prefetch), [&] {
+        return Explanation{"stage3_prefetch_bucket_size " + FormatNumber(c.prefetch_bucket, 0) +
+                               " elements (at most one layer) x " + FormatNumber(wbpp) + " B",
+                           src::kZero3Gather};
+      });
+    }
+  }
+  s.End();
 }
 
 }  // namespace llmmem::core

@@ -28,6 +28,7 @@ const char* ModeId(Mode m) {
     case Mode::kTraining: return "train";
     case Mode::kLora: return "lora";
     case Mode::kQlora: return "qlora";
+    case Mode::kRlhf: return "rlhf";
   }
   return "?";
 }
@@ -53,12 +54,64 @@ const char* OptimizerId(Optimizer o) {
   return "?";
 }
 
+const char* ScheduleId(Schedule s) {
+  switch (s) {
+    case Schedule::k1F1B: return "1f1b";
+    case Schedule::kInterleaved: return "interleaved";
+    case Schedule::kGpipe: return "gpipe";
+  }
+  return "?";
+}
+
+const char* OffloadId(Offload o) {
+  switch (o) {
+    case Offload::kNone: return "none";
+    case Offload::kCpu: return "cpu";
+    case Offload::kNvme: return "nvme";
+  }
+  return "?";
+}
+
+const char* RlhfId(Rlhf r) {
+  switch (r) {
+    case Rlhf::kPpo: return "ppo";
+    case Rlhf::kGrpo: return "grpo";
+    case Rlhf::kDpo: return "dpo";
+  }
+  return "?";
+}
+
+bool ParseSchedule(const std::string& s, Schedule& out) {
+  const std::string k = Lower(s);
+  if (k == "1f1b") { out = Schedule::k1F1B; return true; }
+  if (k == "interleaved" || k == "interleaved-1f1b" || k == "vpp") { out = Schedule::kInterleaved; return true; }
+  if (k == "gpipe") { out = Schedule::kGpipe; return true; }
+  return false;
+}
+
+bool ParseOffload(const std::string& s, Offload& out) {
+  const std::string k = Lower(s);
+  if (k == "none" || k == "0" || k == "off") { out = Offload::kNone; return true; }
+  if (k == "cpu") { out = Offload::kCpu; return true; }
+  if (k == "nvme") { out = Offload::kNvme; return true; }
+  return false;
+}
+
+bool ParseRlhf(const std::string& s, Rlhf& out) {
+  const std::string k = Lower(s);
+  if (k == "ppo") { out = Rlhf::kPpo; return true; }
+  if (k == "grpo") { out = Rlhf::kGrpo; return true; }
+  if (k == "dpo") { out = Rlhf::kDpo; return true; }
+  return false;
+}
+
 bool ParseMode(const std::string& s, Mode& out) {
   const std::string k = Lower(s);
   if (k == "infer" || k == "inference") { out = Mode::kInference; return true; }
   if (k == "train" || k == "training" || k == "full") { out = Mode::kTraining; return true; }
   if (k == "lora") { out = Mode::kLora; return true; }
   if (k == "qlora") { out = Mode::kQlora; return true; }
+  if (k == "rlhf") { out = Mode::kRlhf; return true; }
   return false;
 }
 

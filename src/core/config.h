@@ -12,7 +12,10 @@
 
 namespace llmmem::core {
 
-enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora };
+enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf };
+enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe };  // pipeline schedules
+enum class Offload : uint8_t { kNone, kCpu, kNvme };             // ZeRO-Offload / ZeRO-Infinity targets
+enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo };
 enum class Recompute : uint8_t { kNone, kSelective, kFull };
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion };
 
@@ -32,8 +35,31 @@ struct Config {
   int64_t batch = 1;           // micro-batch: sequences per forward pass (inference: concurrent sequences)
   int64_t seq = 4096;          // tokens per sequence (inference: prompt + generated, the KV cache length)
   int64_t grad_accum = 1;      // micro-batches per optimizer step
+
+  // Parallelism: GPUs = dp x tp x pp x cp; the estimate is for the most loaded GPU.
   int64_t tp = 1;              // tensor-parallel size t (Megatron): splits layer matrices and activations
   bool sp = false;             // sequence parallelism with TP: splits the norm/dropout activations too
+  int64_t dp = 1;              // data-parallel replicas
+  int zero = 0;                // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
+                               // (FSDP SHARD_GRAD_OP); 3 + parameters (FSDP FULL_SHARD)
+  int64_t zero_group = 0;      // GPUs one ZeRO/FSDP shard spans (HYBRID_SHARD: GPUs per node); 0: all of dp
+  int64_t pp = 1;              // pipeline stages
+  Schedule schedule = Schedule::k1F1B;
+  int64_t vpp = 2;             // virtual stages per rank for the interleaved schedule
+  int64_t cp = 1;              // context parallelism: the sequence split over cp GPUs
+  int64_t ep = 1;              // expert parallelism: routed experts split over ep GPUs
+  Offload offload_optimizer = Offload::kNone;  // master weights and optimizer states
+  Offload offload_params = Offload::kNone;     // 16-bit weights (ZeRO-3 / FSDP only)
+  bool offload_activations = false;            // checkpointed layer inputs to CPU (full recompute)
+  double reduce_bucket = 5e8;      // elements: DeepSpeed reduce_bucket_size (ZeRO 1-3)
+  double allgather_bucket = 5e8;   // elements: DeepSpeed allgather_bucket_size (ZeRO 1-2)
+  double prefetch_bucket = 5e7;    // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
+  bool ddp_bucket_view = false;    // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
+
+  // RLHF (mode rlhf): which models are resident and which are trained.
+  Rlhf rlhf = Rlhf::kPpo;
+  bool reward_model = true;        // a learned reward model (PPO, GRPO); off: rule-based rewards
+  bool rollout_engine = true;      // a colocated generation engine (vLLM/SGLang) with its own weights and KV cache
   Recompute recompute = Recompute::kNone;
   bool flash_attn = true;      // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
   bool dropout = false;        // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
@@ -72,6 +98,12 @@ struct Config {
 };
 
 const char* ModeId(Mode m);
+const char* ScheduleId(Schedule s);
+const char* OffloadId(Offload o);
+const char* RlhfId(Rlhf r);
+bool ParseSchedule(const std::string& s, Schedule& out);
+bool ParseOffload(const std::string& s, Offload& out);
+bool ParseRlhf(const std::string& s, Rlhf& out);
 const char* RecomputeId(Recompute r);
 const char* OptimizerId(Optimizer o);
 bool ParseMode(const std::string& s, Mode& out);

@@ -1,5 +1,8 @@
 #include "core/derived.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace llmmem::core {
 namespace {
 
@@ -16,9 +19,31 @@ uint32_t LoraBit(TensorRole role) {
   }
 }
 
+bool InLayers(const TensorShape& t) {
+  return t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
+         (t.group == ParamGroup::kNorms && t.role == TensorRole::kNorm && t.count > 1);
+}
+
 }  // namespace
 
-Derived::Derived(const Config& config) : c(config) {
+int LastStage(const Config& c) { return static_cast<int>(c.pp > 1 ? c.pp - 1 : 0); }
+
+double Derived::Share(const TensorShape& ts) const {
+  double share = 1;
+  // Pipeline: layers spread over stages; embeddings on the first, head and final norm on the last.
+  if (InLayers(ts) || (ts.group == ParamGroup::kNorms && ts.count == L && L > 1)) {
+    share = stage_layers / L;
+  } else if (ts.group == ParamGroup::kEmbedding) {
+    share = first_stage ? 1 : 0;
+  } else {
+    share = last_stage ? 1 : 0;
+  }
+  if (ts.cols > 1) share /= t;          // TP splits matrices (vocab-parallel embeddings too)
+  if (ts.routed_expert) share /= ep;    // EP splits the routed experts
+  return share;
+}
+
+Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pipeline_stage) {
   const ModelSpec& m = c.model;
   has_arch = m.HasArchitecture();
   if (has_arch) counts = CountParameters(m);
@@ -35,19 +60,48 @@ Derived::Derived(const Config& config) : c(config) {
   V = static_cast<double>(m.vocab);
   f = static_cast<double>(m.ffn);
 
+  t = static_cast<double>(c.tp);
+  pp = static_cast<double>(c.pp);
+  cp = static_cast<double>(c.cp);
+  ep = static_cast<double>(c.ep);
+  dp = static_cast<double>(c.dp);
+  first_stage = stage == 0;
+  last_stage = stage == LastStage(c);
+  stage_layers = L > 0 ? std::ceil(L / pp) : 0;
+  if (!first_stage && stage_layers * (pp - 1) > L) stage_layers = L - std::ceil(L / pp) * (pp - 1);
+  if (stage_layers < 0) stage_layers = 0;
+  shard = c.zero_group > 0 ? static_cast<double>(c.zero_group) : dp;
+  s_local = s / cp;
+
+  // Micro-batches in flight on this stage (Korthikanti §4.2.3; Narayanan et al. 2021 §2.2):
+  // 1F1B: stage i holds min(pp - i, m); GPipe: all m; interleaved: Megatron's factor
+  // 1 + (pp - 1) / (pp * v) on pp micro-batches.
+  const double m_batches = static_cast<double>(c.grad_accum);
+  switch (c.schedule) {
+    case Schedule::k1F1B: in_flight = std::min(pp - stage, m_batches); break;
+    case Schedule::kGpipe: in_flight = m_batches; break;
+    case Schedule::kInterleaved:
+      in_flight = pp > 1 ? (1 + (pp - 1) / (pp * static_cast<double>(c.vpp))) * std::min(pp - stage, m_batches)
+                         : 1;
+      break;
+  }
+  if (pp == 1) in_flight = 1;
+
   const double r = static_cast<double>(c.lora_rank);
-  double vector_params = 0;  // norms and biases: replicated under tensor parallelism
   if (has_arch) {
-    ForEachTensor(m, [&](const TensorShape& t) {
-      const double rows = static_cast<double>(t.rows), cols = static_cast<double>(t.cols);
-      const double n = static_cast<double>(t.count);
-      full_factored += (t.cols > 1 ? rows + cols : rows) * n;
-      if (t.cols == 1) vector_params += rows * n;
-      if (adapters && (LoraBit(t.role) & c.lora_targets)) {
+    ForEachTensor(m, [&](const TensorShape& ts) {
+      const double rows = static_cast<double>(ts.rows), cols = static_cast<double>(ts.cols);
+      const double n = static_cast<double>(ts.count);
+      const double share = Share(ts);
+      P_gpu += rows * cols * n * share;
+      if (InLayers(ts) && L > 0) layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
+      full_factored += (ts.cols > 1 ? rows + cols : rows) * n * share;
+      if (adapters && (LoraBit(ts.role) & c.lora_targets)) {
         lora_params += r * (rows + cols) * n;
-        lora_factored += ((rows + r) + (r + cols)) * n;
+        T_gpu += r * (rows + cols) * n * share;
+        lora_factored += ((rows + r) + (r + cols)) * n * share;
         // Activations per layer: a token passes only its top-k routed experts.
-        const double active = t.routed_expert && m.experts > 0
+        const double active = ts.routed_expert && m.experts > 0
                                   ? static_cast<double>(m.experts_per_token) / static_cast<double>(m.experts)
                                   : 1.0;
         const double per_layer = n * active / (L > 0 ? L : 1);
@@ -55,12 +109,19 @@ Derived::Derived(const Config& config) : c(config) {
         lora_per_layer_mats += per_layer;
       }
     });
+  } else {
+    P_gpu = P / (t * pp);  // a parameter count alone: assume an even split
+    layer_params_gpu = 0;
+  }
+  if (m.params_override > 0 && has_arch && counts.total > 0) {
+    // Scale the architecture's split to the given total.
+    const double k = P / static_cast<double>(counts.total);
+    P_gpu *= k;
+    layer_params_gpu *= k;
   }
   T = !training ? 0 : adapters ? lora_params : P;
-  t = static_cast<double>(c.tp);
-  const double replicated = m.params_override > 0 ? 0 : vector_params;
-  P_gpu = (P - replicated) / t + replicated;
-  T_gpu = !training ? 0 : adapters ? lora_params / t : P_gpu;
+  if (!training) T_gpu = 0;
+  else if (!adapters) T_gpu = P_gpu;
 }
 
 }  // namespace llmmem::core

@@ -1,6 +1,7 @@
-// Quantities every accounting step reads, computed once per estimate from a Config.
-// Plain doubles: byte counts are exact integers below 2^53 and fractional where a
-// format stores fractions of a byte per weight.
+// Quantities every accounting step reads, computed once per estimate from a Config and
+// the pipeline stage being estimated. Plain doubles: byte counts are exact integers below
+// 2^53 and fractional where a format stores fractions of a byte per weight or a shard
+// divides unevenly (the average is reported).
 #pragma once
 
 #include "core/config.h"
@@ -14,22 +15,47 @@ struct Derived {
   bool training = false;      // any mode with a backward pass
   bool adapters = false;      // LoRA or QLoRA
   bool has_arch = false;
-  double P = 0;               // parameters the model states count (params_override or the count)
-  double T = 0;               // trainable parameters: P, adapter parameters, or 0
-  double t = 1;               // tensor-parallel size
-  double P_gpu = 0;           // parameters held by one GPU: matrices split t ways, norms replicated
-  double T_gpu = 0;           // trainable parameters held by one GPU
+  double P = 0;               // parameters of the whole model (params_override or the count)
+  double T = 0;               // trainable parameters of the whole model: P, adapters, or 0
   double b = 0, s = 0, h = 0, a = 0, kv = 0, hd = 0, L = 0, V = 0, f = 0;
+
+  // Parallel layout. The GPU estimated is on pipeline stage `stage` (0-based).
+  double t = 1;               // tensor-parallel size
+  double pp = 1, cp = 1, ep = 1, dp = 1;
+  int stage = 0;
+  bool first_stage = true, last_stage = true;
+  double stage_layers = 0;    // layers on this stage: ceil(L / pp) on the most loaded one
+  double shard = 1;           // ZeRO/FSDP shard group size (zero_group or dp)
+  double in_flight = 1;       // micro-batches whose activations this stage holds at once
+  double s_local = 0;         // tokens of a sequence this GPU holds: s / cp
+
+  // Parameters held by this GPU before ZeRO sharding: its stage's tensors, matrices split
+  // t ways, routed experts split ep ways, vectors replicated.
+  double P_gpu = 0;
+  double T_gpu = 0;           // trainable share of P_gpu (LoRA: the adapters')
+  double layer_params_gpu = 0;  // one layer's parameters on this GPU (ZeRO-3 gathers one at a time)
+
   double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
   double lora_factored = 0;   // Adafactor state elements of the adapters
   double full_factored = 0;   // Adafactor state elements of the whole model
   double lora_in_width = 0;   // sum of d_in over adapted matrices of one layer (lora_dropout copies)
-  double lora_per_layer_mats = 0;  // adapted matrices per layer
+  double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
 
-  explicit Derived(const Config& config);
+  Derived(const Config& config, int pipeline_stage);
+
+  // The share of a tensor family this GPU holds (pipeline stage x TP x EP).
+  double Share(const TensorShape& t) const;
+  // ZeRO divisors: how many GPUs split each model state.
+  double WeightShards() const { return c.zero >= 3 ? shard : 1; }
+  double GradShards() const { return c.zero >= 2 ? shard : 1; }
+  double OptimizerShards() const { return c.zero >= 1 ? shard : 1; }
 };
 
 // Weights narrower than fp32 are updated through an fp32 master copy when enabled.
 inline bool HasMasterCopy(Dtype d) { return d != Dtype::kFp32; }
+
+// The pipeline stage with the most layers (and the embeddings): 0. The last stage holds
+// the output head and the logits; EstimateTotals evaluates both and keeps the larger.
+int LastStage(const Config& c);
 
 }  // namespace llmmem::core

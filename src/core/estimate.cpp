@@ -1,6 +1,8 @@
 // EstimateTotals and Explain: one accounting (account.h), two sinks.
 #include "core/estimate.h"
 
+#include <cmath>
+
 #include "core/account.h"
 #include "core/sources.h"
 #include "core/units.h"
@@ -9,8 +11,12 @@
 namespace llmmem::core {
 
 const char* MomentName(Moment m) {
-  return m == Moment::kForwardEnd ? "end of forward (activations saved, backward about to start)"
-                                  : "optimizer step (activations freed, step temporaries allocated)";
+  switch (m) {
+    case Moment::kForwardEnd: return "end of forward (activations saved, backward about to start)";
+    case Moment::kOptimizerStep: return "optimizer step (activations freed, step temporaries allocated)";
+    case Moment::kGeneration: return "rollout (generation engine's KV cache allocated, no training activations)";
+  }
+  return "?";
 }
 
 const char* CategoryId(Category c) {
@@ -21,6 +27,7 @@ const char* CategoryId(Category c) {
     case Category::kOptimizerStates: return "optimizer_states";
     case Category::kActivations: return "activations";
     case Category::kKvCache: return "kv_cache";
+    case Category::kBuffers: return "buffers";
     case Category::kOverheads: return "overheads";
     case Category::kCount: break;
   }
@@ -35,6 +42,7 @@ const char* CategoryName(Category c) {
     case Category::kOptimizerStates: return "Optimizer states";
     case Category::kActivations: return "Activations";
     case Category::kKvCache: return "KV cache";
+    case Category::kBuffers: return "Parallel buffers";
     case Category::kOverheads: return "Overheads";
     case Category::kCount: break;
   }
@@ -60,16 +68,31 @@ void FillCommon(const Derived& d, Totals& t) {
   t.params = static_cast<int64_t>(d.P);
   t.trainable_params = static_cast<int64_t>(d.T);
   t.quick_rule_bytes = QuickRuleBytes(d);
+  t.gpus = d.c.dp * d.c.tp * d.c.pp * d.c.cp;
+  t.pipeline_stage = d.stage;
 }
 
 void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   FillCommon(d, t);
-  t.moment_bytes[0] = sink.Moment(0);
-  t.moment_bytes[1] = sink.Moment(1);
-  t.peak_moment = t.moment_bytes[1] > t.moment_bytes[0] ? Moment::kOptimizerStep : Moment::kForwardEnd;
-  const int peak = static_cast<int>(t.peak_moment);
+  int peak = 0;
+  for (int m = 0; m < kMomentCount; ++m) {
+    t.moment_bytes[m] = sink.Moment(m);
+    if (t.moment_bytes[m] > t.moment_bytes[peak]) peak = m;
+    t.cpu_bytes = std::fmax(t.cpu_bytes, sink.Offloaded(Device::kCpu, m));
+    t.nvme_bytes = std::fmax(t.nvme_bytes, sink.Offloaded(Device::kNvme, m));
+  }
+  t.peak_moment = static_cast<Moment>(peak);
   t.peak_bytes = t.moment_bytes[peak];
   for (int i = 0; i < kCategoryCount; ++i) t.category_bytes[i] = sink.CategoryAt(i, peak);
+}
+
+Totals TotalsForStage(const Config& c, int stage) {
+  Totals t;
+  const Derived d(c, stage);
+  TotalsSink sink;
+  Account(d, sink);
+  FillTotals(d, sink, t);
+  return t;
 }
 
 void SetPeakBytes(BreakdownNode& node, int peak) {
@@ -92,20 +115,21 @@ void Prune(BreakdownNode& node) {
 }  // namespace
 
 Totals EstimateTotals(const Config& c) {
-  Totals t;
-  if (!IsValid(c)) return t;
-  const Derived d(c);
-  TotalsSink sink;
-  Account(d, sink);
-  FillTotals(d, sink, t);
-  return t;
+  if (!IsValid(c)) return Totals{};
+  // The most loaded GPU is on the first stage (most layers, embeddings, most micro-batches
+  // in flight) or the last (output head and logits).
+  Totals first = TotalsForStage(c, 0);
+  if (LastStage(c) == 0) return first;
+  Totals last = TotalsForStage(c, LastStage(c));
+  return last.peak_bytes > first.peak_bytes ? last : first;
 }
 
 Estimate Explain(const Config& c) {
   Estimate e;
   e.diagnostics = Validate(c);
   if (HasErrors(e.diagnostics)) return e;
-  const Derived d(c);
+  const int stage = EstimateTotals(c).pipeline_stage;
+  const Derived d(c, stage);
   e.params = d.counts;
   e.tree.id = "total";
   e.tree.name = "Total per GPU";
@@ -116,12 +140,19 @@ Estimate Explain(const Config& c) {
   FillTotals(d, sink.Totals(), e.totals);
   SetPeakBytes(e.tree, static_cast<int>(e.totals.peak_moment));
 
-  e.tree.formula = d.training ? "peak of the two moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
-                                    ", optimizer step " + FormatBytesBoth(e.totals.moment_bytes[1])
+  e.tree.formula = d.training ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
+                                    ", optimizer step " + FormatBytesBoth(e.totals.moment_bytes[1]) +
+                                    (d.c.mode == Mode::kRlhf ? ", rollout " + FormatBytesBoth(e.totals.moment_bytes[2]) : "")
                               : "weights, KV cache and workspace coexist during decoding";
   e.tree.source = "the total is a peak: only tensors alive at the same moment are added";
   e.peak_note = d.training ? std::string("Peak at the ") + MomentName(e.totals.peak_moment) + "."
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
+  if (d.pp > 1) {
+    e.peak_note += " The most loaded GPU is on pipeline stage " + std::to_string(stage + 1) + " of " +
+                   FormatNumber(d.pp) + (stage == 0 ? " (embeddings, most micro-batches in flight)." : " (output head and logits).");
+  }
+  if (e.totals.cpu_bytes > 0) e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
+  if (e.totals.nvme_bytes > 0) e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";
   e.quick_rule_formula = FormatNumber(d.P / 1e9, 3) + "B x (" + FormatNumber(BitsPerWeight(c.dtype, c.quant), 3) +
                          "/8) x 1.2 = " + FormatBytesBoth(e.totals.quick_rule_bytes) + "  [" + src::kQuickRule + "]";
   return e;

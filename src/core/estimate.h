@@ -15,17 +15,21 @@
 
 namespace llmmem::core {
 
-// The moments whose live tensors the total may describe; the peak is the larger.
+// The moments whose live tensors the total may describe; the peak is the largest.
 //  kForwardEnd: end of forward / start of backward: weights, gradients kept across
 //               micro-batches, optimizer states and every saved activation.
 //  kOptimizerStep: the update: model states plus the step's temporaries (DeepSpeed's
 //               fp32 gradient copy), activations already freed.
-enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1 };
-constexpr int kMomentCount = 2;
+//  kGeneration: RLHF rollout: the generation engine's weights and KV cache, no
+//               training activations (equal to the persistent states otherwise).
+enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration = 2 };
+constexpr int kMomentCount = 3;
+// Where a tensor lives: the GPU total counts only kGpu; offloaded bytes are reported apart.
+enum class Device : uint8_t { kGpu, kCpu, kNvme };
 const char* MomentName(Moment m);
 
 enum class Category : uint8_t {
-  kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kOverheads, kCount
+  kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kBuffers, kOverheads, kCount
 };
 constexpr int kCategoryCount = static_cast<int>(Category::kCount);
 const char* CategoryId(Category c);
@@ -35,9 +39,13 @@ struct Totals {
   bool ok = false;                 // false when the config has errors (see Validate)
   Moment peak_moment = Moment::kForwardEnd;
   double peak_bytes = 0;           // per GPU, at peak_moment
-  double moment_bytes[kMomentCount] = {0, 0};
+  double moment_bytes[kMomentCount] = {0, 0, 0};
   double category_bytes[kCategoryCount] = {};  // at peak_moment
+  double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
+  double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
   double capacity_bytes = 0;       // gpu_memory_gb * 1e9
+  int64_t gpus = 1;                // dp x tp x pp x cp
+  int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
   int64_t params = 0;              // the model's parameters (params_override when given)
   int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
   double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
@@ -52,7 +60,8 @@ struct BreakdownNode {
   std::string name;      // "Adam first moment m"
   Category category = Category::kOverheads;
   double bytes = 0;      // at the peak moment (groups: sum of their children)
-  double moment_bytes[kMomentCount] = {0, 0};
+  double moment_bytes[kMomentCount] = {0, 0, 0};
+  Device device = Device::kGpu;  // leaves: where the tensor lives (offloaded leaves are not in the GPU total)
   double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
   std::string formula;   // with the values substituted
   std::string source;    // paper, section, equation; seed document

@@ -136,11 +136,11 @@ std::vector<FieldDef> Build() {
       BOOL_FIELD("shared_expert_gate", model.shared_expert_gate, true, "Qwen2-MoE shared-expert gate"),
       INT_FIELD("params_override", model.params_override, true, "given parameter total (0: count)"),
       // Workload.
-      FieldDef{"mode", FieldKind::kMode, false, "infer, train, lora or qlora",
+      FieldDef{"mode", FieldKind::kMode, false, "infer, train, lora, qlora or rlhf",
                [](const Config& c) { return std::string(ModeId(c.mode)); },
                [](Config& c, const std::string& t) {
                  Mode m;
-                 if (!ParseMode(t, m)) return "\"" + t + "\" is not a mode; one of: infer, train, lora, qlora";
+                 if (!ParseMode(t, m)) return "\"" + t + "\" is not a mode; one of: infer, train, lora, qlora, rlhf";
                  c.mode = m;
                  return std::string();
                }},
@@ -149,6 +149,52 @@ std::vector<FieldDef> Build() {
       INT_FIELD("grad_accum", grad_accum, false, "gradient-accumulation steps"),
       INT_FIELD("tp", tp, false, "tensor-parallel size"),
       BOOL_FIELD("sp", sp, false, "sequence parallelism"),
+      INT_FIELD("dp", dp, false, "data-parallel replicas"),
+      INT_FIELD("zero", zero, false, "ZeRO stage 0-3 (FSDP: 2 SHARD_GRAD_OP, 3 FULL_SHARD)"),
+      INT_FIELD("zero_group", zero_group, false, "GPUs per ZeRO/FSDP shard group (HYBRID_SHARD); 0: all"),
+      INT_FIELD("pp", pp, false, "pipeline stages"),
+      FieldDef{"schedule", FieldKind::kText, false, "pipeline schedule: 1f1b, interleaved or gpipe",
+               [](const Config& c) { return std::string(ScheduleId(c.schedule)); },
+               [](Config& c, const std::string& t) {
+                 Schedule v;
+                 if (!ParseSchedule(t, v)) return "\"" + t + "\" is not 1f1b, interleaved or gpipe";
+                 c.schedule = v;
+                 return std::string();
+               }},
+      INT_FIELD("vpp", vpp, false, "virtual stages per rank (interleaved)"),
+      INT_FIELD("cp", cp, false, "context-parallel size"),
+      INT_FIELD("ep", ep, false, "expert-parallel size"),
+      FieldDef{"offload_optimizer", FieldKind::kText, false, "master weights and optimizer states to none, cpu or nvme",
+               [](const Config& c) { return std::string(OffloadId(c.offload_optimizer)); },
+               [](Config& c, const std::string& t) {
+                 Offload v;
+                 if (!ParseOffload(t, v)) return "\"" + t + "\" is not none, cpu or nvme";
+                 c.offload_optimizer = v;
+                 return std::string();
+               }},
+      FieldDef{"offload_params", FieldKind::kText, false, "16-bit weights to none, cpu or nvme (ZeRO-3)",
+               [](const Config& c) { return std::string(OffloadId(c.offload_params)); },
+               [](Config& c, const std::string& t) {
+                 Offload v;
+                 if (!ParseOffload(t, v)) return "\"" + t + "\" is not none, cpu or nvme";
+                 c.offload_params = v;
+                 return std::string();
+               }},
+      BOOL_FIELD("offload_activations", offload_activations, false, "checkpointed activations to CPU"),
+      NUM_FIELD("reduce_bucket", reduce_bucket, "DeepSpeed reduce bucket, elements"),
+      NUM_FIELD("allgather_bucket", allgather_bucket, "DeepSpeed all-gather bucket, elements"),
+      NUM_FIELD("prefetch_bucket", prefetch_bucket, "ZeRO-3 prefetch bucket, elements"),
+      BOOL_FIELD("ddp_bucket_view", ddp_bucket_view, false, "DDP gradient_as_bucket_view"),
+      FieldDef{"rlhf", FieldKind::kText, false, "RLHF algorithm: ppo, grpo or dpo",
+               [](const Config& c) { return std::string(RlhfId(c.rlhf)); },
+               [](Config& c, const std::string& t) {
+                 Rlhf v;
+                 if (!ParseRlhf(t, v)) return "\"" + t + "\" is not ppo, grpo or dpo";
+                 c.rlhf = v;
+                 return std::string();
+               }},
+      BOOL_FIELD("reward_model", reward_model, false, "a learned reward model is resident"),
+      BOOL_FIELD("rollout_engine", rollout_engine, false, "a colocated generation engine"),
       FieldDef{"recompute", FieldKind::kRecompute, false, "none, selective or full",
                [](const Config& c) { return std::string(RecomputeId(c.recompute)); },
                [](Config& c, const std::string& t) {

@@ -13,12 +13,19 @@
 
 namespace llmmem::core {
 
+// Bytes live at each moment, and where they live.
 struct Live {
-  double forward_end;
-  double optimizer_step;
-  static Live Both(double b) { return {b, b}; }
-  static Live ForwardOnly(double b) { return {b, 0}; }
-  static Live StepOnly(double b) { return {0, b}; }
+  double forward_end = 0;
+  double optimizer_step = 0;
+  double generation = 0;
+  Device device = Device::kGpu;
+
+  static Live Both(double b) { return {b, b, b}; }              // persistent: every moment
+  static Live ForwardOnly(double b) { return {b, 0, 0}; }       // activations
+  static Live StepOnly(double b) { return {0, b, 0}; }          // optimizer-step temporaries
+  static Live GenerationOnly(double b) { return {0, 0, b}; }    // rollout KV cache
+  Live On(Device d) const { Live l = *this; l.device = d; return l; }
+  double At(int m) const { return m == 0 ? forward_end : m == 1 ? optimizer_step : generation; }
 };
 
 struct Explanation {
@@ -39,17 +46,24 @@ class TotalsSink {
   }
   double Moment(int m) const { return moment_[m]; }
   double CategoryAt(int cat, int m) const { return category_[cat][m]; }
+  double Offloaded(Device d, int m) const { return offloaded_[d == Device::kNvme ? 1 : 0][m]; }
 
   void Add(Category cat, Live live) {
-    moment_[0] += live.forward_end;
-    moment_[1] += live.optimizer_step;
-    category_[static_cast<int>(cat)][0] += live.forward_end;
-    category_[static_cast<int>(cat)][1] += live.optimizer_step;
+    for (int m = 0; m < kMomentCount; ++m) {
+      const double b = live.At(m);
+      if (live.device == Device::kGpu) {
+        moment_[m] += b;
+        category_[static_cast<int>(cat)][m] += b;
+      } else {
+        offloaded_[live.device == Device::kNvme ? 1 : 0][m] += b;
+      }
+    }
   }
 
  private:
-  double moment_[kMomentCount] = {0, 0};
+  double moment_[kMomentCount] = {0, 0, 0};
   double category_[kCategoryCount][kMomentCount] = {};
+  double offloaded_[2][kMomentCount] = {};
 };
 
 class TreeSink {
@@ -90,10 +104,12 @@ class TreeSink {
     node.id = parent.id.empty() ? id : parent.id + "." + id;
     node.name = name;
     node.category = cat;
-    node.moment_bytes[0] = live.forward_end;
-    node.moment_bytes[1] = live.optimizer_step;
-    parent.moment_bytes[0] += live.forward_end;
-    parent.moment_bytes[1] += live.optimizer_step;
+    node.device = live.device;
+    // Offloaded leaves keep their bytes but do not add to the GPU totals of their groups.
+    for (int m = 0; m < kMomentCount; ++m) {
+      node.moment_bytes[m] = live.At(m);
+      if (live.device == Device::kGpu) parent.moment_bytes[m] += live.At(m);
+    }
     Explanation e = explain();
     node.formula = std::move(e.formula);
     node.source = e.source;

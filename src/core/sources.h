@@ -40,6 +40,21 @@ inline constexpr const char* kCudaContext = "CUDA context + cuBLAS/cuDNN workspa
 inline constexpr const char* kFragmentation =
     "PyTorch caching-allocator reserve (seed 000: fragmentation can OOM with >30% free)";
 inline constexpr const char* kCommBuffers = "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
+inline constexpr const char* kDdpBuckets =
+    "PyTorch DistributedDataParallel: gradient buckets (bucket_cap_mb) are separate copies unless gradient_as_bucket_view";
+inline constexpr const char* kDeepSpeedBuckets =
+    "DeepSpeed ZeRO config: reduce_bucket_size / allgather_bucket_size (default 5e8 elements each)";
+inline constexpr const char* kZero3Gather =
+    "Rajbhandari et al. 2020, ZeRO §5.3 (Pos+g+p gathers each layer's parameters just in time); DeepSpeed stage3_prefetch_bucket_size";
+inline constexpr const char* kPipeline =
+    "Narayanan et al. 2021 (Megatron-LM PTD-P) §2.2: 1F1B keeps pp micro-batches in flight on the first stage; "
+    "Korthikanti et al. 2022 §4.2.3; Megatron theoretical_memory_usage.py interleaving factor";
+inline constexpr const char* kOffload = "Ren et al. 2021, ZeRO-Offload §4; Rajbhandari et al. 2021, ZeRO-Infinity";
+inline constexpr const char* kContextParallel =
+    "context parallelism (Megatron-LM cp / ring attention, Liu et al. 2023): each GPU keeps s/cp tokens' activations";
+inline constexpr const char* kRlhf =
+    "seed 002 (verl PPO on 4 x 80 GB: actor, critic, reference, reward resident together); Ouyang et al. 2022; "
+    "Shao et al. 2024 (GRPO drops the critic); Rafailov et al. 2023 (DPO: policy and reference)";
 inline constexpr const char* kQuickRule = "seed 002: M = P x (Q/8) x 1.2 (20% overhead, EleutherAI)";
 
 }  // namespace llmmem::core::src

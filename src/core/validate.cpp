@@ -131,6 +131,40 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "comm_buffer_gb", c.comm_buffer_gb);
   RANGE(k, "gpu_memory_gb", c.gpu_memory_gb);
 
+  RANGE(k, "dp", static_cast<double>(c.dp));
+  RANGE(k, "zero", static_cast<double>(c.zero));
+  RANGE(k, "zero_group", static_cast<double>(c.zero_group));
+  RANGE(k, "pp", static_cast<double>(c.pp));
+  RANGE(k, "vpp", static_cast<double>(c.vpp));
+  RANGE(k, "cp", static_cast<double>(c.cp));
+  RANGE(k, "ep", static_cast<double>(c.ep));
+  RANGE(k, "reduce_bucket", c.reduce_bucket);
+  RANGE(k, "allgather_bucket", c.allgather_bucket);
+  RANGE(k, "prefetch_bucket", c.prefetch_bucket);
+  if (k.ok && static_cast<double>(c.dp) * c.tp * c.pp * c.cp > 1e7) {
+    k.Error(DiagId::kOutOfRange, "dp", "dp x tp x pp x cp is more than ten million GPUs");
+  }
+  if (k.ok && c.zero_group > 0 && c.dp % c.zero_group != 0) {
+    k.Error(DiagId::kInconsistent, "zero_group",
+            "zero_group (" + std::to_string(c.zero_group) + ") must divide dp (" + std::to_string(c.dp) + ")");
+  }
+  if (arch && k.ok && c.pp > m.layers) {
+    k.Error(DiagId::kInconsistent, "pp",
+            "pp (" + std::to_string(c.pp) + ") cannot exceed the model's layers (" + std::to_string(m.layers) + ")");
+  }
+  if (arch && k.ok && c.ep > 1 && (m.experts == 0 || m.experts % c.ep != 0)) {
+    k.Error(DiagId::kInconsistent, "ep",
+            m.experts == 0 ? std::string("expert parallelism needs a mixture-of-experts model (experts > 0)")
+                           : "ep (" + std::to_string(c.ep) + ") must divide the experts (" + std::to_string(m.experts) + ")");
+  }
+  if (k.ok && c.offload_params != Offload::kNone && c.zero != 3 && c.mode != Mode::kInference) {
+    k.Error(DiagId::kInconsistent, "offload_params",
+            "parameter offload needs ZeRO-3 / FSDP FULL_SHARD (zero = 3): lower stages keep whole weights on the GPU");
+  }
+  if (k.ok && c.offload_activations && c.recompute != Recompute::kFull) {
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "offload_activations",
+           "activation offload moves the checkpointed layer inputs: it applies with recompute = full");
+  }
   if (arch && k.ok && c.tp > 1 && m.heads % c.tp != 0) {
     k.Error(DiagId::kInconsistent, "tp",
             "tensor parallelism splits the heads: heads (" + std::to_string(m.heads) + ") must be divisible by tp (" +

@@ -1,0 +1,120 @@
+#include "core/fit.h"
+
+#include <cmath>
+
+#include "core/estimate.h"
+
+namespace llmmem::core {
+namespace {
+
+double PeakWithDp(Config c, int64_t dp) {
+  c.dp = dp;
+  if (c.zero_group > 0) c.zero_group = 0;  // shard over all replicas when solving for dp
+  const Totals t = EstimateTotals(c);
+  return t.ok ? t.peak_bytes : INFINITY;
+}
+
+// Largest value in [1, hi] for which fits(value) holds, assuming monotonicity; 0 if none.
+template <class Fits>
+int64_t LargestFitting(int64_t hi, Fits&& fits) {
+  if (!fits(1)) return 0;
+  int64_t lo = 1;
+  int64_t step = 1;
+  while (lo + step <= hi && fits(lo + step)) {
+    lo += step;
+    step *= 2;
+  }
+  int64_t top = lo + step <= hi ? lo + step : hi + 1;  // fits(lo), !fits(top) or top past hi
+  while (top - lo > 1) {
+    const int64_t mid = lo + (top - lo) / 2;
+    if (fits(mid)) lo = mid; else top = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+FitGpus MinDataParallel(const Config& c, double capacity) {
+  FitGpus r;
+  const double m2 = PeakWithDp(c, 2), m4 = PeakWithDp(c, 4);
+  if (!std::isfinite(m2) || !std::isfinite(m4)) return r;
+  r.sharded_bytes = 4 * (m2 - m4);
+  r.unsharded_bytes = m2 - r.sharded_bytes / 2;
+  const int64_t other = c.tp * c.pp * c.cp;
+  if (PeakWithDp(c, 1) <= capacity) {
+    r.possible = true;
+    r.threshold = capacity > r.unsharded_bytes ? r.sharded_bytes / (capacity - r.unsharded_bytes) : 1;
+    r.min_dp = 1;
+    r.min_gpus = other;
+    return r;
+  }
+  if (capacity <= r.unsharded_bytes) return r;
+  r.threshold = r.sharded_bytes / (capacity - r.unsharded_bytes);
+  int64_t k = static_cast<int64_t>(std::ceil(r.threshold));
+  if (k < 2) k = 2;
+  // Guard against rounding at the boundary: confirm with direct estimates.
+  while (k > 2 && PeakWithDp(c, k - 1) <= capacity) --k;
+  for (int guard = 0; guard < 64 && PeakWithDp(c, k) > capacity; ++guard) ++k;
+  if (PeakWithDp(c, k) > capacity) return r;
+  r.possible = true;
+  r.min_dp = k;
+  r.min_gpus = k * other;
+  return r;
+}
+
+int64_t MaxMicroBatch(const Config& c, double capacity) {
+  Config x = c;
+  return LargestFitting(1 << 20, [&](int64_t b) {
+    x.batch = b;
+    const Totals t = EstimateTotals(x);
+    return t.ok && t.peak_bytes <= capacity;
+  });
+}
+
+int64_t MaxSequence(const Config& c, double capacity) {
+  Config x = c;
+  return LargestFitting(1 << 24, [&](int64_t s) {
+    x.seq = s;
+    const Totals t = EstimateTotals(x);
+    return t.ok && t.peak_bytes <= capacity;
+  });
+}
+
+FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
+  static const Dtype kWeights[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M,
+                                   Dtype::kQ4_K_M, Dtype::kAwq, Dtype::kNf4, Dtype::kQ3_K_M, Dtype::kQ2_K_File,
+                                   Dtype::kIQ2_XXS};
+  static const Dtype kKv[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
+  Config x = c;
+  x.mode = Mode::kInference;
+  FitFormats r;
+  for (Dtype w : kWeights) {
+    for (Dtype kv : kKv) {
+      x.dtype = w;
+      x.kv_dtype = kv;
+      const Totals t = EstimateTotals(x);
+      if (t.ok && t.peak_bytes <= capacity) {
+        r.found = true;
+        r.dtype = w;
+        r.kv_dtype = kv;
+        r.peak_bytes = t.peak_bytes;
+        return r;
+      }
+    }
+  }
+  return r;
+}
+
+double MaxParamsForMemory(const Config& c, double capacity) {
+  Config x = c;
+  x.model.params_override = 1'000'000'000;
+  const Totals a = EstimateTotals(x);
+  x.model.params_override = 2'000'000'000;
+  const Totals b = EstimateTotals(x);
+  if (!a.ok || !b.ok) return 0;
+  const double slope = (b.peak_bytes - a.peak_bytes) / 1e9;
+  const double fixed = a.peak_bytes - slope * 1e9;
+  return slope > 0 && capacity > fixed ? (capacity - fixed) / slope : 0;
+}
+
+}  // namespace llmmem::core
