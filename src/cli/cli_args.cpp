@@ -35,8 +35,11 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   r.options.config = core::DefaultConfig();
   core::Config& c = r.options.config;
 
+  int64_t total_gpus = 0;  // --gpus: resolved into dp once tp, pp and cp are known
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
+    if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
+    if (arg == "--list-gpus") { r.options.list_gpus = true; continue; }
     if (arg == "-h" || arg == "--help") { r.options.help = true; continue; }
     if (arg == "--json") { r.options.json = true; continue; }
     if (arg == "--list-models") { r.options.list_models = true; continue; }
@@ -53,6 +56,9 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
     const std::string flag = "--" + name;
     std::string key = Snake(name);
+    // Short names the issue tracker and other tools use.
+    if (key == "microbatches") key = "grad_accum";
+    if (key == "offload") key = "offload_optimizer";
     bool negated = false;
     if (key.compare(0, 3, "no_") == 0 && core::FindField(key.substr(3)) != nullptr &&
         core::FindField(key.substr(3))->kind == core::FieldKind::kBool) {
@@ -74,6 +80,16 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       }
     }
 
+    if (key == "gpus") {
+      core::Diagnostics ignored;
+      core::Config probe;
+      if (!core::FindField("dp")->set(probe, *value).empty() || probe.dp < 1) {
+        Error(r, flag, flag + ": \"" + *value + "\" is not a whole number of GPUs");
+      } else {
+        total_gpus = probe.dp;
+      }
+      continue;
+    }
     if (key == "hf_config" || key == "config") {
       std::string error;
       const std::optional<std::string> text = read_file(*value, error);
@@ -116,6 +132,16 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
   }
 
+  if (total_gpus > 0) {
+    const int64_t per_replica = c.tp * c.pp * c.cp;
+    if (per_replica < 1 || total_gpus % per_replica != 0) {
+      Error(r, "--gpus", "--gpus " + std::to_string(total_gpus) + " is not a multiple of tp x pp x cp = " +
+                             std::to_string(per_replica));
+    } else {
+      c.dp = total_gpus / per_replica;
+    }
+  }
+
   // Range checks on the assembled config, reported with the flag's name.
   for (Diagnostic d : core::Validate(c)) {
     std::string field = d.field;
@@ -123,6 +149,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     std::string dashed = field;
     for (char& ch : dashed) if (ch == '_') ch = '-';
     d.field = dashed.empty() ? "" : "--" + dashed;
+    if (!d.field.empty()) d.message = d.field + ": " + d.message;
     r.diagnostics.push_back(d);
   }
   return r;
@@ -133,6 +160,8 @@ std::string HelpText() {
       "llmmem: how much GPU memory an LLM needs for training, fine-tuning and inference.\n"
       "\n"
       "usage: llmmem [--model KEY | --hf-config config.json | dimension flags] [options] [--json]\n"
+      "       llmmem fit [same options]   the inverse questions: fewest GPUs per ZeRO stage, largest\n"
+      "                                   micro-batch and sequence, most precise inference formats\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"
@@ -140,6 +169,10 @@ std::string HelpText() {
       "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"
       "  --formulas           print each row's formula and source in the table\n"
       "  --list-models        list the presets\n"
+      "  --list-gpus          list the GPU catalogue\n"
+      "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
+      "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
+      "  --offload cpu|nvme   optimizer offload (alias of --offload-optimizer)\n"
       "  -h, --help           this text\n"
       "\n"
       "Settings (--name VALUE or --name=VALUE; booleans: --flag, --no-flag, --flag=0):\n";

@@ -19,6 +19,8 @@ struct CliOptions {
   bool json = false;
   bool help = false;
   bool list_models = false;
+  bool list_gpus = false;
+  bool fit = false;             // `llmmem fit ...`: the inverse questions
   bool show_formulas = false;
 };
 

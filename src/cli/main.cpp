@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli_args.h"
+#include "cli/cli_fit.h"
 #include "cli/cli_table.h"
 #include "core/estimate.h"
 #include "core/result_json.h"
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
     std::cout << cli::RenderModelList();
     return 0;
   }
+  if (parsed.options.list_gpus) {
+    std::cout << cli::RenderGpuList();
+    return 0;
+  }
   bool errors = false;
   for (const core::Diagnostic& d : parsed.diagnostics) {
     errors |= d.severity == core::Severity::kError;
@@ -55,6 +60,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const core::Config& c = parsed.options.config;
+  if (parsed.options.fit) {
+    if (parsed.options.json) std::cout << cli::FitToJson(c).Dump(2) << "\n";
+    else std::cout << cli::RenderFit(c);
+    return 0;
+  }
   const core::Estimate e = core::Explain(c);
   if (parsed.options.json) {
     std::cout << core::EstimateToJson(c, e).Dump(2) << "\n";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/fields.h"
+#include "core/gpus.h"
 #include "core/presets.h"
 
 namespace llmmem::core {
@@ -94,6 +95,10 @@ constexpr size_t kMaxValueBytes = 512;
 Config DefaultConfig() {
   Config c;
   if (const Preset* p = FindPreset(kDefaultPreset); p != nullptr && p->ok) c.model = p->model;
+  if (const Gpu* g = FindGpu(kDefaultGpu)) {
+    c.gpu = g->key;
+    c.gpu_memory_gb = g->UsableBytes() / 1e9;
+  }
   return c;
 }
 

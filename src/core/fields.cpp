@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/gpus.h"
 #include "core/json.h"
 #include "core/limits.h"
 
@@ -239,8 +240,15 @@ std::vector<FieldDef> Build() {
       NUM_FIELD("cuda_context_gb", cuda_context_gb, "CUDA context, GB"),
       NUM_FIELD("fragmentation_pct", fragmentation_pct, "fragmentation reserve, %"),
       NUM_FIELD("comm_buffer_gb", comm_buffer_gb, "communication buffers, GB"),
-      FieldDef{"gpu", FieldKind::kText, false, "GPU name", [](const Config& c) { return c.gpu; },
-               [](Config& c, const std::string& t) { c.gpu = t.substr(0, 100); return std::string(); }},
+      FieldDef{"gpu", FieldKind::kText, false, "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb",
+               [](const Config& c) { return c.gpu; },
+               [](Config& c, const std::string& t) {
+                 const Gpu* g = FindGpu(t);
+                 if (g == nullptr) return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
+                 c.gpu = g->key;
+                 c.gpu_memory_gb = g->UsableBytes() / 1e9;
+                 return std::string();
+               }},
       NUM_FIELD("gpu_memory_gb", gpu_memory_gb, "usable GPU memory, GB"),
   };
 }

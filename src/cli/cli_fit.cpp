@@ -1,0 +1,98 @@
+#include "cli/cli_fit.h"
+
+#include "core/fit.h"
+#include "core/gpus.h"
+#include "core/units.h"
+
+namespace llmmem::cli {
+namespace {
+
+using core::FormatBytesBoth;
+using core::FormatNumber;
+
+std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
+
+}  // namespace
+
+core::Json FitToJson(const core::Config& c) {
+  using core::Json;
+  const double cap = c.gpu_memory_gb * core::kGB;
+  Json j(Json::Object{});
+  j["gpu"] = Json(c.gpu);
+  j["capacity_bytes"] = Json(cap);
+  Json::Array zero;
+  for (int z = 0; z <= 3; ++z) {
+    core::Config x = c;
+    x.zero = z;
+    const core::FitGpus f = core::MinDataParallel(x, cap);
+    Json row(Json::Object{});
+    row["zero"] = Json(z);
+    row["possible"] = Json(f.possible);
+    row["threshold"] = Json(f.threshold);
+    row["min_dp"] = Json(static_cast<double>(f.min_dp));
+    row["min_gpus"] = Json(static_cast<double>(f.min_gpus));
+    row["unsharded_bytes"] = Json(f.unsharded_bytes);
+    row["sharded_bytes"] = Json(f.sharded_bytes);
+    zero.push_back(std::move(row));
+  }
+  j["fewest_gpus"] = Json(std::move(zero));
+  j["max_micro_batch"] = Json(static_cast<double>(core::MaxMicroBatch(c, cap)));
+  j["max_sequence"] = Json(static_cast<double>(core::MaxSequence(c, cap)));
+  const core::FitFormats formats = core::CheapestInferenceFormats(c, cap);
+  Json inf(Json::Object{});
+  inf["found"] = Json(formats.found);
+  if (formats.found) {
+    inf["dtype"] = Json(core::Info(formats.dtype).id);
+    inf["kv_dtype"] = Json(core::Info(formats.kv_dtype).id);
+    inf["peak_bytes"] = Json(formats.peak_bytes);
+  }
+  j["inference_formats"] = std::move(inf);
+  return j;
+}
+
+std::string RenderFit(const core::Config& c) {
+  const core::Json j = FitToJson(c);
+  const double cap = c.gpu_memory_gb * core::kGB;
+  const int64_t other = c.tp * c.pp * c.cp;
+  std::string out = "Fit on " + c.gpu + " (" + FormatBytesBoth(cap) + " per GPU), " + c.model.name + ", " +
+                    core::ModeId(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " + std::to_string(c.seq) +
+                    " tokens\n\nFewest GPUs per strategy (tp x pp x cp = " + std::to_string(other) + " per replica):\n";
+  for (const core::Json& row : j.Find("fewest_gpus")->AsArray()) {
+    const int z = static_cast<int>(row.Find("zero")->AsNumber());
+    std::string line = "  ZeRO-" + std::to_string(z) + ": ";
+    if (!row.Find("possible")->AsBool()) {
+      line += "does not fit at any data-parallel size: the unsharded part is " +
+              FormatBytesBoth(row.Find("unsharded_bytes")->AsNumber());
+    } else {
+      line += "k > " + FormatNumber(row.Find("threshold")->AsNumber(), 2) + " -> " +
+              FormatNumber(row.Find("min_dp")->AsNumber(), 0) + " replicas = " +
+              FormatNumber(row.Find("min_gpus")->AsNumber(), 0) + " GPUs";
+    }
+    out += line + "\n";
+  }
+  out += "\nWith the current layout:\n";
+  const double mb = j.Find("max_micro_batch")->AsNumber();
+  const double seq = j.Find("max_sequence")->AsNumber();
+  out += "  largest micro-batch that fits: " + (mb > 0 ? FormatNumber(mb, 0) : std::string("none (batch 1 does not fit)")) + "\n";
+  out += "  longest sequence that fits:    " + (seq > 0 ? FormatNumber(seq, 0) + " tokens" : std::string("none")) + "\n";
+  const core::Json* inf = j.Find("inference_formats");
+  out += "  inference, most precise formats that fit: ";
+  if (inf->Find("found")->AsBool()) {
+    out += "weights " + inf->Find("dtype")->AsString() + ", KV cache " + inf->Find("kv_dtype")->AsString() + " (" +
+           FormatBytesBoth(inf->Find("peak_bytes")->AsNumber()) + ")\n";
+  } else {
+    out += "none down to 2-bit weights and 4-bit KV\n";
+  }
+  return out;
+}
+
+std::string RenderGpuList() {
+  std::string out = Pad("key", 20) + Pad("marketed", 10) + Pad("usable (reported)", 30) + "name\n";
+  for (const core::Gpu& g : core::Gpus()) {
+    out += Pad(g.key, 20) + Pad(FormatNumber(g.memory_gb) + " GB", 10) +
+           Pad(g.memory_bytes > 0 ? FormatBytesBoth(g.memory_bytes) : std::string("(nominal)"), 30) + g.name + "\n";
+  }
+  return out;
+}
+
+}  // namespace llmmem::cli

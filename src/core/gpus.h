@@ -1,0 +1,31 @@
+// The GPU catalogue embedded from presets/gpus.json: nominal (marketed) memory, the
+// bytes the device actually reports where known, bandwidth, and the source of each row.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmmem::core {
+
+struct Gpu {
+  std::string key;            // "H100-SXM-80GB"; used in URLs and --gpu
+  std::string name;
+  std::string vendor;
+  double memory_gb = 0;       // as marketed
+  double memory_bytes = 0;    // as the device reports (nvidia-smi / torch total_memory); 0: unknown
+  double bandwidth_gbps = 0;
+  double bf16_tflops = 0;
+  std::string source;
+  std::string usable_note;
+
+  // What the estimate compares against: the reported bytes when known, else nominal GB.
+  double UsableBytes() const { return memory_bytes > 0 ? memory_bytes : memory_gb * 1e9; }
+};
+
+const std::vector<Gpu>& Gpus();
+// The card the apps open with.
+constexpr const char* kDefaultGpu = "H100-SXM-80GB";
+const Gpu* FindGpu(const std::string& key);  // case-insensitive; also matches the name
+
+}  // namespace llmmem::core
