@@ -80,6 +80,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       }
     }
 
+    if (key == "compat") {
+      if (*value != "deepspeed" && *value != "megatron") Error(r, flag, flag + ": \"" + *value + "\" is not deepspeed or megatron");
+      r.options.compat = *value;
+      continue;
+    }
+    if (key == "gpus_per_node") {
+      core::Config probe;
+      if (!core::FindField("dp")->set(probe, *value).empty() || probe.dp < 1 || probe.dp > 1024) {
+        Error(r, flag, flag + ": \"" + *value + "\" is not a whole number from 1 to 1024");
+      } else {
+        r.options.gpus_per_node = static_cast<int>(probe.dp);
+      }
+      continue;
+    }
     if (key == "gpus") {
       core::Diagnostics ignored;
       core::Config probe;
@@ -173,6 +187,9 @@ std::string HelpText() {
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
       "  --offload cpu|nvme   optimizer offload (alias of --offload-optimizer)\n"
+      "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"
+      "                       for the same inputs, and where it departs from this accounting\n"
+      "  --gpus-per-node N    for --compat deepspeed (default 8)\n"
       "  -h, --help           this text\n"
       "\n"
       "Settings (--name VALUE or --name=VALUE; booleans: --flag, --no-flag, --flag=0):\n";

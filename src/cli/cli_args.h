@@ -21,6 +21,8 @@ struct CliOptions {
   bool list_models = false;
   bool list_gpus = false;
   bool fit = false;             // `llmmem fit ...`: the inverse questions
+  std::string compat;           // "deepspeed" or "megatron": also print that tool's figure
+  int gpus_per_node = 8;
   bool show_formulas = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/compat.h"
 #include "core/config.h"
 #include "core/json.h"
 
@@ -11,5 +12,7 @@ namespace llmmem::cli {
 core::Json FitToJson(const core::Config& c);
 std::string RenderFit(const core::Config& c);
 std::string RenderGpuList();
+core::Json CompatToJson(const core::CompatEstimate& c);
+std::string RenderCompat(const core::CompatEstimate& c);
 
 }  // namespace llmmem::cli

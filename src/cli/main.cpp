@@ -7,7 +7,9 @@
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
 #include "cli/cli_table.h"
+#include "core/compat.h"
 #include "core/estimate.h"
+#include "core/units.h"
 #include "core/result_json.h"
 
 namespace {
@@ -66,10 +68,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   const core::Estimate e = core::Explain(c);
+  core::CompatEstimate compat;
+  if (parsed.options.compat == "deepspeed") compat = core::DeepSpeedEstimate(c, parsed.options.gpus_per_node);
+  if (parsed.options.compat == "megatron") compat = core::MegatronEstimate(c);
   if (parsed.options.json) {
-    std::cout << core::EstimateToJson(c, e).Dump(2) << "\n";
+    core::Json j = core::EstimateToJson(c, e);
+    if (!parsed.options.compat.empty()) j["compat"] = cli::CompatToJson(compat);
+    std::cout << j.Dump(2) << "\n";
   } else {
     std::cout << cli::RenderTable(c, e, parsed.options.show_formulas);
+    if (!parsed.options.compat.empty()) std::cout << "\n" << cli::RenderCompat(compat);
   }
   return e.totals.Fits() ? 0 : 1;
 }

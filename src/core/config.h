@@ -93,8 +93,8 @@ struct Config {
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
 
   // The card the verdict compares against.
-  std::string gpu = "H100-80GB";
-  double gpu_memory_gb = 80;      // usable per-GPU memory, GB (1e9 bytes)
+  std::string gpu = "H100-SXM-80GB";
+  double gpu_memory_gb = 85.520809984;  // per-GPU memory the device reports, GB (1e9 bytes): 81559 MiB
 };
 
 const char* ModeId(Mode m);

@@ -218,19 +218,17 @@ WeightHeaderResult Error(WeightFormat f, WeightIssue id, std::string message) {
 // header of H bytes takes about log2(H / first read) round trips.
 WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t file_size,
                           uint64_t cap, bool exact, const std::string& context) {
-  const char* what = f == WeightFormat::kGguf ? "GGUF header" : "safetensors header";
-  if (want > cap) {
-    return Error(f, WeightIssue::kHeaderTooLarge,
-                 std::string("the ") + what + " needs more than " + Num(cap) +
-                     " bytes (the most this reader accepts)" +
-                     (want == kU64Max ? std::string(": a declared length overflows")
-                                      : " (at least " + Num(want) + ")") +
-                     context);
+  const std::string what = f == WeightFormat::kGguf ? "GGUF header" : "safetensors header";
+  if (want == kU64Max) {
+    return Error(f, WeightIssue::kHeaderTooLarge, "a length declared in the " + what + " overflows 64 bits" + context);
   }
   if (want > file_size) {
     return Error(f, WeightIssue::kTruncated,
-                 "the file is " + Num(file_size) + " bytes but its " + what +
-                     " needs at least " + Num(want) + context);
+                 "the file is " + Num(file_size) + " bytes but its " + what + " needs at least " + Num(want) + context);
+  }
+  if (want > cap) {
+    return Error(f, WeightIssue::kHeaderTooLarge,
+                 "the " + what + " needs at least " + Num(want) + " bytes; this reader stops at " + Num(cap) + context);
   }
   uint64_t need = want;
   if (!exact) {

@@ -31,7 +31,7 @@ grep -q "line 1, column" /tmp/llmmem_cli_err && ok "parse error has a position" 
 expect_exit "json output" 0 --model qwen2.5-7b --mode qlora --json
 python3 -c "import json,sys; d=json.load(open('/tmp/llmmem_cli_out')); assert d['parameters']['total']>0 and d['per_gpu']['total_bytes']>0 and d['breakdown']['children']" \
   && ok "--json has parameters.total, per_gpu.total_bytes, breakdown" || bad "--json shape"
-expect_exit "fit" 0 fit --model llama-3.1-8b --gpu H100-80GB
+expect_exit "fit" 0 fit --model llama-3.1-8b --gpu H100-SXM-80GB
 grep -q "ZeRO-3: k >" /tmp/llmmem_cli_out && ok "fit lists the fewest GPUs per ZeRO stage" || bad "fit output"
 expect_exit "fit json" 0 fit --model qwen2.5-7b --mode qlora --json
 python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert len(d['fewest_gpus'])==4 and d['max_sequence']>0" \

@@ -1,0 +1,40 @@
+// Compatibility modes: the figures two widely used tools print for the same inputs, so a
+// user can reconcile them with this calculator, each with the places where it departs
+// from the paper accounting the default estimate follows.
+//  - DeepSpeed: estimate_zero2_model_states_mem_needs / estimate_zero3_model_states_mem_needs
+//    (deepspeed/runtime/zero/stage_1_and_2.py and stage3.py).
+//  - Megatron-LM: theoretical_memory_usage.py (compute_weight_and_optimizer_memory,
+//    compute_activation_memory), the report printed at start-up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+
+namespace llmmem::core {
+
+struct CompatLine {
+  std::string label;
+  double gpu_bytes = 0;
+  double cpu_bytes = 0;
+  std::string formula;
+};
+
+struct CompatEstimate {
+  bool ok = false;
+  std::string tool;                  // "DeepSpeed ZeRO-3 estimator"
+  std::vector<CompatLine> lines;     // one per option row the tool prints
+  double gpu_bytes = 0;              // the row matching the config
+  double cpu_bytes = 0;
+  std::vector<std::string> departures;  // where it differs from the default accounting
+  std::string error;
+};
+
+// DeepSpeed's estimators for ZeRO-2 (zero <= 2) or ZeRO-3, all option rows; the config's
+// dp x tp x pp x cp GPUs on gpus_per_node-GPU nodes. Model states only (no activations).
+CompatEstimate DeepSpeedEstimate(const Config& c, int gpus_per_node);
+// Megatron-LM's theoretical memory for the most loaded GPU (first pipeline stage).
+CompatEstimate MegatronEstimate(const Config& c);
+
+}  // namespace llmmem::core
