@@ -39,12 +39,20 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
   const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;  // bytes per activation element
   const double sb = d.s_local * d.b;  // tokens this GPU holds (context parallelism splits s)
   const double q_width = d.a * d.hd, kv_width = d.kv * d.hd;
+  // MLA: V (and the attention output) are v_head_dim wide per head.
+  const double v_width = m.IsMla() ? d.a * static_cast<double>(m.v_head_dim) : kv_width;
+  const double out_width = m.IsMla() ? v_width : q_width;
 
   // Attention block (Korthikanti §4.1: 11sbh + 5as^2b).
   f(LayerTensor{"attention", "qkv_input", "Q/K/V projection input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
   f(LayerTensor{"attention", "q", "Query Q", "2sb*a*d_head", e * sb * q_width, Split::kTp});
   f(LayerTensor{"attention", "k", "Key K", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
-  f(LayerTensor{"attention", "v", "Value V", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
+  f(LayerTensor{"attention", "v", "Value V", "2sb*kv*d_head", e * sb * v_width, Split::kTp});
+  if (m.IsMla()) {
+    const double latent = static_cast<double>(m.kv_lora_rank + m.q_lora_rank);
+    f(LayerTensor{"attention", "mla_latent", "Latent Q/KV (up-projection inputs)", "2sb(r_kv + r_q)", e * sb * latent,
+                  Split::kSp});
+  }
   if (!c.flash_attn && keep_scores) {
     const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
     f(LayerTensor{"attention", "softmax", "Softmax output (s x s per head)", "2as^2b", e * s2, Split::kTp});
@@ -58,7 +66,7 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
     f(LayerTensor{"attention", "softmax_stats", "Softmax statistics (logsumexp, fp32)", "4asb", 4 * d.a * sb,
                   Split::kTp});
   }
-  f(LayerTensor{"attention", "o_input", "Attention output (o_proj input)", "2sb*a*d_head", e * sb * q_width,
+  f(LayerTensor{"attention", "o_input", "Attention output (o_proj input)", "2sb*a*d_head", e * sb * out_width,
                 Split::kTp});
   if (c.dropout) f(LayerTensor{"attention", "attn_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
 

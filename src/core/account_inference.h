@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/derived.h"
@@ -15,10 +16,18 @@ namespace llmmem::core {
 // KV cache bytes for the whole batch: 2 (K, V) x L x kv_heads x head_dim x bytes x b x s.
 // Tensor parallelism splits the KV heads (replicated when kv_heads < t).
 // Pipeline stages hold their own layers' cache; context parallelism splits the tokens.
+// MLA caches one latent of kv_lora_rank + qk_rope_dim per token and layer (DeepSeek-V2
+// §2.1.2, as vLLM and SGLang store it), replicated across TP ranks. Sliding-window layers
+// keep at most `sliding_window` tokens (the rolling buffer of Mistral, Gemma's local layers).
 inline double KvCacheBytes(const Derived& d) {
-  if (d.c.model.arch != Arch::kDecoder || !d.has_arch) return 0;
-  const double kv_share = d.kv >= d.t ? d.kv / d.t : 1.0;
-  return 2.0 * d.stage_layers * kv_share * d.hd * (Info(d.c.kv_dtype).bits / 8.0) * d.b * d.s_local;
+  const ModelSpec& m = d.c.model;
+  if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
+  const double per_token_layer = m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim)
+                                           : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
+  const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
+  const double windowed = m.sliding_window > 0 ? std::fmin(d.s_local, static_cast<double>(m.sliding_window)) : 0;
+  const double token_layers = (d.stage_layers - sliding) * d.s_local + sliding * windowed;
+  return per_token_layer * token_layers * (Info(d.c.kv_dtype).bits / 8.0) * d.b;
 }
 
 template <class Sink>
@@ -27,12 +36,20 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
   const double kv = KvCacheBytes(d);
   if (kv > 0) {
     s.Leaf("kv_cache", "KV cache", Category::kKvCache, lifetime(kv), [&] {
+      const ModelSpec& m = c.model;
       const double per_token = kv / (d.b * d.s_local);
-      return Explanation{"2 x L x kv_heads x head_dim x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B = " +
-                             FormatCount(static_cast<int64_t>(per_token)) + " B per token x " +
+      std::string shape = m.IsMla() ? "(kv_lora_rank + qk_rope_dim) x L" : "2 x L x kv_heads x head_dim";
+      std::string window;
+      if (m.sliding_window > 0) {
+        window = "; " + FormatCount(m.sliding_layers) + " of " + FormatCount(m.layers) + " layers keep only the last " +
+                 FormatCount(m.sliding_window) + " tokens";
+      }
+      return Explanation{shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " +
+                             FormatNumber(per_token, 1) + " B per token (average) x " +
                              FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
-                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")",
-                         src::kKvCache};
+                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")" +
+                             window,
+                         m.IsMla() ? src::kMla : src::kKvCache};
     });
   }
 }

@@ -10,6 +10,7 @@
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 #include "core/hf_config.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace llmmem::core {
@@ -88,11 +89,35 @@ void ReadQwenMoe(Reader& r, const Json& j, ModelSpec& m, Diagnostics& d) {
   }
 }
 
+// Which layers attend within a window: an explicit layer_types list when the config has
+// one; else Gemma 2 alternates (even layers local), Gemma 3 has sliding_window_pattern - 1
+// local layers per global one, and Mistral-style configs window every layer.
+void ReadSlidingWindow(const Json& j, Reader& r, const std::string& type, ModelSpec& m) {
+  const int64_t window = r.Int("sliding_window", 0);
+  if (window <= 0) return;
+  if (r.Has("use_sliding_window") && !r.Bool("use_sliding_window", false)) return;  // Qwen2 ships it off
+  int64_t sliding = m.layers;
+  if (const Json* types = j.Find("layer_types"); types != nullptr && types->IsArray()) {
+    sliding = 0;
+    for (const Json& t : types->AsArray()) sliding += t.IsString() && t.AsString() == "sliding_attention";
+  } else if (type == "gemma2") {
+    sliding = (m.layers + 1) / 2;
+  } else if (type == "gemma3_text") {
+    const int64_t pattern = r.Int("sliding_window_pattern", 6);
+    sliding = pattern > 0 ? m.layers - m.layers / pattern : m.layers;
+  } else if (type == "qwen2" || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe") {
+    const int64_t max_window_layers = r.Int("max_window_layers", m.layers);
+    sliding = m.layers - std::min(m.layers, max_window_layers);
+  }
+  m.sliding_window = window;
+  m.sliding_layers = sliding;
+}
+
 }  // namespace
 
 const char* SupportedModelTypes() {
-  return "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, phi3, gpt2, "
-         "gpt_neox, falcon, bert, olmo2, baichuan, yi";
+  return "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, phi3, "
+         "deepseek_v2, deepseek_v3, gpt2, gpt_neox, falcon, bert, olmo2, baichuan, yi";
 }
 
 HfImport ImportHfConfig(const Json& j, const std::string& name) {
@@ -202,15 +227,40 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     m.pooler = true;
     m.tied_embeddings = true;
   } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    d.push_back({DiagId::kUnsupported, Severity::kError, "model_type",
-                 "DeepSeek's multi-head latent attention (MLA) is not modelled yet; enter the dimensions by hand "
-                 "for an approximation"});
+    ReadLlamaLike(r, m);
+    m.q_lora_rank = r.Int("q_lora_rank", 0);  // null: a plain q_proj (V2-Lite)
+    m.kv_lora_rank = r.Int("kv_lora_rank", 0, true);
+    m.qk_nope_dim = r.Int("qk_nope_head_dim", 0, true);
+    m.qk_rope_dim = r.Int("qk_rope_head_dim", 0, true);
+    m.v_head_dim = r.Int("v_head_dim", 0, true);
+    m.head_dim = m.qk_nope_dim + m.qk_rope_dim;  // Q and K per head; V uses v_head_dim
+    m.kv_heads = m.heads;
+    m.experts = r.Int("n_routed_experts", 0);
+    if (m.experts > 0) {
+      m.experts_per_token = r.Int("num_experts_per_tok", 0, true);
+      m.moe_ffn = r.Int("moe_intermediate_size", 0, true);
+      m.shared_experts = r.Int("n_shared_experts", 0);
+      m.shared_ffn = m.moe_ffn;
+      m.dense_layers = r.Int("first_k_dense_replace", 0);
+      const Json* method = j.Find("topk_method");
+      m.router_bias = method != nullptr && method->IsString() && method->AsString() == "noaux_tc";
+      if (r.Int("moe_layer_freq", 1) != 1) {
+        d.push_back({DiagId::kUnsupported, Severity::kError, "moe_layer_freq",
+                     "MoE layers at a frequency other than 1 are not modelled yet; enter the dimensions by hand"});
+      }
+    }
+    if (r.Int("num_nextn_predict_layers", 0) > 0) {
+      d.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "num_nextn_predict_layers",
+                   "the multi-token-prediction module is not counted: inference engines load it only for "
+                   "speculative decoding"});
+    }
   } else {
     d.push_back({DiagId::kUnknownValue, Severity::kError, "model_type",
                  "model_type \"" + type + "\" is not supported; supported: " + SupportedModelTypes() +
                      ". Enter the dimensions by hand instead"});
   }
 
+  ReadSlidingWindow(j, r, type, m);
   if (m.heads > 0 && m.head_dim <= 0) {
     d.push_back({DiagId::kMissingField, Severity::kError, "head_dim", "head_dim could not be derived; add \"head_dim\""});
   }

@@ -47,12 +47,26 @@ struct ModelSpec {
   int64_t shared_ffn = 0;         // intermediate size of one shared expert
   int64_t dense_layers = 0;       // first k layers keep the dense MLP (DeepSeek first_k_dense_replace)
   bool shared_expert_gate = false;  // Qwen2-MoE: Linear(h, 1) gating the shared expert
+  bool router_bias = false;       // DeepSeek-V3: e_score_correction_bias, one per expert
+  // Multi-head latent attention (DeepSeek-V2/V3) when kv_lora_rank > 0: K and V are
+  // compressed into a kv_lora_rank latent plus a shared rotary key of qk_rope_dim.
+  int64_t q_lora_rank = 0;        // 0: a plain q_proj
+  int64_t kv_lora_rank = 0;
+  int64_t qk_nope_dim = 0;
+  int64_t qk_rope_dim = 0;
+  int64_t v_head_dim = 0;
+  // Sliding-window attention: `sliding_layers` of the layers attend to the last
+  // `sliding_window` tokens only, so their KV cache stops growing there (Mistral v0.1;
+  // Gemma 2 alternates, Gemma 3 has five local layers per global one).
+  int64_t sliding_window = 0;
+  int64_t sliding_layers = 0;
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
   int64_t params_override = 0;
 
   bool IsMoe() const { return experts > 0; }
+  bool IsMla() const { return kv_lora_rank > 0; }
   bool HasArchitecture() const { return hidden > 0 && layers > 0 && heads > 0; }
 };
 
@@ -105,10 +119,27 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   if (m.embedding_norm) f(TensorShape{ParamGroup::kEmbedding, TensorRole::kNorm, norm_width * h, 1, 1, false});
 
   // Attention (HF Linear stores out x in; we use rows = d_in, cols = d_out).
-  f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_out, L, false});
-  f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, L, false});
-  f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, L, false});
-  f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, L, false});
+  if (m.IsMla()) {
+    // DeepSeek-V2 §2.1: q (optionally through a q_lora_rank bottleneck), the joint KV
+    // latent with the shared rotary key, its up-projection to per-head K_nope and V.
+    const int64_t qk_head = m.qk_nope_dim + m.qk_rope_dim;
+    if (m.q_lora_rank > 0) {
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.q_lora_rank, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.q_lora_rank, 1, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, m.q_lora_rank, m.heads * qk_head, L, false});
+    } else {
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.heads * qk_head, L, false});
+    }
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, m.kv_lora_rank + m.qk_rope_dim, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.kv_lora_rank, 1, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, m.heads * m.v_head_dim, h, L, false});
+  } else {
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_out, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, L, false});
+  }
   if (m.qkv_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, q_out + 2 * kv_out, 1, L, false});
   if (m.attn_out_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, h, 1, L, false});
   if (m.qk_norm == QkNorm::kPerHead) f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, L, false});
@@ -133,6 +164,7 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     const int64_t moe = L - dense;
     mlp(m.ffn, dense, false);
     f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, m.experts, moe, false});
+    if (m.router_bias) f(TensorShape{ParamGroup::kMlp, TensorRole::kBias, m.experts, 1, moe, false});
     mlp(m.moe_ffn, moe * m.experts, true);
     mlp(m.shared_ffn, moe * m.shared_experts, false);
     if (m.shared_expert_gate) f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, 1, moe, false});

@@ -55,6 +55,8 @@ inline constexpr const char* kContextParallel =
 inline constexpr const char* kRlhf =
     "seed 002 (verl PPO on 4 x 80 GB: actor, critic, reference, reward resident together); Ouyang et al. 2022; "
     "Shao et al. 2024 (GRPO drops the critic); Rafailov et al. 2023 (DPO: policy and reference)";
+inline constexpr const char* kMla =
+    "DeepSeek-AI 2024, DeepSeek-V2 §2.1.2: MLA caches (d_c + d_h^R) elements per token and layer";
 inline constexpr const char* kQuickRule = "seed 002: M = P x (Q/8) x 1.2 (20% overhead, EleutherAI)";
 
 }  // namespace llmmem::core::src

@@ -86,6 +86,19 @@ void Check(const Config& c, Checker& k) {
     RANGE(k, "shared_experts", static_cast<double>(m.shared_experts), "model.");
     RANGE(k, "shared_ffn", static_cast<double>(m.shared_ffn), "model.");
     RANGE(k, "dense_layers", static_cast<double>(m.dense_layers), "model.");
+    RANGE(k, "q_lora_rank", static_cast<double>(m.q_lora_rank), "model.");
+    RANGE(k, "kv_lora_rank", static_cast<double>(m.kv_lora_rank), "model.");
+    RANGE(k, "qk_nope_dim", static_cast<double>(m.qk_nope_dim), "model.");
+    RANGE(k, "qk_rope_dim", static_cast<double>(m.qk_rope_dim), "model.");
+    RANGE(k, "v_head_dim", static_cast<double>(m.v_head_dim), "model.");
+    RANGE(k, "sliding_window", static_cast<double>(m.sliding_window), "model.");
+    RANGE(k, "sliding_layers", static_cast<double>(m.sliding_layers), "model.");
+    if (k.ok && m.sliding_layers > m.layers) {
+      k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
+    }
+    if (k.ok && m.kv_lora_rank > 0 && (m.qk_rope_dim < 1 || m.v_head_dim < 1)) {
+      k.Error(DiagId::kInconsistent, "model.kv_lora_rank", "an MLA model (kv_lora_rank > 0) needs qk_rope_dim and v_head_dim");
+    }
     if (k.ok && m.kv_heads > m.heads) {
       k.Error(DiagId::kInconsistent, "model.kv_heads",
               "kv_heads (" + std::to_string(m.kv_heads) + ") cannot exceed heads (" + std::to_string(m.heads) + ")");
