@@ -80,6 +80,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       }
     }
 
+    if (key == "weights_file") {
+      r.options.weights_files.push_back(*value);
+      continue;
+    }
     if (key == "compat") {
       if (*value != "deepspeed" && *value != "megatron") Error(r, flag, flag + ": \"" + *value + "\" is not deepspeed or megatron");
       r.options.compat = *value;
@@ -190,6 +194,8 @@ std::string HelpText() {
       "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"
       "                       for the same inputs, and where it departs from this accounting\n"
       "  --gpus-per-node N    for --compat deepspeed (default 8)\n"
+      "  --weights-file FILE  exact parameters and bytes per dtype from a .safetensors, .gguf or\n"
+      "                       model.safetensors.index.json header (repeatable; reads the header only)\n"
       "  -h, --help           this text\n"
       "\n"
       "Settings (--name VALUE or --name=VALUE; booleans: --flag, --no-flag, --flag=0):\n";

@@ -23,6 +23,7 @@ struct CliOptions {
   bool fit = false;             // `llmmem fit ...`: the inverse questions
   std::string compat;           // "deepspeed" or "megatron": also print that tool's figure
   int gpus_per_node = 8;
+  std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;
 };
 

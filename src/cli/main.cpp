@@ -6,6 +6,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
+#include "cli/cli_weights.h"
 #include "cli/cli_table.h"
 #include "core/compat.h"
 #include "core/estimate.h"
@@ -60,6 +61,17 @@ int main(int argc, char** argv) {
   if (errors) {
     std::cerr << "llmmem: see llmmem --help for every flag and its range\n";
     return 2;
+  }
+  if (!parsed.options.weights_files.empty()) {
+    std::vector<core::WeightHeaderResult> results;
+    bool all_ok = true;
+    for (const std::string& path : parsed.options.weights_files) {
+      results.push_back(cli::InspectWeightFile(path));
+      all_ok &= results.back().ok();
+    }
+    if (parsed.options.json) std::cout << cli::WeightHeadersToJson(parsed.options.weights_files, results).Dump(2) << "\n";
+    else std::cout << cli::RenderWeightHeaders(parsed.options.weights_files, results);
+    return all_ok ? 0 : 2;
   }
   const core::Config& c = parsed.options.config;
   if (parsed.options.fit) {

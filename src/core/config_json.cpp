@@ -23,8 +23,9 @@ ModelSpec BaseModel(const Config& c) {
 
 bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
   if (key == "custom") {
-    c.model.preset.clear();
-    c.model.name = "custom";
+    // A custom model starts from ModelSpec's defaults: the same reference ConfigToQuery
+    // writes its differences against, so links round-trip exactly.
+    c.model = ModelSpec{};
     return true;
   }
   const Preset* p = FindPreset(key);

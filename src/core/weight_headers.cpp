@@ -246,19 +246,7 @@ WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t
 class Tally {
  public:
   bool Add(const std::string& type, uint64_t parameters, uint64_t bytes) {
-    uint64_t t = 0, p = 0, b = 0;
-    if (!AddOk(tensors_, 1, t) || !AddOk(parameters_, parameters, p) || !AddOk(bytes_, bytes, b)) {
-      return false;
-    }
-    tensors_ = t;
-    parameters_ = p;
-    bytes_ = b;
-    WeightTypeTally& e = by_type_[type];
-    e.type = type;
-    e.tensors += 1;
-    e.parameters += parameters;
-    e.bytes += bytes;
-    return true;
+    return Merge({type, 1, parameters, bytes});
   }
   bool Merge(const WeightTypeTally& x) {
     uint64_t t = 0, p = 0, b = 0;

@@ -139,6 +139,8 @@ WeightFormat SniffWeightFormat(const uint8_t* data, size_t size);
 // with need_bytes > size and <= file_size: read the first need_bytes bytes and call again.
 // A prefix of a valid file never answers kError; a file that is really too short does
 // (kTruncated), so a caller loops at most a few times (GGUF asks for doubling slices).
+// file_size is required (a file_size below size is taken as size); the tensor data must
+// fit in it, so a cut-short download is reported even though the data is never read.
 WeightHeaderResult ParseWeightHeader(const uint8_t* data, size_t size, uint64_t file_size);
 WeightHeaderResult ParseSafetensorsHeader(const uint8_t* data, size_t size, uint64_t file_size);
 WeightHeaderResult ParseGgufHeader(const uint8_t* data, size_t size, uint64_t file_size);

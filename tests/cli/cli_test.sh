@@ -40,5 +40,12 @@ expect_exit "--gpus resolves dp" 1 --model llama-3.3-70b --gpus 16 --tp 8 --zero
 python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
 expect_exit "--gpus not a multiple" 2 --gpus 12 --tp 8
 expect_exit "list gpus" 0 --list-gpus
+expect_exit "safetensors header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.safetensors
+grep -q "10 parameters" /tmp/llmmem_cli_out && ok "safetensors: 10 parameters counted" || bad "safetensors count"
+expect_exit "gguf header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.gguf --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); f=d['files'][0]; assert f['parameters']==68 and f['ok']" \
+  && ok "gguf: 68 parameters" || bad "gguf count"
+head -c 100 tests/fuzz/corpus/weight_headers/model.gguf > /tmp/llmmem_cut.gguf
+expect_exit "truncated gguf" 2 --weights-file /tmp/llmmem_cut.gguf
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
