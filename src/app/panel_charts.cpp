@@ -1,0 +1,133 @@
+// Charts: one layer's activations by term (from the Explain tree), memory against
+// sequence length and against batch (EstimateTotals sweeps over powers of two, with the
+// GPU line), and the three recompute modes side by side. Sweeps are recomputed only
+// when the configuration (its URL query) changes.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "app/chart_math.h"
+#include "app/chart_widgets.h"
+#include "app/panels.h"
+#include "app/theme.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+struct Cache {
+  std::string key;
+  CategorySeries by_seq, by_batch;
+  std::vector<std::string> recompute_labels;
+  std::vector<std::array<double, core::kCategoryCount>> recompute_bytes;
+  std::vector<Term> terms;
+};
+
+std::array<double, core::kCategoryCount> Categories(const core::Totals& t) {
+  std::array<double, core::kCategoryCount> a{};
+  if (!t.ok) return a;
+  for (int c = 0; c < core::kCategoryCount; ++c) a[c] = t.category_bytes[c];
+  return a;
+}
+
+template <class Set>
+CategorySeries Sweep(const core::Config& base, const std::vector<int64_t>& xs, Set set) {
+  CategorySeries s;
+  core::Config c = base;
+  for (int64_t x : xs) {
+    set(c, x);
+    const core::Totals t = core::EstimateTotals(c);
+    s.xs.push_back(x);
+    s.bytes.push_back(Categories(t));
+    s.peak.push_back(t.ok ? t.peak_bytes : 0);
+  }
+  return s;
+}
+
+// Leaves with a per-layer size, named "<parent>: <leaf>", coloured by parent group.
+void CollectTerms(const core::BreakdownNode& n, const std::string& parent, std::vector<std::string>& groups,
+                  std::vector<Term>& out) {
+  if (n.children.empty()) {
+    if (n.per_layer_bytes <= 0) return;
+    size_t g = 0;
+    while (g < groups.size() && groups[g] != parent) ++g;
+    if (g == groups.size()) groups.push_back(parent);
+    static const ImU32 kGroupColors[] = {IM_COL32(0, 114, 178, 255), IM_COL32(0, 158, 115, 255),
+                                         IM_COL32(150, 150, 150, 255), IM_COL32(204, 121, 167, 255),
+                                         IM_COL32(230, 159, 0, 255)};
+    out.push_back(Term{parent + ": " + n.name, n.formula, n.per_layer_bytes, kGroupColors[g % 5]});
+    return;
+  }
+  for (const core::BreakdownNode& c : n.children) CollectTerms(c, n.name, groups, out);
+}
+
+void Update(Cache& cache, const State& s) {
+  const std::string key = s.config_query;
+  if (key == cache.key) return;
+  cache.key = key;
+  const core::Config& c = s.config;
+  cache.by_seq = Sweep(c, chart::PowersOfTwo(128, std::max<int64_t>(c.seq * 4, 32768)),
+                       [](core::Config& k, int64_t x) { k.seq = x; });
+  cache.by_batch = Sweep(c, chart::PowersOfTwo(1, std::max<int64_t>(c.batch * 4, 64)),
+                         [](core::Config& k, int64_t x) { k.batch = x; });
+  cache.recompute_labels.clear();
+  cache.recompute_bytes.clear();
+  static const char* const kNames[] = {"none", "selective", "full"};
+  for (int r = 0; r < 3; ++r) {
+    core::Config k = c;
+    k.recompute = static_cast<core::Recompute>(r);
+    cache.recompute_labels.push_back(std::string(kNames[r]) + (k.recompute == c.recompute ? " (current)" : ""));
+    cache.recompute_bytes.push_back(Categories(core::EstimateTotals(k)));
+  }
+  cache.terms.clear();
+  const core::BreakdownNode* act = s.estimate.tree.Find("total.activations");
+  if (act == nullptr) act = s.estimate.tree.Find("activations");
+  std::vector<std::string> groups;
+  if (act != nullptr) CollectTerms(*act, act->name, groups, cache.terms);
+  std::stable_sort(cache.terms.begin(), cache.terms.end(), [](const Term& a, const Term& b) { return a.bytes > b.bytes; });
+}
+
+}  // namespace
+
+void DrawCharts(const State& s) {
+  static Cache cache;
+  if (!s.estimate.totals.ok) {
+    ImGui::TextDisabled("No charts while the inputs have errors.");
+    return;
+  }
+  Update(cache, s);
+  const double cap = s.estimate.totals.capacity_bytes;
+  const float em = ImGui::GetFontSize();
+  const bool training = s.config.mode != core::Mode::kInference;
+  ImGui::BeginChild("charts_scroll", ImVec2(0, 0), false);
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  const ImVec2 chart_size(half, em * 16);
+
+  ImGui::TextUnformatted("Memory vs sequence length");
+  ImGui::SameLine(half + ImGui::GetStyle().ItemSpacing.x);
+  ImGui::TextUnformatted(s.config.mode == core::Mode::kInference ? "Memory vs concurrent sequences" : "Memory vs micro-batch");
+  StackedAreaChart("by_seq", "sequence length", cache.by_seq, cap, s.config.seq, s.units, chart_size);
+  ImGui::SameLine();
+  StackedAreaChart("by_batch", "batch", cache.by_batch, cap, s.config.batch, s.units, chart_size);
+
+  ImGui::Spacing();
+  if (training) {
+    ImGui::TextUnformatted("Activation recomputation");
+    ImGui::SameLine(half + ImGui::GetStyle().ItemSpacing.x);
+  }
+  ImGui::TextUnformatted("Activations of one layer, by term");
+  if (training) {
+    StackedBarChart("recompute", cache.recompute_labels, cache.recompute_bytes, cap, s.units, ImVec2(half, em * 16));
+    ImGui::SameLine();
+  }
+  if (cache.terms.empty()) {
+    ImGui::TextDisabled("No per-layer activations in this mode.");
+  } else {
+    TermBars("terms", cache.terms, s.units, training ? half : w);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace llmmem::app

@@ -1,0 +1,226 @@
+// The workload and hardware inputs: mode, batch/sequence/accumulation, parallelism and
+// recompute, the precision scheme, the optimizer, LoRA, overheads and the GPU. Only the
+// sections that matter for the mode are shown. Every input edits the Config directly and
+// shows its help, range and diagnostics (widgets.h).
+#include <cfloat>
+#include <cstdio>
+
+#include "app/panels.h"
+#include "app/widgets.h"
+#include "core/dtype.h"
+#include "core/gpus.h"
+#include "core/units.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+// Dtype combo state for the captureless name callback.
+bool g_trainable_only = false;
+int g_current_dtype = -1;
+
+const char* DtypeName(int i) {
+  const core::DtypeInfo& info = core::Info(static_cast<core::Dtype>(i));
+  if (g_trainable_only && !info.trainable && i != g_current_dtype) return nullptr;
+  return info.label;
+}
+
+void DtypeField(State& s, const char* label, const char* field, core::Dtype* d, bool trainable_only) {
+  g_trainable_only = trainable_only;
+  int i = static_cast<int>(*d);
+  g_current_dtype = i;
+  if (FieldCombo(s, label, field, &i, static_cast<int>(core::Dtype::kCount), DtypeName, nullptr))
+    *d = static_cast<core::Dtype>(i);
+}
+
+void Section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", title);
+  ImGui::Separator();
+}
+
+void ModeField(State& s) {
+  int mode = static_cast<int>(s.config.mode);
+  static const char* const kModes[] = {"Inference", "Full training", "LoRA", "QLoRA", "RLHF"};
+  if (FieldCombo(s, "Mode", "mode", &mode, 5, [](int i) { return kModes[i]; }, nullptr)) {
+    s.config.mode = static_cast<core::Mode>(mode);
+    // Training modes keep trainable weights (QLoRA's dtype is its adapters' precision; the
+    // core stores QLoRA's frozen base in NF4 by itself).
+    if (s.config.mode != core::Mode::kInference && !core::Info(s.config.dtype).trainable) {
+      s.config.dtype = core::Dtype::kBf16;
+    }
+  }
+}
+
+void Workload(State& s, bool training) {
+  core::Config& c = s.config;
+  Section("Workload");
+  FieldInt(s, training ? "Micro-batch" : "Sequences", "batch", &c.batch, 1, 8);
+  FieldInt(s, "Sequence length", "seq", &c.seq, 512, 4096);
+  if (training) FieldInt(s, "Grad accumulation", "grad_accum", &c.grad_accum, 1, 8);
+  if (training) {
+    int r = static_cast<int>(c.recompute);
+    static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)"};
+    if (FieldCombo(s, "Recompute", "recompute", &r, 3, [](int i) { return kRecompute[i]; }, nullptr))
+      c.recompute = static_cast<core::Recompute>(r);
+  }
+  FieldBool(s, "FlashAttention", "flash_attn", &c.flash_attn, nullptr);
+  if (training) {
+    ImGui::SameLine();
+    FieldBool(s, "Dropout", "dropout", &c.dropout, nullptr);
+  }
+}
+
+void Parallelism(State& s, bool training) {
+  core::Config& c = s.config;
+  Section("Parallelism");
+  FieldInt(s, "Tensor parallel", "tp", &c.tp, 1, 2);
+  if (c.tp > 1) FieldBool(s, "Sequence parallel", "sp", &c.sp, nullptr);
+  if (!training) return;
+  FieldInt(s, "Data parallel", "dp", &c.dp, 1, 8);
+  int64_t zero = c.zero;
+  if (FieldInt(s, "ZeRO stage", "zero", &zero, 1, 1)) c.zero = static_cast<int>(zero);
+  if (c.zero > 0) FieldInt(s, "ZeRO group", "zero_group", &c.zero_group, 1, 8);
+  FieldInt(s, "Pipeline stages", "pp", &c.pp, 1, 2);
+  if (c.pp > 1) {
+    int sched = static_cast<int>(c.schedule);
+    static const char* const kSchedules[] = {"1F1B", "interleaved 1F1B", "GPipe"};
+    if (FieldCombo(s, "Schedule", "schedule", &sched, 3, [](int i) { return kSchedules[i]; }, nullptr))
+      c.schedule = static_cast<core::Schedule>(sched);
+    if (c.schedule == core::Schedule::kInterleaved) FieldInt(s, "Virtual stages", "vpp", &c.vpp, 1, 2);
+  }
+  FieldInt(s, "Context parallel", "cp", &c.cp, 1, 2);
+  if (c.model.experts > 0) FieldInt(s, "Expert parallel", "ep", &c.ep, 1, 2);
+  static const char* const kOffload[] = {"none", "CPU", "NVMe"};
+  int opt = static_cast<int>(c.offload_optimizer);
+  if (FieldCombo(s, "Offload optimizer", "offload_optimizer", &opt, 3, [](int i) { return kOffload[i]; }, nullptr))
+    c.offload_optimizer = static_cast<core::Offload>(opt);
+  if (c.zero >= 3) {
+    int par = static_cast<int>(c.offload_params);
+    if (FieldCombo(s, "Offload params", "offload_params", &par, 3, [](int i) { return kOffload[i]; }, nullptr))
+      c.offload_params = static_cast<core::Offload>(par);
+  }
+}
+
+void Rlhf(State& s) {
+  core::Config& c = s.config;
+  Section("RLHF");
+  int r = static_cast<int>(c.rlhf);
+  static const char* const kAlgos[] = {"PPO", "GRPO", "DPO"};
+  if (FieldCombo(s, "Algorithm", "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
+  if (c.rlhf != core::Rlhf::kDpo) {
+    FieldBool(s, "Reward model", "reward_model", &c.reward_model, nullptr);
+    FieldBool(s, "Rollout engine", "rollout_engine", &c.rollout_engine, nullptr);
+  }
+}
+
+void Precision(State& s, bool training) {
+  core::Config& c = s.config;
+  Section("Precision");
+  DtypeField(s, c.mode == core::Mode::kQlora ? "Adapters" : "Weights", "dtype", &c.dtype, c.mode != core::Mode::kInference);
+  if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
+    int64_t bits = c.quant.gptq_bits;
+    if (FieldInt(s, "Quant bits", "gptq_bits", &bits, 1, 1)) c.quant.gptq_bits = static_cast<int>(bits);
+    FieldInt(s, "Group size", "group_size", &c.quant.group_size, 32, 128);
+  }
+  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "Double quantisation", "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
+  if (training) {
+    DtypeField(s, "Gradients", "grad_dtype", &c.grad_dtype, true);
+    FieldBool(s, "fp32 master weights", "master_weights", &c.master_weights, nullptr);
+    FieldBool(s, "fp32 grad accumulation buffer", "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
+  } else {
+    DtypeField(s, "KV cache", "kv_dtype", &c.kv_dtype, false);
+    FieldBool(s, "Logits for every position", "all_logits", &c.all_logits, nullptr);
+  }
+}
+
+void OptimizerSection(State& s) {
+  core::Config& c = s.config;
+  Section("Optimizer");
+  int o = static_cast<int>(c.optimizer);
+  static const char* const kOpt[] = {"SGD", "SGD + momentum", "AdamW", "Adam 8-bit", "Adafactor", "Lion"};
+  if (FieldCombo(s, "Optimizer", "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
+    c.optimizer = static_cast<core::Optimizer>(o);
+  if (c.optimizer != core::Optimizer::kSgd && c.optimizer != core::Optimizer::kAdam8bit)
+    DtypeField(s, "State dtype", "optimizer_dtype", &c.optimizer_dtype, true);
+  FieldBool(s, "fp32 gradient copy at the step", "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
+  FieldBool(s, "fp32 logits in the loss", "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
+  FieldBool(s, "Metrics keep logits", "metrics_logits", &c.metrics_logits, nullptr);
+}
+
+void Lora(State& s) {
+  core::Config& c = s.config;
+  Section(c.mode == core::Mode::kQlora ? "QLoRA adapters" : "LoRA adapters");
+  FieldInt(s, "Rank", "lora_rank", &c.lora_rank, 8, 64);
+  RowLabel("Targets");
+  ImGui::NewLine();
+  static const struct {
+    const char* name;
+    uint32_t bit;
+  } kTargets[] = {{"q", core::kLoraQ},       {"k", core::kLoraK},   {"v", core::kLoraV},      {"o", core::kLoraO},
+                  {"gate", core::kLoraGate}, {"up", core::kLoraUp}, {"down", core::kLoraDown}};
+  for (size_t i = 0; i < sizeof kTargets / sizeof kTargets[0]; ++i) {
+    bool on = (c.lora_targets & kTargets[i].bit) != 0;
+    if (i > 0) ImGui::SameLine();
+    if (FieldBool(s, kTargets[i].name, "lora_targets", &on, nullptr))
+      c.lora_targets = on ? (c.lora_targets | kTargets[i].bit) : (c.lora_targets & ~kTargets[i].bit);
+  }
+  FieldBool(s, "LoRA dropout", "lora_dropout", &c.lora_dropout, nullptr);
+}
+
+void Overheads(State& s) {
+  core::Config& c = s.config;
+  Section("Overheads");
+  FieldDouble(s, "CUDA context, GB", "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
+  FieldDouble(s, "Fragmentation, %", "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
+  FieldDouble(s, "Comm buffers, GB", "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
+}
+
+void GpuSection(State& s) {
+  core::Config& c = s.config;
+  Section("GPU");
+  RowLabel("Card");
+  const core::Gpu* current = core::FindGpu(c.gpu);
+  if (ImGui::BeginCombo("##gpu", current ? current->key.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (const core::Gpu& g : core::Gpus()) {
+      char label[96];
+      std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
+      if (ImGui::Selectable(label, current == &g)) {
+        c.gpu = g.key;
+        c.gpu_memory_gb = g.UsableBytes() / 1e9;
+        s.dirty = true;
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::Text("%s", g.name.c_str());
+        ImGui::Text("Usable: %s", core::FormatBytesBoth(g.UsableBytes()).c_str());
+        if (!g.usable_note.empty()) ImGui::TextDisabled("%s", g.usable_note.c_str());
+        if (!g.source.empty()) ImGui::TextDisabled("%s", g.source.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndCombo();
+  }
+  FieldTooltip(s, "gpu", nullptr);
+  if (FieldDouble(s, "Memory, GB", "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
+}
+
+}  // namespace
+
+void DrawInputs(State& s) {
+  const bool training = s.config.mode != core::Mode::kInference;
+  Section("Setup");
+  ModeField(s);
+  Workload(s, training);
+  Parallelism(s, training);
+  if (s.config.mode == core::Mode::kRlhf) Rlhf(s);
+  Precision(s, training);
+  if (training) OptimizerSection(s);
+  if (s.config.mode == core::Mode::kLora || s.config.mode == core::Mode::kQlora) Lora(s);
+  Overheads(s);
+  GpuSection(s);
+}
+
+}  // namespace llmmem::app

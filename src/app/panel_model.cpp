@@ -1,0 +1,172 @@
+// The model: a searchable preset picker grouped by family, the dimensions (editable; a
+// changed preset shows as "modified"), and an import of a pasted Hugging Face config.json
+// (core/hf_config.h, the same importer the presets go through).
+#include <cctype>
+#include <cfloat>
+#include <cstring>
+#include <string>
+
+#include "app/panels.h"
+#include "app/theme.h"
+#include "app/widgets.h"
+#include "core/hf_config.h"
+#include "core/presets.h"
+#include "core/units.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+bool ContainsNoCase(const std::string& hay, const char* needle) {
+  if (*needle == 0) return true;
+  const size_t n = std::strlen(needle);
+  for (size_t i = 0; i + n <= hay.size(); ++i) {
+    size_t k = 0;
+    while (k < n && std::tolower(static_cast<unsigned char>(hay[i + k])) ==
+                        std::tolower(static_cast<unsigned char>(needle[k])))
+      ++k;
+    if (k == n) return true;
+  }
+  return false;
+}
+
+// The fields the dimensions section edits; a preset differs when any of them does.
+bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
+  return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
+         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp &&
+         a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
+         a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
+         a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
+}
+
+void PresetPicker(State& s) {
+  static char filter[64] = "";
+  core::ModelSpec& m = s.config.model;
+  const core::Preset* current = m.preset.empty() ? nullptr : core::FindPreset(m.preset);
+  std::string preview = m.name;
+  if (current == nullptr) {
+    preview += " (custom)";
+  } else if (!SameShape(current->model, m)) {
+    preview += " (modified)";
+  }
+  RowLabel("Model");
+  if (ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputTextWithHint("##filter", "search name, family or HF id", filter, sizeof filter);
+    const std::string* family = nullptr;
+    for (const core::Preset& p : core::Presets()) {
+      if (!p.ok) continue;
+      if (!ContainsNoCase(p.name, filter) && !ContainsNoCase(p.family, filter) && !ContainsNoCase(p.hf_id, filter) &&
+          !ContainsNoCase(p.key, filter))
+        continue;
+      if (family == nullptr || *family != p.family) {
+        family = &p.family;
+        ImGui::TextDisabled("%s", p.family.c_str());
+      }
+      const bool selected = current == &p;
+      ImGui::Indent();
+      if (ImGui::Selectable(p.name.c_str(), selected)) {
+        m = p.model;
+        s.dirty = true;
+        filter[0] = 0;
+      }
+      if (ImGui::IsItemHovered()) {
+        const core::ParamCounts c = core::CountParameters(p.model);
+        ImGui::SetTooltip("%s\n%s parameters (%s)", p.hf_id.c_str(), core::FormatParams(static_cast<double>(c.total)).c_str(),
+                          core::FormatCount(c.total).c_str());
+      }
+      ImGui::Unindent();
+      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A model preset (Hugging Face config.json); edit its dimensions below");
+  const auto diags = DiagnosticsFor(s, "model");
+  for (const core::Diagnostic* d : diags) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(d->severity == core::Severity::kError ? BadColor() : WarnColor(), "%s", d->message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void ImportPopup(State& s) {
+  static char text[1 << 16] = "";
+  static core::Diagnostics last;
+  if (ImGui::Button("Paste config.json...")) {
+    last.clear();
+    ImGui::OpenPopup("Import config.json");
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json text");
+  const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+  ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (ImGui::BeginPopupModal("Import config.json", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    const float em = ImGui::GetFontSize();
+    ImGui::TextUnformatted("Paste a model's config.json (from its Hugging Face page):");
+    ImGui::InputTextMultiline("##json", text, sizeof text, ImVec2(em * 36, em * 18));
+    for (const core::Diagnostic& d : last) {
+      ImGui::PushTextWrapPos(em * 36);
+      ImGui::TextColored(d.severity == core::Severity::kError ? BadColor() : WarnColor(), "%s%s%s", d.field.c_str(),
+                         d.field.empty() ? "" : ": ", d.message.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button("Import")) {
+      core::HfImport imported = core::ImportHfConfigText(text, "imported model");
+      last = imported.diagnostics;
+      if (imported.ok) {
+        s.config.model = imported.model;
+        s.config.model.preset.clear();
+        s.dirty = true;
+        if (!core::HasErrors(last)) ImGui::CloseCurrentPopup();
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
+void Dimensions(State& s) {
+  core::ModelSpec& m = s.config.model;
+  // Open the section when one of its inputs has an error, so the red input is visible.
+  for (const core::Diagnostic& d : s.estimate.diagnostics)
+    if (d.severity == core::Severity::kError && d.field.compare(0, 6, "model.") == 0) ImGui::SetNextItemOpen(true);
+  if (!ImGui::CollapsingHeader("Model dimensions")) return;
+  const core::ParamCounts c = core::CountParameters(m);
+  ImGui::TextDisabled("%s parameters (%s)", core::FormatParams(static_cast<double>(c.total)).c_str(),
+                      core::FormatCount(c.total).c_str());
+  FieldInt(s, "Vocabulary", "vocab", &m.vocab, 1024, 32768);
+  FieldInt(s, "Hidden size", "hidden", &m.hidden, 256, 1024);
+  FieldInt(s, "Layers", "layers", &m.layers, 1, 8);
+  FieldInt(s, "Heads", "heads", &m.heads, 1, 8);
+  FieldInt(s, "KV heads", "kv_heads", &m.kv_heads, 1, 8);
+  FieldInt(s, "Head dim", "head_dim", &m.head_dim, 16, 64);
+  FieldInt(s, "MLP size", "ffn", &m.ffn, 256, 1024);
+  int mlp = static_cast<int>(m.mlp);
+  if (FieldCombo(s, "MLP kind", "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
+                 nullptr))
+    m.mlp = static_cast<core::MlpKind>(mlp);
+  int norm = static_cast<int>(m.norm);
+  if (FieldCombo(s, "Norm", "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
+    m.norm = static_cast<core::NormKind>(norm);
+  FieldBool(s, "Tied embeddings", "tied_embeddings", &m.tied_embeddings, nullptr);
+  FieldInt(s, "Experts", "experts", &m.experts, 1, 8);
+  if (m.experts > 0) {
+    FieldInt(s, "Experts/token", "experts_per_token", &m.experts_per_token, 1, 2);
+    FieldInt(s, "Expert MLP", "moe_ffn", &m.moe_ffn, 256, 1024);
+    FieldInt(s, "Shared experts", "shared_experts", &m.shared_experts, 1, 1);
+    FieldInt(s, "Shared MLP", "shared_ffn", &m.shared_ffn, 256, 1024);
+    FieldInt(s, "Dense layers", "dense_layers", &m.dense_layers, 1, 1);
+  }
+  FieldInt(s, "Params override", "params_override", &m.params_override, 0, 0);
+}
+
+}  // namespace
+
+void DrawModelInputs(State& s) {
+  PresetPicker(s);
+  ImportPopup(s);
+  Dimensions(s);
+}
+
+}  // namespace llmmem::app

@@ -1,0 +1,113 @@
+// Fonts and colours. The font is DejaVuSans, embedded at build time (cmake/embed.py) so
+// desktop and web render the same glyphs without a file system.
+#include "app/theme.h"
+
+#include <cstring>
+
+#include "core/embedded.h"
+
+namespace llmmem::app {
+
+extern const core::EmbeddedFile kEmbeddedAssets[];
+
+namespace {
+
+bool g_dark = true;
+ImFont* g_large = nullptr;
+
+const core::EmbeddedFile* FindAsset(const char* name) {
+  for (const core::EmbeddedFile* f = kEmbeddedAssets; f->name != nullptr; ++f)
+    if (std::strcmp(f->name, name) == 0) return f;
+  return nullptr;
+}
+
+}  // namespace
+
+void LoadFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  static const ImWchar kRanges[] = {
+      0x0020, 0x00FF,  // Basic Latin + Latin-1 (§, ×, ·)
+      0x0370, 0x03FF,  // Greek (formulas)
+      0x2000, 0x206F,  // General punctuation (–, —, …, ‖)
+      0x2070, 0x209F,  // Super/subscripts
+      0x2190, 0x21FF,  // Arrows
+      0x2200, 0x22FF,  // Mathematical operators (≈, ≤, ×)
+      0x25A0, 0x25FF,  // Geometric shapes (▲ ▼ ■)
+      0,
+  };
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;  // the bytes live in the binary
+  cfg.OversampleH = 2;
+  const core::EmbeddedFile* font = FindAsset("DejaVuSans.ttf");
+  if (font != nullptr) {
+    void* data = const_cast<unsigned char*>(font->data);
+    const int size = static_cast<int>(font->size);
+    io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * scale, &cfg, kRanges);
+    g_large = io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * 1.7f * scale, &cfg, kRanges);
+  } else {
+    ImFontConfig fallback;
+    fallback.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&fallback);
+    g_large = io.Fonts->AddFontDefault(&fallback);
+  }
+  io.Fonts->Build();
+}
+
+void ApplyStyle(bool dark, float scale) {
+  g_dark = dark;
+  ImGuiStyle style;
+  if (dark) {
+    ImGui::StyleColorsDark(&style);
+  } else {
+    ImGui::StyleColorsLight(&style);
+  }
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.GrabRounding = 3;
+  style.ChildRounding = 4;
+  style.PopupRounding = 3;
+  style.FramePadding = ImVec2(6, 3);
+  style.ItemSpacing = ImVec2(8, 5);
+  style.CellPadding = ImVec2(6, 2);
+  style.WindowPadding = ImVec2(10, 10);
+  style.ScrollbarSize = 13;
+  if (dark) {
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.15f, 1);
+  } else {
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.95f, 0.95f, 0.96f, 1);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.87f, 0.88f, 0.91f, 1);
+    style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.84f, 0.92f, 1);
+    style.Colors[ImGuiCol_PopupBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
+    style.FrameBorderSize = 1;
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+ImU32 CategoryColor(core::Category c) {
+  // Okabe-Ito based (colour-blind friendly), readable on both themes. A switch, so a new
+  // core category fails the build (-Wswitch) until it has a colour.
+  switch (c) {
+    case core::Category::kWeights: return IM_COL32(0, 114, 178, 255);          // blue
+    case core::Category::kGradients: return IM_COL32(230, 159, 0, 255);        // orange
+    case core::Category::kMasterWeights: return IM_COL32(86, 180, 233, 255);   // sky blue
+    case core::Category::kOptimizerStates: return IM_COL32(204, 121, 167, 255);  // purple
+    case core::Category::kActivations: return IM_COL32(0, 158, 115, 255);      // green
+    case core::Category::kKvCache: return IM_COL32(213, 94, 0, 255);           // vermillion
+    case core::Category::kBuffers: return IM_COL32(222, 200, 60, 255);         // yellow
+    case core::Category::kOverheads: return IM_COL32(150, 150, 150, 255);      // grey
+    case core::Category::kCount: break;
+  }
+  return IM_COL32(128, 128, 128, 255);
+}
+
+ImVec4 GoodColor() { return g_dark ? ImVec4(0.35f, 0.82f, 0.45f, 1) : ImVec4(0.05f, 0.52f, 0.15f, 1); }
+ImVec4 BadColor() { return g_dark ? ImVec4(1.0f, 0.42f, 0.40f, 1) : ImVec4(0.80f, 0.10f, 0.10f, 1); }
+ImVec4 WarnColor() { return g_dark ? ImVec4(0.95f, 0.78f, 0.30f, 1) : ImVec4(0.62f, 0.45f, 0.0f, 1); }
+bool IsDark() { return g_dark; }
+ImFont* LargeFont() { return g_large; }
+
+}  // namespace llmmem::app

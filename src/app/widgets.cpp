@@ -1,0 +1,154 @@
+// Form widgets; see widgets.h.
+#include "app/widgets.h"
+
+#include <cfloat>
+#include <string>
+
+#include "app/theme.h"
+#include "core/fields.h"
+#include "core/limits.h"
+#include "core/units.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+constexpr float kLabelEm = 9.0f;  // label column width, in font heights
+
+// limits.h's help for numeric fields, fields.h's for the others.
+const char* FieldHelp(const char* field) {
+  if (const core::FieldLimit* l = core::FindLimit(field)) return l->help;
+  if (const core::FieldDef* f = core::FindField(field)) return f->help;
+  return nullptr;
+}
+
+bool HasError(const std::vector<const core::Diagnostic*>& diags) {
+  for (const core::Diagnostic* d : diags)
+    if (d->severity == core::Severity::kError) return true;
+  return false;
+}
+
+// Pushes a red frame when the field has an error; returns the number of colours pushed.
+int PushFlag(const std::vector<const core::Diagnostic*>& diags) {
+  if (!HasError(diags)) return 0;
+  const ImVec4 bad = BadColor();
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(bad.x, bad.y, bad.z, 0.28f));
+  ImGui::PushStyleColor(ImGuiCol_Border, bad);
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
+  return 2;
+}
+
+void PopFlag(int pushed) {
+  if (pushed == 0) return;
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(pushed);
+}
+
+// The messages under the input, errors red, warnings amber, notes dim.
+void Messages(const std::vector<const core::Diagnostic*>& diags) {
+  for (const core::Diagnostic* d : diags) {
+    const ImVec4 c = d->severity == core::Severity::kError     ? BadColor()
+                     : d->severity == core::Severity::kWarning ? WarnColor()
+                                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    ImGui::PushStyleColor(ImGuiCol_Text, c);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(d->message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
+}
+
+std::string Id(const char* field) { return std::string("##") + field; }
+
+}  // namespace
+
+void RowLabel(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(ImGui::GetFontSize() * kLabelEm);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+void FieldTooltip(const State& s, const char* field, const char* help) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+  if (help == nullptr) help = FieldHelp(field);
+  if (help != nullptr) ImGui::TextUnformatted(help);
+  if (const core::FieldLimit* l = core::FindLimit(field)) {
+    ImGui::TextDisabled("%s: %s to %s", field, core::FormatNumber(l->min, 3).c_str(),
+                        core::FormatNumber(l->max, 3).c_str());
+  } else {
+    ImGui::TextDisabled("%s", field);
+  }
+  Messages(DiagnosticsFor(s, field));
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast) {
+  const auto diags = DiagnosticsFor(s, field);
+  RowLabel(label);
+  const int pushed = PushFlag(diags);
+  const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
+                                          step_fast > 0 ? &step_fast : nullptr, "%lld");
+  PopFlag(pushed);
+  FieldTooltip(s, field, nullptr);
+  Messages(diags);
+  if (changed) s.dirty = true;
+  return changed;
+}
+
+bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format) {
+  const auto diags = DiagnosticsFor(s, field);
+  RowLabel(label);
+  const int pushed = PushFlag(diags);
+  const bool changed =
+      ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
+  PopFlag(pushed);
+  FieldTooltip(s, field, nullptr);
+  Messages(diags);
+  if (changed) s.dirty = true;
+  return changed;
+}
+
+bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help) {
+  const auto diags = DiagnosticsFor(s, field);
+  const int pushed = PushFlag(diags);
+  const bool changed = ImGui::Checkbox(label, v);
+  PopFlag(pushed);
+  FieldTooltip(s, field, help);
+  Messages(diags);
+  if (changed) s.dirty = true;
+  return changed;
+}
+
+bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
+                const char* (*names)(int), const char* help) {
+  const auto diags = DiagnosticsFor(s, field);
+  RowLabel(label);
+  const int pushed = PushFlag(diags);
+  bool changed = false;
+  const char* preview = *index >= 0 && *index < count ? names(*index) : nullptr;
+  if (preview == nullptr) preview = "?";
+  if (ImGui::BeginCombo(Id(field).c_str(), preview)) {
+    for (int i = 0; i < count; ++i) {
+      const char* n = names(i);
+      if (n == nullptr) continue;  // filtered out
+      const bool selected = i == *index;
+      if (ImGui::Selectable(n, selected)) {
+        changed = *index != i;
+        *index = i;
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  PopFlag(pushed);
+  FieldTooltip(s, field, help);
+  Messages(diags);
+  if (changed) s.dirty = true;
+  return changed;
+}
+
+}  // namespace llmmem::app

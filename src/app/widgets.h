@@ -1,0 +1,28 @@
+// Form widgets shared by the input panels: a label column, the input, a tooltip with the
+// field's documented range and help (core/limits.h), and, when the estimate's
+// diagnostics name the field, a red frame and the message under the input. Inputs edit
+// the Config directly, so an invalid typed value is kept (validation never clamps).
+// May include: imgui, core, app/state.h.
+#pragma once
+
+#include <cstdint>
+
+#include "app/state.h"
+
+namespace llmmem::app {
+
+// Starts a labelled form row; the next widget fills the rest of the line.
+void RowLabel(const char* label);
+
+// Each returns true when the value changed (and marks the state dirty).
+bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast);
+bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format);
+bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help);
+// A combo over `count` items named by names(i); *index is the selected item.
+bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
+                const char* (*names)(int), const char* help);
+
+// Tooltip for the last item: help text, range, diagnostics.
+void FieldTooltip(const State& s, const char* field, const char* help);
+
+}  // namespace llmmem::app
