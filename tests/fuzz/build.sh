@@ -22,4 +22,4 @@ for harness in tests/fuzz/fuzz_*.cpp; do
     "$CXX" "${flags[@]/fuzzer-no-link/fuzzer}" "$harness" "${objs[@]}" -o "$out/$name"
   fi
 done
-echo "fuzz harnesses in $out: $(ls "$out" | grep -c '^fuzz_')"
+echo "fuzz harnesses in $out: $(find "$out" -maxdepth 1 -name 'fuzz_*' -type f -executable | wc -l)"
