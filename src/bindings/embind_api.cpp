@@ -6,11 +6,19 @@
 //   defaultConfig() -> config JSON; configToQuery(configJson) -> "v=1&model=..."
 //   presets() -> [{key, id, name, family, params, published_params, ok}]
 //   importHfConfig(configJsonText) -> {ok, config, diagnostics}
+//   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
+//   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
+//   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
+//     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
+//     File.slice(0, need_bytes) until complete (never the whole file)
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "core/config_json.h"
+#include "core/doctor.h"
+#include "core/export.h"
+#include "core/weight_headers.h"
 #include "core/estimate.h"
 #include "core/hf_config.h"
 #include "core/presets.h"
@@ -75,6 +83,62 @@ std::string ImportHfConfig(const std::string& text) {
   return j.Dump();
 }
 
+std::string ExportEstimate(const std::string& config_json, const std::string& format) {
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  const core::Estimate e = core::Explain(parsed.config);
+  if (format == "markdown") return core::EstimateToMarkdown(parsed.config, e);
+  if (format == "csv") return core::EstimateToCsv(e);
+  return core::EstimateToJson(parsed.config, e).Dump(2);
+}
+
+std::string Diagnose(const std::string& config_json) {
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  Json::Array out;
+  for (const core::Remedy& r : core::Diagnose(parsed.config)) {
+    Json j(Json::Object{});
+    j["id"] = Json(r.id);
+    j["title"] = Json(r.title);
+    j["change"] = Json(r.change);
+    j["tradeoff"] = Json(r.tradeoff);
+    j["saving_bytes"] = Json(r.saving_bytes);
+    j["peak_bytes"] = Json(r.peak_bytes);
+    j["fits"] = Json(r.fits);
+    j["changes_workload"] = Json(r.changes_workload);
+    j["query"] = Json(core::ConfigToQuery(r.config));
+    out.push_back(std::move(j));
+  }
+  return Json(std::move(out)).Dump();
+}
+
+std::string InspectWeightHeader(const std::string& bytes, double file_size) {
+  const core::WeightHeaderResult r = core::ParseWeightHeader(
+      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
+  Json j(Json::Object{});
+  j["status"] = Json(r.status == core::WeightHeaderStatus::kComplete   ? "complete"
+                     : r.status == core::WeightHeaderStatus::kNeedMoreBytes ? "need_more"
+                                                                            : "error");
+  j["need_bytes"] = Json(static_cast<double>(r.need_bytes));
+  j["message"] = Json(r.message);
+  j["tensors"] = Json(static_cast<double>(r.tensor_count));
+  j["parameters"] = Json(static_cast<double>(r.parameter_count));
+  j["parameters_known"] = Json(r.parameters_known);
+  j["weight_bytes"] = Json(static_cast<double>(r.weight_bytes));
+  Json::Array types;
+  for (const core::WeightTypeTally& t : r.by_type) {
+    Json row(Json::Object{});
+    row["type"] = Json(t.type);
+    row["tensors"] = Json(static_cast<double>(t.tensors));
+    row["parameters"] = Json(static_cast<double>(t.parameters));
+    row["bytes"] = Json(static_cast<double>(t.bytes));
+    types.push_back(std::move(row));
+  }
+  j["by_type"] = Json(std::move(types));
+  Json::Array notes;
+  for (const core::WeightNote& n : r.notes) notes.push_back(Json(n.message));
+  j["notes"] = Json(std::move(notes));
+  return j.Dump();
+}
+
 }  // namespace
 }  // namespace llmmem::bindings
 
@@ -86,4 +150,9 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("configToQuery", &ConfigToQuery);
   emscripten::function("presets", &PresetsJson);
   emscripten::function("importHfConfig", &ImportHfConfig);
+  emscripten::function("exportEstimate", &ExportEstimate);
+  emscripten::function("diagnose", &Diagnose);
+  // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
+  // std::string byte for byte.
+  emscripten::function("inspectWeightHeader", &InspectWeightHeader);
 }

@@ -44,6 +44,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     if (arg == "--json") { r.options.json = true; continue; }
     if (arg == "--list-models") { r.options.list_models = true; continue; }
     if (arg == "--formulas") { r.options.show_formulas = true; continue; }
+    if (arg == "--doctor") { r.options.doctor = true; continue; }
     if (arg.compare(0, 2, "--") != 0) {
       Error(r, arg, "unexpected argument \"" + arg + "\"; flags start with -- (see llmmem --help)");
       continue;
@@ -80,6 +81,13 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       }
     }
 
+    if (key == "format") {
+      if (*value == "json") r.options.json = true;
+      else if (*value == "markdown" || *value == "md") r.options.format = "markdown";
+      else if (*value == "csv") r.options.format = "csv";
+      else if (*value != "table") Error(r, flag, flag + ": \"" + *value + "\" is not table, json, markdown or csv");
+      continue;
+    }
     if (key == "weights_file") {
       r.options.weights_files.push_back(*value);
       continue;
@@ -186,6 +194,8 @@ std::string HelpText() {
       "  --config FILE        a saved configuration (the JSON that --json prints under \"config\")\n"
       "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"
       "  --formulas           print each row's formula and source in the table\n"
+      "  --format FORMAT      table (default), json, markdown or csv\n"
+      "  --doctor             when it does not fit: the remedies, each re-estimated, best first\n"
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"

@@ -17,6 +17,7 @@ namespace llmmem::cli {
 struct CliOptions {
   core::Config config;
   bool json = false;
+  std::string format;           // "markdown" or "csv" (--format); --json sets "json"
   bool help = false;
   bool list_models = false;
   bool list_gpus = false;
@@ -25,6 +26,7 @@ struct CliOptions {
   int gpus_per_node = 8;
   std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;
+  bool doctor = false;
 };
 
 struct CliParse {

@@ -134,4 +134,17 @@ std::string RenderCompat(const core::CompatEstimate& c) {
   return out;
 }
 
+std::string RenderDoctor(const std::vector<core::Remedy>& remedies) {
+  if (remedies.empty()) return "OOM doctor: no single remedy saves memory here.\n";
+  std::string out = "OOM doctor (each remedy applied alone and re-estimated; best first):\n";
+  for (const core::Remedy& r : remedies) {
+    out += std::string(r.fits ? "  FITS  " : "        ") + Pad(r.title, 56) + " saves " +
+           Pad(core::FormatBytesBoth(r.saving_bytes), 26) + " -> " + core::FormatBytesBoth(r.peak_bytes) + "\n";
+    std::string flags = "--" + r.change;
+    for (size_t at = flags.find(", "); at != std::string::npos; at = flags.find(", ", at)) flags.replace(at, 2, " --");
+    out += "        " + flags + (r.changes_workload ? "  (changes the workload)" : "") + "; cost: " + r.tradeoff + "\n";
+  }
+  return out;
+}
+
 }  // namespace llmmem::cli

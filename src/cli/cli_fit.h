@@ -5,6 +5,7 @@
 
 #include "core/compat.h"
 #include "core/config.h"
+#include "core/doctor.h"
 #include "core/json.h"
 
 namespace llmmem::cli {
@@ -14,5 +15,6 @@ std::string RenderFit(const core::Config& c);
 std::string RenderGpuList();
 core::Json CompatToJson(const core::CompatEstimate& c);
 std::string RenderCompat(const core::CompatEstimate& c);
+std::string RenderDoctor(const std::vector<core::Remedy>& remedies);
 
 }  // namespace llmmem::cli

@@ -9,7 +9,9 @@
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
 #include "core/compat.h"
+#include "core/doctor.h"
 #include "core/estimate.h"
+#include "core/export.h"
 #include "core/units.h"
 #include "core/result_json.h"
 
@@ -83,13 +85,18 @@ int main(int argc, char** argv) {
   core::CompatEstimate compat;
   if (parsed.options.compat == "deepspeed") compat = core::DeepSpeedEstimate(c, parsed.options.gpus_per_node);
   if (parsed.options.compat == "megatron") compat = core::MegatronEstimate(c);
-  if (parsed.options.json) {
+  if (parsed.options.format == "markdown") {
+    std::cout << core::EstimateToMarkdown(c, e);
+  } else if (parsed.options.format == "csv") {
+    std::cout << core::EstimateToCsv(e);
+  } else if (parsed.options.json) {
     core::Json j = core::EstimateToJson(c, e);
     if (!parsed.options.compat.empty()) j["compat"] = cli::CompatToJson(compat);
     std::cout << j.Dump(2) << "\n";
   } else {
     std::cout << cli::RenderTable(c, e, parsed.options.show_formulas);
     if (!parsed.options.compat.empty()) std::cout << "\n" << cli::RenderCompat(compat);
+    if (parsed.options.doctor && !e.totals.Fits()) std::cout << "\n" << cli::RenderDoctor(core::Diagnose(c));
   }
   return e.totals.Fits() ? 0 : 1;
 }

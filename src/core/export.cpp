@@ -1,0 +1,76 @@
+#include "core/export.h"
+
+#include "core/config_json.h"
+#include "core/units.h"
+
+namespace llmmem::core {
+namespace {
+
+// Markdown and CSV both need the text free of their delimiters.
+std::string Escape(const std::string& s, char delimiter) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == delimiter || ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+std::string CsvField(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"') out += "\"\"";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out + "\"";
+}
+
+void MarkdownRows(const BreakdownNode& n, int depth, double total, std::string& out) {
+  if (depth > 0 && n.bytes == 0 && n.children.empty()) return;
+  std::string indent;
+  for (int i = 0; i < depth; ++i) indent += "&nbsp;&nbsp;";
+  const std::string where = n.device == Device::kCpu ? " (CPU)" : n.device == Device::kNvme ? " (NVMe)" : "";
+  out += "| " + indent + Escape(n.name, '|') + where + " | " + FormatNumber(n.bytes / kGB, 3) + " | " +
+         FormatNumber(n.bytes / kGiB, 3) + " | " + (total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "") +
+         " | " + Escape(n.formula, '|') + " |\n";
+  for (const BreakdownNode& c : n.children) MarkdownRows(c, depth + 1, total, out);
+}
+
+void CsvRows(const BreakdownNode& n, const std::string& parent, std::string& out) {
+  const char* device = n.device == Device::kCpu ? "cpu" : n.device == Device::kNvme ? "nvme" : "gpu";
+  out += CsvField(n.id) + "," + CsvField(parent) + "," + CsvField(n.name) + "," + FormatJsonNumber(n.bytes) + "," +
+         FormatJsonNumber(n.bytes / kGB) + "," + FormatJsonNumber(n.bytes / kGiB) + "," + device + "," +
+         CsvField(n.children.empty() ? CategoryId(n.category) : "") + "," + CsvField(n.formula) + "," +
+         CsvField(n.source) + "\n";
+  for (const BreakdownNode& c : n.children) CsvRows(c, n.id, out);
+}
+
+}  // namespace
+
+std::string EstimateToMarkdown(const Config& c, const Estimate& e) {
+  std::string out = "### " + Escape(c.model.name, '|') + ": " + ModeId(c.mode) + ", micro-batch " +
+                    std::to_string(c.batch) + " x " + std::to_string(c.seq) + " tokens\n\n";
+  if (!e.totals.ok) {
+    out += "Not computed:\n";
+    for (const Diagnostic& d : e.diagnostics) out += "- " + d.message + "\n";
+    return out;
+  }
+  const Totals& t = e.totals;
+  out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + c.gpu + " (" + FormatBytesBoth(t.capacity_bytes) +
+         "): " + (t.Fits() ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom" : "does not fit, over by " +
+                                                                                       FormatBytesBoth(-t.Headroom())) +
+         ". " + e.peak_note + "\n\n";
+  out += "| Component | GB | GiB | Share | Formula |\n|---|---:|---:|---:|---|\n";
+  MarkdownRows(e.tree, 0, t.peak_bytes, out);
+  out += "\nGB = 1e9 bytes, GiB = 2^30 bytes. Settings: `" + ConfigToQuery(c) + "`\n";
+  return out;
+}
+
+std::string EstimateToCsv(const Estimate& e) {
+  std::string out = "id,parent,name,bytes,gb,gib,device,category,formula,source\n";
+  if (e.totals.ok) CsvRows(e.tree, "", out);
+  return out;
+}
+
+}  // namespace llmmem::core
