@@ -35,7 +35,8 @@ inline void StackSegments(const double* values, int n, double axis, Segment* out
 inline double NiceNum(double x, bool round) {
   if (!(x > 0) || !std::isfinite(x)) return 1;
   const double expv = std::floor(std::log10(x));
-  const double f = x / std::pow(10.0, expv);
+  // Rounded to 9 decimals: 0.7 / 10^-1 is 6.9999999999999991 in binary and would fall to 5.
+  const double f = std::round(x / std::pow(10.0, expv) * 1e9) / 1e9;
   double nf;
   if (round) {
     nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
