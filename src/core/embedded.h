@@ -1,4 +1,4 @@
-// Files embedded at build time (cmake/embed.py). Arrays end with a {nullptr} row.
+// Files embedded at build time (scripts/embed.py). Arrays end with a {nullptr} row.
 #pragma once
 
 #include <cstddef>
