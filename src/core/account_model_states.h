@@ -142,9 +142,9 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const double g_shards = d.GradShards();
   const double o_shards = d.OptimizerShards();
   const Device opt_device = detail::OffloadDevice(c.offload_optimizer);
-  const std::string opt_where = opt_device == Device::kCpu ? " (offloaded to CPU)"
-                                : opt_device == Device::kNvme ? " (offloaded to NVMe)"
-                                                              : "";
+  const char* opt_where = opt_device == Device::kCpu    ? " (offloaded to CPU)"
+                          : opt_device == Device::kNvme ? " (offloaded to NVMe)"
+                                                        : "";
 
   if (d.adapters) {
     const double bpp = Info(c.dtype).bits / 8.0;
@@ -180,24 +180,26 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   }
 
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
-  const std::string state_note = std::string(" (") + Info(c.optimizer_dtype).label + ")" +
-                                 detail::ShardNote(o_shards, "ZeRO-1") + opt_where;
+  // Text is built only inside the explain callbacks: the fast path allocates nothing.
+  const auto state_note = [&] {
+    return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, "ZeRO-1") + opt_where;
+  };
   const Live state_live = Live::Both(T * obpp / o_shards).On(opt_device);
   switch (c.optimizer) {
     case Optimizer::kSgd:
       break;
     case Optimizer::kSgdMomentum:
       s.Leaf("momentum", "SGD momentum buffer", Category::kOptimizerStates, state_live, [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kSeed002Optimizers};
+        return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kSeed002Optimizers};
       });
       break;
     case Optimizer::kAdamW:
       s.Begin("optimizer", "Adam(W) states");
       s.Leaf("adam_m", "First moment m", Category::kOptimizerStates, state_live, [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kZeroModelStates};
+        return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kZeroModelStates};
       });
       s.Leaf("adam_v", "Second moment v", Category::kOptimizerStates, state_live, [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kZeroModelStates};
+        return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kZeroModelStates};
       });
       s.End();
       break;
@@ -233,7 +235,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     }
     case Optimizer::kLion:
       s.Leaf("lion_m", "Lion momentum", Category::kOptimizerStates, state_live, [&] {
-        return Explanation{detail::PerParam(obpp, T, what) + state_note, src::kLion};
+        return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kLion};
       });
       break;
   }

@@ -174,7 +174,7 @@ void Check(const Config& c, Checker& k) {
     k.Error(DiagId::kInconsistent, "offload_params",
             "parameter offload needs ZeRO-3 / FSDP FULL_SHARD (zero = 3): lower stages keep whole weights on the GPU");
   }
-  if (k.ok && c.offload_activations && c.recompute != Recompute::kFull) {
+  if (k.ok && k.out != nullptr && c.offload_activations && c.recompute != Recompute::kFull) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "offload_activations",
            "activation offload moves the checkpointed layer inputs: it applies with recompute = full");
   }
@@ -211,7 +211,8 @@ void Check(const Config& c, Checker& k) {
     k.Error(DiagId::kNoArchitecture, "model", "LoRA adapters attach to matrices: the model needs its dimensions");
   }
 
-  // Notes that do not stop the estimate.
+  // Notes that do not stop the estimate (skipped on the fast path, which only decides validity).
+  if (k.out == nullptr) return;
   if (training && c.master_weights && c.dtype == Dtype::kFp32) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "master_weights",
            "the weights are already fp32, so there is no separate master copy");
