@@ -113,30 +113,7 @@ std::string Diagnose(const std::string& config_json) {
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
   const core::WeightHeaderResult r = core::ParseWeightHeader(
       reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
-  Json j(Json::Object{});
-  j["status"] = Json(r.status == core::WeightHeaderStatus::kComplete   ? "complete"
-                     : r.status == core::WeightHeaderStatus::kNeedMoreBytes ? "need_more"
-                                                                            : "error");
-  j["need_bytes"] = Json(static_cast<double>(r.need_bytes));
-  j["message"] = Json(r.message);
-  j["tensors"] = Json(static_cast<double>(r.tensor_count));
-  j["parameters"] = Json(static_cast<double>(r.parameter_count));
-  j["parameters_known"] = Json(r.parameters_known);
-  j["weight_bytes"] = Json(static_cast<double>(r.weight_bytes));
-  Json::Array types;
-  for (const core::WeightTypeTally& t : r.by_type) {
-    Json row(Json::Object{});
-    row["type"] = Json(t.type);
-    row["tensors"] = Json(static_cast<double>(t.tensors));
-    row["parameters"] = Json(static_cast<double>(t.parameters));
-    row["bytes"] = Json(static_cast<double>(t.bytes));
-    types.push_back(std::move(row));
-  }
-  j["by_type"] = Json(std::move(types));
-  Json::Array notes;
-  for (const core::WeightNote& n : r.notes) notes.push_back(Json(n.message));
-  j["notes"] = Json(std::move(notes));
-  return j.Dump();
+  return core::WeightHeaderToJson(r).Dump();
 }
 
 }  // namespace

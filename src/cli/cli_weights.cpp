@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "core/result_json.h"
 #include "core/units.h"
 
 namespace llmmem::cli {
@@ -71,29 +72,8 @@ core::Json WeightHeadersToJson(const std::vector<std::string>& paths, const std:
   using core::Json;
   Json::Array files;
   for (size_t i = 0; i < rs.size(); ++i) {
-    const core::WeightHeaderResult& r = rs[i];
-    Json j(Json::Object{});
+    Json j = core::WeightHeaderToJson(rs[i]);
     j["path"] = Json(paths[i]);
-    j["ok"] = Json(r.ok());
-    if (!r.ok()) {
-      j["error"] = Json(r.message);
-    } else {
-      j["tensors"] = Json(static_cast<double>(r.tensor_count));
-      j["parameters"] = Json(static_cast<double>(r.parameter_count));
-      j["parameters_known"] = Json(r.parameters_known);
-      j["weight_bytes"] = Json(static_cast<double>(r.weight_bytes));
-      j["header_bytes"] = Json(static_cast<double>(r.header_bytes));
-      Json::Array types;
-      for (const core::WeightTypeTally& t : r.by_type) {
-        Json row(Json::Object{});
-        row["type"] = Json(t.type);
-        row["tensors"] = Json(static_cast<double>(t.tensors));
-        row["parameters"] = Json(static_cast<double>(t.parameters));
-        row["bytes"] = Json(static_cast<double>(t.bytes));
-        types.push_back(std::move(row));
-      }
-      j["by_type"] = Json(std::move(types));
-    }
     files.push_back(std::move(j));
   }
   Json out(Json::Object{});

@@ -1,15 +1,11 @@
 // Stable ids for the enums of Config, shared by JSON, URL and CLI.
 #include "core/config.h"
 
-#include <cctype>
+#include "core/text.h"
 
 namespace llmmem::core {
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 struct LoraName {
   const char* id;
@@ -82,7 +78,7 @@ const char* RlhfId(Rlhf r) {
 }
 
 bool ParseSchedule(const std::string& s, Schedule& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "1f1b") { out = Schedule::k1F1B; return true; }
   if (k == "interleaved" || k == "interleaved-1f1b" || k == "vpp") { out = Schedule::kInterleaved; return true; }
   if (k == "gpipe") { out = Schedule::kGpipe; return true; }
@@ -90,7 +86,7 @@ bool ParseSchedule(const std::string& s, Schedule& out) {
 }
 
 bool ParseOffload(const std::string& s, Offload& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "none" || k == "0" || k == "off") { out = Offload::kNone; return true; }
   if (k == "cpu") { out = Offload::kCpu; return true; }
   if (k == "nvme") { out = Offload::kNvme; return true; }
@@ -98,7 +94,7 @@ bool ParseOffload(const std::string& s, Offload& out) {
 }
 
 bool ParseRlhf(const std::string& s, Rlhf& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "ppo") { out = Rlhf::kPpo; return true; }
   if (k == "grpo") { out = Rlhf::kGrpo; return true; }
   if (k == "dpo") { out = Rlhf::kDpo; return true; }
@@ -106,7 +102,7 @@ bool ParseRlhf(const std::string& s, Rlhf& out) {
 }
 
 bool ParseMode(const std::string& s, Mode& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "infer" || k == "inference") { out = Mode::kInference; return true; }
   if (k == "train" || k == "training" || k == "full") { out = Mode::kTraining; return true; }
   if (k == "lora") { out = Mode::kLora; return true; }
@@ -116,7 +112,7 @@ bool ParseMode(const std::string& s, Mode& out) {
 }
 
 bool ParseRecompute(const std::string& s, Recompute& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "none") { out = Recompute::kNone; return true; }
   if (k == "selective") { out = Recompute::kSelective; return true; }
   if (k == "full") { out = Recompute::kFull; return true; }
@@ -124,7 +120,7 @@ bool ParseRecompute(const std::string& s, Recompute& out) {
 }
 
 bool ParseOptimizer(const std::string& s, Optimizer& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "sgd") { out = Optimizer::kSgd; return true; }
   if (k == "momentum" || k == "sgd_momentum") { out = Optimizer::kSgdMomentum; return true; }
   if (k == "adamw" || k == "adam") { out = Optimizer::kAdamW; return true; }
@@ -135,7 +131,7 @@ bool ParseOptimizer(const std::string& s, Optimizer& out) {
 }
 
 bool ParseLoraTargets(const std::string& s, uint32_t& out) {
-  const std::string k = Lower(s);
+  const std::string k = AsciiLower(s);
   if (k == "all" || k == "all-linear" || k == "all_linear") { out = kLoraAllLinear; return true; }
   if (k == "attention" || k == "attn") { out = kLoraAttention; return true; }
   uint32_t bits = 0;

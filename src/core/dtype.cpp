@@ -3,7 +3,7 @@
 // llama.cpp's quantize tool reports for Llama-3-8B (8.03e9 weights), turned into bits.
 #include "core/dtype.h"
 
-#include <cctype>
+#include "core/text.h"
 #include <cstdio>
 
 namespace llmmem::core {
@@ -58,18 +58,13 @@ const DtypeInfo kTable[] = {
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Dtype::kCount),
               "every Dtype needs a row");
 
-std::string Lower(const std::string& s) {
-  std::string out = s;
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 }  // namespace
 
 const DtypeInfo& Info(Dtype d) { return kTable[static_cast<size_t>(d)]; }
 
 bool ParseDtype(const std::string& id, Dtype& out) {
-  std::string key = Lower(id);
+  std::string key = AsciiLower(id);
   if (key == "float32") key = "fp32";
   if (key == "float16") key = "fp16";
   if (key == "bfloat16") key = "bf16";

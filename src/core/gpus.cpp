@@ -1,21 +1,16 @@
 #include "core/gpus.h"
 
-#include <cctype>
 #include <cstring>
 
 #include "core/embedded.h"
 #include "core/json.h"
+#include "core/text.h"
 
 namespace llmmem::core {
 
 extern const EmbeddedFile kEmbeddedPresets[];
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<Gpu> Load() {
   std::vector<Gpu> out;
@@ -25,14 +20,8 @@ std::vector<Gpu> Load() {
     const Json* list = parsed.ok ? parsed.value.Find("gpus") : nullptr;
     if (list == nullptr || !list->IsArray()) break;
     for (const Json& row : list->AsArray()) {
-      auto text = [&](const char* k) {
-        const Json* v = row.Find(k);
-        return v && v->IsString() ? v->AsString() : std::string();
-      };
-      auto number = [&](const char* k) {
-        const Json* v = row.Find(k);
-        return v && v->IsNumber() ? v->AsNumber() : 0.0;
-      };
+      auto text = [&](const char* k) { return StringMember(row, k); };
+      auto number = [&](const char* k) { return NumberMember(row, k); };
       Gpu g;
       g.key = text("key");
       g.name = text("name");
@@ -57,9 +46,9 @@ const std::vector<Gpu>& Gpus() {
 }
 
 const Gpu* FindGpu(const std::string& key) {
-  const std::string k = Lower(key);
+  const std::string k = AsciiLower(key);
   for (const Gpu& g : Gpus()) {
-    if (Lower(g.key) == k || Lower(g.name) == k) return &g;
+    if (AsciiLower(g.key) == k || AsciiLower(g.name) == k) return &g;
   }
   return nullptr;
 }

@@ -1,23 +1,18 @@
 #include "core/presets.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 
 #include "core/embedded.h"
 #include "core/hf_config.h"
 #include "core/json.h"
+#include "core/text.h"
 
 namespace llmmem::core {
 
 extern const EmbeddedFile kEmbeddedPresets[];
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Preset Load(const EmbeddedFile& file) {
   Preset p;
@@ -29,10 +24,7 @@ Preset Load(const EmbeddedFile& file) {
     return p;
   }
   const Json& j = parsed.value;
-  auto text = [&](const char* k) {
-    const Json* v = j.Find(k);
-    return v && v->IsString() ? v->AsString() : std::string();
-  };
+  auto text = [&](const char* k) { return StringMember(j, k); };
   p.hf_id = text("id");
   p.name = text("name");
   p.family = text("family");
@@ -74,9 +66,9 @@ const std::vector<Preset>& Presets() {
 }
 
 const Preset* FindPreset(const std::string& key_or_id) {
-  const std::string k = Lower(key_or_id);
+  const std::string k = AsciiLower(key_or_id);
   for (const Preset& p : Presets()) {
-    if (Lower(p.key) == k || Lower(p.hf_id) == k) return &p;
+    if (AsciiLower(p.key) == k || AsciiLower(p.hf_id) == k) return &p;
   }
   return nullptr;
 }

@@ -44,6 +44,35 @@ Json DiagnosticsToJson(const Diagnostics& d) {
   return Json(std::move(out));
 }
 
+Json WeightHeaderToJson(const WeightHeaderResult& r) {
+  Json j(Json::Object{});
+  j["status"] = Json(r.status == WeightHeaderStatus::kComplete        ? "complete"
+                     : r.status == WeightHeaderStatus::kNeedMoreBytes ? "need_more"
+                                                                      : "error");
+  j["ok"] = Json(r.ok());
+  j["need_bytes"] = Json(static_cast<double>(r.need_bytes));
+  if (!r.message.empty()) j["message"] = Json(r.message);
+  j["tensors"] = Json(static_cast<double>(r.tensor_count));
+  j["parameters"] = Json(static_cast<double>(r.parameter_count));
+  j["parameters_known"] = Json(r.parameters_known);
+  j["weight_bytes"] = Json(static_cast<double>(r.weight_bytes));
+  j["header_bytes"] = Json(static_cast<double>(r.header_bytes));
+  Json::Array types;
+  for (const WeightTypeTally& t : r.by_type) {
+    Json row(Json::Object{});
+    row["type"] = Json(t.type);
+    row["tensors"] = Json(static_cast<double>(t.tensors));
+    row["parameters"] = Json(static_cast<double>(t.parameters));
+    row["bytes"] = Json(static_cast<double>(t.bytes));
+    types.push_back(std::move(row));
+  }
+  j["by_type"] = Json(std::move(types));
+  Json::Array notes;
+  for (const WeightNote& n : r.notes) notes.push_back(Json(n.message));
+  j["notes"] = Json(std::move(notes));
+  return j;
+}
+
 Json EstimateToJson(const Config& c, const Estimate& e) {
   Json j(Json::Object{});
   j["ok"] = Json(e.totals.ok);

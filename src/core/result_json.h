@@ -5,10 +5,14 @@
 
 #include "core/estimate.h"
 #include "core/json.h"
+#include "core/weight_headers.h"
 
 namespace llmmem::core {
 
 Json EstimateToJson(const Config& c, const Estimate& e);
 Json DiagnosticsToJson(const Diagnostics& d);
+// A weight-file header: {status, need_bytes, message, tensors, parameters, parameters_known,
+// weight_bytes, header_bytes, by_type: [{type, tensors, parameters, bytes}], notes}.
+Json WeightHeaderToJson(const WeightHeaderResult& r);
 
 }  // namespace llmmem::core
