@@ -95,6 +95,9 @@ TEST_CASE("M6: Baichuan-7B sizes per dtype, largest layer, Adam at 4x") {
   c.mode = Mode::kInference;
   const ParamCounts p = CountParameters(c.model);
   CHECK(p.total == 7'000'559'616);
+  // The preset, imported from its config.json, is the same model.
+  REQUIRE(FindPreset("baichuan-7b") != nullptr);
+  CHECK(CountParameters(FindPreset("baichuan-7b")->model).total == p.total);
   struct Row { Dtype dtype; double gib; };
   const Row rows[] = {{Dtype::kFp32, 26.08}, {Dtype::kFp16, 13.04}, {Dtype::kInt8, 6.52}, {Dtype::kInt4, 3.26}};
   for (const Row& r : rows) {
