@@ -7,7 +7,6 @@
 // token), LoRA adapters, tensor and sequence parallelism.
 #pragma once
 
-#include <cstring>
 #include <string>
 
 #include "core/derived.h"
@@ -21,8 +20,10 @@ namespace llmmem::core {
 // kTp tensors are split by TP alone; kSp tensors only with sequence parallelism on.
 enum class Split : uint8_t { kTp, kSp };
 
+enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora };
+
 struct LayerTensor {
-  const char* group;     // "attention", "mlp", "norms", "lora"
+  LayerGroup group;
   const char* id;
   const char* name;
   const char* symbolic;  // in units of the paper: "2sbh", "2as^2b"
@@ -44,31 +45,31 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
   const double out_width = m.IsMla() ? v_width : q_width;
 
   // Attention block (Korthikanti §4.1: 11sbh + 5as^2b).
-  f(LayerTensor{"attention", "qkv_input", "Q/K/V projection input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
-  f(LayerTensor{"attention", "q", "Query Q", "2sb*a*d_head", e * sb * q_width, Split::kTp});
-  f(LayerTensor{"attention", "k", "Key K", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
-  f(LayerTensor{"attention", "v", "Value V", "2sb*kv*d_head", e * sb * v_width, Split::kTp});
+  f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
+  f(LayerTensor{LayerGroup::kAttention, "q", "Query Q", "2sb*a*d_head", e * sb * q_width, Split::kTp});
+  f(LayerTensor{LayerGroup::kAttention, "k", "Key K", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
+  f(LayerTensor{LayerGroup::kAttention, "v", "Value V", "2sb*kv*d_head", e * sb * v_width, Split::kTp});
   if (m.IsMla()) {
     const double latent = static_cast<double>(m.kv_lora_rank + m.q_lora_rank);
-    f(LayerTensor{"attention", "mla_latent", "Latent Q/KV (up-projection inputs)", "2sb(r_kv + r_q)", e * sb * latent,
+    f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", "2sb(r_kv + r_q)", e * sb * latent,
                   Split::kSp});
   }
   if (!c.flash_attn && keep_scores) {
     const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
-    f(LayerTensor{"attention", "softmax", "Softmax output (s x s per head)", "2as^2b", e * s2, Split::kTp});
+    f(LayerTensor{LayerGroup::kAttention, "softmax", "Softmax output (s x s per head)", "2as^2b", e * s2, Split::kTp});
     if (c.dropout) {
-      f(LayerTensor{"attention", "attn_dropout_mask", "Attention dropout mask", "as^2b", s2, Split::kTp});
-      f(LayerTensor{"attention", "attn_dropout_out", "Attention dropout output (P.V input)", "2as^2b", e * s2,
+      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask", "as^2b", s2, Split::kTp});
+      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", "2as^2b", e * s2,
                     Split::kTp});
     }
   }
   if (c.flash_attn) {
-    f(LayerTensor{"attention", "softmax_stats", "Softmax statistics (logsumexp, fp32)", "4asb", 4 * d.a * sb,
+    f(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", "4asb", 4 * d.a * sb,
                   Split::kTp});
   }
-  f(LayerTensor{"attention", "o_input", "Attention output (o_proj input)", "2sb*a*d_head", e * sb * out_width,
+  f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", "2sb*a*d_head", e * sb * out_width,
                 Split::kTp});
-  if (c.dropout) f(LayerTensor{"attention", "attn_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
+  if (c.dropout) f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
 
   // MLP block (Korthikanti §4.1: 19sbh for a 4h GeLU MLP). For MoE the ffn terms run on
   // each token's top-k experts plus the shared experts; dense-first layers averaged in.
@@ -81,23 +82,23 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
     f_width = (dense * d.f + moe * moe_width) / d.L;
     router = 4.0 * sb * static_cast<double>(m.experts) * moe / d.L;  // fp32 router probabilities
   }
-  f(LayerTensor{"mlp", "mlp_input", "MLP input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
-  if (router > 0) f(LayerTensor{"mlp", "router_probs", "Router probabilities (fp32)", "4sbE", router, Split::kSp});
+  f(LayerTensor{LayerGroup::kMlp, "mlp_input", "MLP input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
+  if (router > 0) f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", "4sbE", router, Split::kSp});
   if (m.mlp == MlpKind::kGated) {
-    f(LayerTensor{"mlp", "gate_out", "Gate projection output (activation input)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{"mlp", "up_out", "Up projection output", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{"mlp", "act_out", "Activation output (SiLU/GeLU of gate)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{"mlp", "product", "Gate x up product (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output (activation input)", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output (SiLU/GeLU of gate)", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "product", "Gate x up product (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
   } else {
-    f(LayerTensor{"mlp", "act_input", "Activation input (up_proj output)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{"mlp", "act_output", "Activation output (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "act_input", "Activation input (up_proj output)", "2sbf", e * sb * f_width, Split::kTp});
+    f(LayerTensor{LayerGroup::kMlp, "act_output", "Activation output (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
   }
-  if (c.dropout) f(LayerTensor{"mlp", "mlp_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
+  if (c.dropout) f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
 
   // Norms: each keeps its input (Korthikanti: two LayerNorms, 4sbh).
-  f(LayerTensor{"norms", "norm_inputs", "Norm inputs", "2sbh per norm", e * sb * d.h * m.norms_per_layer, Split::kSp});
+  f(LayerTensor{LayerGroup::kNorms, "norm_inputs", "Norm inputs", "2sbh per norm", e * sb * d.h * m.norms_per_layer, Split::kSp});
   if (m.qk_norm != QkNorm::kNone) {
-    f(LayerTensor{"norms", "qk_norm_inputs", "Q/K norm inputs", "2sb(a+kv)d_head", e * sb * (q_width + kv_width),
+    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norm inputs", "2sb(a+kv)d_head", e * sb * (q_width + kv_width),
                   Split::kTp});
   }
 
@@ -105,10 +106,10 @@ void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
   // lora_dropout the dropped copy of the input plus its mask.
   if (d.adapters) {
     const double r = static_cast<double>(c.lora_rank);
-    f(LayerTensor{"lora", "lora_a_out", "Adapter x.A outputs", "2sbr per adapted matrix",
+    f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", "2sbr per adapted matrix",
                   e * sb * r * d.lora_per_layer_mats, Split::kTp});
     if (c.lora_dropout) {
-      f(LayerTensor{"lora", "lora_dropout_copy", "Adapter dropout copies of the input", "3sb*d_in per matrix",
+      f(LayerTensor{LayerGroup::kLora, "lora_dropout_copy", "Adapter dropout copies of the input", "3sb*d_in per matrix",
                     (e + 1) * sb * d.lora_in_width, Split::kSp});
     }
   }
@@ -126,11 +127,24 @@ inline double LayerBytes(const Derived& d, bool keep_scores) {
   return sum;
 }
 
-inline const char* GroupName(const char* group) {
-  if (std::strcmp(group, "attention") == 0) return "Attention";
-  if (std::strcmp(group, "mlp") == 0) return "MLP";
-  if (std::strcmp(group, "norms") == 0) return "Norms";
-  return "LoRA adapters";
+inline const char* GroupId(LayerGroup g) {
+  switch (g) {
+    case LayerGroup::kAttention: return "attention";
+    case LayerGroup::kMlp: return "mlp";
+    case LayerGroup::kNorms: return "norms";
+    case LayerGroup::kLora: return "lora";
+  }
+  return "?";
+}
+
+inline const char* GroupName(LayerGroup g) {
+  switch (g) {
+    case LayerGroup::kAttention: return "Attention";
+    case LayerGroup::kMlp: return "MLP";
+    case LayerGroup::kNorms: return "Norms";
+    case LayerGroup::kLora: return "LoRA adapters";
+  }
+  return "?";
 }
 
 inline std::string DimsNote(const Derived& d) {
@@ -193,26 +207,28 @@ void AccountActivations(const Derived& d, Sink& s) {
                              (keep_scores ? "" : "; selective recompute drops the s x s tensors"),
                          keep_scores ? src::kKorthikantiLayer : src::kKorthikantiRecompute};
     });
-    const char* open_group = nullptr;
+    bool open = false;
+    LayerGroup open_group = LayerGroup::kAttention;
     ForEachLayerActivation(d, keep_scores, [&](const LayerTensor& t) {
-      if (open_group == nullptr || std::strcmp(open_group, t.group) != 0) {
-        if (open_group != nullptr) s.End();
+      if (!open || open_group != t.group) {
+        if (open) s.End();
+        open = true;
         open_group = t.group;
-        s.Begin(t.group, detail::GroupName(t.group));
+        s.Begin(detail::GroupId(t.group), detail::GroupName(t.group));
       }
       const double per_layer = t.bytes * detail::SplitShare(d, t.split);
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * L), [&] {
         const bool split = detail::SplitShare(d, t.split) < 1.0;
         return Explanation{std::string(t.symbolic) + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
                                " per layer x " + FormatNumber(L, 3),
-                           t.group == std::string("lora") ? src::kLora
-                           : t.group == std::string("mlp") && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
+                           t.group == LayerGroup::kLora ? src::kLora
+                           : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
                            : t.id == std::string("softmax_stats")                          ? src::kFlash
                                                                                            : src::kKorthikantiLayer,
                            per_layer};
       });
     });
-    if (open_group != nullptr) s.End();
+    if (open) s.End();
     s.End();
     if (!keep_scores) {
       // Selective recompute re-creates one layer's s x s tensors while its backward runs.

@@ -18,10 +18,14 @@ const FieldLimit* FindLimit(const char* field) {
 
 namespace {
 
-#define RANGE(k, field, ...)                                  \
-  do {                                                        \
-    static const FieldLimit* const limit = FindLimit(field); \
-    (k).Range(limit, field, __VA_ARGS__);                     \
+// The in-range test inline (NaN fails it too); messages only on the slow path.
+#define RANGE(k, field, value, ...)                                        \
+  do {                                                                     \
+    static const FieldLimit* const limit = FindLimit(field);              \
+    const double range_value = (value);                                    \
+    if (!(range_value >= limit->min && range_value <= limit->max)) {       \
+      (k).Range(limit, field, range_value, ##__VA_ARGS__);                 \
+    }                                                                      \
   } while (0)
 
 struct Checker {
