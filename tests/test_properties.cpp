@@ -14,8 +14,9 @@ using namespace llmmem::test;
 
 namespace {
 
+// GPU bytes of the leaves (offloaded tensors are reported apart from the per-GPU total).
 double SumLeaves(const BreakdownNode& n) {
-  if (n.children.empty()) return n.bytes;
+  if (n.children.empty()) return n.device == Device::kGpu ? n.bytes : 0;
   double sum = 0;
   for (const BreakdownNode& c : n.children) sum += SumLeaves(c);
   return sum;
@@ -59,6 +60,11 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.sp = pick({0, 1});
   c.lora_rank = pick({8, 64});
   c.fragmentation_pct = static_cast<double>(pick({0, 5, 10}));
+  c.dp = pick({1, 1, 8});
+  c.zero = static_cast<int>(pick({0, 1, 2, 3}));
+  c.pp = pick({1, 1, 2});
+  c.grad_accum = pick({1, 4});
+  c.offload_optimizer = static_cast<Offload>(pick({0, 0, 1, 2}));
   return c;
 }
 

@@ -1,5 +1,10 @@
 // Boots the llmmem page: checks WebGL2 and WebAssembly, defines Module (with the canvas)
 // before loading llmmem.js, and shows a visible error overlay when anything fails.
+// Also: downloads of exports through a Blob URL (window.llmmemDownload), and files dropped
+// on the page: a .json's text goes to the app (a Hugging Face config.json is imported as
+// the model); a weights file (.safetensors, .gguf, model.safetensors.index.json) is read
+// only as far as its header, with File.slice in a loop driven by the module's
+// inspectWeightHeader need_bytes, and the header bytes go to the app.
 // Kept in a file (no inline script) so the page runs under a strict CSP:
 // script-src 'self' 'wasm-unsafe-eval'.
 (function () {
@@ -39,11 +44,90 @@
   // Keyboard input goes to the canvas once clicked.
   canvas.addEventListener("mousedown", function () { canvas.focus(); });
 
+  // Saves text as a file through a Blob URL (revoked once the download started).
+  window.llmmemDownload = function (name, mime, text) {
+    try {
+      var url = URL.createObjectURL(new Blob([text], { type: mime + ";charset=utf-8" }));
+      var a = document.createElement("a");
+      a.href = url;
+      a.download = name;
+      a.hidden = true;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+      return true;
+    } catch (e) {
+      console.warn("llmmem: download failed", e);
+      return false;
+    }
+  };
+
+  // ---- Dropped files ------------------------------------------------------------------
+  var kFirstRead = 1 << 20;  // core::kWeightHeaderFirstRead
+  var kMaxReads = 32;
+  var kMaxJsonBytes = 8 << 20;  // core::kJsonMaxBytes
+
+  function readSlice(file, n) {
+    var blob = file.slice(0, Math.min(n, file.size));
+    if (blob.arrayBuffer) return blob.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+    return new Promise(function (resolve, reject) {
+      var r = new FileReader();
+      r.onload = function () { resolve(new Uint8Array(r.result)); };
+      r.onerror = function () { reject(r.error); };
+      r.readAsArrayBuffer(blob);
+    });
+  }
+
+  // Reads the first bytes, then what each need_more answer asks for; never the whole file
+  // unless the header is the whole file.
+  function inspectWeights(file) {
+    var round = 0;
+    function step(n) {
+      return readSlice(file, n).then(function (bytes) {
+        var r = JSON.parse(window.Module.inspectWeightHeader(bytes, file.size));
+        if (r.status === "need_more" && r.need_bytes > bytes.length && ++round < kMaxReads) return step(r.need_bytes);
+        window.llmmemOpenWeights(file.name, bytes, file.size);
+      });
+    }
+    return step(kFirstRead);
+  }
+
+  function isWeightsName(name) {
+    var n = name.toLowerCase();
+    return n.endsWith(".index.json") || !n.endsWith(".json");
+  }
+
+  function openFile(file) {
+    if (typeof window.llmmemOpenText !== "function") return Promise.resolve();
+    if (isWeightsName(file.name)) return inspectWeights(file);
+    if (file.size > kMaxJsonBytes) {
+      window.llmmemReportError("Open " + file.name, "larger than a config.json can be (8 MiB)");
+      return Promise.resolve();
+    }
+    return file.text().then(function (text) { window.llmmemOpenText(file.name, text); });
+  }
+
+  document.addEventListener("dragover", function (e) {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+  });
+  document.addEventListener("drop", function (e) {
+    e.preventDefault();
+    var files = e.dataTransfer ? Array.prototype.slice.call(e.dataTransfer.files) : [];
+    files.reduce(function (p, f) {
+      return p.then(function () { return openFile(f); }).catch(function (err) {
+        if (window.llmmemReportError) window.llmmemReportError("Open " + f.name, String(err && err.message || err));
+      });
+    }, Promise.resolve());
+    canvas.focus();
+  });
+
   window.Module = {
     canvas: canvas,
     print: function (t) { console.log(t); },
     printErr: function (t) { console.warn(t); },
-    onRuntimeInitialized: function () { status.hidden = true; },
+    onRuntimeInitialized: function () { status.hidden = true; canvas.focus(); },
     onAbort: function (what) { fail("The module stopped: " + what); },
     setStatus: function (t) { if (t) status.textContent = t; }
   };

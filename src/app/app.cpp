@@ -1,5 +1,14 @@
-// The main window: toolbar on top, the inputs on the left, the results on the right
-// (verdict, category bar, then tabs: breakdown table, charts, fit map). Owns the State.
+// The main window: toolbar and banners on top, the inputs on the left, the results on the
+// right (verdict with pin/export, category bar, then tabs: breakdown table, charts, fit map,
+// OOM doctor). Owns the State; loads and saves it through the platform's Storage; takes the
+// files the platform hands over (OpenText, OpenWeightBytes, OpenPath).
+//
+// Index
+// [SECTION] Banners
+// [SECTION] Persistence
+// [SECTION] Init / Frame / Shutdown
+// [SECTION] Opened files
+// [SECTION] Test hook
 #include "app/app.h"
 
 #include <algorithm>
@@ -7,9 +16,11 @@
 
 #include "app/gl_min.h"
 #include "app/panels.h"
+#include "app/settings_doc.h"
 #include "app/state.h"
 #include "app/theme.h"
 #include "core/config_json.h"
+#include "core/hf_config.h"
 #include "core/json.h"
 #include "imgui.h"
 
@@ -17,35 +28,125 @@ namespace llmmem::app {
 namespace {
 
 std::unique_ptr<State> g_state;
+constexpr double kSaveDelaySeconds = 0.5;  // coalesces keystrokes into one write
 
-void LoadDiagnosticsBanner(State& s) {
-  if (s.load_diagnostics.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, WarnColor());
-  ImGui::PushTextWrapPos(0);
-  for (const core::Diagnostic& d : s.load_diagnostics)
-    ImGui::Text("Link state: %s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-  if (ImGui::SmallButton("Dismiss")) s.load_diagnostics.clear();
+//-----------------------------------------------------------------------------
+// [SECTION] Banners
+//-----------------------------------------------------------------------------
+
+void DrawBanners(State& s) {
+  for (size_t i = 0; i < s.banners.size();) {
+    const Banner& b = s.banners[i];
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::PushStyleColor(ImGuiCol_Text, b.error ? BadColor() : WarnColor());
+    ImGui::PushTextWrapPos(0);
+    ImGui::Text("%s: %s", b.title.c_str(), b.text.c_str());
+    for (const core::Diagnostic& d : b.diagnostics)
+      ImGui::BulletText("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    const bool dismiss = ImGui::SmallButton("Dismiss");
+    ImGui::PopID();
+    if (dismiss) {
+      s.banners.erase(s.banners.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Persistence
+//-----------------------------------------------------------------------------
+
+std::string StoredDocument(const State& s) {
+  if (s.hooks.storage->Format() == StorageFormat::kQuery) return s.query;
+  std::string view = ViewKeys(s);
+  if (!view.empty() && view[0] == '&') view.erase(0, 1);
+  return SettingsToJsonText(s.config, view);
+}
+
+void SaveNow(State& s) {
+  s.save_due = -1;
+  if (s.hooks.storage == nullptr || !s.storage_ok || s.query == s.saved_query) return;
+  const std::string doc = StoredDocument(s);
+  if (doc.empty()) return;  // never replace a saved state with an empty document
+  std::string error;
+  if (s.hooks.storage->Save(doc, &error)) {
+    s.saved_query = s.query;
+  } else {
+    s.storage_ok = false;  // one banner, not one per keystroke
+    AddBanner(s, {"Saving the state", "could not write " + s.hooks.storage->Where() + ": " + error, {}, true});
+  }
+}
+
+void ScheduleSave(State& s) {
+  if (s.hooks.storage == nullptr || !s.storage_ok || s.query == s.saved_query) return;
+  const double now = ImGui::GetTime();
+  if (s.save_due < 0) s.save_due = now + kSaveDelaySeconds;
+  if (now >= s.save_due) SaveNow(s);
+}
+
+// The saved state as a query (config plus view keys), or "" for the defaults.
+std::string LoadSaved(State& s) {
+  Storage* st = s.hooks.storage;
+  if (st == nullptr) return "";
+  const StoredText saved = st->Load();
+  if (saved.status == StoredText::Status::kNone) return "";
+  if (saved.status == StoredText::Status::kUnreadable) {
+    s.storage_ok = false;  // what could not be read is not overwritten either
+    AddBanner(s, {"Saved state", "could not read " + st->Where() + ": " + saved.error +
+                                     ". Starting from the defaults; changes are not saved this session.", {}, true});
+    return "";
+  }
+  if (st->Format() == StorageFormat::kQuery) return saved.text;
+  const SettingsParse parsed = ParseSettingsText(saved.text);
+  if (!parsed.ok) {
+    std::string error;
+    const std::string moved = st->SetAside(&error);
+    std::string text = st->Where() + " could not be loaded (" + parsed.error + "). ";
+    if (!moved.empty()) {
+      text += "It was set aside as " + moved + "; starting from the defaults.";
+    } else {
+      s.storage_ok = false;
+      text += "It could not be set aside (" + error + "), so it is left as it is and changes are not saved this session.";
+    }
+    AddBanner(s, {"Settings file", text, {}, true});
+    return "";
+  }
+  if (!parsed.diagnostics.empty()) AddBanner(s, {"Settings file", st->Where(), parsed.diagnostics, false});
+  std::string q = core::ConfigToQuery(parsed.config);
+  if (!parsed.view_query.empty()) q += "&" + parsed.view_query;
+  return q;
 }
 
 }  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Init / Frame / Shutdown
+//-----------------------------------------------------------------------------
 
 void Init(const PlatformHooks& hooks, float scale) {
   g_state = std::make_unique<State>();
   State& s = *g_state;
   s.hooks = hooks;
   s.scale = scale > 0 ? scale : 1;
-  ImGui::GetIO().IniFilename = nullptr;  // nothing persisted: the URL is the state
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // window layout is fixed; the state is kept by Storage
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  const bool from_link = !hooks.initial_query.empty();
+  const std::string initial = from_link ? hooks.initial_query : LoadSaved(s);
   core::Config base = core::DefaultConfig();
-  const std::string config_query = TakeViewKeys(s, hooks.initial_query);
+  const std::string config_query = TakeViewKeys(s, initial);
   if (!config_query.empty()) {
     core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
     s.config = parsed.config;
-    s.load_diagnostics = parsed.diagnostics;
+    if (!parsed.diagnostics.empty())
+      AddBanner(s, {from_link ? "Link state" : "Saved state", "some values were not used", parsed.diagnostics, false});
   } else {
     s.config = base;
   }
+  if (s.select_tab) s.fitted = false;  // a view chosen by the link is kept
   if (hooks.gl_loader != nullptr) gl::Load(hooks.gl_loader);
   LoadFonts(s.scale);
   ApplyStyle(s.dark, s.scale);
@@ -53,6 +154,7 @@ void Init(const PlatformHooks& hooks, float scale) {
   auto changed = std::move(s.hooks.state_changed);
   Refresh(s);
   s.hooks.state_changed = std::move(changed);
+  s.saved_query = s.query;  // saved once it changes
 }
 
 bool SetScale(float scale) {
@@ -67,6 +169,13 @@ void Frame() {
   if (!g_state) return;
   State& s = *g_state;
   Refresh(s);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && !io.WantTextInput && !s.undo.empty() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
+    s.config = s.undo.back().config;
+    s.undo.pop_back();
+    s.dirty = true;
+    Refresh(s);
+  }
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -74,28 +183,33 @@ void Frame() {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("llmmem", nullptr, flags);
   DrawToolbar(s);
-  LoadDiagnosticsBanner(s);
+  DrawBanners(s);
   ImGui::Separator();
 
   const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float inputs_w = std::min(em * 24.0f, avail * 0.42f);
-  ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), true);
+  // NavFlattened: arrow keys move between the inputs and the results as one window.
+  ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), true, ImGuiWindowFlags_NavFlattened);
   DrawModelInputs(s);
+  DrawWeightsInput(s);
   DrawInputs(s);
   ImGui::EndChild();
   Refresh(s);  // the results below show this frame's inputs
   ImGui::SameLine();
-  ImGui::BeginChild("results", ImVec2(0, 0), false);
+  ImGui::BeginChild("results", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
   DrawVerdict(s);
+  DrawPinExport(s);
   ImGui::Spacing();
   DrawCategoryBar(s);
   ImGui::Spacing();
   if (ImGui::BeginTabBar("views")) {
-    static const char* const kTabs[] = {"Breakdown", "Charts", "Fit map"};
-    for (int t = 0; t < 3; ++t) {
+    const std::string doctor = s.remedies.empty() ? std::string("OOM doctor###doctor")
+                                                  : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
+    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", doctor.c_str()};
+    for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
-      if (!ImGui::BeginTabItem(kTabs[t], nullptr, f)) continue;
+      if (!ImGui::BeginTabItem(tabs[t], nullptr, f)) continue;
       if (s.tab != t && !s.select_tab) {
         s.tab = t;
         s.view_dirty = true;
@@ -103,6 +217,7 @@ void Frame() {
       if (t == kTabBreakdown) DrawBreakdown(s);
       if (t == kTabCharts) DrawCharts(s);
       if (t == kTabFitMap) DrawFitMap(s);
+      if (t == kTabDoctor) DrawDoctor(s);
       ImGui::EndTabItem();
     }
     s.select_tab = false;
@@ -110,9 +225,17 @@ void Frame() {
   }
   ImGui::EndChild();
   ImGui::End();
+  DrawWeightsWindow(s);
+  Refresh(s);
+  ScheduleSave(s);
+}
+
+void Flush() {
+  if (g_state) SaveNow(*g_state);
 }
 
 void Shutdown() {
+  Flush();
   ShutdownFitMap();
   g_state.reset();
 }
@@ -124,6 +247,91 @@ void ClearColor(float rgba[4]) {
   rgba[2] = c.z;
   rgba[3] = 1;
 }
+
+//-----------------------------------------------------------------------------
+// [SECTION] Opened files
+//-----------------------------------------------------------------------------
+
+void ReportError(const std::string& title, const std::string& message) {
+  if (g_state) AddBanner(*g_state, {title, message, {}, true});
+}
+
+void OpenConfigText(const std::string& name, const std::string& text) {
+  if (!g_state) return;
+  State& s = *g_state;
+  const core::JsonParseResult json = core::ParseJson(text);
+  if (!json.ok) {
+    AddBanner(s, {"Open " + name, "not JSON: " + json.error + ". Nothing was changed.", {}, true});
+    return;
+  }
+  const core::ConfigParse parsed = core::ConfigFromJson(json.value, core::DefaultConfig());
+  ApplyConfig(s, parsed.config, "open " + name);
+  if (!parsed.diagnostics.empty())
+    AddBanner(s, {"Open " + name, "these fields kept their default values", parsed.diagnostics,
+                  core::HasErrors(parsed.diagnostics)});
+}
+
+void OpenText(const std::string& name, const std::string& text) {
+  if (!g_state) return;
+  State& s = *g_state;
+  if (!LooksLikeHfConfig(text)) {
+    OpenConfigText(name, text);
+    return;
+  }
+  std::string model_name = name;
+  const size_t slash = model_name.find_last_of("/\\");
+  if (slash != std::string::npos) model_name.erase(0, slash + 1);
+  if (model_name == "config.json" || model_name.empty()) model_name = "imported model";
+  core::HfImport imported = core::ImportHfConfigText(text, model_name);
+  if (!imported.ok) {
+    AddBanner(s, {"Import " + name, "not imported; your configuration is unchanged", imported.diagnostics, true});
+    return;
+  }
+  core::Config c = s.config;
+  c.model = imported.model;
+  c.model.preset.clear();
+  ApplyConfig(s, c, "import " + name);
+  if (!imported.diagnostics.empty())
+    AddBanner(s, {"Import " + name, "imported as the model, with notes", imported.diagnostics, false});
+}
+
+void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size) {
+  if (!g_state) return;
+  WeightsView& w = g_state->weights;
+  w.name = name;
+  w.result = core::ParseWeightHeader(data, size, file_size);
+  w.open = true;
+  w.focus = true;
+}
+
+void OpenPath(const std::string& path) {
+  if (!g_state) return;
+  State& s = *g_state;
+  if (!s.hooks.read_prefix) {
+    ReportError("Open " + path, "this platform opens files by drag and drop");
+    return;
+  }
+  if (ClassifyFileName(path) == FileKind::kJsonText) {
+    const FilePrefix p = s.hooks.read_prefix(path, core::kJsonMaxBytes + 1);
+    if (!p.ok) {
+      ReportError("Open " + path, p.error);
+    } else if (p.file_size > core::kJsonMaxBytes) {
+      ReportError("Open " + path, "larger than a config.json can be (8 MiB)");
+    } else {
+      OpenText(path, p.bytes);
+    }
+    return;
+  }
+  WeightsView& w = s.weights;
+  w.name = path;
+  w.result = ProbeWeightHeader([&](uint64_t n) { return s.hooks.read_prefix(path, n); });
+  w.open = true;
+  w.focus = true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Test hook
+//-----------------------------------------------------------------------------
 
 std::string TestStateJson() {
   core::Json j;
@@ -137,6 +345,9 @@ std::string TestStateJson() {
   j["url_state"] = g_state->query;
   j["units"] = UnitLabel(g_state->units);
   j["theme"] = g_state->dark ? "dark" : "light";
+  j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
+  j["pinned"] = g_state->pinned.has_value();
+  j["banners"] = static_cast<int64_t>(g_state->banners.size());
   return j.Dump();
 }
 

@@ -5,8 +5,12 @@
 // May include: imgui, core. Included by the platform files only.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+
+#include "app/storage.h"
+#include "app/weights.h"
 
 namespace llmmem::app {
 
@@ -27,6 +31,20 @@ struct PlatformHooks {
   // "#version 300 es\nprecision highp float;\n".
   std::string glsl_header = "#version 330 core\n";
   GlProcLoader gl_loader = nullptr;
+
+  // Where the state is kept across runs (owned by the platform; may be null). Loaded at
+  // Init when initial_query is empty (the URL or the command line wins).
+  Storage* storage = nullptr;
+  // Puts text on the clipboard; false when the platform could not.
+  std::function<bool(const std::string& text)> copy_text;
+  // Saves an export: a download on the web, a file on the desktop. Returns a sentence
+  // saying where it went, or one starting with "Could not" on failure.
+  std::function<std::string(const std::string& file_name, const std::string& mime, const std::string& text)> save_text;
+  // Desktop: reads the first n bytes of a path (the weights path field and OpenPath).
+  // Empty on the web, where files arrive by drag and drop instead.
+  std::function<FilePrefix(const std::string& path, uint64_t n)> read_prefix;
+  // How files reach the app, for the hint in the weights panel.
+  std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
 
 // Needs a current GL context and an ImGui context with the platform/renderer backends
@@ -38,6 +56,23 @@ bool SetScale(float scale);
 // Builds the whole UI into the main viewport. Between ImGui::NewFrame and ImGui::Render.
 void Frame();
 void Shutdown();
+
+// Files the user opened (desktop: the command line, a drop, the path field; web: a drop).
+// Errors are shown in the UI; nothing already typed is lost.
+// An llmmem configuration (ConfigToJson) replaces the configuration as a whole.
+void OpenConfigText(const std::string& name, const std::string& text);
+// A .json: a Hugging Face config.json is imported as the model, otherwise it is taken as an
+// llmmem configuration.
+void OpenText(const std::string& name, const std::string& text);
+// The first `size` bytes of a weights file of `file_size` bytes (as much as the header
+// needs): shows the exact parameter count and bytes per dtype.
+void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size);
+// Desktop: a path, read through hooks.read_prefix (a .json whole, weights header only).
+void OpenPath(const std::string& path);
+// A problem the platform met (a file it could not read), shown as a banner.
+void ReportError(const std::string& title, const std::string& message);
+// Saves the state now if a save is pending (the desktop calls it before exiting).
+void Flush();
 
 // The colour to clear the framebuffer with (follows the light/dark theme), RGBA 0..1.
 void ClearColor(float rgba[4]);

@@ -1,6 +1,7 @@
 // The breakdown tree as a table: component, GB, GiB, share of the per-GPU total and, for
-// per-layer tensors, one layer's size. Hovering a row shows its formula (values
-// substituted), its source and its size at each moment of the step.
+// per-layer tensors, one layer's size; while a configuration is pinned (compare.h), its
+// bytes per component, matched by node id, and the change, in the chosen unit. Hovering a
+// row shows its formula (values substituted), its source and its size at each moment.
 #include <cstdio>
 #include <string>
 
@@ -48,7 +49,7 @@ void Cell(const char* fmt, double v) {
   ImGui::TextUnformatted(buf);
 }
 
-void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, int depth) {
+void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, int depth, const State& s) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   const bool leaf = n.children.empty();
@@ -70,11 +71,28 @@ void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, in
   ImGui::TableNextColumn();
   Cell("%.2f", n.bytes / core::kGiB);
   ImGui::TableNextColumn();
-  if (total > 0) Cell("%.1f%%", 100.0 * n.bytes / total);
+  // Offloaded tensors are not in the per-GPU total: say where they are instead of a share.
+  if (n.device == core::Device::kCpu) ImGui::TextDisabled("on CPU");
+  else if (n.device == core::Device::kNvme) ImGui::TextDisabled("on NVMe");
+  else if (total > 0) Cell("%.1f%%", 100.0 * n.bytes / total);
   ImGui::TableNextColumn();
   if (n.per_layer_bytes > 0) ImGui::TextDisabled("%s", core::FormatBytes(n.per_layer_bytes, core::UnitSystem::kDecimal).c_str());
+  if (s.pinned) {
+    const double* pinned = PinnedBytes(*s.pinned, n.id);
+    ImGui::TableNextColumn();
+    if (pinned != nullptr) Cell("%.2f", InUnits(*pinned, s.units));
+    ImGui::TableNextColumn();
+    const double delta = n.bytes - (pinned != nullptr ? *pinned : 0.0);
+    if (pinned == nullptr) {
+      ImGui::TextDisabled("new");
+    } else if (InUnits(delta, s.units) >= 0.005 || InUnits(delta, s.units) <= -0.005) {
+      ImGui::PushStyleColor(ImGuiCol_Text, delta > 0 ? BadColor() : GoodColor());
+      Cell("%+.2f", InUnits(delta, s.units));
+      ImGui::PopStyleColor();
+    }
+  }
   if (open && !leaf) {
-    for (const core::BreakdownNode& c : n.children) Row(c, e, total, depth + 1);
+    for (const core::BreakdownNode& c : n.children) Row(c, e, total, depth + 1, s);
     ImGui::TreePop();
   }
 }
@@ -86,7 +104,9 @@ void DrawBreakdown(const State& s) {
   if (!e.totals.ok) return;
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("breakdown", 5, flags, ImGui::GetContentRegionAvail())) return;
+  const int columns = s.pinned ? 7 : 5;
+  if (!ImGui::BeginTable(s.pinned ? "breakdown_pinned" : "breakdown", columns, flags, ImGui::GetContentRegionAvail()))
+    return;
   const float em = ImGui::GetFontSize();
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Component", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoHide);
@@ -94,8 +114,13 @@ void DrawBreakdown(const State& s) {
   ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
   ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, em * 4.0f);
   ImGui::TableSetupColumn("Per layer", ImGuiTableColumnFlags_WidthFixed, em * 6.0f);
+  if (s.pinned) {
+    const std::string unit = UnitLabel(s.units);
+    ImGui::TableSetupColumn(("Pinned " + unit).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+    ImGui::TableSetupColumn("Change", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
+  }
   ImGui::TableHeadersRow();
-  Row(e.tree, e, e.tree.bytes, 0);
+  Row(e.tree, e, e.tree.bytes, 0, s);
   ImGui::EndTable();
 }
 

@@ -67,6 +67,19 @@ void DrawVerdict(const State& s) {
     ImGui::TextColored(BadColor(), "Does not fit: over by %s (needs %.0f%% of the GPU)",
                        core::FormatBytes(-t.Headroom(), s.units).c_str(), pct);
   }
+  if (s.pinned && s.pinned->estimate.totals.ok) {
+    const double pinned = s.pinned->estimate.totals.peak_bytes;
+    const double delta = t.peak_bytes - pinned;
+    ImGui::TextColored(dim, "Pinned: %s = %s", s.pinned->label.c_str(), core::FormatBytes(pinned, s.units).c_str());
+    ImGui::SameLine();
+    if (delta == 0) {
+      ImGui::TextColored(dim, "(no change)");
+    } else {
+      ImGui::TextColored(delta > 0 ? BadColor() : GoodColor(), "change %s%s (%+.1f%%)", delta > 0 ? "+" : "-",
+                         core::FormatBytes(delta > 0 ? delta : -delta, s.units).c_str(),
+                         pinned > 0 ? 100.0 * delta / pinned : 0.0);
+    }
+  }
   if (!s.estimate.peak_note.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(dim, "%s", s.estimate.peak_note.c_str());

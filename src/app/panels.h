@@ -15,6 +15,10 @@ void DrawBreakdown(const State& s);    // panel_breakdown.cpp: the tree table
 void DrawCharts(const State& s);       // panel_charts.cpp: per-layer terms, sweeps, recompute modes
 void DrawFitMap(const State& s);       // panel_fitmap.cpp: batch x seq plane, OOM boundary
 void ShutdownFitMap();                 // frees its GL objects
+void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
+void DrawPinExport(State& s);          // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports
+void DrawWeightsInput(State& s);       // panel_weights.cpp: desktop path field for a weights file
+void DrawWeightsWindow(State& s);      // panel_weights.cpp: a weights header's counts per dtype
 
 // Human names shared by panels.
 const char* ModeLabel(core::Mode m);

@@ -8,7 +8,8 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap"};
+const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "doctor"};
+constexpr size_t kUndoMax = 50;
 }
 
 std::string TakeViewKeys(State& s, const std::string& query) {
@@ -28,7 +29,7 @@ std::string TakeViewKeys(State& s, const std::string& query) {
     } else if (pair == "theme=dark") {
       s.dark = true;
     } else if (pair.compare(0, 5, "view=") == 0) {
-      for (int t = 0; t < 3; ++t)
+      for (int t = 0; t < kTabCount; ++t)
         if (pair.compare(5, std::string::npos, kTabIds[t]) == 0) {
           s.tab = t;
           s.select_tab = true;
@@ -49,7 +50,7 @@ std::string ViewKeys(const State& s) {
   std::string v;
   if (s.units == core::UnitSystem::kBinary) v += "&units=gib";
   if (!s.dark) v += "&theme=light";
-  if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < 3) v += std::string("&view=") + kTabIds[s.tab];
+  if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + kTabIds[s.tab];
   return v;
 }
 
@@ -58,6 +59,14 @@ void Refresh(State& s) {
   if (s.dirty) {
     s.estimate = core::Explain(s.config);
     s.config_query = core::ConfigToQuery(s.config);
+    const bool fits = !s.estimate.totals.ok || s.estimate.totals.Fits();
+    s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
+    // Open the doctor when the configuration stops fitting.
+    if (s.fitted && !fits && s.tab != kTabDoctor) {
+      s.tab = kTabDoctor;
+      s.select_tab = true;
+    }
+    s.fitted = fits;
   }
   s.dirty = false;
   s.view_dirty = false;
@@ -67,6 +76,23 @@ void Refresh(State& s) {
     s.copied_link.clear();
     if (s.hooks.state_changed) s.hooks.state_changed(s.query);
   }
+}
+
+void ApplyConfig(State& s, const core::Config& c, const std::string& label) {
+  s.undo.push_back({label, s.config});
+  if (s.undo.size() > kUndoMax) s.undo.erase(s.undo.begin());
+  s.config = c;
+  s.dirty = true;
+}
+
+void AddBanner(State& s, Banner b) {
+  // One banner per title: a newer message replaces the older one.
+  for (Banner& old : s.banners)
+    if (old.title == b.title) {
+      old = std::move(b);
+      return;
+    }
+  s.banners.push_back(std::move(b));
 }
 
 std::vector<const core::Diagnostic*> DiagnosticsFor(const State& s, const char* field) {

@@ -4,21 +4,55 @@
 // May include: core (no imgui).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/app.h"
+#include "app/compare.h"
 #include "core/config.h"
 #include "core/diagnostics.h"
+#include "core/doctor.h"
 #include "core/estimate.h"
 #include "core/units.h"
+#include "core/weight_headers.h"
 
 namespace llmmem::app {
+
+// A message shown under the toolbar until dismissed: a bad link, a corrupt settings file, a
+// file that could not be imported.
+struct Banner {
+  std::string title;             // "Settings file", "Import config.json"
+  std::string text;              // a sentence; may be empty when `diagnostics` say it all
+  core::Diagnostics diagnostics;
+  bool error = false;
+};
+
+// A configuration step the user can take back (doctor remedies, imports).
+struct UndoStep {
+  std::string label;
+  core::Config config;  // the configuration before the step
+};
+
+// The header of a weights file the user dropped or opened.
+struct WeightsView {
+  std::string name;                 // file name
+  core::WeightHeaderResult result;
+  bool open = false;
+  bool focus = false;               // bring the window to the front on the next frame
+  char path[1024] = "";             // desktop: the path field
+};
 
 struct State {
   core::Config config;
   core::Estimate estimate;
-  core::Diagnostics load_diagnostics;  // from the initial URL state or an import
+  std::vector<Banner> banners;
+  std::vector<core::Remedy> remedies;  // Diagnose(config), recomputed with the estimate
+  bool fitted = true;                  // the last estimate fitted (the doctor opens on a change)
+  std::optional<Pinned> pinned;        // Compare: the pinned configuration
+  std::vector<UndoStep> undo;
+  WeightsView weights;
+  std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below
   bool dirty = true;                   // config changed since the last Explain
@@ -27,16 +61,25 @@ struct State {
   // View.
   core::UnitSystem units = core::UnitSystem::kDecimal;
   bool dark = true;
-  int tab = 0;                         // kTabBreakdown, kTabCharts, kTabFitMap
+  int tab = 0;                         // Tab
   bool select_tab = false;             // open `tab` on the next frame (from the URL)
   float scale = 1;
   std::string copied_link;             // shown after "Copy link"
   bool copy_failed = false;
 
+  // Persistence (app.cpp): the query last saved, and when the next save is due.
+  std::string saved_query;
+  double save_due = -1;                // ImGui time; -1: nothing to save
+  bool storage_ok = true;              // false after a corrupt file could not be set aside
+
   PlatformHooks hooks;
 };
 
-enum Tab { kTabBreakdown, kTabCharts, kTabFitMap };
+enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabDoctor, kTabCount };
+
+// Replaces the configuration as one undoable step.
+void ApplyConfig(State& s, const core::Config& c, const std::string& label);
+void AddBanner(State& s, Banner b);
 
 // View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap
 // (defaults are not written). Removes them from `query` and applies them to `s`.

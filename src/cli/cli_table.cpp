@@ -18,8 +18,13 @@ std::string Pad(const std::string& s, size_t width, bool right = false) {
 void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, std::string& out) {
   if (depth > 0 && n.bytes == 0 && n.children.empty()) return;
   const std::string name = std::string(static_cast<size_t>(depth) * 2, ' ') + n.name;
+  // Offloaded tensors are not in the per-GPU total: say where they are instead of a share.
+  const std::string share = n.device == core::Device::kCpu    ? "on CPU"
+                            : n.device == core::Device::kNvme ? "on NVMe"
+                            : total > 0                       ? FormatNumber(100 * n.bytes / total, 1) + "%"
+                                                              : "";
   out += Pad(name, 52) + Pad(FormatNumber(n.bytes / kGB, 3), 12, true) + Pad(FormatNumber(n.bytes / kGiB, 3), 12, true) +
-         Pad(total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "", 9, true) + "\n";
+         Pad(share, 9, true) + "\n";
   if (formulas && !n.formula.empty()) {
     out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "= " + n.formula + "\n";
     if (!n.source.empty()) out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "  [" + n.source + "]\n";
@@ -44,6 +49,7 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   Rows(e.tree, 0, t.peak_bytes, formulas, out);
   out += std::string(85, '-') + "\n";
   out += e.peak_note + "\n";
+
   const double head = t.Headroom();
   out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) + "): " +
          (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) + "\n";

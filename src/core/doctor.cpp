@@ -14,8 +14,7 @@ namespace {
 
 class Builder {
  public:
-  Builder(const Config& base, double base_peak, double capacity)
-      : base_(base), base_peak_(base_peak), capacity_(capacity) {}
+  Builder(double base_peak, double capacity) : base_peak_(base_peak), capacity_(capacity) {}
 
   void Add(const char* id, std::string title, std::string change, std::string tradeoff, Config c, bool workload) {
     const Totals t = EstimateTotals(c);
@@ -43,7 +42,6 @@ class Builder {
   }
 
  private:
-  const Config& base_;
   double base_peak_;
   double capacity_;
   std::vector<Remedy> list_;
@@ -55,7 +53,7 @@ std::vector<Remedy> Diagnose(const Config& c) {
   const Totals base = EstimateTotals(c);
   if (!base.ok) return {};
   const double capacity = base.capacity_bytes;
-  Builder b(c, base.peak_bytes, capacity);
+  Builder b(base.peak_bytes, capacity);
   const bool training = c.mode != Mode::kInference;
 
   if (c.metrics_logits) {

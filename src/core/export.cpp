@@ -31,9 +31,9 @@ void MarkdownRows(const BreakdownNode& n, int depth, double total, std::string& 
   std::string indent;
   for (int i = 0; i < depth; ++i) indent += "&nbsp;&nbsp;";
   const std::string where = n.device == Device::kCpu ? " (CPU)" : n.device == Device::kNvme ? " (NVMe)" : "";
+  const std::string share = !where.empty() ? "off GPU" : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "";
   out += "| " + indent + Escape(n.name, '|') + where + " | " + FormatNumber(n.bytes / kGB, 3) + " | " +
-         FormatNumber(n.bytes / kGiB, 3) + " | " + (total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "") +
-         " | " + Escape(n.formula, '|') + " |\n";
+         FormatNumber(n.bytes / kGiB, 3) + " | " + share + " | " + Escape(n.formula, '|') + " |\n";
   for (const BreakdownNode& c : n.children) MarkdownRows(c, depth + 1, total, out);
 }
 

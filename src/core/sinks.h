@@ -82,6 +82,18 @@ class TreeSink {
     BreakdownNode* done = stack_.back();
     stack_.pop_back();
     BreakdownNode& parent = *stack_.back();
+    // A group whose tensors all live off the GPU (e.g. offloaded optimizer states) shows
+    // their bytes on that device and adds nothing to the GPU total above it.
+    bool all_off = !done->children.empty();
+    for (const BreakdownNode& c : done->children) all_off &= c.device != Device::kGpu && c.device == done->children[0].device;
+    if (all_off) {
+      done->device = done->children[0].device;
+      for (int m = 0; m < kMomentCount; ++m) {
+        done->moment_bytes[m] = 0;
+        for (const BreakdownNode& c : done->children) done->moment_bytes[m] += c.moment_bytes[m];
+      }
+      return;
+    }
     for (int m = 0; m < kMomentCount; ++m) parent.moment_bytes[m] += done->moment_bytes[m];
     if (done->children.size() == 1 && done->children[0].children.empty()) {
       // A group of one leaf: show the leaf's category on the group as well.

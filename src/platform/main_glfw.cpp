@@ -3,9 +3,30 @@
 // HiDPI: fonts and style scale by the monitor's content scale divided by the
 // framebuffer/window ratio (X11/Windows: the content scale; macOS: 1, as the Retina
 // framebuffer already doubles the pixels).
-// Usage: llmmem-gui [key=value ...]   the same keys as the web page's URL (model=, seq=, ...)
+// Usage: llmmem-gui [key=value ...]          the same keys as the web page's URL (model=, seq=, ...)
+//        llmmem-gui --config settings.json    an llmmem configuration (ConfigToJson)
+//        llmmem-gui path/config.json          a Hugging Face config.json: imported as the model
+//        llmmem-gui model.safetensors|.gguf   the weights header's parameter counts
+// Files can also be dropped on the window. Problems with any of them show in the UI.
+// State: $XDG_CONFIG_HOME/llmmem/settings.json (or ~/.config/llmmem/settings.json), loaded
+// at start when the command line gives no key=value state, saved as it changes.
+//
+// Index
+// [SECTION] Settings file (app::Storage)
+// [SECTION] Files: bounded reads, exports
+// [SECTION] Command line
+// [SECTION] main
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 
@@ -15,6 +36,198 @@
 #include "imgui_impl_opengl3.h"
 
 namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Settings file (app::Storage)
+//-----------------------------------------------------------------------------
+
+std::string ConfigDir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/llmmem";
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] != 0) return std::string(home) + "/.config/llmmem";
+  return "";
+}
+
+// mkdir -p for the config directory (it and its parent).
+bool MakeDirs(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); ++i) {
+    if (i < dir.size() && dir[i] != '/') continue;
+    const std::string part = dir.substr(0, i);
+    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+class SettingsFile : public llmmem::app::Storage {
+ public:
+  explicit SettingsFile(std::string dir) : dir_(std::move(dir)), path_(dir_.empty() ? "" : dir_ + "/settings.json") {}
+
+  llmmem::app::StorageFormat Format() const override { return llmmem::app::StorageFormat::kJson; }
+  std::string Where() const override { return path_.empty() ? "the settings file (no HOME)" : path_; }
+
+  llmmem::app::StoredText Load() override {
+    llmmem::app::StoredText out;
+    if (path_.empty()) return out;
+    errno = 0;
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) {
+      if (errno == ENOENT) return out;  // first run
+      out.status = llmmem::app::StoredText::Status::kUnreadable;
+      out.error = std::strerror(errno != 0 ? errno : EIO);
+      return out;
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+      out.status = llmmem::app::StoredText::Status::kUnreadable;
+      out.error = "read error";
+      return out;
+    }
+    out.status = llmmem::app::StoredText::Status::kOk;
+    out.text = std::move(text);
+    return out;
+  }
+
+  // Writes settings.json.tmp-<pid>, then renames it over settings.json: a crash mid-write
+  // leaves the old file whole.
+  bool Save(const std::string& text, std::string* error) override {
+    if (text.empty()) return true;  // never replace the settings with an empty document
+    if (path_.empty()) {
+      *error = "neither XDG_CONFIG_HOME nor HOME is set";
+      return false;
+    }
+    if (!MakeDirs(dir_)) {
+      *error = "cannot create " + dir_ + ": " + std::strerror(errno);
+      return false;
+    }
+    const std::string tmp = path_ + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      out.flush();
+      if (!out) {
+        *error = "cannot write " + tmp;
+        std::remove(tmp.c_str());
+        return false;
+      }
+    }
+    if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
+      *error = std::string("cannot rename ") + tmp + ": " + std::strerror(errno);
+      std::remove(tmp.c_str());
+      return false;
+    }
+    return true;
+  }
+
+  std::string SetAside(std::string* error) override {
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+    const std::string to = path_ + ".corrupt-" + stamp;
+    if (std::rename(path_.c_str(), to.c_str()) != 0) {
+      *error = std::strerror(errno);
+      return "";
+    }
+    return to;
+  }
+
+ private:
+  std::string dir_;
+  std::string path_;
+};
+
+//-----------------------------------------------------------------------------
+// [SECTION] Files: bounded reads, exports
+//-----------------------------------------------------------------------------
+
+// The first n bytes of `path` (fewer at its end) and its size; never more than n.
+llmmem::app::FilePrefix ReadPrefix(const std::string& path, uint64_t n) {
+  llmmem::app::FilePrefix p;
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    p.error = "cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT);
+    return p;
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff end = in.tellg();
+  if (end < 0) {
+    p.error = "cannot read the size of " + path;
+    return p;
+  }
+  p.file_size = static_cast<uint64_t>(end);
+  const uint64_t want = n < p.file_size ? n : p.file_size;
+  p.bytes.resize(static_cast<size_t>(want));
+  in.seekg(0);
+  in.read(p.bytes.data(), static_cast<std::streamsize>(want));
+  p.bytes.resize(static_cast<size_t>(in.gcount()));
+  p.ok = true;
+  return p;
+}
+
+// Exports go to the current directory, or next to the settings file when that fails.
+std::string SaveExport(const std::string& dir_fallback, const std::string& name, const std::string& text) {
+  std::vector<std::string> dirs;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd) != nullptr) dirs.push_back(cwd);
+  if (!dir_fallback.empty()) dirs.push_back(dir_fallback);
+  for (const std::string& dir : dirs) {
+    if (dir == dir_fallback) MakeDirs(dir);
+    const std::string path = dir + "/" + name;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (out) return "Saved " + path;
+  }
+  return "Could not save " + name + " in the current directory or " + dir_fallback;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Command line
+//-----------------------------------------------------------------------------
+
+struct Args {
+  std::string query;               // key=value pairs
+  std::string config_path;         // --config file.json
+  std::vector<std::string> paths;  // positional files: config.json imports, weights headers
+  std::vector<std::string> errors;
+};
+
+Args ParseArgs(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--config" || arg == "-c") {
+      if (i + 1 < argc) {
+        a.config_path = argv[++i];
+      } else {
+        a.errors.push_back("--config needs a file name: llmmem-gui --config settings.json");
+      }
+      continue;
+    }
+    if (arg.compare(0, 9, "--config=") == 0) {
+      a.config_path = arg.substr(9);
+      continue;
+    }
+    if (arg.find('=') == std::string::npos && !arg.empty() && arg[0] != '-') {
+      a.paths.push_back(arg);
+      continue;
+    }
+    while (!arg.empty() && arg[0] == '-') arg.erase(0, 1);  // accept --seq=8192 too
+    if (arg.empty()) continue;
+    if (arg.find('=') == std::string::npos) {
+      a.errors.push_back("unknown option --" + arg + " (use key=value, --config FILE or a file path)");
+      continue;
+    }
+    if (!a.query.empty()) a.query += '&';
+    a.query += arg;
+  }
+  return a;
+}
+
+void OnDrop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) llmmem::app::OpenPath(paths[i]);
+}
 
 void OnGlfwError(int code, const char* description) { std::fprintf(stderr, "llmmem-gui: GLFW error %d: %s\n", code, description); }
 
@@ -29,23 +242,16 @@ float UiScale(GLFWwindow* window) {
   return scale > 0.5f && scale < 8.0f ? scale : 1.0f;
 }
 
-std::string QueryFromArgs(int argc, char** argv) {
-  std::string q;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    while (!a.empty() && a[0] == '-') a.erase(0, 1);  // accept --seq=8192 too
-    if (a.empty()) continue;
-    if (!q.empty()) q += '&';
-    q += a;
-  }
-  return q;
-}
-
 void* GetProc(const char* name) { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
 
 }  // namespace
 
+//-----------------------------------------------------------------------------
+// [SECTION] main
+//-----------------------------------------------------------------------------
+
 int main(int argc, char** argv) {
+  const Args args = ParseArgs(argc, argv);
   glfwSetErrorCallback(OnGlfwError);
   if (!glfwInit()) {
     std::fprintf(stderr, "llmmem-gui: cannot initialise GLFW (is a display available?)\n");
@@ -70,15 +276,38 @@ int main(int argc, char** argv) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
+  const std::string config_dir = ConfigDir();
+  SettingsFile settings(config_dir);
   llmmem::app::PlatformHooks hooks;
-  hooks.initial_query = QueryFromArgs(argc, argv);
+  hooks.initial_query = args.query;
+  hooks.storage = &settings;
   hooks.glsl_header = "#version 330 core\n";
   hooks.gl_loader = GetProc;
   hooks.copy_link = [window](const std::string& query) {
     glfwSetClipboardString(window, query.c_str());
     return query;
   };
+  hooks.copy_text = [window](const std::string& text) {
+    glfwSetClipboardString(window, text.c_str());
+    return true;
+  };
+  hooks.save_text = [config_dir](const std::string& name, const std::string&, const std::string& text) {
+    return SaveExport(config_dir, name, text);
+  };
+  hooks.read_prefix = ReadPrefix;
+  hooks.open_hint = "Type a path and press Enter, drop a file on the window, or pass it on the command line.";
   llmmem::app::Init(hooks, UiScale(window));
+  for (const std::string& e : args.errors) llmmem::app::ReportError("Command line", e);
+  if (!args.config_path.empty()) {
+    const llmmem::app::FilePrefix p = ReadPrefix(args.config_path, 8u << 20);
+    if (!p.ok) {
+      llmmem::app::ReportError("--config", p.error);
+    } else {
+      llmmem::app::OpenConfigText(args.config_path, p.bytes);
+    }
+  }
+  for (const std::string& path : args.paths) llmmem::app::OpenPath(path);
+  glfwSetDropCallback(window, OnDrop);
 
   while (!glfwWindowShouldClose(window)) {
     glfwWaitEventsTimeout(0.25);  // idle without spinning; input wakes it at once

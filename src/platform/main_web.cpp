@@ -5,7 +5,13 @@
 // to its CSS box times devicePixelRatio on every resize, ImGui works in device pixels
 // (GLFW reports mouse positions in backing-store pixels) and fonts/style scale by the ratio.
 // URL state: read from location.hash (or location.search) at start, written back to the
-// hash with history.replaceState when the configuration changes. web/boot.js loads us.
+// hash with history.replaceState when the configuration changes, and kept in localStorage
+// ("llmmem.state") for the next visit without a hash (the URL, when present, wins).
+// Files: web/boot.js handles drops (a config.json's text; a weights file's header read with
+// File.slice, driven by inspectWeightHeader's need_bytes) and hands them to the app through
+// window.llmmemOpenText / llmmemOpenWeights, installed here. Exports download through
+// window.llmmemDownload (a Blob URL, boot.js) or go to the clipboard.
+// web/boot.js loads us.
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
@@ -13,6 +19,7 @@
 #include <GLES3/gl3.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "app/app.h"
@@ -47,6 +54,70 @@ EM_JS(int, JsCopyLink, (const char* query, char* buf, int cap), {
   navigator.clipboard.writeText(link).catch(function(e) { console.warn("llmmem: copy failed", e); });
   stringToUTF8(link, buf, cap);
   return lengthBytesUTF8(link);
+});
+
+// localStorage, which a browser may refuse (private mode, disabled storage): -1 then.
+EM_JS(int, JsStorageGet, (char* buf, int cap), {
+  var s;
+  try { s = window.localStorage.getItem("llmmem.state"); } catch (e) { return -2; }
+  if (s === null) return -1;
+  stringToUTF8(s, buf, cap);
+  return lengthBytesUTF8(s);
+});
+
+EM_JS(int, JsStorageSet, (const char* text), {
+  try { window.localStorage.setItem("llmmem.state", UTF8ToString(text)); return 1; } catch (e) { return 0; }
+});
+
+EM_JS(void, JsStorageRemove, (), {
+  try { window.localStorage.removeItem("llmmem.state"); } catch (e) {}
+});
+
+EM_JS(int, JsCopyText, (const char* text), {
+  if (!navigator.clipboard || !navigator.clipboard.writeText) return 0;
+  navigator.clipboard.writeText(UTF8ToString(text)).catch(function(e) { console.warn("llmmem: copy failed", e); });
+  return 1;
+});
+
+// A download through boot.js's Blob URL helper; 0 when boot.js did not install it.
+EM_JS(int, JsDownload, (const char* name, const char* mime, const char* text), {
+  if (typeof window.llmmemDownload !== "function") return 0;
+  return window.llmmemDownload(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(text)) ? 1 : 0;
+});
+
+// window.llmmemOpenText(name, text), llmmemOpenWeights(name, Uint8Array, fileSize) and
+// llmmemReportError(title, message), for boot.js's drop handler. Bytes are copied into
+// the module's heap (never the stack: a config.json may be large).
+EM_JS(void, JsInstallFileHooks, (), {
+  function put(bytes) {
+    var p = _llmmem_alloc(bytes.length + 1);
+    HEAPU8.set(bytes, p);
+    HEAPU8[p + bytes.length] = 0;
+    return p;
+  }
+  function putString(s) { return put(new TextEncoder().encode(String(s))); }
+  window.llmmemOpenText = function(name, text) {
+    var n = putString(name);
+    var bytes = new TextEncoder().encode(String(text));
+    var t = put(bytes);
+    _llmmem_open_text(n, t, bytes.length);
+    _llmmem_free(n);
+    _llmmem_free(t);
+  };
+  window.llmmemOpenWeights = function(name, bytes, fileSize) {
+    var n = putString(name);
+    var b = put(bytes);
+    _llmmem_open_weights(n, b, bytes.length, fileSize);
+    _llmmem_free(n);
+    _llmmem_free(b);
+  };
+  window.llmmemReportError = function(title, message) {
+    var t = putString(title);
+    var m = putString(message);
+    _llmmem_report_error(t, m);
+    _llmmem_free(t);
+    _llmmem_free(m);
+  };
 });
 
 // Installs window.llmmemTestState() (JSON text of the current estimate and URL state,
@@ -119,7 +190,61 @@ void MainLoop() {
 
 void* GetProc(const char* name) { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
 
+// The state as the URL query, in this browser's localStorage.
+class LocalStorage : public llmmem::app::Storage {
+ public:
+  llmmem::app::StorageFormat Format() const override { return llmmem::app::StorageFormat::kQuery; }
+  std::string Where() const override { return "this browser's local storage"; }
+  llmmem::app::StoredText Load() override {
+    llmmem::app::StoredText out;
+    std::string s(4096, '\0');
+    int n = JsStorageGet(s.data(), static_cast<int>(s.size()));
+    if (n == -1) return out;
+    if (n < 0) {
+      out.status = llmmem::app::StoredText::Status::kUnreadable;
+      out.error = "the browser refused access";
+      return out;
+    }
+    if (n >= static_cast<int>(s.size())) {
+      s.assign(static_cast<size_t>(n) + 1, '\0');
+      n = JsStorageGet(s.data(), static_cast<int>(s.size()));
+    }
+    s.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    out.status = llmmem::app::StoredText::Status::kOk;
+    out.text = std::move(s);
+    return out;
+  }
+  bool Save(const std::string& text, std::string* error) override {
+    if (text.empty()) return true;
+    if (JsStorageSet(text.c_str()) != 0) return true;
+    *error = "the browser refused to store it";
+    return false;
+  }
+  std::string SetAside(std::string*) override {
+    JsStorageRemove();
+    return "(removed)";
+  }
+};
+
+LocalStorage g_storage;
+
 }  // namespace
+
+extern "C" EMSCRIPTEN_KEEPALIVE void* llmmem_alloc(int size) { return std::malloc(size > 0 ? static_cast<size_t>(size) : 1); }
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_free(void* p) { std::free(p); }
+
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const char* text, int size) {
+  llmmem::app::OpenText(name, std::string(text, size > 0 ? static_cast<size_t>(size) : 0));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const uint8_t* data, int size, double file_size) {
+  llmmem::app::OpenWeightBytes(name, data, size > 0 ? static_cast<size_t>(size) : 0,
+                               file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_report_error(const char* title, const char* message) {
+  llmmem::app::ReportError(title, message);
+}
 
 extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
   g_test_state = llmmem::app::TestStateJson();
@@ -152,6 +277,12 @@ int main() {
   hooks.glsl_header = "#version 300 es\nprecision highp float;\n";
   hooks.gl_loader = GetProc;
   hooks.state_changed = [](const std::string& query) { JsWriteUrlState(query.c_str()); };
+  hooks.storage = &g_storage;
+  hooks.copy_text = [](const std::string& text) { return JsCopyText(text.c_str()) != 0; };
+  hooks.save_text = [](const std::string& name, const std::string& mime, const std::string& text) {
+    return JsDownload(name.c_str(), mime.c_str(), text.c_str()) != 0 ? "Downloaded " + name
+                                                                      : "Could not download " + name;
+  };
   hooks.copy_link = [](const std::string& query) {
     std::string link(8192, '\0');
     const int n = JsCopyLink(query.c_str(), link.data(), static_cast<int>(link.size()));
@@ -161,6 +292,7 @@ int main() {
   llmmem::app::Init(hooks, DevicePixelRatio());
 
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, OnResize);
+  JsInstallFileHooks();
   JsInstallTestHook();
   emscripten_set_main_loop(MainLoop, 0, false);
   return 0;

@@ -97,6 +97,26 @@ try {
     }
     await context.close();
   }
+  // Without WebGL the page says so in a readable overlay instead of failing silently.
+  const noGl = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-webgl', '--disable-3d-apis', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await noGl.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${origin}/index.html`);
+    await page.waitForTimeout(1000);
+    const overlay = await page.evaluate(() => {
+      const e = document.getElementById('error');
+      return e && !e.hidden ? e.innerText : '';
+    });
+    await page.screenshot({ path: `${shots}/web-no-webgl.png` });
+    check('without WebGL2 the error overlay explains why', /WebGL2/.test(overlay), overlay || '(no overlay)');
+  } finally {
+    await noGl.close();
+  }
+
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
   const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/favicon.ico']);

@@ -1,0 +1,86 @@
+// Opened files and weight headers; see weights.h.
+#include "app/weights.h"
+
+#include "core/json.h"
+
+namespace llmmem::app {
+namespace {
+
+bool EndsWith(const std::string& s, const char* suffix) {
+  const std::string x(suffix);
+  if (s.size() < x.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    char c = s[s.size() - x.size() + i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != x[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+FileKind ClassifyFileName(const std::string& name) {
+  if (EndsWith(name, ".index.json")) return FileKind::kWeights;
+  if (EndsWith(name, ".json")) return FileKind::kJsonText;
+  return FileKind::kWeights;
+}
+
+bool LooksLikeHfConfig(const std::string& text) {
+  const core::JsonParseResult j = core::ParseJson(text);
+  if (!j.ok || !j.value.IsObject()) return true;  // the HF importer reports the parse error
+  return j.value.Find("model_type") != nullptr || j.value.Find("architectures") != nullptr ||
+         j.value.Find("hidden_size") != nullptr;
+}
+
+core::WeightHeaderResult ProbeWeightHeader(const PrefixReader& read, int max_reads) {
+  core::WeightHeaderResult r;
+  uint64_t want = core::kWeightHeaderFirstRead;
+  for (int i = 0; i < max_reads; ++i) {
+    const FilePrefix p = read(want);
+    if (!p.ok) {
+      r.status = core::WeightHeaderStatus::kError;
+      r.message = p.error;
+      return r;
+    }
+    r = core::ParseWeightHeader(reinterpret_cast<const uint8_t*>(p.bytes.data()), p.bytes.size(), p.file_size);
+    if (r.status != core::WeightHeaderStatus::kNeedMoreBytes) return r;
+    if (r.need_bytes <= p.bytes.size()) break;  // no progress: the parser's contract broke
+    want = r.need_bytes;
+  }
+  r.status = core::WeightHeaderStatus::kError;
+  r.message = "the header did not end within " + std::to_string(max_reads) + " reads";
+  return r;
+}
+
+std::string ApplyGgufInfo(const core::GgufModelInfo& g, core::ModelSpec* m) {
+  std::string applied;
+  auto set = [&](const char* name, int64_t v, int64_t* field) {
+    if (v <= 0) return;
+    *field = v;
+    if (!applied.empty()) applied += ", ";
+    applied += std::string(name) + "=" + std::to_string(v);
+  };
+  set("layers", g.block_count, &m->layers);
+  set("hidden", g.embedding_length, &m->hidden);
+  set("heads", g.head_count, &m->heads);
+  set("kv_heads", g.head_count_kv > 0 ? g.head_count_kv : g.head_count, &m->kv_heads);
+  if (g.key_length > 0) {
+    set("head_dim", g.key_length, &m->head_dim);
+  } else if (g.embedding_length > 0 && g.head_count > 0) {
+    set("head_dim", g.embedding_length / g.head_count, &m->head_dim);
+  }
+  set("vocab", g.vocab_size, &m->vocab);
+  if (g.expert_count > 0) {
+    set("experts", g.expert_count, &m->experts);
+    set("experts_per_token", g.expert_used_count, &m->experts_per_token);
+    set("moe_ffn", g.feed_forward_length, &m->moe_ffn);
+  } else {
+    set("ffn", g.feed_forward_length, &m->ffn);
+  }
+  if (applied.empty()) return applied;
+  m->preset.clear();
+  m->name = !g.name.empty() ? g.name : (!g.architecture.empty() ? g.architecture : std::string("GGUF model"));
+  return applied;
+}
+
+}  // namespace llmmem::app

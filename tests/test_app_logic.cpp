@@ -1,0 +1,71 @@
+// The UI's ImGui-free logic: settings documents (tolerant, all-or-nothing), the weights
+// header read loop (bounded reads), file classification and the compare pin.
+#include <doctest.h>
+
+#include "app/compare.h"
+#include "app/settings_doc.h"
+#include "app/weights.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+using namespace llmmem::app;
+
+TEST_CASE("Settings: a saved document round-trips; a corrupt one is refused whole") {
+  Config c = DefaultConfig();
+  c.batch = 6;
+  c.mode = Mode::kLora;
+  const std::string text = SettingsToJsonText(c, "units=gib&view=charts");
+  const SettingsParse back = ParseSettingsText(text);
+  REQUIRE(back.ok);
+  CHECK(back.config.batch == 6);
+  CHECK(back.config.mode == Mode::kLora);
+  CHECK(back.view_query == "units=gib&view=charts");
+  CHECK_FALSE(ParseSettingsText("{\"batch\": ").ok);
+  CHECK_FALSE(ParseSettingsText("").ok);
+  const SettingsParse bad_field = ParseSettingsText("{\"batch\": \"many\"}");
+  CHECK_FALSE(bad_field.ok);  // never half-loaded
+  CHECK_FALSE(bad_field.error.empty());
+}
+
+TEST_CASE("Weights: the header loop reads only what the header needs") {
+  // A safetensors file with a 1 GB data section: only the header is ever requested.
+  std::string header = "{\"w\":{\"dtype\":\"BF16\",\"shape\":[32768,16384],\"data_offsets\":[0,1073741824]}}";
+  while (header.size() % 8) header += ' ';
+  std::string prefix(8, '\0');
+  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  prefix += header;
+  const uint64_t file_size = prefix.size() + 1073741824ull;
+  uint64_t largest_read = 0;
+  int reads = 0;
+  const llmmem::core::WeightHeaderResult r = ProbeWeightHeader([&](uint64_t n) {
+    ++reads;
+    largest_read = std::max(largest_read, n);
+    FilePrefix p;
+    p.ok = true;
+    p.file_size = file_size;
+    p.bytes = prefix.substr(0, static_cast<size_t>(std::min<uint64_t>(n, prefix.size())));
+    if (n > prefix.size()) p.bytes.append(static_cast<size_t>(std::min<uint64_t>(n, 1 << 20) - prefix.size()), '\0');
+    return p;
+  });
+  REQUIRE(r.ok());
+  CHECK(r.parameter_count == 32768ull * 16384);
+  CHECK(largest_read <= llmmem::core::kWeightHeaderFirstRead);
+  CHECK(reads <= 2);
+  CHECK(ClassifyFileName("model.safetensors.index.json") == FileKind::kWeights);
+  CHECK(ClassifyFileName("config.json") == FileKind::kJsonText);
+  CHECK(LooksLikeHfConfig("{\"model_type\": \"llama\"}"));
+  CHECK_FALSE(LooksLikeHfConfig("{\"batch\": 4}"));
+}
+
+TEST_CASE("Compare: a pin matches components by id") {
+  Config c = DefaultConfig();
+  const Estimate before = Explain(c);
+  const Pinned pin = MakePinned(c, before, "before");
+  c.recompute = Recompute::kFull;
+  const Estimate after = Explain(c);
+  const double* pinned_total = PinnedBytes(pin, "total");
+  REQUIRE(pinned_total != nullptr);
+  CHECK(*pinned_total == before.totals.peak_bytes);
+  CHECK(PinnedBytes(pin, "total.activations.layer_inputs") == nullptr);  // new with full recompute
+  CHECK(after.tree.Find("total.activations.layer_inputs") != nullptr);
+}
