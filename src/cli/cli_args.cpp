@@ -36,6 +36,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   core::Config& c = r.options.config;
 
   int64_t total_gpus = 0;  // --gpus: resolved into dp once tp, pp and cp are known
+  bool hybrid_shard = false;  // --fsdp hybrid_shard: shard within --gpus-per-node, known at the end
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
@@ -90,6 +91,15 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
     if (key == "weights_file") {
       r.options.weights_files.push_back(*value);
+      continue;
+    }
+    if (key == "fsdp") {
+      // PyTorch FSDP sharding strategies in ZeRO terms (Zhao et al. 2023, PyTorch FSDP §3).
+      if (*value == "no_shard") c.zero = 0;
+      else if (*value == "shard_grad_op") c.zero = 2;
+      else if (*value == "full_shard") c.zero = 3;
+      else if (*value == "hybrid_shard") { c.zero = 3; hybrid_shard = true; }
+      else Error(r, flag, flag + ": \"" + *value + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
       continue;
     }
     if (key == "compat") {
@@ -158,6 +168,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
   }
 
+  if (hybrid_shard) c.zero_group = r.options.gpus_per_node;
   if (total_gpus > 0) {
     const int64_t per_replica = c.tp * c.pp * c.cp;
     if (per_replica < 1 || total_gpus % per_replica != 0) {
@@ -201,6 +212,8 @@ std::string HelpText() {
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
       "  --offload cpu|nvme   optimizer offload (alias of --offload-optimizer)\n"
+      "  --fsdp STRATEGY      no_shard | shard_grad_op (ZeRO-2) | full_shard (ZeRO-3) | hybrid_shard\n"
+      "                       (ZeRO-3 within --gpus-per-node); Megatron's distributed optimizer is --zero 1\n"
       "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"
       "                       for the same inputs, and where it departs from this accounting\n"
       "  --gpus-per-node N    for --compat deepspeed (default 8)\n"

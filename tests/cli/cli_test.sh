@@ -40,6 +40,9 @@ expect_exit "--gpus resolves dp" 1 --model llama-3.3-70b --gpus 16 --tp 8 --zero
 python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
 expect_exit "--gpus not a multiple" 2 --gpus 12 --tp 8
 expect_exit "list gpus" 0 --list-gpus
+expect_exit "fsdp hybrid shard" 1 --model gpt-neox-20b --fsdp hybrid_shard --gpus-per-node 4 --dp 16 --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['zero']==3 and d['config']['zero_group']==4" \
+  && ok "--fsdp hybrid_shard shards within a node" || bad "--fsdp"
 expect_exit "safetensors header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.safetensors
 grep -q "10 parameters" /tmp/llmmem_cli_out && ok "safetensors: 10 parameters counted" || bad "safetensors count"
 expect_exit "gguf header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.gguf --json
