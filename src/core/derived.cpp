@@ -31,7 +31,7 @@ int LastStage(const Config& c) { return static_cast<int>(c.pp > 1 ? c.pp - 1 : 0
 double Derived::Share(const TensorShape& ts) const {
   double share = 1;
   // Pipeline: layers spread over stages; embeddings on the first, head and final norm on the last.
-  if (InLayers(ts) || (ts.group == ParamGroup::kNorms && ts.count == L && L > 1)) {
+  if (InLayers(ts)) {
     share = stage_layers / L;
   } else if (ts.group == ParamGroup::kEmbedding) {
     share = first_stage ? 1 : 0;
