@@ -152,3 +152,15 @@ TEST_CASE("L4: rules of thumb: full FT 16-20X GB, LoRA 2.5-4X, QLoRA 0.7-1.5X") 
   CHECK(qlora >= 0.7 * X);
   CHECK(qlora <= 1.5 * X);
 }
+
+TEST_CASE("Chunked prefill bounds the workspace by the chunk, not the whole batch") {
+  Config c = DefaultConfig();
+  c.mode = Mode::kInference;
+  c.batch = 8;
+  c.seq = 8192;
+  const double whole = Bytes(Explain(c), "total.inference.prefill_workspace");
+  c.prefill_chunk = 8192;
+  const double chunked = Bytes(Explain(c), "total.inference.prefill_workspace");
+  CHECK(chunked == doctest::Approx(whole / 8).epsilon(1e-12));  // every term is linear in the tokens with FlashAttention
+  CHECK(Bytes(Explain(c), "total.inference.kv_cache") > 0);
+}

@@ -62,11 +62,15 @@ void AccountInference(const Derived& d, Sink& s) {
 
   // Prefill workspace: the residual stream plus the larger of the attention and MLP
   // blocks' live tensors for one layer (16-bit; no autograd keeps earlier layers').
+  // Chunked prefill (vLLM, SGLang) runs at most prefill_chunk tokens per forward; each
+  // chunk's queries attend to the whole context.
   const double e = 2.0;
-  const double sb = d.s_local * d.b;
+  const double all_tokens = d.s_local * d.b;
+  const double chunk = static_cast<double>(c.prefill_chunk);
+  const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;
   const double residual = e * sb * d.h;
   const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
-  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * d.s_local * d.s * d.b / d.t;  // scores and probabilities
+  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
   const double attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
   const double f_width = c.model.IsMoe()
                              ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
@@ -77,7 +81,8 @@ void AccountInference(const Derived& d, Sink& s) {
   s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
     return Explanation{std::string("residual 2sbh + max(attention ") + FormatBytesBoth(attention) +
                            (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
-                           ") for one layer",
+                           ") for one layer, " + FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
+                           (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)"),
                        src::kPrefill};
   });
 

@@ -81,6 +81,7 @@ struct Config {
   // Inference.
   Dtype kv_dtype = Dtype::kBf16;
   bool all_logits = false;     // keep logits for every prompt position (HF forward), not only the last
+  int64_t prefill_chunk = 0;   // tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once
 
   // LoRA / QLoRA.
   int64_t lora_rank = 16;

@@ -235,6 +235,7 @@ std::vector<FieldDef> Build() {
       DTYPE_FIELD("optimizer_dtype", optimizer_dtype, "optimizer state format"),
       DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
       BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
+      INT_FIELD("prefill_chunk", prefill_chunk, false, "tokens per prefill forward (chunked prefill); 0: all at once"),
       INT_FIELD("lora_rank", lora_rank, false, "LoRA rank"),
       FieldDef{"lora_targets", FieldKind::kLoraTargets, false, "all, attention, or a list like q,v",
                [](const Config& c) { return LoraTargetsId(c.lora_targets); },

@@ -57,6 +57,7 @@ inline constexpr FieldLimit kFieldLimits[] = {
     {"allgather_bucket", 0, 1e11, "DeepSpeed allgather_bucket_size, elements"},
     {"prefetch_bucket", 0, 1e11, "DeepSpeed stage3_prefetch_bucket_size, elements"},
     {"lora_rank", 1, 65'536, "LoRA rank r"},
+    {"prefill_chunk", 0, 16'777'216, "tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once"},
     {"gptq_bits", 2, 8, "GPTQ/AWQ bits per weight"},
     {"group_size", 1, 1'048'576, "GPTQ/AWQ weights per scale"},
     {"cuda_context_gb", 0, 100, "CUDA context and library workspaces, GB"},

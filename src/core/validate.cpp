@@ -141,6 +141,7 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "grad_accum", static_cast<double>(c.grad_accum));
   RANGE(k, "tp", static_cast<double>(c.tp));
   RANGE(k, "lora_rank", static_cast<double>(c.lora_rank));
+  RANGE(k, "prefill_chunk", static_cast<double>(c.prefill_chunk));
   RANGE(k, "gptq_bits", static_cast<double>(c.quant.gptq_bits));
   RANGE(k, "group_size", static_cast<double>(c.quant.group_size));
   RANGE(k, "cuda_context_gb", c.cuda_context_gb);
