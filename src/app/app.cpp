@@ -1,6 +1,6 @@
 // The main window: toolbar and banners on top, the inputs on the left, the results on the
 // right (verdict with pin/export, category bar, then tabs: breakdown table, charts, fit map,
-// OOM doctor). Owns the State; loads and saves it through the platform's Storage; takes the
+// fit solver, OOM doctor). Owns the State; loads and saves it through the platform's Storage; takes the
 // files the platform hands over (OpenText, OpenWeightBytes, OpenPath).
 //
 // Index
@@ -206,7 +206,7 @@ void Frame() {
   if (ImGui::BeginTabBar("views")) {
     const std::string doctor = s.remedies.empty() ? std::string("OOM doctor###doctor")
                                                   : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
-    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", doctor.c_str()};
+    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", doctor.c_str()};
     for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
       if (!ImGui::BeginTabItem(tabs[t], nullptr, f)) continue;
@@ -217,6 +217,7 @@ void Frame() {
       if (t == kTabBreakdown) DrawBreakdown(s);
       if (t == kTabCharts) DrawCharts(s);
       if (t == kTabFitMap) DrawFitMap(s);
+      if (t == kTabFit) DrawFit(s);
       if (t == kTabDoctor) DrawDoctor(s);
       ImGui::EndTabItem();
     }

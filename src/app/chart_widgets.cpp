@@ -63,7 +63,10 @@ void CapacityLine(const Plot& p, double capacity_units, const char* label) {
   const float dash = ImGui::GetFontSize() * 0.5f;
   for (float x = p.a0.x; x < p.a1.x; x += dash * 2) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, p.a1.x), y), col, 2);
   const ImVec2 ts = ImGui::CalcTextSize(label);
-  dl->AddText(ImVec2(p.a1.x - ts.x, y - ts.y - 2), col, label);
+  // A backing in the window colour keeps the label readable over bars and bands.
+  const ImVec2 t0(p.a1.x - ts.x, y - ts.y - 2);
+  dl->AddRectFilled(ImVec2(t0.x - 3, t0.y), ImVec2(p.a1.x, y - 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), 2);
+  dl->AddText(t0, col, label);
 }
 
 double MaxStack(const std::vector<std::array<double, core::kCategoryCount>>& bytes) {
@@ -212,9 +215,21 @@ void StackedBarChart(const char* id, const std::vector<std::string>& labels,
     const std::string total = core::FormatBytes(acc, units);
     const ImVec2 ts = ImGui::CalcTextSize(total.c_str());
     dl->AddText(ImVec2(cx - ts.x * 0.5f, static_cast<float>(p.y(acc / unit)) - ts.y - 2), TextColor(), total.c_str());
-    const ImVec2 ls = ImGui::CalcTextSize(labels[i].c_str());
-    dl->AddText(ImVec2(cx - ls.x * 0.5f, p.a1.y + em * 0.3f), TextColor(), labels[i].c_str());
-    if (hovered && mx >= cx - slot * 0.5f && mx < cx + slot * 0.5f) CategoryTooltip(labels[i].c_str(), bytes[i], units);
+    // Labels may have two lines ("ZeRO-1\n(current)"), each centred under the bar.
+    std::string one_line = labels[i];
+    float ly = p.a1.y + em * 0.3f;
+    for (size_t start = 0; start <= labels[i].size();) {
+      size_t end = labels[i].find('\n', start);
+      if (end == std::string::npos) end = labels[i].size();
+      const char* b = labels[i].c_str() + start;
+      const char* e = labels[i].c_str() + end;
+      const ImVec2 ls = ImGui::CalcTextSize(b, e);
+      dl->AddText(ImVec2(cx - ls.x * 0.5f, ly), TextColor(), b, e);
+      ly += ImGui::GetTextLineHeight();
+      if (end < one_line.size()) one_line[end] = ' ';
+      start = end + 1;
+    }
+    if (hovered && mx >= cx - slot * 0.5f && mx < cx + slot * 0.5f) CategoryTooltip(one_line.c_str(), bytes[i], units);
   }
   char cap[48];
   std::snprintf(cap, sizeof cap, "GPU %s", core::FormatBytes(capacity, units).c_str());

@@ -27,7 +27,8 @@ struct CategorySeries {
 void StackedAreaChart(const char* id, const char* x_label, const CategorySeries& series, double capacity,
                       int64_t current_x, core::UnitSystem units, ImVec2 size);
 
-// Vertical stacked bars, one per label, with the capacity line.
+// Vertical stacked bars, one per label (a '\n' splits a label over two centred lines),
+// with the capacity line.
 void StackedBarChart(const char* id, const std::vector<std::string>& labels,
                      const std::vector<std::array<double, core::kCategoryCount>>& bytes, double capacity,
                      core::UnitSystem units, ImVec2 size);

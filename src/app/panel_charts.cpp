@@ -1,7 +1,8 @@
 // Charts: one layer's activations by term (from the Explain tree), memory against
 // sequence length and against batch (EstimateTotals sweeps over powers of two, with the
-// GPU line), and the three recompute modes side by side. Sweeps are recomputed only
-// when the configuration (its URL query) changes.
+// GPU line), and configurations side by side as stacked bars: the three recompute modes
+// and the four ZeRO stages (at the current dp, or 8 when dp is 1). Sweeps and bars are
+// recomputed only when the configuration (its URL query) changes.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -16,11 +17,21 @@
 namespace llmmem::app {
 namespace {
 
+// Configurations side by side: one stacked bar each.
+struct LabelledConfig {
+  std::string label;
+  core::Config config;
+};
+struct BarSet {
+  std::vector<std::string> labels;
+  std::vector<std::array<double, core::kCategoryCount>> bytes;
+};
+
 struct Cache {
   std::string key;
   CategorySeries by_seq, by_batch;
-  std::vector<std::string> recompute_labels;
-  std::vector<std::array<double, core::kCategoryCount>> recompute_bytes;
+  BarSet recompute, zero;
+  int64_t zero_dp = 0;  // the dp the ZeRO bars use
   std::vector<Term> terms;
 };
 
@@ -29,6 +40,15 @@ std::array<double, core::kCategoryCount> Categories(const core::Totals& t) {
   if (!t.ok) return a;
   for (int c = 0; c < core::kCategoryCount; ++c) a[c] = t.category_bytes[c];
   return a;
+}
+
+BarSet CompareConfigs(const std::vector<LabelledConfig>& configs) {
+  BarSet b;
+  for (const LabelledConfig& lc : configs) {
+    b.labels.push_back(lc.label);
+    b.bytes.push_back(Categories(core::EstimateTotals(lc.config)));
+  }
+  return b;
 }
 
 template <class Set>
@@ -71,15 +91,26 @@ void Update(Cache& cache, const State& s) {
                        [](core::Config& k, int64_t x) { k.seq = x; });
   cache.by_batch = Sweep(c, chart::PowersOfTwo(1, std::max<int64_t>(c.batch * 4, 64)),
                          [](core::Config& k, int64_t x) { k.batch = x; });
-  cache.recompute_labels.clear();
-  cache.recompute_bytes.clear();
+  std::vector<LabelledConfig> configs;
   static const char* const kNames[] = {"none", "selective", "full"};
   for (int r = 0; r < 3; ++r) {
     core::Config k = c;
     k.recompute = static_cast<core::Recompute>(r);
-    cache.recompute_labels.push_back(std::string(kNames[r]) + (k.recompute == c.recompute ? " (current)" : ""));
-    cache.recompute_bytes.push_back(Categories(core::EstimateTotals(k)));
+    configs.push_back({std::string(kNames[r]) + (k.recompute == c.recompute ? "\n(current)" : ""), k});
   }
+  cache.recompute = CompareConfigs(configs);
+  // ZeRO 0-3 at the current dp; with one replica nothing is sharded, so show 8.
+  cache.zero_dp = c.dp > 1 ? c.dp : 8;
+  configs.clear();
+  for (int z = 0; z < 4; ++z) {
+    core::Config k = c;
+    k.zero = z;
+    k.dp = cache.zero_dp;
+    if (z < 3) k.offload_params = core::Offload::kNone;  // parameter offload is ZeRO-3 only
+    if (k.dp != c.dp) k.zero_group = 0;
+    configs.push_back({"ZeRO-" + std::to_string(z) + (z == c.zero ? "\n(current)" : ""), k});
+  }
+  cache.zero = CompareConfigs(configs);
   cache.terms.clear();
   const core::BreakdownNode* act = s.estimate.tree.Find("total.activations");
   if (act == nullptr) act = s.estimate.tree.Find("activations");
@@ -112,20 +143,25 @@ void DrawCharts(const State& s) {
   ImGui::SameLine();
   StackedAreaChart("by_batch", "batch", cache.by_batch, cap, s.config.batch, s.units, chart_size);
 
-  ImGui::Spacing();
   if (training) {
+    ImGui::Spacing();
     ImGui::TextUnformatted("Activation recomputation");
     ImGui::SameLine(half + ImGui::GetStyle().ItemSpacing.x);
-  }
-  ImGui::TextUnformatted("Activations of one layer, by term");
-  if (training) {
-    StackedBarChart("recompute", cache.recompute_labels, cache.recompute_bytes, cap, s.units, ImVec2(half, em * 16));
+    if (cache.zero_dp == s.config.dp) {
+      ImGui::Text("ZeRO stages at dp = %lld", static_cast<long long>(cache.zero_dp));
+    } else {
+      ImGui::Text("ZeRO stages at dp = %lld (the current dp = 1 shards nothing)", static_cast<long long>(cache.zero_dp));
+    }
+    StackedBarChart("recompute", cache.recompute.labels, cache.recompute.bytes, cap, s.units, chart_size);
     ImGui::SameLine();
+    StackedBarChart("zero", cache.zero.labels, cache.zero.bytes, cap, s.units, chart_size);
   }
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Activations of one layer, by term");
   if (cache.terms.empty()) {
     ImGui::TextDisabled("No per-layer activations in this mode.");
   } else {
-    TermBars("terms", cache.terms, s.units, training ? half : w);
+    TermBars("terms", cache.terms, s.units, w);
   }
   ImGui::EndChild();
 }

@@ -176,11 +176,48 @@ void Overheads(State& s) {
   FieldDouble(s, "Comm buffers, GB", "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
 }
 
+// The catalogue row behind a card (core/gpus.h): marketed and reported memory, bandwidth,
+// BF16 rate, where the figures come from and what CUDA leaves usable.
+void GpuInfo(const core::Gpu& g) {
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::Text("%s", g.name.c_str());
+  ImGui::TextDisabled("%s%s%s", g.key.c_str(), g.vendor.empty() ? "" : ", ", g.vendor.c_str());
+  ImGui::Separator();
+  ImGui::Text("Marketed memory: %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
+  if (g.memory_bytes > 0) {
+    ImGui::Text("Reported memory: %s GB = %s GiB (%s MiB)", core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
+                core::FormatNumber(g.memory_bytes / core::kGiB, 2).c_str(),
+                core::FormatCount(static_cast<int64_t>(g.memory_bytes / core::kMiB)).c_str());
+  } else {
+    ImGui::Text("Reported memory: not known; the estimate uses the marketed %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
+  }
+  if (g.bandwidth_gbps > 0) ImGui::Text("Bandwidth: %s GB/s", core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
+  if (g.bf16_tflops > 0) {
+    ImGui::Text("BF16 dense: %s TFLOP/s", core::FormatNumber(g.bf16_tflops, 1).c_str());
+  } else {
+    ImGui::TextUnformatted("BF16 dense: no vendor figure (or no BF16 support)");
+  }
+  if (!g.usable_note.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("Usable");
+    ImGui::TextUnformatted(g.usable_note.c_str());
+  }
+  if (!g.source.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("Source");
+    ImGui::TextUnformatted(g.source.c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
 void GpuSection(State& s) {
   core::Config& c = s.config;
   Section("GPU");
   RowLabel("Card");
   const core::Gpu* current = core::FindGpu(c.gpu);
+  // Leave room for the "(i)" marker that shows the card's catalogue row.
+  const char* kInfo = "(i)";
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(kInfo).x + ImGui::GetStyle().ItemSpacing.x));
   if (ImGui::BeginCombo("##gpu", current ? current->key.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const core::Gpu& g : core::Gpus()) {
       char label[96];
@@ -192,18 +229,26 @@ void GpuSection(State& s) {
       }
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::Text("%s", g.name.c_str());
-        ImGui::Text("Usable: %s", core::FormatBytesBoth(g.UsableBytes()).c_str());
-        if (!g.usable_note.empty()) ImGui::TextDisabled("%s", g.usable_note.c_str());
-        if (!g.source.empty()) ImGui::TextDisabled("%s", g.source.c_str());
-        ImGui::PopTextWrapPos();
+        GpuInfo(g);
         ImGui::EndTooltip();
       }
     }
     ImGui::EndCombo();
   }
   FieldTooltip(s, "gpu", nullptr);
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", kInfo);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    if (current != nullptr) {
+      GpuInfo(*current);
+    } else {
+      ImGui::Text("Custom GPU: %s GB per GPU, as typed below; not from the catalogue.",
+                  core::FormatNumber(c.gpu_memory_gb, 2).c_str());
+    }
+    ImGui::EndTooltip();
+  }
   if (FieldDouble(s, "Memory, GB", "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
 }
 

@@ -1,0 +1,420 @@
+// The Fit tab: the inverse questions for the current configuration and GPU, each with a
+// button that applies its answer as one undoable step:
+//  - the fewest data-parallel replicas per ZeRO stage (per-GPU memory A + B/k in the
+//    data-parallel size k, solved by core/fit.h MinDataParallel),
+//  - the largest micro-batch and the longest sequence for the current layout,
+//  - the most precise weight and KV-cache formats that fit for inference,
+//  - the largest parameter count the scheme holds,
+// and, in a collapsible section, the figures DeepSpeed's estimators and Megatron-LM's
+// report print for the same inputs (core/compat.h), with where each departs from ours.
+// The solver runs a few hundred EstimateTotals calls: results are cached per config
+// query, so a frame only draws.
+// May include: imgui, core, app/state.h.
+//
+// Index
+// [SECTION] Cache
+// [SECTION] Solver rows
+// [SECTION] Compatibility
+// [SECTION] Panel
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/panels.h"
+#include "app/theme.h"
+#include "core/compat.h"
+#include "core/dtype.h"
+#include "core/fit.h"
+#include "core/gpus.h"
+#include "core/units.h"
+#include "core/validate.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+constexpr int kZeroStages = 4;
+constexpr int64_t kBatchSearchLimit = int64_t{1} << 20;  // MaxMicroBatch's upper bound (fit.cpp)
+constexpr int64_t kSeqSearchLimit = int64_t{1} << 24;    // MaxSequence's
+constexpr int kGpusPerNode = 8;                          // DeepSpeed's per-node CPU figures
+
+//-----------------------------------------------------------------------------
+// [SECTION] Cache
+//-----------------------------------------------------------------------------
+
+struct ZeroRow {
+  core::Config config;      // the current config at this stage (dp not yet set)
+  core::FitGpus fit;
+  double peak_at_min = 0;   // per-GPU total with dp = min_dp
+  std::string error;        // first validation error of this stage's config
+};
+
+struct Cache {
+  std::string key;
+  double capacity = 0;
+  ZeroRow zero[kZeroStages];
+  int64_t max_batch = 0, max_seq = 0;
+  core::FitFormats formats;
+  double max_params = 0;
+  core::CompatEstimate deepspeed, megatron;
+  double solve_ms = 0;
+};
+
+// The current config moved to ZeRO stage z: parameter offload exists only at stage 3,
+// and the solver shards over all replicas (MinDataParallel ignores zero_group).
+core::Config AtStage(const core::Config& c, int z) {
+  core::Config k = c;
+  k.zero = z;
+  if (z < 3) k.offload_params = core::Offload::kNone;
+  k.zero_group = 0;
+  return k;
+}
+
+std::string FirstError(const core::Config& c) {
+  for (const core::Diagnostic& d : core::Validate(c))
+    if (d.severity == core::Severity::kError) return d.message;
+  return "";
+}
+
+void Update(Cache& cache, const State& s) {
+  if (cache.key == s.config_query) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  cache.key = s.config_query;
+  const core::Config& c = s.config;
+  const double cap = c.gpu_memory_gb * 1e9;
+  cache.capacity = cap;
+  if (c.mode != core::Mode::kInference) {
+    for (int z = 0; z < kZeroStages; ++z) {
+      ZeroRow& row = cache.zero[z];
+      row.config = AtStage(c, z);
+      row.error = FirstError(row.config);
+      row.fit = core::MinDataParallel(row.config, cap);
+      row.peak_at_min = 0;
+      if (row.fit.possible) {
+        core::Config k = row.config;
+        k.dp = row.fit.min_dp;
+        const core::Totals t = core::EstimateTotals(k);
+        row.peak_at_min = t.ok ? t.peak_bytes : 0;
+      }
+    }
+  }
+  cache.max_batch = core::MaxMicroBatch(c, cap);
+  cache.max_seq = core::MaxSequence(c, cap);
+  cache.formats = core::CheapestInferenceFormats(c, cap);
+  cache.max_params = core::MaxParamsForMemory(c, cap);
+  cache.deepspeed = core::DeepSpeedEstimate(c, kGpusPerNode);
+  cache.megatron = core::MegatronEstimate(c);
+  cache.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Solver rows
+//-----------------------------------------------------------------------------
+
+void Heading(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", title);
+  ImGui::Separator();
+}
+
+std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
+
+// Right-aligned text in a table cell.
+void RightText(const std::string& text) {
+  const float w = ImGui::CalcTextSize(text.c_str()).x;
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - w);
+  ImGui::TextUnformatted(text.c_str());
+}
+
+void WrappedDisabled(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+void ZeroTable(State& s, const Cache& cache) {
+  const core::Config& c = s.config;
+  const int64_t others = c.tp * c.pp * c.cp;
+  char heading[160];
+  std::snprintf(heading, sizeof heading, "Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
+                static_cast<long long>(others));
+  Heading(heading);
+  const float em = ImGui::GetFontSize();
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("zero_fit", 7, flags)) return;
+  ImGui::TableSetupColumn("ZeRO", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("Per GPU, k replicas", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Fits when", ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn("Min dp", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  ImGui::TableSetupColumn("Per GPU at min dp", ImGuiTableColumnFlags_WidthFixed, em * 8);
+  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+  ImGui::TableHeadersRow();
+  static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
+  const char* unit = UnitLabel(s.units);
+  for (int z = 0; z < kZeroStages; ++z) {
+    const ZeroRow& row = cache.zero[z];
+    const core::FitGpus& f = row.fit;
+    ImGui::PushID(z);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", z);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("ZeRO-%d shards %s", z, kShards[z]);
+    ImGui::TableNextColumn();
+    const bool valid = row.error.empty() && (f.possible || f.unsharded_bytes > 0 || f.sharded_bytes > 0);
+    if (!valid) {
+      ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
+      if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
+    } else {
+      ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(em * 30);
+        ImGui::Text("ZeRO-%d shards %s over the k data-parallel replicas.", z, kShards[z]);
+        ImGui::Text("Kept whole on every GPU (A): %s", Bytes(f.unsharded_bytes, s).c_str());
+        ImGui::Text("Split over k replicas (B): %s", Bytes(f.sharded_bytes, s).c_str());
+        ImGui::TextDisabled("Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", Bytes(cache.capacity, s).c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::TableNextColumn();
+    if (valid && f.possible && f.min_dp == 1) {
+      ImGui::TextUnformatted("any k");
+    } else if (valid && f.possible) {
+      ImGui::Text("k > %.2f", f.threshold);
+    } else if (valid) {
+      ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
+      ImGui::TextUnformatted("never");
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
+                          "more data-parallel GPUs never help at this stage.",
+                          Bytes(f.unsharded_bytes, s).c_str(), Bytes(cache.capacity, s).c_str());
+    }
+    ImGui::TableNextColumn();
+    if (f.possible) RightText(core::FormatCount(f.min_dp));
+    ImGui::TableNextColumn();
+    if (f.possible) RightText(core::FormatCount(f.min_gpus));
+    ImGui::TableNextColumn();
+    if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+    ImGui::TableNextColumn();
+    if (f.possible) {
+      const bool current = c.zero == z && c.dp == f.min_dp && c.zero_group == 0;
+      if (current) {
+        ImGui::TextDisabled("current");
+      } else if (ImGui::SmallButton("Apply")) {
+        core::Config k = row.config;
+        k.dp = f.min_dp;
+        ApplyConfig(s, k, "fit: ZeRO-" + std::to_string(z) + ", dp " + std::to_string(f.min_dp));
+      } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Set ZeRO stage %d and data parallel %lld%s", z, static_cast<long long>(f.min_dp),
+                          c.zero_group > 0 ? "\n(the ZeRO group is reset to all replicas)" : "");
+      }
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+// One "largest value" line: label, answer, the current value and an Apply button.
+void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64_t search_limit, bool is_seq) {
+  ImGui::PushID(label);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(ImGui::GetFontSize() * 14);
+  if (found <= 0) {
+    ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
+    ImGui::TextUnformatted(is_seq ? "none: even 1 token does not fit" : "none: even 1 does not fit");
+    ImGui::PopStyleColor();
+    ImGui::PopID();
+    return;
+  }
+  const std::string value = core::FormatCount(found);
+  if (found >= search_limit) {
+    ImGui::Text("%s or more (the search stops there)", value.c_str());
+  } else {
+    ImGui::TextUnformatted(value.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(now %s)", core::FormatCount(current).c_str());
+  if (found != current) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Apply")) {
+      core::Config k = s.config;
+      (is_seq ? k.seq : k.batch) = found;
+      ApplyConfig(s, k, std::string("fit: ") + label);
+    }
+  }
+  ImGui::PopID();
+}
+
+void Workload(State& s, const Cache& cache) {
+  const bool training = s.config.mode != core::Mode::kInference;
+  Heading("Largest workload on this layout (everything else as configured)");
+  LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
+           kBatchSearchLimit, false);
+  LimitRow(s, "Longest sequence", cache.max_seq, s.config.seq, kSeqSearchLimit, true);
+  if (cache.max_params > 0) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Largest model");
+    ImGui::SameLine(ImGui::GetFontSize() * 14);
+    ImGui::Text("%s parameters", core::FormatParams(cache.max_params).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The parameter count whose model states (this scheme) fill the GPU,\n"
+                        "with this architecture's activations and the overheads kept as they are.");
+  }
+}
+
+void Formats(State& s, const Cache& cache) {
+  const bool inference = s.config.mode == core::Mode::kInference;
+  Heading(inference ? "Most precise formats that fit"
+                    : "Most precise formats that fit, were this model served for inference");
+  const core::FitFormats& f = cache.formats;
+  if (!f.found) {
+    ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
+    ImGui::TextUnformatted("None: even 2-bit weights with a 4-bit KV cache do not fit.");
+    ImGui::PopStyleColor();
+    return;
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("Weights %s, KV cache %s: %s per GPU", core::Info(f.dtype).label, core::Info(f.kv_dtype).label,
+              Bytes(f.peak_bytes, s).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
+                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown.");
+  const bool current = inference && s.config.dtype == f.dtype && s.config.kv_dtype == f.kv_dtype;
+  ImGui::SameLine();
+  if (current) {
+    ImGui::TextDisabled("(current)");
+  } else if (ImGui::SmallButton(inference ? "Apply" : "Apply (switches to inference)")) {
+    core::Config k = s.config;
+    k.mode = core::Mode::kInference;
+    k.dtype = f.dtype;
+    k.kv_dtype = f.kv_dtype;
+    ApplyConfig(s, k, "fit: inference formats");
+  }
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Compatibility
+//-----------------------------------------------------------------------------
+
+void Departures(const core::CompatEstimate& e) {
+  ImGui::TextDisabled("Where it departs from this calculator:");
+  ImGui::PushTextWrapPos(0);
+  for (const std::string& d : e.departures) ImGui::BulletText("%s", d.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column, const State& s) {
+  const float em = ImGui::GetFontSize();
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable(id, cpu_column ? 3 : 2, flags)) return;
+  ImGui::TableSetupColumn(cpu_column ? "Option row" : "Line", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed, em * 6);
+  if (cpu_column) ImGui::TableSetupColumn("CPU", ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableHeadersRow();
+  for (const core::CompatLine& l : e.lines) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    // The row the config selects (DeepSpeed prints every offload option).
+    const bool mine = cpu_column && l.gpu_bytes == e.gpu_bytes && l.cpu_bytes == e.cpu_bytes;
+    if (mine) {
+      ImGui::Text("%s  (this config)", l.label.c_str());
+    } else {
+      ImGui::TextUnformatted(l.label.c_str());
+    }
+    if (ImGui::IsItemHovered() && !l.formula.empty()) ImGui::SetTooltip("%s", l.formula.c_str());
+    ImGui::TableNextColumn();
+    RightText(Bytes(l.gpu_bytes, s));
+    if (cpu_column) {
+      ImGui::TableNextColumn();
+      RightText(Bytes(l.cpu_bytes, s));
+    }
+  }
+  if (!cpu_column) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("total (most loaded GPU)");
+    ImGui::TableNextColumn();
+    RightText(Bytes(e.gpu_bytes, s));
+  }
+  ImGui::EndTable();
+}
+
+void Compatibility(const State& s, const Cache& cache) {
+  ImGui::Spacing();
+  if (!ImGui::CollapsingHeader("Compatibility: what DeepSpeed and Megatron-LM print for this config")) return;
+  const core::Totals& t = s.estimate.totals;
+  double states = 0;
+  for (core::Category c : {core::Category::kWeights, core::Category::kGradients, core::Category::kMasterWeights,
+                           core::Category::kOptimizerStates})
+    states += t.category_bytes[static_cast<int>(c)];
+  ImGui::PushTextWrapPos(0);
+  ImGui::Text("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
+              "activations %s.",
+              Bytes(t.peak_bytes, s).c_str(), Bytes(states, s).c_str(),
+              Bytes(t.category_bytes[static_cast<int>(core::Category::kActivations)], s).c_str());
+  ImGui::PopTextWrapPos();
+
+  const core::CompatEstimate& ds = cache.deepspeed;
+  ImGui::Spacing();
+  ImGui::Text("%s", ds.tool.empty() ? "DeepSpeed estimator" : ds.tool.c_str());
+  if (!ds.ok) {
+    ImGui::TextDisabled("Not available: %s", ds.error.c_str());
+  } else {
+    const core::Config& c = s.config;
+    ImGui::TextDisabled("%lld GPUs (dp x tp x pp x cp) on %d-GPU nodes; model states only",
+                        static_cast<long long>(c.dp * c.tp * c.pp * c.cp), kGpusPerNode);
+    CompatTable("deepspeed", ds, true, s);
+    Departures(ds);
+  }
+
+  const core::CompatEstimate& mg = cache.megatron;
+  ImGui::Spacing();
+  ImGui::Text("%s", mg.tool.empty() ? "Megatron-LM report" : mg.tool.c_str());
+  if (!mg.ok) {
+    ImGui::TextDisabled("Not available: %s", mg.error.c_str());
+  } else {
+    ImGui::TextDisabled("Theoretical memory of the most loaded GPU (the first pipeline stage)");
+    CompatTable("megatron", mg, false, s);
+    Departures(mg);
+  }
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Panel
+//-----------------------------------------------------------------------------
+
+void DrawFit(State& s) {
+  static Cache cache;
+  if (!s.estimate.totals.ok) {
+    ImGui::TextDisabled("Nothing to solve while the inputs have errors.");
+    return;
+  }
+  Update(cache, s);
+  ImGui::BeginChild("fit_scroll", ImVec2(0, 0), false);
+  const core::Gpu* gpu = core::FindGpu(s.config.gpu);
+  ImGui::Text("On %s, %s per GPU", gpu != nullptr ? gpu->name.c_str() : "a custom GPU", Bytes(cache.capacity, s).c_str());
+  if (s.config.mode != core::Mode::kInference) {
+    ZeroTable(s, cache);
+  }
+  Workload(s, cache);
+  Formats(s, cache);
+  Compatibility(s, cache);
+  ImGui::Spacing();
+  char solved[160];
+  std::snprintf(solved, sizeof solved,
+                "Solved in %.2f ms with the fast estimate; kept until the configuration changes. Apply is undoable (Ctrl+Z).",
+                cache.solve_ms);
+  WrappedDisabled(solved);
+  ImGui::EndChild();
+}
+
+}  // namespace llmmem::app
