@@ -105,8 +105,8 @@ void Prune(BreakdownNode& node) {
   for (BreakdownNode& child : node.children) Prune(child);
   std::vector<BreakdownNode> kept;
   for (BreakdownNode& child : node.children) {
-    const bool empty_group = child.children.empty() && child.formula.empty() && child.moment_bytes[0] == 0 &&
-                             child.moment_bytes[1] == 0;
+    bool empty_group = child.children.empty() && child.formula.empty();
+    for (int m = 0; m < kMomentCount; ++m) empty_group &= child.moment_bytes[m] == 0;
     if (!empty_group) kept.push_back(std::move(child));
   }
   node.children = std::move(kept);
