@@ -51,20 +51,16 @@ std::string JsonValueText(const Json& v) {
   return "\x01";  // not representable: SetField reports the type
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string Decode(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '+') {
       out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
-      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+    } else if (s[i] == '%' && i + 2 < s.size() && HexDigitValue(static_cast<unsigned char>(s[i + 1])) >= 0 &&
+               HexDigitValue(static_cast<unsigned char>(s[i + 2])) >= 0) {
+      const int high = HexDigitValue(static_cast<unsigned char>(s[i + 1]));
+      const int low = HexDigitValue(static_cast<unsigned char>(s[i + 2]));
+      out += static_cast<char>(high * 16 + low);
       i += 2;
     } else {
       out += s[i];

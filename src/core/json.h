@@ -71,6 +71,11 @@ constexpr int kJsonMaxDepth = 64;
 
 JsonParseResult ParseJson(const std::string& text);
 
+// Shared with the strict safetensors header scanner: a code point as UTF-8, and the value
+// of a hex digit (-1 when it is not one).
+void AppendUtf8(uint32_t code_point, std::string& out);
+int HexDigitValue(unsigned char c);
+
 // Writes a number the way the JSON output shows it: integers without a fraction,
 // others with up to 17 significant digits (round-trips exactly).
 std::string FormatJsonNumber(double v);

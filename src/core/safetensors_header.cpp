@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/weight_headers.h"
+#include "core/json.h"
 #include "core/weight_headers_internal.h"
 
 namespace llmmem::core {
@@ -243,32 +244,11 @@ class JsonCursor {
     if (n_ - pos_ < 4) return FailHere(WeightIssue::kMalformed, "incomplete \\u escape");
     cp = 0;
     for (int i = 0; i < 4; ++i) {
-      const uint8_t h = p_[pos_++];
-      cp <<= 4;
-      if (h >= '0' && h <= '9') cp |= static_cast<uint32_t>(h - '0');
-      else if (h >= 'a' && h <= 'f') cp |= static_cast<uint32_t>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') cp |= static_cast<uint32_t>(h - 'A' + 10);
-      else return FailHere(WeightIssue::kMalformed, "invalid hex digit in a \\u escape");
+      const int v = HexDigitValue(p_[pos_++]);
+      if (v < 0) return FailHere(WeightIssue::kMalformed, "invalid hex digit in a \\u escape");
+      cp = (cp << 4) | static_cast<uint32_t>(v);
     }
     return true;
-  }
-
-  static void AppendUtf8(uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
 
   const uint8_t* p_;
