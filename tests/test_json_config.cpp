@@ -118,3 +118,21 @@ TEST_CASE("Validation: absurd sizes are errors, never overflow") {
   c.model.kv_heads = 7;
   CHECK(HasErrors(Validate(c)));
 }
+
+TEST_CASE("Validation: a sequence beyond the model's trained context is a warning, not an error") {
+  Config c = DefaultConfig();
+  REQUIRE(c.model.max_positions == 131072);  // Llama 3.1's config.json
+  c.seq = 200000;
+  const Diagnostics d = Validate(c);
+  CHECK_FALSE(HasErrors(d));
+  bool warned = false;
+  for (const Diagnostic& x : d) warned |= x.field == "seq" && x.severity == Severity::kWarning;
+  CHECK(warned);
+  CHECK(EstimateTotals(c).ok);
+  // A learned position table is a hard limit: GPT-2 has 1024 rows.
+  c.model = FindPreset("gpt2")->model;
+  c.seq = 4096;
+  CHECK(HasErrors(Validate(c)));
+  c.seq = 1024;
+  CHECK_FALSE(HasErrors(Validate(c)));
+}

@@ -204,8 +204,11 @@ void Frame() {
   DrawCategoryBar(s);
   ImGui::Spacing();
   if (ImGui::BeginTabBar("views")) {
-    const std::string doctor = s.remedies.empty() ? std::string("OOM doctor###doctor")
-                                                  : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
+    // The count invites a look only when the configuration does not fit.
+    const bool over = s.estimate.totals.ok && !s.estimate.totals.Fits();
+    const std::string doctor = s.remedies.empty() || !over
+                                   ? std::string("OOM doctor###doctor")
+                                   : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
     const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", doctor.c_str()};
     for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;

@@ -143,6 +143,7 @@ std::vector<FieldDef> Build() {
       INT_FIELD("v_head_dim", model.v_head_dim, true, "MLA per-head V width"),
       INT_FIELD("sliding_window", model.sliding_window, true, "sliding-window size in tokens (0: none)"),
       INT_FIELD("sliding_layers", model.sliding_layers, true, "layers that use the sliding window"),
+      INT_FIELD("max_positions", model.max_positions, true, "the context length the model was trained for (0: unknown)"),
       INT_FIELD("params_override", model.params_override, true, "given parameter total (0: count)"),
       // Workload.
       FieldDef{"mode", FieldKind::kMode, false, "infer, train, lora, qlora or rlhf",

@@ -261,6 +261,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
   }
 
   ReadSlidingWindow(j, r, type, m);
+  m.max_positions = r.Int("max_position_embeddings", r.Int("n_positions", 0));
   if (m.heads > 0 && m.head_dim <= 0) {
     d.push_back({DiagId::kMissingField, Severity::kError, "head_dim", "head_dim could not be derived; add \"head_dim\""});
   }

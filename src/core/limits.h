@@ -41,6 +41,7 @@ inline constexpr FieldLimit kFieldLimits[] = {
     {"v_head_dim", 0, 65'536, "MLA per-head V width"},
     {"sliding_window", 0, 16'777'216, "sliding-window size in tokens (0: none)"},
     {"sliding_layers", 0, 16'384, "layers that use the sliding window"},
+    {"max_positions", 0, 16'777'216, "the context length the model was trained for (0: unknown)"},
     {"params_override", 0, kMaxParams, "given parameter total for the model states (0: count the architecture)"},
     {"batch", 1, 1'048'576, "micro-batch (inference: concurrent sequences)"},
     {"seq", 1, 16'777'216, "sequence length in tokens"},

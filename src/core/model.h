@@ -60,6 +60,7 @@ struct ModelSpec {
   // Gemma 2 alternates, Gemma 3 has five local layers per global one).
   int64_t sliding_window = 0;
   int64_t sliding_layers = 0;
+  int64_t max_positions = 0;      // the context it was trained for (max_position_embeddings); 0: unknown
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.

@@ -97,6 +97,7 @@ void Check(const Config& c, Checker& k) {
     RANGE(k, "v_head_dim", static_cast<double>(m.v_head_dim), "model.");
     RANGE(k, "sliding_window", static_cast<double>(m.sliding_window), "model.");
     RANGE(k, "sliding_layers", static_cast<double>(m.sliding_layers), "model.");
+    RANGE(k, "max_positions", static_cast<double>(m.max_positions), "model.");
     if (k.ok && m.sliding_layers > m.layers) {
       k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
     }
@@ -218,6 +219,15 @@ void Check(const Config& c, Checker& k) {
 
   // Notes that do not stop the estimate (skipped on the fast path, which only decides validity).
   if (k.out == nullptr) return;
+  if (arch && m.learned_positions > 0 && c.seq > m.learned_positions) {
+    k.Error(DiagId::kOutOfRange, "seq",
+            "seq = " + FormatCount(c.seq) + " needs more positions than the model's learned position table has (" +
+                FormatCount(m.learned_positions) + " rows): it cannot run sequences longer than that");
+  } else if (arch && m.max_positions > 0 && c.seq > m.max_positions) {
+    k.Note(DiagId::kOutOfRange, Severity::kWarning, "seq",
+           "seq = " + FormatCount(c.seq) + " is longer than the " + FormatCount(m.max_positions) +
+               "-token context " + m.name + " was trained for (max_position_embeddings); memory is estimated anyway");
+  }
   if (training && c.master_weights && c.dtype == Dtype::kFp32) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "master_weights",
            "the weights are already fp32, so there is no separate master copy");
