@@ -99,9 +99,6 @@ struct ParamCounts {
   int64_t total = 0;
   int64_t active = 0;      // per token: routed experts counted top-k times (== total when dense)
   int64_t largest_tensor = 0;  // elements of the largest single tensor (the HF calculator's "largest layer")
-  int64_t per_layer_attention = 0;
-  int64_t per_layer_mlp = 0;    // a dense layer's MLP (or a MoE layer's when all are MoE)
-  int64_t per_layer_norms = 0;
 };
 
 // Calls f(const TensorShape&) for every kind of weight tensor of the model, in order.
@@ -180,7 +177,5 @@ ParamCounts CountParameters(const ModelSpec& m);
 
 // The total that model states use: params_override when given, else the count.
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts);
-
-const char* RoleName(TensorRole role);
 
 }  // namespace llmmem::core
