@@ -136,3 +136,15 @@ TEST_CASE("Validation: a sequence beyond the model's trained context is a warnin
   c.seq = 1024;
   CHECK_FALSE(HasErrors(Validate(c)));
 }
+
+TEST_CASE("Validation: integers too wide for a field are rejected, never wrapped") {
+  // 2^32 + 1 would wrap to 1 in a 32-bit field: every integer field is 64-bit and range-checked.
+  const ConfigParse r = ConfigFromQuery("zero=4294967297&norms_per_layer=4294967298&gptq_bits=4294967300", DefaultConfig());
+  CHECK(r.config.zero == 4294967297);
+  CHECK(r.config.model.norms_per_layer == 4294967298);
+  CHECK(r.config.quant.gptq_bits == 4294967300);
+  const Diagnostics d = Validate(r.config);
+  int errors = 0;
+  for (const Diagnostic& x : d) errors += x.severity == Severity::kError;
+  CHECK(errors == 3);
+}

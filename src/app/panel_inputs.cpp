@@ -78,8 +78,7 @@ void Parallelism(State& s, bool training) {
   if (c.tp > 1) FieldBool(s, "Sequence parallel", "sp", &c.sp, nullptr);
   if (!training) return;
   FieldInt(s, "Data parallel", "dp", &c.dp, 1, 8);
-  int64_t zero = c.zero;
-  if (FieldInt(s, "ZeRO stage", "zero", &zero, 1, 1)) c.zero = static_cast<int>(zero);
+  FieldInt(s, "ZeRO stage", "zero", &c.zero, 1, 1);
   if (c.zero > 0) FieldInt(s, "ZeRO group", "zero_group", &c.zero_group, 1, 8);
   FieldInt(s, "Pipeline stages", "pp", &c.pp, 1, 2);
   if (c.pp > 1) {
@@ -119,8 +118,7 @@ void Precision(State& s, bool training) {
   Section("Precision");
   DtypeField(s, c.mode == core::Mode::kQlora ? "Adapters" : "Weights", "dtype", &c.dtype, c.mode != core::Mode::kInference);
   if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
-    int64_t bits = c.quant.gptq_bits;
-    if (FieldInt(s, "Quant bits", "gptq_bits", &bits, 1, 1)) c.quant.gptq_bits = static_cast<int>(bits);
+    FieldInt(s, "Quant bits", "gptq_bits", &c.quant.gptq_bits, 1, 1);
     FieldInt(s, "Group size", "group_size", &c.quant.group_size, 32, 128);
   }
   if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "Double quantisation", "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);

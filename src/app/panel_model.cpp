@@ -126,6 +126,42 @@ void ImportPopup(State& s) {
   }
 }
 
+// The rarer architecture fields (biases, norms, positions, MLA, sliding windows), folded
+// away: presets and config.json imports set them; custom models can too.
+void MoreArchitecture(State& s, core::ModelSpec& m) {
+  if (!ImGui::TreeNode("More architecture")) return;
+  bool encoder = m.arch == core::Arch::kEncoder;
+  if (FieldBool(s, "Encoder only (BERT)", "arch", &encoder, nullptr)) {
+    m.arch = encoder ? core::Arch::kEncoder : core::Arch::kDecoder;
+  }
+  FieldBool(s, "Q/K/V biases", "qkv_bias", &m.qkv_bias, nullptr);
+  FieldBool(s, "Attention output bias", "attn_out_bias", &m.attn_out_bias, nullptr);
+  FieldBool(s, "MLP biases", "mlp_bias", &m.mlp_bias, nullptr);
+  FieldInt(s, "Norms per layer", "norms_per_layer", &m.norms_per_layer, 1, 1);
+  int qk = static_cast<int>(m.qk_norm);
+  if (FieldCombo(s, "Q/K norm", "qk_norm", &qk, 3,
+                 [](int i) { return i == 0 ? "none" : i == 1 ? "per head (Qwen3, Gemma 3)" : "whole projection (OLMo 2)"; },
+                 nullptr)) {
+    m.qk_norm = static_cast<core::QkNorm>(qk);
+  }
+  FieldBool(s, "Final norm", "final_norm", &m.final_norm, nullptr);
+  FieldInt(s, "Learned positions", "learned_positions", &m.learned_positions, 512, 2048);
+  FieldInt(s, "Token types", "type_vocab", &m.type_vocab, 1, 1);
+  FieldBool(s, "Embedding norm", "embedding_norm", &m.embedding_norm, nullptr);
+  FieldBool(s, "Pooler", "pooler", &m.pooler, nullptr);
+  FieldInt(s, "Trained context", "max_positions", &m.max_positions, 1024, 8192);
+  FieldInt(s, "Sliding window", "sliding_window", &m.sliding_window, 512, 4096);
+  if (m.sliding_window > 0) FieldInt(s, "Sliding layers", "sliding_layers", &m.sliding_layers, 1, 8);
+  FieldInt(s, "MLA KV rank", "kv_lora_rank", &m.kv_lora_rank, 64, 512);
+  if (m.kv_lora_rank > 0) {
+    FieldInt(s, "MLA Q rank", "q_lora_rank", &m.q_lora_rank, 64, 512);
+    FieldInt(s, "MLA Q/K nope dim", "qk_nope_dim", &m.qk_nope_dim, 16, 64);
+    FieldInt(s, "MLA rope dim", "qk_rope_dim", &m.qk_rope_dim, 16, 64);
+    FieldInt(s, "MLA V head dim", "v_head_dim", &m.v_head_dim, 16, 64);
+  }
+  ImGui::TreePop();
+}
+
 void Dimensions(State& s) {
   core::ModelSpec& m = s.config.model;
   // Open the section when one of its inputs has an error, so the red input is visible.
@@ -159,6 +195,7 @@ void Dimensions(State& s) {
     FieldInt(s, "Dense layers", "dense_layers", &m.dense_layers, 1, 1);
   }
   FieldInt(s, "Params override", "params_override", &m.params_override, 0, 0);
+  MoreArchitecture(s, m);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ struct Config {
   int64_t tp = 1;              // tensor-parallel size t (Megatron): splits layer matrices and activations
   bool sp = false;             // sequence parallelism with TP: splits the norm/dropout activations too
   int64_t dp = 1;              // data-parallel replicas
-  int zero = 0;                // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
+  int64_t zero = 0;            // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
                                // (FSDP SHARD_GRAD_OP); 3 + parameters (FSDP FULL_SHARD)
   int64_t zero_group = 0;      // GPUs one ZeRO/FSDP shard spans (HYBRID_SHARD: GPUs per node); 0: all of dp
   int64_t pp = 1;              // pipeline stages

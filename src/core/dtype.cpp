@@ -110,8 +110,9 @@ std::string BitsPerWeightFormula(Dtype d, const QuantOptions& q) {
       return "4 + 32/64 = 4.5 bits (NF4, fp32 absmax per 64 weights)";
     case Dtype::kGptq:
     case Dtype::kAwq:
-      std::snprintf(buf, sizeof buf, "%d + 16/%lld + %d/%lld = %.4g bits (values, fp16 scale and packed zero per group)",
-                    q.gptq_bits, static_cast<long long>(q.group_size), q.gptq_bits,
+      std::snprintf(buf, sizeof buf, "%lld + 16/%lld + %lld/%lld = %.4g bits (values, fp16 scale and packed zero per group)",
+                    static_cast<long long>(q.gptq_bits), static_cast<long long>(q.group_size),
+                    static_cast<long long>(q.gptq_bits),
                     static_cast<long long>(q.group_size), BitsPerWeight(d, q));
       return buf;
     default:

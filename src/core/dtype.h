@@ -41,7 +41,7 @@ std::string DtypeIdList();
 // Group-quantisation settings that change the storage cost of some formats.
 struct QuantOptions {
   int64_t group_size = 128;       // GPTQ / AWQ: weights per fp16 scale (and zero point)
-  int gptq_bits = 4;              // GPTQ / AWQ value width: 2, 3, 4 or 8
+  int64_t gptq_bits = 4;             // GPTQ / AWQ value width: 2, 3, 4 or 8
   bool nf4_double_quant = true;   // QLoRA double quantisation of the NF4 block constants
 };
 

@@ -37,7 +37,7 @@ struct ModelSpec {
   int64_t type_vocab = 0;         // BERT token-type embeddings
   bool embedding_norm = false;    // a norm right after the embeddings (BERT)
   bool pooler = false;            // BERT pooler: Linear(h, h) with bias
-  int norms_per_layer = 2;        // 1 (parallel attention, Falcon/Phi-2), 2 (pre-norm), 4 (Gemma 2/3)
+  int64_t norms_per_layer = 2;       // 1 (parallel attention, Falcon/Phi-2), 2 (pre-norm), 4 (Gemma 2/3)
   QkNorm qk_norm = QkNorm::kNone;
   // Mixture of experts (experts == 0: dense model).
   int64_t experts = 0;
