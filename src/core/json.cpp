@@ -222,17 +222,6 @@ class Parser {
     return true;
   }
 
-  bool ParseHex4(uint32_t& cp) {
-    if (pos_ + 4 > s_.size()) return Fail("incomplete \\u escape");
-    cp = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int v = HexDigitValue(static_cast<unsigned char>(s_[pos_++]));
-      if (v < 0) return Fail("invalid hex digit in a \\u escape");
-      cp = (cp << 4) | static_cast<uint32_t>(v);
-    }
-    return true;
-  }
-
   bool ParseString(std::string& out) {
     ++pos_;  // opening quote
     while (true) {
@@ -241,36 +230,9 @@ class Parser {
       if (c == '"') return true;
       if (static_cast<unsigned char>(c) < 0x20) return Fail("control character inside a string");
       if (c != '\\') { out += c; continue; }
-      if (pos_ >= s_.size()) return Fail("unterminated escape");
-      char e = s_[pos_++];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          uint32_t cp = 0;
-          if (!ParseHex4(cp)) return false;
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            uint32_t low = 0;
-            if (pos_ + 2 <= s_.size() && s_[pos_] == '\\' && s_[pos_ + 1] == 'u') {
-              pos_ += 2;
-              if (!ParseHex4(low)) return false;
-            }
-            if (low < 0xDC00 || low > 0xDFFF) return Fail("unpaired UTF-16 surrogate in a \\u escape");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            return Fail("unpaired UTF-16 surrogate in a \\u escape");
-          }
-          AppendUtf8(cp, out);
-          break;
-        }
-        default: return Fail(std::string("invalid escape '\\") + e + "'");
-      }
+      const std::string error =
+          DecodeJsonEscape(reinterpret_cast<const unsigned char*>(s_.data()), s_.size(), pos_, out);
+      if (!error.empty()) return Fail(error);
     }
   }
 
@@ -307,7 +269,7 @@ class Parser {
 
 }  // namespace
 
-void AppendUtf8(uint32_t cp, std::string& out) {
+static void AppendUtf8(uint32_t cp, std::string& out) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x800) {
@@ -330,6 +292,58 @@ int HexDigitValue(unsigned char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+namespace {
+
+// Four hex digits at data[pos]; false when there are fewer or one is not a digit.
+bool ReadHex4(const unsigned char* data, size_t size, size_t& pos, uint32_t& cp) {
+  if (size - pos < 4) return false;
+  cp = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int v = HexDigitValue(data[pos++]);
+    if (v < 0) return false;
+    cp = (cp << 4) | static_cast<uint32_t>(v);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos, std::string& out) {
+  if (pos >= size) return "unterminated escape";
+  const unsigned char e = data[pos++];
+  switch (e) {
+    case '"': out += '"'; return {};
+    case '\\': out += '\\'; return {};
+    case '/': out += '/'; return {};
+    case 'b': out += '\b'; return {};
+    case 'f': out += '\f'; return {};
+    case 'n': out += '\n'; return {};
+    case 'r': out += '\r'; return {};
+    case 't': out += '\t'; return {};
+    case 'u': {
+      uint32_t cp = 0;
+      if (!ReadHex4(data, size, pos, cp)) return "invalid \\u escape: four hex digits are needed";
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        uint32_t low = 0;
+        if (size - pos < 2 || data[pos] != '\\' || data[pos + 1] != 'u') {
+          return "unpaired UTF-16 surrogate in a \\u escape";
+        }
+        pos += 2;
+        if (!ReadHex4(data, size, pos, low) || low < 0xDC00 || low > 0xDFFF) {
+          return "unpaired UTF-16 surrogate in a \\u escape";
+        }
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        return "unpaired UTF-16 surrogate in a \\u escape";
+      }
+      AppendUtf8(cp, out);
+      return {};
+    }
+    default:
+      return std::string("invalid escape '\\") + static_cast<char>(e) + "'";
+  }
 }
 
 std::string Json::Dump(int indent) const {

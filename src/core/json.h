@@ -71,10 +71,13 @@ constexpr int kJsonMaxDepth = 64;
 
 JsonParseResult ParseJson(const std::string& text);
 
-// Shared with the strict safetensors header scanner: a code point as UTF-8, and the value
-// of a hex digit (-1 when it is not one).
-void AppendUtf8(uint32_t code_point, std::string& out);
+// The value of a hex digit, or -1 (URL decoding uses it too).
 int HexDigitValue(unsigned char c);
+
+// Decodes the JSON escape at data[pos], just after its backslash, into out as UTF-8 and
+// advances pos (a \uD800-\uDBFF high surrogate takes its \u low surrogate too). Returns
+// an empty string, or what is wrong. Shared by ParseJson and the strict safetensors scanner.
+std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos, std::string& out);
 
 // Writes a number the way the JSON output shows it: integers without a fraction,
 // others with up to 17 significant digits (round-trips exactly).

@@ -94,34 +94,8 @@ class JsonCursor {
         out += static_cast<char>(c);
         continue;
       }
-      if (pos_ >= n_) return FailHere(WeightIssue::kMalformed, "unterminated escape");
-      const uint8_t e = p_[pos_++];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          uint32_t cp = 0;
-          if (!Hex4(cp)) return false;
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            uint32_t low = 0;
-            if (!(Eat('\\') && Eat('u') && Hex4(low)) || low < 0xDC00 || low > 0xDFFF) {
-              return FailHere(WeightIssue::kMalformed, "unpaired UTF-16 surrogate in a \\u escape");
-            }
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            return FailHere(WeightIssue::kMalformed, "unpaired UTF-16 surrogate in a \\u escape");
-          }
-          AppendUtf8(cp, out);
-          break;
-        }
-        default: return FailHere(WeightIssue::kMalformed, "invalid escape in a string");
-      }
+      const std::string error = DecodeJsonEscape(p_, n_, pos_, out);
+      if (!error.empty()) return FailHere(WeightIssue::kMalformed, error);
     }
   }
 
@@ -236,17 +210,6 @@ class JsonCursor {
     if (Eat('e') || Eat('E')) {
       if (!Eat('+')) Eat('-');
       if (!Digits()) return false;
-    }
-    return true;
-  }
-
-  bool Hex4(uint32_t& cp) {
-    if (n_ - pos_ < 4) return FailHere(WeightIssue::kMalformed, "incomplete \\u escape");
-    cp = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int v = HexDigitValue(p_[pos_++]);
-      if (v < 0) return FailHere(WeightIssue::kMalformed, "invalid hex digit in a \\u escape");
-      cp = (cp << 4) | static_cast<uint32_t>(v);
     }
     return true;
   }
