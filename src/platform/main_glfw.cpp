@@ -34,6 +34,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "platform/render_frame.h"
 
 namespace {
 
@@ -311,23 +312,7 @@ int main(int argc, char** argv) {
 
   while (!glfwWindowShouldClose(window)) {
     glfwWaitEventsTimeout(0.25);  // idle without spinning; input wakes it at once
-    if (llmmem::app::SetScale(UiScale(window))) {
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    llmmem::app::Frame();
-    ImGui::Render();
-    int fw = 0, fh = 0;
-    glfwGetFramebufferSize(window, &fw, &fh);
-    glViewport(0, 0, fw, fh);
-    float clear[4];
-    llmmem::app::ClearColor(clear);
-    glClearColor(clear[0], clear[1], clear[2], clear[3]);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    llmmem::platform::RenderFrame(window, UiScale(window));
     glfwSwapBuffers(window);
   }
 

@@ -26,6 +26,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "platform/render_frame.h"
 
 namespace {
 
@@ -169,23 +170,7 @@ EM_BOOL OnResize(int, const EmscriptenUiEvent*, void*) {
 
 void MainLoop() {
   FitCanvas();  // also catches devicePixelRatio changes (zoom, moving between screens)
-  if (llmmem::app::SetScale(DevicePixelRatio())) {
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-  }
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  ImGui::NewFrame();
-  llmmem::app::Frame();
-  ImGui::Render();
-  int fw = 0, fh = 0;
-  glfwGetFramebufferSize(g_window, &fw, &fh);
-  glViewport(0, 0, fw, fh);
-  float clear[4];
-  llmmem::app::ClearColor(clear);
-  glClearColor(clear[0], clear[1], clear[2], clear[3]);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  llmmem::platform::RenderFrame(g_window, DevicePixelRatio());
 }
 
 void* GetProc(const char* name) { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
