@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/estimate.h"
+#include "core/limits.h"
 
 namespace llmmem::core {
 namespace {
@@ -62,22 +63,27 @@ FitGpus MinDataParallel(const Config& c, double capacity) {
   return r;
 }
 
-int64_t MaxMicroBatch(const Config& c, double capacity) {
+namespace {
+
+// The largest value of one integer field that still fits, searched up to the field's
+// documented maximum (limits.h), everything else as configured.
+int64_t LargestFittingValue(const Config& c, double capacity, int64_t Config::*field, const char* limit_name) {
   Config x = c;
-  return LargestFitting(1 << 20, [&](int64_t b) {
-    x.batch = b;
+  return LargestFitting(static_cast<int64_t>(FindLimit(limit_name)->max), [&](int64_t v) {
+    x.*field = v;
     const Totals t = EstimateTotals(x);
     return t.ok && t.peak_bytes <= capacity;
   });
 }
 
+}  // namespace
+
+int64_t MaxMicroBatch(const Config& c, double capacity) {
+  return LargestFittingValue(c, capacity, &Config::batch, "batch");
+}
+
 int64_t MaxSequence(const Config& c, double capacity) {
-  Config x = c;
-  return LargestFitting(1 << 24, [&](int64_t s) {
-    x.seq = s;
-    const Totals t = EstimateTotals(x);
-    return t.ok && t.peak_bytes <= capacity;
-  });
+  return LargestFittingValue(c, capacity, &Config::seq, "seq");
 }
 
 FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
