@@ -19,6 +19,7 @@ struct Plot {
   ImVec2 p0, p1;      // the item's box
   ImVec2 a0, a1;      // the plotting area inside the axes
   chart::Linear y;    // value (in display units) -> screen y
+  double unit = 1;    // bytes per display unit (GB or GiB)
 };
 
 ImU32 TextColor() { return ImGui::GetColorU32(ImGuiCol_Text); }
@@ -79,6 +80,17 @@ double MaxStack(const std::vector<std::array<double, core::kCategoryCount>>& byt
   return m;
 }
 
+// A plot of per-GPU bytes: the y axis in GB or GiB, tall enough for the largest stack
+// and the GPU's capacity line.
+Plot BeginBytesPlot(const char* id, ImVec2 size, double max_bytes, double capacity, core::UnitSystem units) {
+  const double unit = units == core::UnitSystem::kDecimal ? core::kGB : core::kGiB;
+  char unit_label[32];
+  std::snprintf(unit_label, sizeof unit_label, "%s per GPU", UnitLabel(units));
+  Plot p = BeginPlot(id, size, std::max(max_bytes, capacity) * 1.05 / unit, unit_label, 0);
+  p.unit = unit;
+  return p;
+}
+
 void CategoryTooltip(const char* title, const std::array<double, core::kCategoryCount>& row, core::UnitSystem units) {
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(title);
@@ -104,11 +116,8 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
                       int64_t current_x, core::UnitSystem units, ImVec2 size) {
   const int n = static_cast<int>(series.xs.size());
   if (n < 2) return;
-  const double unit = units == core::UnitSystem::kDecimal ? core::kGB : core::kGiB;
-  const double y_max = std::max(MaxStack(series.bytes), capacity) * 1.05 / unit;
-  char unit_label[32];
-  std::snprintf(unit_label, sizeof unit_label, "%s per GPU", UnitLabel(units));
-  const Plot p = BeginPlot(id, size, y_max, unit_label, 0);
+  const Plot p = BeginBytesPlot(id, size, MaxStack(series.bytes), capacity, units);
+  const double unit = p.unit;
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
@@ -190,11 +199,8 @@ void StackedBarChart(const char* id, const std::vector<std::string>& labels,
                      core::UnitSystem units, ImVec2 size) {
   const int n = static_cast<int>(labels.size());
   if (n == 0) return;
-  const double unit = units == core::UnitSystem::kDecimal ? core::kGB : core::kGiB;
-  const double y_max = std::max(MaxStack(bytes), capacity) * 1.05 / unit;
-  char unit_label[32];
-  std::snprintf(unit_label, sizeof unit_label, "%s per GPU", UnitLabel(units));
-  const Plot p = BeginPlot(id, size, y_max, unit_label, 0);
+  const Plot p = BeginBytesPlot(id, size, MaxStack(bytes), capacity, units);
+  const double unit = p.unit;
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
