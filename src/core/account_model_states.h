@@ -276,10 +276,10 @@ void AccountParallelBuffers(const Derived& d, Sink& s) {
                          src::kDeepSpeedBuckets};
     });
     if (c.zero <= 2) {
-      const double gather = std::fmin(c.allgather_bucket, d.P_gpu) * wbpp;
+      const double gather = std::fmin(c.allgather_bucket, d.T_gpu) * wbpp;  // only trained partitions are re-gathered
       s.Leaf("allgather_bucket", "Parameter all-gather bucket", Category::kBuffers, Live::Both(gather), [&] {
         return Explanation{"allgather_bucket_size " + FormatNumber(c.allgather_bucket, 0) + " elements x " +
-                               FormatNumber(wbpp) + " B",
+                               FormatNumber(wbpp) + " B (at most the trained parameters, which are re-gathered)",
                            src::kDeepSpeedBuckets};
       });
     } else {
