@@ -52,6 +52,8 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.seq = pick({128, 2048, 8192});
   c.recompute = static_cast<Recompute>(pick({0, 1, 2}));
   c.flash_attn = pick({0, 1});
+  c.framework = static_cast<Framework>(pick({0, 1, 2, 3, 4}));
+  m.act = static_cast<ActivationFn>(pick({0, 1, 2, 3, 4, 5, 6}));
   c.dropout = pick({0, 1});
   c.optimizer = static_cast<Optimizer>(pick({0, 1, 2, 3, 4, 5}));
   c.grad_dtype = pick({0, 1}) ? Dtype::kFp32 : Dtype::kBf16;
@@ -106,7 +108,7 @@ TEST_CASE("Property: monotone in batch, sequence length and layers") {
   }
 }
 
-TEST_CASE("Property: recompute full <= selective <= none") {
+TEST_CASE("Property: recompute full <= selective <= none (two or more layers per stage)") {
   std::mt19937_64 rng(11);
   for (int i = 0; i < 200; ++i) {
     Config c = RandomConfig(rng);
@@ -119,7 +121,10 @@ TEST_CASE("Property: recompute full <= selective <= none") {
     c.recompute = Recompute::kFull;
     const double full = EstimateTotals(c).peak_bytes;
     CHECK(selective <= none);
-    CHECK(full <= selective);
+    // With one layer on the stage, full recompute keeps the layer's input beside the
+    // re-created layer: more than keeping it, where (HF profiles) the input is not one of
+    // the layer's saved tensors.
+    if (std::ceil(static_cast<double>(c.model.layers) / static_cast<double>(c.pp)) >= 2) CHECK(full <= selective);
   }
 }
 

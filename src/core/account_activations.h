@@ -1,14 +1,13 @@
-// Activations saved for backward, after Korthikanti et al. 2022 (§4.1 eq. 1-3, §4.2
-// Table 2, §4.3), itemised tensor by tensor so the terms add up to sbh(34 + 5as/h) for
-// the paper's model (2-matrix MLP of 4h, MHA, dropout on, no FlashAttention).
-// Generalised: any ffn size, gated MLPs, GQA (K and V use kv_heads x head_dim),
-// explicit head_dim, FlashAttention (no s x s tensors, fp32 softmax statistics),
-// dropout off (no masks, the softmax output feeds P.V directly), MoE (top-k experts per
-// token), LoRA adapters, tensor and sequence parallelism.
+// Activations saved for backward, by implementation profile (core/framework.h): the
+// paper's itemised list (activations_paper.h, Korthikanti et al. 2022) for Megatron, what
+// eager PyTorch keeps under transformers' modeling code for the HF profiles and Liger
+// (activations_hf.h). Then the per-model terms: embeddings, final norm, head and loss.
 #pragma once
 
 #include <string>
 
+#include "core/activations_hf.h"
+#include "core/activations_paper.h"
 #include "core/derived.h"
 #include "core/sinks.h"
 #include "core/sources.h"
@@ -16,103 +15,13 @@
 
 namespace llmmem::core {
 
-// How a per-layer tensor divides under tensor parallelism (Korthikanti §4.2.1-4.2.2):
-// kTp tensors are split by TP alone; kSp tensors only with sequence parallelism on.
-enum class Split : uint8_t { kTp, kSp };
-
-enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora };
-
-struct LayerTensor {
-  LayerGroup group;
-  const char* id;
-  const char* name;
-  const char* symbolic;  // in units of the paper: "2sbh", "2as^2b"
-  double bytes;          // one layer, before parallel splitting
-  Split split;
-};
-
-// Calls f(const LayerTensor&) for every tensor one transformer layer saves for backward.
-// keep_scores: false under selective recompute (the s x s tensors are recomputed).
+// Calls f(const LayerTensor&) for every tensor one transformer layer saves for backward
+// under the configured profile. keep_scores: false under selective recompute (the s x s
+// tensors are recomputed).
 template <class F>
 void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
-  const Config& c = d.c;
-  const ModelSpec& m = c.model;
-  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;  // bytes per activation element
-  const double sb = d.s_local * d.b;  // tokens this GPU holds (context parallelism splits s)
-  const double q_width = d.a * d.hd, kv_width = d.kv * d.hd;
-  // MLA: V (and the attention output) are v_head_dim wide per head.
-  const double v_width = m.IsMla() ? d.a * static_cast<double>(m.v_head_dim) : kv_width;
-  const double out_width = m.IsMla() ? v_width : q_width;
-
-  // Attention block (Korthikanti §4.1: 11sbh + 5as^2b).
-  f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
-  f(LayerTensor{LayerGroup::kAttention, "q", "Query Q", "2sb*a*d_head", e * sb * q_width, Split::kTp});
-  f(LayerTensor{LayerGroup::kAttention, "k", "Key K", "2sb*kv*d_head", e * sb * kv_width, Split::kTp});
-  f(LayerTensor{LayerGroup::kAttention, "v", "Value V", "2sb*kv*d_head", e * sb * v_width, Split::kTp});
-  if (m.IsMla()) {
-    const double latent = static_cast<double>(m.kv_lora_rank + m.q_lora_rank);
-    f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", "2sb(r_kv + r_q)", e * sb * latent,
-                  Split::kSp});
-  }
-  if (!c.flash_attn && keep_scores) {
-    const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
-    f(LayerTensor{LayerGroup::kAttention, "softmax", "Softmax output (s x s per head)", "2as^2b", e * s2, Split::kTp});
-    if (c.dropout) {
-      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask", "as^2b", s2, Split::kTp});
-      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", "2as^2b", e * s2,
-                    Split::kTp});
-    }
-  }
-  if (c.flash_attn) {
-    f(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", "4asb", 4 * d.a * sb,
-                  Split::kTp});
-  }
-  f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", "2sb*a*d_head", e * sb * out_width,
-                Split::kTp});
-  if (c.dropout) f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
-
-  // MLP block (Korthikanti §4.1: 19sbh for a 4h GeLU MLP). For MoE the ffn terms run on
-  // each token's top-k experts plus the shared experts; dense-first layers averaged in.
-  double f_width = d.f;
-  double router = 0;
-  if (m.IsMoe()) {
-    const double dense = static_cast<double>(m.dense_layers < m.layers ? m.dense_layers : m.layers);
-    const double moe = d.L - dense;
-    const double moe_width = static_cast<double>(m.experts_per_token * m.moe_ffn + m.shared_experts * m.shared_ffn);
-    f_width = (dense * d.f + moe * moe_width) / d.L;
-    router = 4.0 * sb * static_cast<double>(m.experts) * moe / d.L;  // fp32 router probabilities
-  }
-  f(LayerTensor{LayerGroup::kMlp, "mlp_input", "MLP input (norm output)", "2sbh", e * sb * d.h, Split::kSp});
-  if (router > 0) f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", "4sbE", router, Split::kSp});
-  if (m.mlp == MlpKind::kGated) {
-    f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output (activation input)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output (SiLU/GeLU of gate)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{LayerGroup::kMlp, "product", "Gate x up product (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
-  } else {
-    f(LayerTensor{LayerGroup::kMlp, "act_input", "Activation input (up_proj output)", "2sbf", e * sb * f_width, Split::kTp});
-    f(LayerTensor{LayerGroup::kMlp, "act_output", "Activation output (down_proj input)", "2sbf", e * sb * f_width, Split::kTp});
-  }
-  if (c.dropout) f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask", "sbh", sb * d.h, Split::kSp});
-
-  // Norms: each keeps its input (Korthikanti: two LayerNorms, 4sbh).
-  f(LayerTensor{LayerGroup::kNorms, "norm_inputs", "Norm inputs", "2sbh per norm", e * sb * d.h * m.norms_per_layer, Split::kSp});
-  if (m.qk_norm != QkNorm::kNone) {
-    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norm inputs", "2sb(a+kv)d_head", e * sb * (q_width + kv_width),
-                  Split::kTp});
-  }
-
-  // LoRA adapters (Hu et al. 2021): B's input x.A per adapted matrix, and with
-  // lora_dropout the dropped copy of the input plus its mask.
-  if (d.adapters) {
-    const double r = static_cast<double>(c.lora_rank);
-    f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", "2sbr per adapted matrix",
-                  e * sb * r * d.lora_per_layer_mats, Split::kTp});
-    if (c.lora_dropout) {
-      f(LayerTensor{LayerGroup::kLora, "lora_dropout_copy", "Adapter dropout copies of the input", "3sb*d_in per matrix",
-                    (e + 1) * sb * d.lora_in_width, Split::kSp});
-    }
-  }
+  if (IsHuggingFace(d.c.framework)) ForEachHfLayerTensor(d, keep_scores, f);
+  else ForEachPaperLayerTensor(d, keep_scores, f);
 }
 
 namespace detail {
@@ -123,8 +32,25 @@ inline double SplitShare(const Derived& d, Split split) {
 
 inline double LayerBytes(const Derived& d, bool keep_scores) {
   double sum = 0;
-  ForEachLayerActivation(d, keep_scores, [&](const LayerTensor& t) { sum += t.bytes * SplitShare(d, t.split); });
+  ForEachLayerActivation(d, keep_scores, [&](const LayerTensor& t) { sum += t.Bytes() * SplitShare(d, t.split); });
   return sum;
+}
+
+// Bytes of one layer's saved tensors that are the layer's input itself: full recompute
+// keeps that input as the checkpoint, so the re-created layer adds only the rest.
+inline double LayerInputAliased(const Derived& d, double checkpoint) {
+  bool aliased = false;
+  ForEachLayerActivation(d, true, [&](const LayerTensor& t) { aliased |= t.layer_input; });
+  return aliased ? checkpoint : 0;
+}
+
+// "4sbh/t = 1.2 GB per layer x 32; kept by ...; vs the paper: ..."
+inline std::string RowFormula(const Derived& d, const LayerTensor& t, double per_layer, double layers) {
+  const bool split = SplitShare(d, t.split) < 1.0;
+  std::string s = FormatNumber(t.elem_bytes) + t.dims + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
+                  " per layer x " + FormatNumber(layers, 3) + "; kept by " + t.node;
+  if (*t.vs_paper != '\0') s += std::string("; vs the paper: ") + t.vs_paper;
+  return s;
 }
 
 inline const char* GroupId(LayerGroup g) {
@@ -166,37 +92,44 @@ inline std::string DimsNote(const Derived& d) {
 
 }  // namespace detail
 
+// The per-model terms on the first and last stages: embeddings, final norm, head and loss.
+template <class Sink>
+void AccountModelEnds(const Derived& d, Sink& s);
+
 template <class Sink>
 void AccountActivations(const Derived& d, Sink& s) {
   const Config& c = d.c;
   if (!d.has_arch) return;  // Validate reports kNoArchitecture
   // Layer-activation multiplier: this stage's layers times the micro-batches it holds.
   const double L = d.stage_layers * d.in_flight;
+  const bool hf = IsHuggingFace(c.framework);
+  const char* layer_source = hf ? Info(c.framework).source : src::kKorthikantiLayer;
   s.Begin("activations", "Activations");
   s.Note([&] {
-    return Explanation{std::string("saved for backward; recompute ") + RecomputeId(c.recompute) + ", FlashAttention " +
-                           (c.flash_attn ? "on" : "off") + ", dropout " + (c.dropout ? "on" : "off") + "; " +
-                           detail::DimsNote(d),
-                       src::kKorthikantiLayer};
+    return Explanation{std::string("saved for backward as ") + Info(c.framework).label + "; recompute " +
+                           RecomputeId(c.recompute) + ", FlashAttention " + (c.flash_attn ? "on" : "off") + ", dropout " +
+                           (c.dropout ? "on" : "off") + "; " + detail::DimsNote(d),
+                       layer_source};
   });
 
+  const double e = ActivationBytes(c);
   if (c.recompute == Recompute::kFull) {
-    const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
     const double per_layer = e * d.s_local * d.b * d.h / (c.sp ? d.t : 1.0);
     const Device where = c.offload_activations ? Device::kCpu : Device::kGpu;
     s.Leaf("layer_inputs", c.offload_activations ? "Checkpointed layer inputs (offloaded to CPU)" : "Checkpointed layer inputs",
            Category::kActivations, Live::ForwardOnly(per_layer * L).On(where), [&] {
-             return Explanation{"2sbh" + std::string(c.sp ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
-                                    " per layer x " + FormatNumber(L, 3) + " (layers x micro-batches in flight)",
+             return Explanation{FormatNumber(e) + "sbh" + std::string(c.sp ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
+                                    " per layer x " + FormatNumber(L, 3) + " (layers x micro-batches in flight)" +
+                                    (hf ? "; kept by CheckpointFunction (torch.utils.checkpoint)" : ""),
                                 src::kKorthikantiRecompute, per_layer};
            });
-    // The layer whose backward runs is re-created in full; its input is the checkpoint
-    // already counted above.
-    const double remat = detail::LayerBytes(d, true) - per_layer;
+    // The layer whose backward runs is re-created in full; where one of its saved tensors
+    // is its input, that is the checkpoint already counted above.
+    const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, per_layer);
     s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
            Live::ForwardOnly(remat), [&] {
-             return Explanation{"one layer's saved tensors less its checkpointed input, re-created while its "
-                                "backward runs: " + FormatBytesBoth(remat),
+             return Explanation{"one layer's saved tensors (less its input where it is one of them), re-created while "
+                                "its backward runs: " + FormatBytesBoth(remat),
                                 src::kRematerialised, remat};
            });
   } else {
@@ -205,7 +138,7 @@ void AccountActivations(const Derived& d, Sink& s) {
     s.Note([&] {
       return Explanation{"per layer x " + FormatNumber(L, 3) + " (layers on this GPU x micro-batches in flight)" +
                              (keep_scores ? "" : "; selective recompute drops the s x s tensors"),
-                         keep_scores ? src::kKorthikantiLayer : src::kKorthikantiRecompute};
+                         keep_scores ? layer_source : src::kKorthikantiRecompute};
     });
     bool open = false;
     LayerGroup open_group = LayerGroup::kAttention;
@@ -216,12 +149,11 @@ void AccountActivations(const Derived& d, Sink& s) {
         open_group = t.group;
         s.Begin(detail::GroupId(t.group), detail::GroupName(t.group));
       }
-      const double per_layer = t.bytes * detail::SplitShare(d, t.split);
+      const double per_layer = t.Bytes() * detail::SplitShare(d, t.split);
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * L), [&] {
-        const bool split = detail::SplitShare(d, t.split) < 1.0;
-        return Explanation{std::string(t.symbolic) + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
-                               " per layer x " + FormatNumber(L, 3),
+        return Explanation{detail::RowFormula(d, t, per_layer, L),
                            t.group == LayerGroup::kLora ? src::kLora
+                           : hf ? layer_source
                            : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
                            : t.id == std::string("softmax_stats")                          ? src::kFlash
                                                                                            : src::kKorthikantiLayer,
@@ -242,44 +174,10 @@ void AccountActivations(const Derived& d, Sink& s) {
       }
     }
   }
-
-  // Embeddings and the output layer (Korthikanti §4.3), on the first and last stages.
-  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
-  const double sb = d.s_local * d.b;
-  const double sp_share = c.sp ? 1.0 / d.t : 1.0;
-  s.Begin("outputs", "Embedding and output layer");
-  if (c.dropout && d.first_stage) {
-    s.Leaf("embedding_dropout_mask", "Embedding dropout mask", Category::kActivations,
-           Live::ForwardOnly(sb * d.h * sp_share * d.in_flight), [&] {
-             return Explanation{"sbh = " + FormatBytesBoth(sb * d.h * sp_share) + " x " + FormatNumber(d.in_flight, 3) +
-                                    " micro-batches in flight",
-                                src::kKorthikantiOutput};
-           });
-  }
-  if (c.model.arch == Arch::kDecoder && d.last_stage) {
-    if (c.model.final_norm) {
-      s.Leaf("final_norm_input", "Final norm input", Category::kActivations, Live::ForwardOnly(e * sb * d.h * sp_share),
-             [&] { return Explanation{"2sbh = " + FormatBytesBoth(e * sb * d.h * sp_share), src::kKorthikantiOutput}; });
-    }
-    s.Leaf("head_input", "Output projection input", Category::kActivations, Live::ForwardOnly(e * sb * d.h * sp_share),
-           [&] { return Explanation{"2sbh = " + FormatBytesBoth(e * sb * d.h * sp_share), src::kKorthikantiOutput}; });
-    const double logit_bytes = c.loss_logits_fp32 ? 4.0 : e;
-    const double logits = logit_bytes * sb * d.V / d.t;
-    s.Leaf("logits", c.loss_logits_fp32 ? "Logits for the loss (fp32)" : "Logits for the loss", Category::kActivations,
-           Live::ForwardOnly(logits), [&] {
-             return Explanation{FormatNumber(logit_bytes) + "sbV" + (d.t > 1 ? "/t" : "") + " = " +
-                                    FormatBytesBoth(logits),
-                                src::kKorthikantiOutput};
-           });
-    if (c.metrics_logits) {
-      const double metrics = 4.0 * sb * d.V / d.t;
-      s.Leaf("metrics_logits", "Logits kept by compute_metrics (fp32)", Category::kActivations,
-             Live::ForwardOnly(metrics),
-             [&] { return Explanation{"4sbV = " + FormatBytesBoth(metrics), src::kMetricsLogits}; });
-    }
-  }
-  s.End();
+  AccountModelEnds(d, s);
   s.End();
 }
 
 }  // namespace llmmem::core
+
+#include "core/account_model_ends.h"

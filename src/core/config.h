@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/dtype.h"
+#include "core/framework.h"
 #include "core/model.h"
 
 namespace llmmem::core {
@@ -61,6 +62,7 @@ struct Config {
   bool reward_model = true;        // a learned reward model (PPO, GRPO); off: rule-based rewards
   bool rollout_engine = true;      // a colocated generation engine (vLLM/SGLang) with its own weights and KV cache
   Recompute recompute = Recompute::kNone;
+  Framework framework = Framework::kHfSdpa;  // whose code runs the model: decides the saved tensors
   bool flash_attn = true;      // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
   bool dropout = false;        // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
   bool loss_logits_fp32 = true;  // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/activation_fn.h"
 #include "core/gpus.h"
 #include "core/json.h"
 #include "core/limits.h"
@@ -97,6 +98,14 @@ std::vector<FieldDef> Build() {
                  if (t == "gated") c.model.mlp = MlpKind::kGated;
                  else if (t == "plain") c.model.mlp = MlpKind::kPlain;
                  else return "\"" + t + "\" is not gated or plain";
+                 return std::string();
+               }},
+      FieldDef{"act", FieldKind::kText, true, "MLP activation function (transformers ACT2FN name)",
+               [](const Config& c) { return std::string(ActivationFnId(c.model.act)); },
+               [](Config& c, const std::string& t) {
+                 ActivationFn v;
+                 if (!ParseActivationFn(t, v)) return "\"" + t + "\" is not an activation; one of: " + ActivationFnIdList();
+                 c.model.act = v;
                  return std::string();
                }},
       FieldDef{"norm", FieldKind::kNorm, true, "rmsnorm or layernorm",
@@ -211,6 +220,14 @@ std::vector<FieldDef> Build() {
                  Recompute r;
                  if (!ParseRecompute(t, r)) return "\"" + t + "\" is not none, selective or full";
                  c.recompute = r;
+                 return std::string();
+               }},
+      FieldDef{"framework", FieldKind::kText, false, "implementation profile: which code runs the model (hf-sdpa default)",
+               [](const Config& c) { return std::string(FrameworkId(c.framework)); },
+               [](Config& c, const std::string& t) {
+                 Framework v;
+                 if (!ParseFramework(t, v)) return "\"" + t + "\" is not a framework; one of: " + FrameworkIdList();
+                 c.framework = v;
                  return std::string();
                }},
       BOOL_FIELD("flash_attn", flash_attn, false, "FlashAttention"),

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/activation_fn.h"
+
 namespace llmmem::core {
 namespace {
 
@@ -118,6 +120,25 @@ void ReadSlidingWindow(const Json& j, Reader& r, const std::string& type, ModelS
 const char* SupportedModelTypes() {
   return "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, phi3, "
          "deepseek_v2, deepseek_v3, gpt2, gpt_neox, falcon, bert, olmo2, baichuan, yi";
+}
+
+// The MLP's activation: hidden_act (llama naming), activation_function (gpt2) or
+// hidden_activation (gemma); each family's modeling code has its own default.
+void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagnostics& d) {
+  m.act = type == "gpt2" ? ActivationFn::kGeluNew
+          : type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel" || type == "bert" ? ActivationFn::kGelu
+          : type.compare(0, 5, "gemma") == 0 ? ActivationFn::kGeluTanh
+                                              : ActivationFn::kSilu;
+  for (const char* key : {"hidden_activation", "hidden_act", "activation_function"}) {
+    const Json* v = j.Find(key);
+    if (v == nullptr || !v->IsString()) continue;
+    if (!ParseActivationFn(v->AsString(), m.act)) {
+      d.push_back({DiagId::kUnknownValue, Severity::kWarning, key,
+                   std::string("activation \"") + v->AsString().substr(0, 40) + "\" is not one the activation profiles know (" +
+                       ActivationFnIdList() + "); its saved tensors are counted as " + ActivationFnId(m.act) + "'s"});
+    }
+    return;
+  }
 }
 
 HfImport ImportHfConfig(const Json& j, const std::string& name) {
@@ -261,6 +282,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
   }
 
   ReadSlidingWindow(j, r, type, m);
+  ReadActivation(j, type, m, d);
   m.max_positions = r.Int("max_position_embeddings", r.Int("n_positions", 0));
   if (m.heads > 0 && m.head_dim <= 0) {
     d.push_back({DiagId::kMissingField, Severity::kError, "head_dim", "head_dim could not be derived; add \"head_dim\""});

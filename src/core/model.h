@@ -14,6 +14,10 @@ enum class MlpKind : uint8_t { kPlain, kGated };      // 2 matrices (GeLU/ReLU) 
 enum class NormKind : uint8_t { kLayerNorm, kRmsNorm };  // weight + bias, or weight only
 enum class QkNorm : uint8_t { kNone, kPerHead, kFull };  // Qwen3/Gemma3: per head_dim; OLMo2: whole projection
 enum class Arch : uint8_t { kDecoder, kEncoder };
+// The MLP's activation function as transformers' ACT2FN names it (config hidden_act /
+// activation_function); it decides how many tensors autograd keeps inside it
+// (activation_fn.h).
+enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast, kQuickGelu, kRelu };
 
 struct ModelSpec {
   std::string name = "custom";
@@ -27,6 +31,7 @@ struct ModelSpec {
   int64_t head_dim = 128;      // may differ from hidden / heads (Gemma, Qwen3)
   int64_t ffn = 11008;         // intermediate size of the dense MLP
   MlpKind mlp = MlpKind::kGated;
+  ActivationFn act = ActivationFn::kSilu;
   NormKind norm = NormKind::kRmsNorm;
   bool qkv_bias = false;
   bool attn_out_bias = false;

@@ -1,0 +1,178 @@
+// Activations outside the transformer layers, on the first stage (token ids, position
+// tables, embedding dropout) and the last (final norm, head input, the loss), by profile:
+// Korthikanti et al. 2022 §4.3 for megatron; transformers' LlamaModel / GPT2Model and
+// ForCausalLMLoss (logits.float(), then cross_entropy) for the HF profiles; Liger's
+// fused linear cross-entropy, which never materialises the logits.
+// Included at the end of account_activations.h.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace llmmem::core {
+
+// How a model-end tensor divides over tensor-parallel GPUs, for its formula's "/t".
+enum class EndSplit : uint8_t { kNone, kSp, kTp };
+
+// One tensor of the model's ends. Plain pointers: the numeric path allocates nothing.
+struct EndTensor {
+  const char* id;
+  const char* name;
+  double elem_bytes;
+  const char* dims;   // "sbh"
+  EndSplit split;
+  double elements;    // on this GPU
+  const char* node;
+  const char* vs_paper;
+  const char* source;
+};
+
+namespace detail {
+
+inline bool SplitShown(const Derived& d, EndSplit split) {
+  return d.t > 1 && (split == EndSplit::kTp || (split == EndSplit::kSp && d.c.sp));
+}
+
+// Liger's fused linear cross-entropy works on chunks of next_pow2(ceil(BT / ceil(V / H)))
+// rows (liger_kernel/ops/fused_linear_cross_entropy.py).
+inline double LigerChunkRows(double tokens, double V, double h) {
+  const double inc = std::ceil(V / std::max(1.0, h));
+  const double rows = std::ceil(tokens / std::max(1.0, inc));
+  return std::min(tokens, std::pow(2.0, std::ceil(std::log2(std::max(1.0, rows)))));
+}
+
+template <class F>
+void ForEachFirstStageTensor(const Derived& d, F&& f) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  const double sb = d.s_local * d.b;
+  const double sp_share = c.sp ? 1.0 / d.t : 1.0;
+  const bool hf = IsHuggingFace(c.framework);
+  const bool gpt2 = IsGpt2Family(m);
+  if (hf && !d.adapters) {
+    f(EndTensor{"input_ids", "Token ids (int64)", 8, "sb", EndSplit::kNone, sb, "EmbeddingBackward0 (indices)",
+                "not in the paper: the embedding keeps its int64 indices for the weight's gradient", src::kHfModeling});
+    if (m.learned_positions > 0) {
+      f(EndTensor{"position_ids", "Position ids (int64)", 8, "s", EndSplit::kNone, d.s_local, "EmbeddingBackward0 (indices)", "",
+                  src::kHfModeling});
+    }
+  }
+  if (c.dropout && (!hf || gpt2)) {
+    f(EndTensor{"embedding_dropout_mask", "Embedding dropout mask", 1, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+                hf ? "NativeDropoutBackward0 (mask)" : "Megatron-Core", "", src::kKorthikantiOutput});
+  }
+}
+
+template <class F>
+void ForEachEveryStageTensor(const Derived& d, F&& f) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  if (!IsHuggingFace(c.framework) || IsGpt2Family(m) || m.learned_positions > 0) return;
+  // LlamaRotaryEmbedding returns cos and sin once per forward; every layer's
+  // apply_rotary_pos_emb multiplies by them, so one pair is kept for all layers.
+  const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
+  const double e = ActivationBytes(c);
+  const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)" : "MulBackward0 (other) in apply_rotary_pos_emb";
+  f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", e, "2sb*d_head", EndSplit::kNone, 2 * d.s_local * d.b * rope, node,
+              "not in the paper: one cos/sin pair per forward", src::kHfModeling});
+}
+
+template <class F>
+void ForEachLastStageTensor(const Derived& d, F&& f) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  if (m.arch != Arch::kDecoder) return;
+  const double e = ActivationBytes(c);
+  const double sb = d.s_local * d.b;
+  const double sp_share = c.sp ? 1.0 / d.t : 1.0;
+  const bool hf = IsHuggingFace(c.framework);
+  const bool liger = c.framework == Framework::kLiger;
+  const double vocab = d.V / d.t;  // vocab-parallel head and loss split V
+  if (m.final_norm) {
+    if (!hf) {
+      f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share, "Megatron-Core", "",
+                  src::kKorthikantiOutput});
+    } else if (m.norm == NormKind::kLayerNorm || liger) {
+      f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+                  liger ? "LigerRMSNormFunction (X)" : "NativeLayerNormBackward0 (input)", "", src::kHfModeling});
+      f(EndTensor{"final_norm_stats", liger ? "Final norm rstd (fp32)" : "Final norm mean and rstd (fp32)", liger ? 4.0 : 8.0,
+                  "sb", EndSplit::kSp, sb * sp_share, liger ? "LigerRMSNormFunction (RSTD)" : "NativeLayerNormBackward0 (mean, rstd)",
+                  "", src::kHfModeling});
+    } else {
+      f(EndTensor{"final_norm_input", "Final norm: fp32 upcast of the input", 4, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+                  "PowBackward0 (self), MulBackward0 (self)", "the paper keeps the 16-bit input", src::kHfModeling});
+      f(EndTensor{"final_norm_stats", "Final norm: rsqrt per token (fp32)", 4, "sb", EndSplit::kSp, sb * sp_share,
+                  "RsqrtBackward0 (result)", "", src::kHfModeling});
+      if (!d.adapters) {
+        f(EndTensor{"final_norm_normalised", "Final norm: normalised, cast back", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+                    "MulBackward0 (other)", "", src::kHfModeling});
+      }
+    }
+  }
+  if (liger) {
+    // LigerFusedLinearCrossEntropyFunction computes the loss and its gradients chunk by
+    // chunk in the forward and keeps only the gradients.
+    f(EndTensor{"flce_grad_input", "Loss gradient w.r.t. the head input", e, "sbh", EndSplit::kNone, sb * d.h,
+                "LigerFusedLinearCrossEntropyFunction (grad_input)",
+                "no logits kept: the fused linear cross-entropy computes gradients in the forward", src::kLiger});
+    if (!d.adapters && !m.tied_embeddings) {
+      f(EndTensor{"flce_grad_weight", "Head weight gradient, computed in the forward", e, "Vh", EndSplit::kTp, vocab * d.h,
+                  "LigerFusedLinearCrossEntropyFunction (grad_weight)", "", src::kLiger});
+    }
+    const double rows = LigerChunkRows(sb, d.V, d.h);
+    f(EndTensor{"flce_chunk", "One chunk's logits (transient)", e, "cV", EndSplit::kTp, rows * vocab,
+                "fused_linear_cross_entropy_forward (logits_chunk)", "", src::kLiger});
+  } else {
+    if (!hf || !d.adapters) {
+      f(EndTensor{"head_input", "Output projection input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+                  hf ? "MmBackward0 (self) of lm_head" : "Megatron-Core", "", hf ? src::kHfModeling : src::kKorthikantiOutput});
+    }
+    const double logit_bytes = c.loss_logits_fp32 ? 4.0 : e;
+    if (!hf) {
+      f(EndTensor{"logits", c.loss_logits_fp32 ? "Logits for the loss (fp32)" : "Logits for the loss", logit_bytes,
+                  "sbV", EndSplit::kTp, sb * vocab, "Megatron-Core vocab-parallel cross-entropy", "", src::kKorthikantiOutput});
+    } else {
+      f(EndTensor{"logits", c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities", logit_bytes, "sbV", EndSplit::kTp,
+                  sb * vocab, "LogSoftmaxBackward0 (result)",
+                  "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output",
+                  src::kHfLoss});
+      f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb, "NllLossBackward0 (target)",
+                  "not in the paper: the int64 targets", src::kHfLoss});
+      // Not kept, but alive at the loss: while LogSoftmaxBackward0 runs it holds the
+      // incoming gradient and its own output, both as wide as the log-probabilities (the
+      // forward's 16-bit logits and fp32 upcast, at most as large, are freed by then).
+      f(EndTensor{"loss_transient", "Loss gradients at their peak (transient)", 2 * logit_bytes, "sbV", EndSplit::kTp, sb * vocab,
+                  "NllLossBackward0 output and LogSoftmaxBackward0 output",
+                  "not in the paper: the backward of the loss holds two more log-prob-sized tensors", src::kHfLoss});
+    }
+  }
+  if (c.metrics_logits) {
+    f(EndTensor{"metrics_logits", "Logits kept by compute_metrics (fp32)", 4, "sbV", EndSplit::kTp, sb * vocab,
+                "the Trainer's compute_metrics", "", src::kMetricsLogits});
+  }
+}
+
+}  // namespace detail
+
+template <class Sink>
+void AccountModelEnds(const Derived& d, Sink& s) {
+  s.Begin("outputs", "Embedding and output layer");
+  // First-stage tensors are held once per micro-batch in flight.
+  auto leaf = [&](const EndTensor& t, double copies) {
+    const double bytes = t.elem_bytes * t.elements * copies;
+    s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(bytes), [&] {
+      std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " + FormatBytesBoth(t.elem_bytes * t.elements);
+      if (copies != 1) f += " x " + FormatNumber(copies, 3) + " micro-batches in flight";
+      f += std::string("; kept by ") + t.node;
+      if (*t.vs_paper != '\0') f += std::string("; vs the paper: ") + t.vs_paper;
+      return Explanation{f, t.source};
+    });
+  };
+  if (d.first_stage) detail::ForEachFirstStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight); });
+  detail::ForEachEveryStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight); });
+  if (d.last_stage) detail::ForEachLastStageTensor(d, [&](const EndTensor& t) { leaf(t, 1); });
+  s.End();
+}
+
+}  // namespace llmmem::core

@@ -1,0 +1,30 @@
+// One saved-for-backward tensor of one transformer layer: what the activation profiles
+// (activations_paper.h, activations_hf.h) emit and the accounting adds up.
+#pragma once
+
+#include <cstdint>
+
+namespace llmmem::core {
+
+// How a per-layer tensor divides under tensor parallelism (Korthikanti §4.2.1-4.2.2):
+// kTp tensors are split by TP alone; kSp tensors only with sequence parallelism on.
+enum class Split : uint8_t { kTp, kSp };
+
+enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora };
+
+struct LayerTensor {
+  LayerGroup group;
+  const char* id;
+  const char* name;
+  double elem_bytes;     // bytes per element: the formula reads elem_bytes followed by dims
+  const char* dims;      // "sbh", "as^2b", "sb*a*d_head"
+  double elements;       // one layer, before parallel splitting
+  Split split;
+  const char* node;      // the autograd node (or kernel) that keeps it
+  const char* vs_paper;  // how it departs from Korthikanti's list; "" for the paper's own term
+  bool layer_input = false;  // this storage is the layer's input (what full recompute checkpoints)
+
+  double Bytes() const { return elem_bytes * elements; }
+};
+
+}  // namespace llmmem::core

@@ -1,0 +1,54 @@
+#include "core/framework.h"
+
+#include "core/sources.h"
+
+namespace llmmem::core {
+namespace {
+
+constexpr FrameworkInfo kFrameworks[] = {
+    {Framework::kHfEager, "hf-eager", "HF transformers, eager attention",
+     "attn_implementation=\"eager\": fp32 softmax and its 16-bit copy (s x s per head), K/V expanded by repeat_kv",
+     src::kHfModeling},
+    {Framework::kHfSdpa, "hf-sdpa", "HF transformers, SDPA (default)",
+     "attn_implementation=\"sdpa\", transformers' default: on CUDA the flash/memory-efficient kernels keep q, k, v, "
+     "output and logsumexp, never s x s; FlashAttention off = SDPA's math path",
+     src::kHfModeling},
+    {Framework::kHfFlash2, "hf-flash2", "HF transformers, FlashAttention-2",
+     "attn_implementation=\"flash_attention_2\": flash_attn keeps q, k, v (KV heads only), output and logsumexp",
+     src::kHfModeling},
+    {Framework::kMegatron, "megatron", "Megatron-Core (paper accounting)",
+     "Megatron-Core with Transformer Engine's fused kernels: Korthikanti et al. 2022's itemised accounting",
+     src::kKorthikantiLayer},
+    {Framework::kLiger, "liger", "HF + Liger kernels",
+     "Liger kernels on HF models: fused RMSNorm, SwiGLU and RoPE, fused linear cross-entropy (no logits kept)",
+     src::kLiger},
+};
+
+}  // namespace
+
+const FrameworkInfo& Info(Framework f) {
+  for (const FrameworkInfo& i : kFrameworks) {
+    if (i.framework == f) return i;
+  }
+  return kFrameworks[1];
+}
+
+const char* FrameworkId(Framework f) { return Info(f).id; }
+
+bool ParseFramework(const std::string& id, Framework& out) {
+  for (const FrameworkInfo& i : kFrameworks) {
+    if (id == i.id) {
+      out = i.framework;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string FrameworkIdList() {
+  std::string s;
+  for (const FrameworkInfo& i : kFrameworks) s += (s.empty() ? "" : ", ") + std::string(i.id);
+  return s;
+}
+
+}  // namespace llmmem::core
