@@ -204,24 +204,6 @@ TEST_CASE("DeepSpeed ZeRO-3: offload_param without offload_optimizer has no row;
   CHECK(r.departures[0].find("prints no row") != std::string::npos);
 }
 
-TEST_CASE("Megatron theoretical memory: weights and optimizer at 18 or 6 + 12/dp bytes per param") {
-  Config c = Korthikanti(4096, 32, 32, 2048, 1);
-  c.model.tied_embeddings = false;
-  const CompatEstimate plain = MegatronEstimate(c);
-  REQUIRE(plain.ok);
-  // GPT-style layers: 2Lh^2 (2 + 4 + 2/h + 1/(Lh)) = 12Lh^2 + 4Lh + 2h, plus 2 x hV untied.
-  const double h = 4096, L = 32, V = 32000;
-  const double params = 12 * L * h * h + 4 * L * h + 2 * h + 2 * h * V;
-  CHECK(plain.lines[0].gpu_bytes == doctest::Approx(18 * params).epsilon(1e-12));
-  c.zero = 1;
-  c.dp = 8;
-  CHECK(MegatronEstimate(c).lines[0].gpu_bytes == doctest::Approx((6 + 12.0 / 8) * params).epsilon(1e-12));
-  // Activations: sbh(18 + 4f/h) = 34 sbh per layer with f = 4h, plus the output layer.
-  const double sbh = 2048 * h;
-  CHECK(plain.lines[1].gpu_bytes ==
-        doctest::Approx(34 * sbh * L + 8 * 2048 + sbh + sbh * 4 * (1 + V / h)).epsilon(1e-12));
-}
-
 TEST_CASE("GPU catalogue: every row has memory and a source; reported bytes are plausible") {
   const auto& gpus = Gpus();
   CHECK(gpus.size() >= 30);

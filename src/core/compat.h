@@ -40,5 +40,8 @@ CompatEstimate DeepSpeedEstimate(const Config& c, int gpus_per_node);
 // Megatron-LM's theoretical memory for the first pipeline stage (which it assumes is the
 // most loaded), as tools/report_theoretical_memory.py prints it.
 CompatEstimate MegatronEstimate(const Config& c);
+// Megatron's padded vocabulary: the next multiple of divisible_by x tp
+// (--make-vocab-size-divisible-by, default 128).
+int64_t MegatronPaddedVocab(int64_t vocab, int64_t tp, int64_t divisible_by = 128);
 
 }  // namespace llmmem::core
