@@ -40,10 +40,11 @@ Hardware CallHardware(const Config& c, int gpus_per_node) {
   return Hardware{static_cast<double>(per_node), static_cast<double>((gpus + per_node - 1) / per_node)};
 }
 
+// The call, as Python source a user can paste.
 std::string CallText(const char* fn, double P, const Hardware& hw, const std::string& extra) {
-  return std::string(fn) + "(total_params=" + FormatCount(static_cast<int64_t>(P)) + extra +
-         ", num_gpus_per_node=" + FormatCount(static_cast<int64_t>(hw.per_node)) +
-         ", num_nodes=" + FormatCount(static_cast<int64_t>(hw.nodes)) + ")";
+  return std::string(fn) + "(total_params=" + std::to_string(static_cast<int64_t>(P)) + extra +
+         ", num_gpus_per_node=" + std::to_string(static_cast<int64_t>(hw.per_node)) +
+         ", num_nodes=" + std::to_string(static_cast<int64_t>(hw.nodes)) + ")";
 }
 
 constexpr double kBuffer = 1.5;  // additional_buffer_factor's default
@@ -126,7 +127,7 @@ CompatEstimate DeepSpeedEstimate(const Config& c, int gpus_per_node) {
     r.tool = "DeepSpeed estimate_zero3_model_states_mem_needs";
     const double LL = LargestLayer(c);
     r.scope = CallText("estimate_zero3_model_states_mem_needs_all_cold", P, hw,
-                       ", largest_layer_params=" + FormatCount(static_cast<int64_t>(LL)));
+                       ", largest_layer_params=" + std::to_string(static_cast<int64_t>(LL)));
     const bool off_param = c.offload_params != Offload::kNone;
     bool matched = false;
     // The printer's loops: cpu_offload in [True, False], cpu_offload_params in [True, False]
