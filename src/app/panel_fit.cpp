@@ -339,7 +339,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
   if (!cpu_column) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("total (most loaded GPU)");
+    ImGui::TextUnformatted("total");
     ImGui::TableNextColumn();
     RightText(Bytes(e.gpu_bytes, s));
   }
@@ -367,9 +367,9 @@ void Compatibility(const State& s, const Cache& cache) {
   if (!ds.ok) {
     ImGui::TextDisabled("Not available: %s", ds.error.c_str());
   } else {
-    const core::Config& c = s.config;
-    ImGui::TextDisabled("%lld GPUs (dp x tp x pp x cp) on %d-GPU nodes; model states only",
-                        static_cast<long long>(c.dp * c.tp * c.pp * c.cp), kGpusPerNode);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s; model states only", ds.scope.c_str());
+    ImGui::PopTextWrapPos();
     CompatTable("deepspeed", ds, true, s);
     Departures(ds);
   }
@@ -380,7 +380,9 @@ void Compatibility(const State& s, const Cache& cache) {
   if (!mg.ok) {
     ImGui::TextDisabled("Not available: %s", mg.error.c_str());
   } else {
-    ImGui::TextDisabled("Theoretical memory of the most loaded GPU (the first pipeline stage)");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Theoretical memory of %s", mg.scope.c_str());
+    ImGui::PopTextWrapPos();
     CompatTable("megatron", mg, false, s);
     Departures(mg);
   }

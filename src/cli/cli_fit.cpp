@@ -99,6 +99,7 @@ core::Json CompatToJson(const core::CompatEstimate& c) {
   using core::Json;
   Json j(Json::Object{});
   j["tool"] = Json(c.tool);
+  j["scope"] = Json(c.scope);
   j["ok"] = Json(c.ok);
   if (!c.ok) {
     j["error"] = Json(c.error);
@@ -124,7 +125,7 @@ core::Json CompatToJson(const core::CompatEstimate& c) {
 
 std::string RenderCompat(const core::CompatEstimate& c) {
   if (!c.ok) return c.tool + ": " + c.error + "\n";
-  std::string out = "Compatibility: " + c.tool + " (model states only unless noted)\n";
+  std::string out = "Compatibility: " + c.tool + "\n  " + c.scope + "\n";
   for (const core::CompatLine& l : c.lines) {
     out += "  " + Pad(l.label, 58) + " GPU " + Pad(core::FormatBytesBoth(l.gpu_bytes), 26) +
            (l.cpu_bytes > 0 ? " CPU " + core::FormatBytesBoth(l.cpu_bytes) : "") + "\n";

@@ -1,0 +1,26 @@
+// The GPU catalogue (src/core/gpus.h): every row sourced, reported bytes plausible.
+#include <doctest.h>
+
+#include "core/gpus.h"
+#include "core/units.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+
+TEST_CASE("GPU catalogue: every row has memory and a source; reported bytes are plausible") {
+  const auto& gpus = Gpus();
+  CHECK(gpus.size() >= 30);
+  for (const Gpu& g : gpus) {
+    CAPTURE(g.key);
+    CHECK(g.memory_gb > 0);
+    CHECK_FALSE(g.source.empty());
+    if (g.memory_bytes > 0) {
+      CHECK(g.memory_bytes > 0.85 * g.memory_gb * 1e9);
+      CHECK(g.memory_bytes < 1.15 * g.memory_gb * 1e9);
+    }
+  }
+  const Gpu* h100 = FindGpu(kDefaultGpu);
+  REQUIRE(h100 != nullptr);
+  CHECK(h100->memory_bytes == 81559.0 * 1048576);
+  CHECK(DefaultConfig().gpu_memory_gb * 1e9 == h100->UsableBytes());
+}
