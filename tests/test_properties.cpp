@@ -121,10 +121,12 @@ TEST_CASE("Property: recompute full <= selective <= none (two or more layers per
     c.recompute = Recompute::kFull;
     const double full = EstimateTotals(c).peak_bytes;
     CHECK(selective <= none);
-    // With one layer on the stage, full recompute keeps the layer's input beside the
-    // re-created layer: more than keeping it, where (HF profiles) the input is not one of
-    // the layer's saved tensors.
-    if (std::ceil(static_cast<double>(c.model.layers) / static_cast<double>(c.pp)) >= 2) CHECK(full <= selective);
+    // Two exceptions, both real: with one layer on the stage, full recompute keeps the
+    // layer's input beside the re-created layer (HF profiles do not otherwise keep that
+    // input); and HF eager attention's checkpointed layers keep the b x s^2 causal mask,
+    // which at long sequences outweighs what two layers save.
+    const bool one_layer = std::ceil(static_cast<double>(c.model.layers) / static_cast<double>(c.pp)) < 2;
+    if (!one_layer && c.framework != Framework::kHfEager) CHECK(full <= selective);
   }
 }
 

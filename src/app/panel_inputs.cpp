@@ -63,6 +63,11 @@ void Workload(State& s, bool training) {
     static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)"};
     if (FieldCombo(s, "Recompute", "recompute", &r, 3, [](int i) { return kRecompute[i]; }, nullptr))
       c.recompute = static_cast<core::Recompute>(r);
+    // The implementation profile decides which tensors are saved (core/framework.h).
+    int fw = static_cast<int>(c.framework);
+    if (FieldCombo(s, "Framework", "framework", &fw, 5,
+                   [](int i) { return core::Info(static_cast<core::Framework>(i)).label; }, nullptr))
+      c.framework = static_cast<core::Framework>(fw);
   }
   FieldBool(s, "FlashAttention", "flash_attn", &c.flash_attn, nullptr);
   if (training) {

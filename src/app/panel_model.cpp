@@ -9,6 +9,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
+#include "core/activation_fn.h"
 #include "core/hf_config.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -33,7 +34,7 @@ bool ContainsNoCase(const std::string& hay, const char* needle) {
 // The fields the dimensions section edits; a preset differs when any of them does.
 bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
   return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp &&
+         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
          a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
          a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
          a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
@@ -182,6 +183,10 @@ void Dimensions(State& s) {
   if (FieldCombo(s, "MLP kind", "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
                  nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
+  int act = static_cast<int>(m.act);
+  if (FieldCombo(s, "Activation", "act", &act, 7,
+                 [](int i) { return core::ActivationFnId(static_cast<core::ActivationFn>(i)); }, nullptr))
+    m.act = static_cast<core::ActivationFn>(act);
   int norm = static_cast<int>(m.norm);
   if (FieldCombo(s, "Norm", "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);

@@ -49,7 +49,7 @@ inline std::string RowFormula(const Derived& d, const LayerTensor& t, double per
   const bool split = SplitShare(d, t.split) < 1.0;
   std::string s = FormatNumber(t.elem_bytes) + t.dims + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
                   " per layer x " + FormatNumber(layers, 3) + "; kept by " + t.node;
-  if (*t.vs_paper != '\0') s += std::string("; vs the paper: ") + t.vs_paper;
+  if (*t.vs_paper != '\0') s += std::string("; ") + t.vs_paper;
   return s;
 }
 

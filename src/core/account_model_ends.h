@@ -68,14 +68,31 @@ template <class F>
 void ForEachEveryStageTensor(const Derived& d, F&& f) {
   const Config& c = d.c;
   const ModelSpec& m = c.model;
-  if (!IsHuggingFace(c.framework) || IsGpt2Family(m) || m.learned_positions > 0) return;
-  // LlamaRotaryEmbedding returns cos and sin once per forward; every layer's
-  // apply_rotary_pos_emb multiplies by them, so one pair is kept for all layers.
-  const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
+  if (!IsHuggingFace(c.framework)) return;
   const double e = ActivationBytes(c);
-  const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)" : "MulBackward0 (other) in apply_rotary_pos_emb";
-  f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", e, "2sb*d_head", EndSplit::kNone, 2 * d.s_local * d.b * rope, node,
-              "not in the paper: one cos/sin pair per forward", src::kHfModeling});
+  const bool rotary = m.learned_positions == 0;
+  if (rotary) {
+    // LlamaRotaryEmbedding returns cos and sin once per forward, shaped by position_ids
+    // (1 x s x d_head: one row for the whole batch); every layer's apply_rotary_pos_emb
+    // multiplies by them, so one pair is kept for all layers.
+    const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
+    const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)" : "MulBackward0 (other) in apply_rotary_pos_emb";
+    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", e, "2s*d_head", EndSplit::kNone, 2 * d.s_local * rope,
+                node, "not in the paper: one cos/sin pair per forward", src::kHfModeling});
+  }
+  if (c.recompute != Recompute::kFull) return;
+  // Gradient checkpointing keeps each layer's call arguments: besides the hidden states,
+  // the eager path's 4-D causal mask (SDPA and flash_attention_2 get none without
+  // padding) and the position ids, shared by all layers.
+  if (c.framework == Framework::kHfEager) {
+    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", e, "bs^2", EndSplit::kNone,
+                d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
+                "not in the paper: eager attention's 4-D float mask", src::kHfModeling});
+  }
+  if (rotary) {
+    f(EndTensor{"checkpoint_position_ids", "Position ids kept by the checkpointed layers (int64)", 8, "s", EndSplit::kNone,
+                d.s_local, "CheckpointFunction (layer arguments)", "", src::kHfModeling});
+  }
 }
 
 template <class F>
@@ -165,7 +182,7 @@ void AccountModelEnds(const Derived& d, Sink& s) {
       std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " + FormatBytesBoth(t.elem_bytes * t.elements);
       if (copies != 1) f += " x " + FormatNumber(copies, 3) + " micro-batches in flight";
       f += std::string("; kept by ") + t.node;
-      if (*t.vs_paper != '\0') f += std::string("; vs the paper: ") + t.vs_paper;
+      if (*t.vs_paper != '\0') f += std::string("; ") + t.vs_paper;
       return Explanation{f, t.source};
     });
   };

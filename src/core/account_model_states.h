@@ -201,6 +201,16 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       s.Leaf("adam_v", "Second moment v", Category::kOptimizerStates, state_live, [&] {
         return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kZeroModelStates};
       });
+      if (IsHuggingFace(c.framework)) {
+        // torch.optim.Adam(W) keeps state["step"] as an fp32 scalar tensor per parameter
+        // tensor; Megatron's and DeepSpeed's fused Adam keep one counter.
+        const double tensors = d.adapters ? 2 * d.lora_matrices : static_cast<double>(d.counts.tensors);
+        s.Leaf("adam_step", "Step counters (fp32, one per tensor)", Category::kOptimizerStates,
+               Live::Both(4 * tensors).On(opt_device), [&] {
+                 return Explanation{"4 B x " + FormatCount(static_cast<int64_t>(tensors)) + " parameter tensors",
+                                    src::kTorchAdamStep};
+               });
+      }
       s.End();
       break;
     case Optimizer::kAdam8bit: {

@@ -101,13 +101,13 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
   } else if (gated) {
     f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Gate projection output (activation input)" : "Gate output and tensors inside the activation", e, "sbf",
                   tf * act.saved_inside, Split::kTp, act.saved,
-                  act.saved_inside == 1 ? "" : "the paper keeps the activation's input; this function keeps more"});
+                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
     f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", e, "sbf", tf, Split::kTp, "MulBackward0 (self)", ""});
     f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "MulBackward0 (other)", ""});
   } else if (act.saved_inside > 0) {
     f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Up projection output (activation input)" : "Up output and tensors inside the activation", e, "sbf",
                   tf * act.saved_inside, Split::kTp, act.saved,
-                  act.saved_inside == 1 ? "" : "the paper keeps the activation's input; this function keeps more"});
+                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
   }
   if (LinearKeepsInput(d, kLoraDown) || act.keeps_output) {
     f(LayerTensor{LayerGroup::kMlp, gated ? "product" : "act_output", gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)",
@@ -138,7 +138,7 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const bool expanded = !fused && !m.IsMla() && d.kv < d.a;
   const double kv_width = expanded ? w.q : w.kv;
   const double v_width = expanded ? w.q : w.v;
-  const char* repeat_note = expanded ? "repeat_kv expands K and V to every query head: GQA saves nothing here" : "";
+  const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query head, so GQA saves nothing here" : "";
 
   if (LinearKeepsInput(d, kLoraQ | kLoraK | kLoraV)) {
     f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", e, "sbh", w.sb * d.h,
@@ -148,29 +148,35 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e, "sb(r_kv + r_q)",
                   w.sb * static_cast<double>(m.kv_lora_rank + m.q_lora_rank), Split::kSp, "MmBackward0 (self)", ""});
   }
-  const char* qkv_node = eager || !fused ? "BmmBackward0 (self, mat2)" : "the fused attention kernel (query, key, value)";
-  f(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", e, "sb*a*d_head", w.sb * w.q, Split::kTp, qkv_node, ""});
-  f(LayerTensor{LayerGroup::kAttention, "k", expanded ? "Key K, repeated per query head" : "Key K", e,
+  // SDPA's math path (torch >= 2.5, _scaled_dot_product_attention_math) upcasts 16-bit
+  // q, k and v to fp32 and keeps the fp32 copies and the fp32 softmax.
+  const bool math = !eager && !fused;
+  const double qkv_bytes = math ? 4 : e;
+  const char* qkv_node = fused ? "the fused attention kernel (query, key, value)" : "BmmBackward0 (self, mat2)";
+  const char* math_note = math && e < 4 ? "SDPA's math path keeps fp32 copies of q, k and v (torch >= 2.5)" : "";
+  f(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", qkv_bytes, "sb*a*d_head", w.sb * w.q,
+                Split::kTp, qkv_node, math_note});
+  f(LayerTensor{LayerGroup::kAttention, "k", expanded ? "Key K, repeated per query head" : "Key K", qkv_bytes,
                 expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * kv_width, Split::kTp, qkv_node, repeat_note});
-  f(LayerTensor{LayerGroup::kAttention, "v", expanded ? "Value V, repeated per query head" : "Value V", e,
+  f(LayerTensor{LayerGroup::kAttention, "v", expanded ? "Value V, repeated per query head" : "Value V", qkv_bytes,
                 expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * v_width, Split::kTp, qkv_node, repeat_note});
 
   const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
   if (!fused && keep_scores) {
     // Llama-like eager: softmax(dtype=float32) keeps its fp32 result; .to(dtype) makes the
-    // copy P.V keeps. GPT-2 eager and SDPA's math path take the softmax in the
-    // activation dtype (one tensor, kept by both).
-    const bool fp32_softmax = eager && !gpt2;
+    // copy P.V keeps. GPT-2 eager takes the softmax in the activation dtype (one tensor,
+    // kept by both); the math path's is fp32 after its upcast.
+    const bool fp32_softmax = (eager && !gpt2) || math;
     const double soft_bytes = fp32_softmax ? 4 : e;
     f(LayerTensor{LayerGroup::kAttention, "softmax", fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
                   soft_bytes, "as^2b", s2, Split::kTp, "SoftmaxBackward0 (result)",
-                  fp32_softmax ? "the paper keeps a 16-bit softmax; HF eager computes it in fp32" : ""});
+                  fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32" : ""});
     if (c.dropout) {
       f(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2, Split::kTp,
                     "NativeDropoutBackward0 (mask)", ""});
-      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", e, "as^2b", s2,
+      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e, "as^2b", s2,
                     Split::kTp, "BmmBackward0 (self)", ""});
-    } else if (soft_bytes != e) {
+    } else if (soft_bytes != e && !math) {
       f(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2, Split::kTp,
                     "BmmBackward0 (self)", "not in the paper: the fp32 softmax and its 16-bit copy are both kept"});
     }

@@ -107,6 +107,7 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
         const double per_layer = n * active / (L > 0 ? L : 1);
         lora_in_width += rows * per_layer;
         lora_per_layer_mats += per_layer;
+        lora_matrices += n;
       }
     });
   } else {

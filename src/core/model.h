@@ -104,6 +104,7 @@ struct ParamCounts {
   int64_t total = 0;
   int64_t active = 0;      // per token: routed experts counted top-k times (== total when dense)
   int64_t largest_tensor = 0;  // elements of the largest single tensor (the HF calculator's "largest layer")
+  int64_t tensors = 0;     // parameter tensors as the modules register them (PyTorch Adam keeps a step per tensor)
 };
 
 // Calls f(const TensorShape&) for every kind of weight tensor of the model, in order.
@@ -179,6 +180,10 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
 }
 
 ParamCounts CountParameters(const ModelSpec& m);
+
+// Parameter tensors as transformers' modules register them: a Linear's weight and bias
+// are two; GPT-2's Conv1D c_attn holds Q, K and V in one.
+int64_t CountParameterTensors(const ModelSpec& m);
 
 // The total that model states use: params_override when given, else the count.
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts);

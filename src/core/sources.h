@@ -58,14 +58,15 @@ inline constexpr const char* kRlhf =
 inline constexpr const char* kMla =
     "DeepSeek-AI 2024, DeepSeek-V2 §2.1.2: MLA caches (d_c + d_h^R) elements per token and layer";
 inline constexpr const char* kHfModeling =
-    "transformers modeling_llama.py / modeling_gpt2.py (LlamaRMSNorm, apply_rotary_pos_emb, repeat_kv, "
-    "eager_attention_forward, sdpa_attention_forward) with PyTorch 2.x derivatives.yaml saving rules; measured in "
-    "tests/truth (saved-tensor hooks)";
+    "transformers modeling_llama.py / modeling_gpt2.py under PyTorch 2.x's saving rules (derivatives.yaml); "
+    "measured in tests/truth";
 inline constexpr const char* kHfLoss =
     "transformers loss/loss_utils.py ForCausalLMLoss: logits.float(), shift, cross_entropy (log_softmax + nll_loss)";
 inline constexpr const char* kLiger =
     "Liger-Kernel (Hsu et al. 2024, arXiv:2410.10989): LigerRMSNormFunction, LigerSiLUMulFunction, LigerRopeFunction, "
     "LigerFusedLinearCrossEntropyFunction";
+inline constexpr const char* kTorchAdamStep =
+    "torch/optim/adam.py, adamw.py (_init_group): state['step'] is a float32 scalar tensor per parameter (torch >= 1.12)";
 inline constexpr const char* kQuickRule = "seed 002: M = P x (Q/8) x 1.2 (20% overhead, EleutherAI)";
 
 }  // namespace llmmem::core::src
