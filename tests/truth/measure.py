@@ -672,6 +672,31 @@ def _has_s2(shape, s):
     return sum(1 for d in shape if d == s) >= 2
 
 
+CHECK_IDS = (
+    "llama_block_eager_bf16_b2_s64_h128_a8_kv2_f344",
+    "gpt2_block_eager_fp32_b2_s64_h128_a4_kv4_f344_p0.1",
+    "llama_block_sdpa_math_bf16_b2_s64_h128_a8_kv2_f344_frozen",
+    "llama_model_eager_bf16_b2_s64_h128_a8_kv2_f344_v1000_L3_ckpt-reentrant",
+)
+
+
+def check_committed(path):
+    """The committed file must still be what this harness measures (same torch)."""
+    with open(path) as fh:
+        committed = {c["id"]: c for c in json.load(fh)["cases"]}
+    failed = set()
+    for c in all_cases():
+        if c["id"] not in CHECK_IDS:
+            continue
+        r, _ = measure_case(c)
+        for key in ("saved_bytes", "saved_bytes_per_layer", "params", "grad_bytes"):
+            if r.get(key) != committed[c["id"]].get(key):
+                print(f"MISMATCH {c['id']} {key}: measured {r.get(key)}, committed {committed[c['id']].get(key)}")
+                failed.add(c["id"])
+    print(f"{len(CHECK_IDS) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="3 cases, a few seconds")
@@ -679,6 +704,8 @@ def main():
     ap.add_argument("--only", default=None, help="only cases whose id contains this substring")
     ap.add_argument("--summary", action="store_true", help="print markdown tables from an existing JSON")
     ap.add_argument("--show", default=None, help="print the saved storages of the cases whose id contains this")
+    ap.add_argument("--check", action="store_true",
+                    help="re-measure a few committed cases and fail if any figure differs (scripts/test runs this)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -702,6 +729,8 @@ def main():
                     print(show_case(c))
         return 0
     torch.set_num_threads(args.threads)
+    if args.check:
+        return check_committed(out)
     cases = quick_cases() if args.quick else all_cases()
     if args.only:
         cases = [c for c in cases if args.only in c["id"]]
