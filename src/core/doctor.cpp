@@ -69,10 +69,25 @@ std::vector<Remedy> Diagnose(const Config& c) {
     b.Add("bf16", "Train in bf16 mixed precision", "dtype=bf16, grad_dtype=bf16",
           "V100 has no bf16: use fp16 with loss scaling", x, false);
   }
-  if (!c.flash_attn) {
+  if (c.framework == Framework::kHfEager) {
+    // Eager attention materialises the scores whatever flash_attn says.
+    Config x = c;
+    x.framework = Framework::kHfSdpa;
+    x.flash_attn = true;
+    b.Add("framework_sdpa", "Use SDPA attention instead of eager", "framework=hf-sdpa, flash_attn=1",
+          "attn_implementation=\"sdpa\": no s x s tensors kept; also faster", x, false);
+  } else if (!c.flash_attn) {
     Config x = c;
     x.flash_attn = true;
     b.Add("flash_attn", "Turn on FlashAttention", "flash_attn=1", "none: it is also faster", x, false);
+  }
+  if (training && IsHuggingFace(c.framework) && c.framework != Framework::kLiger) {
+    Config x = c;
+    x.framework = Framework::kLiger;
+    x.flash_attn = true;
+    b.Add("liger", "Use Liger kernels", "framework=liger",
+          "fused linear cross-entropy keeps no logits; fused RMSNorm and SwiGLU keep less (use_liger_kernel=True)", x,
+          false);
   }
   if (training && c.batch > 1) {
     Config x = c;

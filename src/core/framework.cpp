@@ -6,20 +6,20 @@ namespace llmmem::core {
 namespace {
 
 constexpr FrameworkInfo kFrameworks[] = {
-    {Framework::kHfEager, "hf-eager", "HF transformers, eager attention",
+    {Framework::kHfEager, "hf-eager", "HF eager",
      "attn_implementation=\"eager\": fp32 softmax and its 16-bit copy (s x s per head), K/V expanded by repeat_kv",
      src::kHfModeling},
-    {Framework::kHfSdpa, "hf-sdpa", "HF transformers, SDPA (default)",
+    {Framework::kHfSdpa, "hf-sdpa", "HF SDPA (default)",
      "attn_implementation=\"sdpa\", transformers' default: on CUDA the flash/memory-efficient kernels keep q, k, v, "
      "output and logsumexp, never s x s; FlashAttention off = SDPA's math path",
      src::kHfModeling},
-    {Framework::kHfFlash2, "hf-flash2", "HF transformers, FlashAttention-2",
+    {Framework::kHfFlash2, "hf-flash2", "HF FlashAttention-2",
      "attn_implementation=\"flash_attention_2\": flash_attn keeps q, k, v (KV heads only), output and logsumexp",
      src::kHfModeling},
-    {Framework::kMegatron, "megatron", "Megatron-Core (paper accounting)",
+    {Framework::kMegatron, "megatron", "Megatron (paper)",
      "Megatron-Core with Transformer Engine's fused kernels: Korthikanti et al. 2022's itemised accounting",
      src::kKorthikantiLayer},
-    {Framework::kLiger, "liger", "HF + Liger kernels",
+    {Framework::kLiger, "liger", "HF + Liger",
      "Liger kernels on HF models: fused RMSNorm, SwiGLU and RoPE, fused linear cross-entropy (no logits kept)",
      src::kLiger},
 };
