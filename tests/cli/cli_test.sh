@@ -50,5 +50,14 @@ python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); f=d['files'][
   && ok "gguf: 68 parameters" || bad "gguf count"
 head -c 100 tests/fuzz/corpus/weight_headers/model.gguf > /tmp/llmmem_cut.gguf
 expect_exit "truncated gguf" 2 --weights-file /tmp/llmmem_cut.gguf
+# head_dim follows --hidden / --heads unless --head-dim is given (the default model's is 128).
+expect_exit "custom dimensions" 0 --model custom --hidden 1024 --heads 16 --kv-heads 16 --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
+  && ok "--hidden 1024 --heads 16 derives head_dim 64" || bad "head_dim not derived from --hidden / --heads"
+expect_exit "explicit head dim" 0 --model custom --head-dim 128 --hidden 1024 --heads 16 --kv-heads 16 --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['model']['head_dim']==128" \
+  && ok "--head-dim given is kept" || bad "--head-dim overridden"
+expect_exit "hidden not a multiple of heads" 2 --model custom --hidden 1000 --heads 16
+grep -q -- "--head-dim" /tmp/llmmem_cli_err && ok "underivable head_dim names --head-dim" || bad "underivable head_dim message"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
