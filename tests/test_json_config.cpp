@@ -90,6 +90,40 @@ TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and lin
   CHECK(odd.diagnostics[0].severity == Severity::kError);
 }
 
+TEST_CASE("HF import: GPT-2 and BERT start at their own context, not the default 4096 tokens") {
+  for (const char* key : {"gpt2", "bert-base-uncased"}) {
+    CAPTURE(key);
+    const Preset* p = FindPreset(key);  // imported from the model's config.json by ImportHfConfig
+    REQUIRE(p != nullptr);
+    REQUIRE(p->ok);
+    Config c = DefaultConfig();
+    c.model = p->model;
+    REQUIRE(c.seq == 4096);
+    CHECK(HasErrors(Validate(c)));  // the learned position table is shorter
+    Diagnostics notes;
+    StartAtModelContext(c, notes);
+    CHECK(c.seq == ModelContext(c.model));
+    CHECK(c.seq == (std::string(key) == "gpt2" ? 1024 : 512));
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].severity == Severity::kInfo);
+    CHECK(notes[0].field == "seq");
+    CHECK_FALSE(HasErrors(Validate(c)));
+    CHECK(EstimateTotals(c).ok);
+  }
+  // A shorter sequence is kept, and a model without a known context changes nothing.
+  Config c = DefaultConfig();
+  c.model = FindPreset("gpt2")->model;
+  c.seq = 256;
+  Diagnostics notes;
+  StartAtModelContext(c, notes);
+  CHECK(c.seq == 256);
+  c.model = ModelSpec{};
+  c.seq = 8192;
+  StartAtModelContext(c, notes);
+  CHECK(c.seq == 8192);
+  CHECK(notes.empty());
+}
+
 TEST_CASE("Config: a bad field is reported and the rest of the link is kept") {
   const ConfigParse r = ConfigFromQuery("v=1&model=qwen2.5-7b&batch=zz&seq=8192&nonsense=1&recompute=sometimes",
                                         DefaultConfig());

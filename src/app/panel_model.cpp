@@ -117,6 +117,9 @@ void ImportPopup(State& s) {
       if (imported.ok) {
         s.config.model = imported.model;
         s.config.model.preset.clear();
+        core::Diagnostics notes;
+        core::StartAtModelContext(s.config, notes);
+        if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
         s.dirty = true;
         if (!core::HasErrors(last)) ImGui::CloseCurrentPopup();
       }

@@ -7,6 +7,7 @@
 #include "core/fields.h"
 #include "core/gpus.h"
 #include "core/presets.h"
+#include "core/units.h"
 
 namespace llmmem::core {
 namespace {
@@ -144,6 +145,17 @@ void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, D
     return;
   }
   m.head_dim = m.hidden / m.heads;
+}
+
+void StartAtModelContext(Config& c, Diagnostics& out) {
+  const int64_t context = ModelContext(c.model);
+  if (context <= 0 || c.seq <= context) return;
+  const bool table = c.model.learned_positions == context;
+  out.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "seq",
+                 "seq starts at " + FormatCount(context) + ", the model's context (" +
+                     (table ? "its learned position table" : "max_position_embeddings") + "), not " +
+                     FormatCount(c.seq) + "; set seq for another length"});
+  c.seq = context;
 }
 
 Json ConfigToJson(const Config& c) {

@@ -46,4 +46,10 @@ std::string FieldNames();
 // of heads, head_dim cannot be derived: an error naming head_dim, and head_dim is kept.
 void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out);
 
+// A model chosen without a sequence of the user's (the CLI's --model or --hf-config without
+// --seq, a config.json imported in the UI or the JS API) starts at its own context when that
+// is shorter than c.seq: GPT-2 and BERT cannot run past their learned position table.
+// Adds a note (info) saying what seq became and why.
+void StartAtModelContext(Config& c, Diagnostics& out);
+
 }  // namespace llmmem::core

@@ -25,6 +25,11 @@ ParamCounts CountParameters(const ModelSpec& m) {
   return c;
 }
 
+int64_t ModelContext(const ModelSpec& m) {
+  if (m.learned_positions > 0 && m.max_positions > 0) return m.learned_positions < m.max_positions ? m.learned_positions : m.max_positions;
+  return m.learned_positions > 0 ? m.learned_positions : m.max_positions;
+}
+
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts) {
   return m.params_override > 0 ? m.params_override : counts.total;
 }

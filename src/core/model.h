@@ -175,6 +175,10 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
 
 ParamCounts CountParameters(const ModelSpec& m);
 
+// The longest sequence the model takes: its learned position table (GPT-2, BERT) or the
+// context it was trained for (max_positions), the shorter when both are known; 0: unknown.
+int64_t ModelContext(const ModelSpec& m);
+
 // The total that model states use: params_override when given, else the count.
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts);
 

@@ -59,5 +59,15 @@ python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['con
   && ok "--head-dim given is kept" || bad "--head-dim overridden"
 expect_exit "hidden not a multiple of heads" 2 --model custom --hidden 1000 --heads 16
 grep -q -- "--head-dim" /tmp/llmmem_cli_err && ok "underivable head_dim names --head-dim" || bad "underivable head_dim message"
+# A config.json or preset with a learned position table starts at its own context unless --seq is given.
+for m in gpt2 bert-base-uncased; do
+  python3 -c "import json,sys; json.dump(json.load(open('presets/models/$m.json'))['config'], open('/tmp/llmmem_$m.json','w'))"
+  expect_exit "--hf-config $m" 0 --hf-config /tmp/llmmem_$m.json --json
+  python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['seq']=={'gpt2':1024,'bert-base-uncased':512}['$m']" \
+    && ok "$m starts at its own context" || bad "$m sequence"
+  grep -q "seq starts at" /tmp/llmmem_cli_err && ok "$m: the shorter sequence is said" || bad "$m: no note about seq"
+done
+expect_exit "--model gpt2" 0 --model gpt2
+expect_exit "--seq beyond GPT-2's table" 2 --hf-config /tmp/llmmem_gpt2.json --seq 2048
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
