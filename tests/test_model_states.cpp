@@ -139,3 +139,27 @@ TEST_CASE("M7: LLaMA-6B AdamW at fp32 and int8, plus CUDA context") {
   CHECK(e.totals.peak_bytes == 6e9 + 6e9 + 2 * (6e9 + 4 * blocks) + 1.3e9);
   CHECK(e.totals.peak_bytes == doctest::Approx(25.3e9).epsilon(0.001));
 }
+
+TEST_CASE("params_override: dense models run every parameter; MoE keeps the architecture's active share") {
+  Config dense = DefaultConfig();
+  dense.model.params_override = 7'000'000'001;
+  const Estimate d = Explain(dense);
+  REQUIRE(d.totals.ok);
+  CHECK(d.totals.params == 7'000'000'001);
+  CHECK(d.totals.active_params == d.totals.params);
+  // The weights of exactly 7,000,000,001 bf16 parameters: 2 B each, whole bytes, no fraction.
+  CHECK(d.tree.Find("total.model_states.weights")->bytes == 14'000'000'002.0);
+
+  const Preset* moe = FindPreset("mixtral-8x7b");
+  REQUIRE(moe != nullptr);
+  Config m = DefaultConfig();
+  m.model = moe->model;
+  const ParamCounts arch = CountParameters(m.model);
+  REQUIRE(arch.active < arch.total);
+  m.model.params_override = arch.total / 2;
+  const Totals t = EstimateTotals(m);
+  REQUIRE(t.ok);
+  CHECK(t.params == arch.total / 2);
+  CHECK(static_cast<double>(t.active_params) ==
+        doctest::Approx(static_cast<double>(arch.active) / 2).epsilon(1e-9));
+}

@@ -46,6 +46,28 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
 }
 
+// A given parameter total is exact (7e9 x 2 B = 14e9 B): its whole bytes are shared out over
+// the architecture's groups by largest remainder, so the groups add up to it, not to their
+// rounded-up parts.
+inline void ShareOutWholeBytes(double (&parts)[5], double whole) {
+  double fraction[5];
+  double left = whole;
+  for (int i = 0; i < 5; ++i) {
+    const double down = std::floor(parts[i]);
+    fraction[i] = parts[i] - down;
+    parts[i] = down;
+    left -= down;
+  }
+  for (int given = 0; given < 5 && left >= 1; ++given, left -= 1) {
+    int largest = 0;
+    for (int i = 1; i < 5; ++i) {
+      if (fraction[i] > fraction[largest]) largest = i;
+    }
+    parts[largest] += 1;
+    fraction[largest] = -1;
+  }
+}
+
 struct WeightBytes {
   double group[5] = {0, 0, 0, 0, 0};  // by ParamGroup
   double params[5] = {0, 0, 0, 0, 0};
@@ -68,7 +90,8 @@ inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
       w.group[g] *= k;
       w.params[g] *= k;
     }
-    w.total *= k;
+    w.total = WholeBytes(w.total * k);
+    ShareOutWholeBytes(w.group, w.total);
   }
   return w;
 }

@@ -60,12 +60,13 @@ const BreakdownNode* BreakdownNode::Find(const std::string& dotted_id) const {
 namespace {
 
 // Seed 002's quick rule: P (parameters) x Q/8 (bytes per parameter) x 1.2.
-double QuickRuleBytes(const Derived& d) { return d.P * BitsPerWeight(d.c.dtype, d.c.quant) / 8.0 * 1.2; }
+double QuickRuleBytes(const Derived& d) { return WholeBytes(d.P * BitsPerWeight(d.c.dtype, d.c.quant) / 8.0 * 1.2); }
 
 void FillCommon(const Derived& d, Totals& t) {
   t.ok = true;
-  t.capacity_bytes = d.c.gpu_memory_gb * kGB;
+  t.capacity_bytes = CapacityBytes(d.c);
   t.params = static_cast<int64_t>(d.P);
+  t.active_params = static_cast<int64_t>(d.P_active);
   t.trainable_params = static_cast<int64_t>(d.T);
   t.quick_rule_bytes = QuickRuleBytes(d);
   t.gpus = d.c.dp * d.c.tp * d.c.pp * d.c.cp;
@@ -113,6 +114,8 @@ void Prune(BreakdownNode& node) {
 }
 
 }  // namespace
+
+double CapacityBytes(const Config& c) { return std::round(c.gpu_memory_gb * kGB); }
 
 Totals EstimateTotals(const Config& c) {
   if (!IsValid(c)) return Totals{};

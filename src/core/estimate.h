@@ -43,10 +43,11 @@ struct Totals {
   double category_bytes[kCategoryCount] = {};  // at peak_moment
   double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
   double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
-  double capacity_bytes = 0;       // gpu_memory_gb * 1e9
+  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9, whole bytes
   int64_t gpus = 1;                // dp x tp x pp x cp
   int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
   int64_t params = 0;              // the model's parameters (params_override when given)
+  int64_t active_params = 0;       // per token (MoE: top-k experts); == params when dense
   int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
   double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
 
@@ -78,6 +79,9 @@ struct Estimate {
   std::string peak_note;        // which tensors coexist at the peak, in words
   std::string quick_rule_formula;
 };
+
+// The memory the verdict compares against: gpu_memory_gb in whole bytes.
+double CapacityBytes(const Config& c);
 
 Totals EstimateTotals(const Config& c);
 Estimate Explain(const Config& c);

@@ -85,7 +85,7 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   params["total"] = Json(static_cast<double>(t.params));
   params["trainable"] = Json(static_cast<double>(t.trainable_params));
   params["architecture_count"] = Json(static_cast<double>(e.params.total));
-  params["active"] = Json(static_cast<double>(e.params.active));
+  params["active"] = Json(static_cast<double>(t.active_params));
   params["embedding"] = Json(static_cast<double>(e.params.embedding));
   params["attention"] = Json(static_cast<double>(e.params.attention));
   params["mlp"] = Json(static_cast<double>(e.params.mlp));

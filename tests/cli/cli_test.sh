@@ -69,5 +69,25 @@ for m in gpt2 bert-base-uncased; do
 done
 expect_exit "--model gpt2" 0 --model gpt2
 expect_exit "--seq beyond GPT-2's table" 2 --hf-config /tmp/llmmem_gpt2.json --seq 2048
+# --params-override: a dense model runs all of them; every byte figure in the JSON is whole.
+expect_exit "params override" 1 --model llama-3.1-8b --params-override 7000000001 --json
+python3 -c "import json; p=json.load(open('/tmp/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
+  && ok "dense --params-override: active == total" || bad "dense --params-override active"
+whole_bytes='
+import json, sys
+def walk(x, path):
+    if isinstance(x, dict):
+        for k, v in x.items(): walk(v, path + "." + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x): walk(v, path + "[%d]" % i)
+    elif isinstance(x, float) and "bytes" in path.rsplit(".", 1)[-1] and x != int(x):
+        sys.exit("fractional bytes at %s: %r" % (path, x))
+walk(json.load(open("/tmp/llmmem_cli_out")), "")'
+for args in "--mode train --params-override 7000000001" "--mode lora" "--mode qlora" "--mode infer --dtype int4" \
+            "--mode infer --dtype nf4" "--mode infer --dtype q4_k_m --kv-dtype fp8" "--mode rlhf --dp 3 --zero 3" \
+            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789"; do
+  "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
+  python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
+done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
