@@ -143,6 +143,68 @@ TEST_CASE("B2: 7B with full checkpointing and the optimizer offloaded to CPU: GP
   CHECK(master->device == Device::kCpu);
 }
 
+namespace {
+
+// A GPU node's figures are its GPU children's; what lies below it off the GPU is summed
+// apart, device by device; every leaf says where it lives.
+void CheckDevices(const BreakdownNode& n) {
+  CAPTURE(n.id);
+  if (n.children.empty()) {
+    CHECK(n.cpu_bytes == (n.device == Device::kCpu ? n.bytes : 0));
+    CHECK(n.nvme_bytes == (n.device == Device::kNvme ? n.bytes : 0));
+    return;
+  }
+  double gpu = 0, cpu = 0, nvme = 0, all = 0;
+  for (const BreakdownNode& c : n.children) {
+    CheckDevices(c);
+    if (c.device == Device::kGpu) gpu += c.bytes;
+    all += c.bytes;
+    cpu += c.cpu_bytes;
+    nvme += c.nvme_bytes;
+  }
+  CHECK(n.bytes == (n.device == Device::kGpu ? gpu : all));
+  CHECK(n.cpu_bytes == cpu);
+  CHECK(n.nvme_bytes == nvme);
+}
+
+}  // namespace
+
+TEST_CASE("Offload: each row says where it lives; a GPU row is the sum of its GPU rows") {
+  Config c = DefaultConfig();
+  c.dp = 8;
+  c.zero = 3;
+  c.offload_optimizer = Offload::kCpu;
+  c.offload_params = Offload::kNvme;
+  const Estimate e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CheckDevices(e.tree);
+  const BreakdownNode* states = e.tree.Find("total.model_states");
+  REQUIRE(states != nullptr);
+  CHECK(states->device == Device::kGpu);
+  CHECK(states->bytes == Bytes(e, "total.model_states.gradients"));  // the only model state left on the GPU
+  CHECK(e.tree.Find("total.model_states.optimizer.adam_m")->device == Device::kCpu);
+  CHECK(e.tree.Find("total.model_states.weights.mlp")->device == Device::kNvme);
+  CHECK(states->cpu_bytes == Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer"));
+  CHECK(states->nvme_bytes == Bytes(e, "total.model_states.weights"));
+  CHECK(e.tree.cpu_bytes == e.totals.cpu_bytes);
+  CHECK(e.tree.nvme_bytes == e.totals.nvme_bytes);
+  // The same in the other modes and targets (RLHF roles, LoRA adapters, the step-only copy).
+  for (const Mode mode : {Mode::kTraining, Mode::kLora, Mode::kRlhf}) {
+    for (const Offload optimizer : {Offload::kCpu, Offload::kNvme}) {
+      for (const Offload params : {Offload::kNone, Offload::kCpu}) {
+        Config k = c;
+        k.mode = mode;
+        k.offload_optimizer = optimizer;
+        k.offload_params = params;
+        k.optimizer_grad_copy = true;
+        const Estimate ek = Explain(k);
+        REQUIRE(ek.totals.ok);
+        CheckDevices(ek.tree);
+      }
+    }
+  }
+}
+
 TEST_CASE("Parallel modes each change what one GPU holds") {
   Config c = Bare();
   c.model = Llama2_7B();

@@ -19,6 +19,9 @@ const char* MomentName(Moment m) {
   return "?";
 }
 
+const char* DeviceId(Device d) { return d == Device::kCpu ? "cpu" : d == Device::kNvme ? "nvme" : "gpu"; }
+const char* DeviceName(Device d) { return d == Device::kCpu ? "CPU" : d == Device::kNvme ? "NVMe" : "GPU"; }
+
 const char* CategoryId(Category c) {
   switch (c) {
     case Category::kWeights: return "weights";
@@ -96,9 +99,20 @@ Totals TotalsForStage(const Config& c, int stage) {
   return t;
 }
 
+// The figures at the peak: the node's own, and what it and its children hold off the GPU.
 void SetPeakBytes(BreakdownNode& node, int peak) {
   node.bytes = node.moment_bytes[peak];
-  for (BreakdownNode& child : node.children) SetPeakBytes(child, peak);
+  if (node.children.empty()) {
+    node.cpu_bytes = node.device == Device::kCpu ? node.bytes : 0;
+    node.nvme_bytes = node.device == Device::kNvme ? node.bytes : 0;
+    return;
+  }
+  node.cpu_bytes = node.nvme_bytes = 0;
+  for (BreakdownNode& child : node.children) {
+    SetPeakBytes(child, peak);
+    node.cpu_bytes += child.cpu_bytes;
+    node.nvme_bytes += child.nvme_bytes;
+  }
 }
 
 // Drops empty groups (e.g. "outputs" of an encoder without dropout).

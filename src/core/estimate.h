@@ -26,6 +26,8 @@ enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration =
 constexpr int kMomentCount = 3;
 // Where a tensor lives: the GPU total counts only kGpu; offloaded bytes are reported apart.
 enum class Device : uint8_t { kGpu, kCpu, kNvme };
+const char* DeviceId(Device d);    // "gpu", "cpu", "nvme" (JSON, CSV)
+const char* DeviceName(Device d);  // "GPU", "CPU", "NVMe"
 const char* MomentName(Moment m);
 
 enum class Category : uint8_t {
@@ -60,9 +62,14 @@ struct BreakdownNode {
   std::string id;        // stable dotted path: "model_states.optimizer.adam_m"
   std::string name;      // "Adam first moment m"
   Category category = Category::kOverheads;
-  double bytes = 0;      // at the peak moment (groups: sum of their children)
+  // Where the node lives: a leaf's tensors, or a group whose children all live on one
+  // device off the GPU. `bytes` and `moment_bytes` are on that device: a GPU group's are the
+  // sum of its GPU children (offloaded ones are not in the GPU figures above them).
+  Device device = Device::kGpu;
+  double bytes = 0;      // at the peak moment
   double moment_bytes[kMomentCount] = {0, 0, 0};
-  Device device = Device::kGpu;  // leaves: where the tensor lives (offloaded leaves are not in the GPU total)
+  double cpu_bytes = 0;   // at the peak, held in CPU RAM by this node and below (the sum of its children's)
+  double nvme_bytes = 0;  // at the peak, held on NVMe by this node and below
   double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
   std::string formula;   // with the values substituted
   std::string source;    // paper, section, equation; seed document

@@ -10,9 +10,14 @@ Json NodeToJson(const BreakdownNode& n) {
   Json j(Json::Object{});
   j["id"] = Json(n.id);
   j["name"] = Json(n.name);
+  // Where the node lives; its bytes are there. A GPU node's bytes are the sum of its GPU
+  // children's, and what lies below it off the GPU is reported beside them.
+  j["device"] = Json(DeviceId(n.device));
   j["bytes"] = Json(n.bytes);
   j["gb"] = Json(n.bytes / kGB);
   j["gib"] = Json(n.bytes / kGiB);
+  if (n.cpu_bytes > 0) j["cpu_bytes"] = Json(n.cpu_bytes);
+  if (n.nvme_bytes > 0) j["nvme_bytes"] = Json(n.nvme_bytes);
   if (!n.formula.empty()) j["formula"] = Json(n.formula);
   if (!n.source.empty()) j["source"] = Json(n.source);
   if (n.per_layer_bytes > 0) j["per_layer_bytes"] = Json(n.per_layer_bytes);

@@ -89,5 +89,25 @@ for args in "--mode train --params-override 7000000001" "--mode lora" "--mode ql
   "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
   python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
 done
+# Offloaded rows say where they live and are not in the GPU figures of the rows above them.
+expect_exit "offload" 0 --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu --offload-params nvme --json
+python3 -c "
+import json
+def check(n):
+    assert n['device'] in ('gpu', 'cpu', 'nvme'), n['id']
+    kids = n.get('children', [])
+    if kids and n['device'] == 'gpu':
+        assert n['bytes'] == sum(c['bytes'] for c in kids if c['device'] == 'gpu'), n['id']
+        assert n.get('cpu_bytes', 0) == sum(c.get('cpu_bytes', 0) for c in kids), n['id']
+    for c in kids: check(c)
+tree = json.load(open('/tmp/llmmem_cli_out'))['breakdown']
+check(tree)
+states = tree['children'][0]
+assert [c['device'] for c in states['children'] if c['id'].endswith('optimizer')] == ['cpu']
+assert states['cpu_bytes'] > 0 and states['nvme_bytes'] > 0" \
+  && ok "JSON: each node's device; GPU nodes sum their GPU children" || bad "JSON offload devices"
+"$bin" --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu >/tmp/llmmem_cli_out 2>/dev/null
+grep -Eq "First moment m +\([0-9.]+\) +\([0-9.]+\) +on CPU" /tmp/llmmem_cli_out && grep -q "GB on CPU" /tmp/llmmem_cli_out \
+  && ok "table: offloaded figures in parentheses, on CPU" || bad "table offload marking"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
