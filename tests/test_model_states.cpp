@@ -163,3 +163,45 @@ TEST_CASE("params_override: dense models run every parameter; MoE keeps the arch
   CHECK(static_cast<double>(t.active_params) ==
         doctest::Approx(static_cast<double>(arch.active) / 2).epsilon(1e-9));
 }
+
+namespace {
+
+// Every "ZeRO-k" the subtree's names and formulas mention.
+void ZeroStagesNamed(const BreakdownNode& n, std::string& stages) {
+  for (const std::string* text : {&n.name, &n.formula}) {
+    for (size_t at = text->find("ZeRO-"); at != std::string::npos; at = text->find("ZeRO-", at + 1)) {
+      stages += text->substr(at + 5, 1);
+    }
+  }
+  for (const BreakdownNode& c : n.children) ZeroStagesNamed(c, stages);
+}
+
+}  // namespace
+
+TEST_CASE("Sharded states are labelled with the ZeRO stage configured, not the one that introduced them") {
+  for (const Mode mode : {Mode::kTraining, Mode::kLora, Mode::kRlhf}) {
+    for (int64_t zero = 1; zero <= 3; ++zero) {
+      Config c = DefaultConfig();
+      c.mode = mode;
+      c.dp = 8;
+      c.zero = zero;
+      c.optimizer_grad_copy = true;
+      c.grad_accum = 2;
+      c.grad_accum_fp32 = true;
+      const Estimate e = Explain(c);
+      REQUIRE(e.totals.ok);
+      std::string stages;
+      ZeroStagesNamed(e.tree, stages);
+      CAPTURE(ModeId(mode));
+      CAPTURE(zero);
+      CHECK_FALSE(stages.empty());
+      CHECK(stages.find_first_not_of(std::to_string(zero)) == std::string::npos);
+    }
+  }
+  // Under ZeRO-3 the gradients are split by ZeRO-3.
+  Config c = DefaultConfig();
+  c.dp = 8;
+  c.zero = 3;
+  const Estimate e = Explain(c);
+  CHECK(e.tree.Find("total.model_states.gradients")->formula.find("/ 8 (ZeRO-3") != std::string::npos);
+}
