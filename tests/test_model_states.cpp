@@ -205,3 +205,28 @@ TEST_CASE("Sharded states are labelled with the ZeRO stage configured, not the o
   const Estimate e = Explain(c);
   CHECK(e.tree.Find("total.model_states.gradients")->formula.find("/ 8 (ZeRO-3") != std::string::npos);
 }
+
+TEST_CASE("Model-state formulas state the byte sizes their arithmetic uses") {
+  const auto formula = [](const Estimate& e, const char* id) {
+    const BreakdownNode* n = e.tree.Find(id);
+    REQUIRE(n != nullptr);
+    return n->formula;
+  };
+  Config c = DefaultConfig();
+  c.dtype = Dtype::kFp32;
+  c.grad_dtype = Dtype::kFp32;
+  const Estimate fp32 = Explain(c);
+  REQUIRE(fp32.totals.ok);
+  CHECK(formula(fp32, "total.model_states.weights.attention").rfind("4 B x ", 0) == 0);
+  CHECK(formula(fp32, "total.model_states.gradients").rfind("4 B x ", 0) == 0);
+  CHECK(formula(fp32, "total.model_states.optimizer.adam_m").rfind("4 B x ", 0) == 0);
+  c.dtype = Dtype::kBf16;
+  CHECK(formula(Explain(c), "total.model_states.weights.attention").rfind("2 B x ", 0) == 0);
+  // A quantised group: the average its bytes come from (NF4 matrices, 16-bit norms).
+  c.mode = Mode::kQlora;
+  const Estimate q = Explain(c);
+  const BreakdownNode* attention = q.tree.Find("total.model_states.weights.attention");
+  REQUIRE(attention != nullptr);
+  const double params = static_cast<double>(CountParameters(c.model).attention);
+  CHECK(attention->formula.rfind(FormatNumber(attention->bytes / params, 4) + " B x ", 0) == 0);
+}

@@ -150,8 +150,9 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     if (params == 0) continue;
     const double bytes = w.group[g] * scale / shards;
     s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
-      return Explanation{FormatCount(static_cast<int64_t>(std::llround(params))) + " params on this GPU" +
-                             detail::ShardNote(shards, c.zero) + ": " + FormatBytesBoth(bytes),
+      // Bytes per parameter as the arithmetic has them (quantised groups: their average).
+      return Explanation{detail::PerParam(w.group[g] / w.params[g], params, "params on this GPU") +
+                             detail::ShardNote(shards, c.zero) + " = " + FormatBytesBoth(bytes),
                          src::kWeights};
     });
   }
@@ -189,18 +190,19 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
                        c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
   });
 
+  const double fp32 = Info(Dtype::kFp32).bits / 8.0;
   if (c.master_weights && HasMasterCopy(c.dtype)) {
     s.Leaf("master_weights", "FP32 master weights", Category::kMasterWeights,
-           Live::Both(T * 4 / o_shards).On(opt_device), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, c.zero) + opt_where,
+           Live::Both(T * fp32 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(o_shards, c.zero) + opt_where,
                                 src::kZeroModelStates};
            });
   }
 
   if (c.grad_accum > 1 && c.grad_accum_fp32 && c.grad_dtype != Dtype::kFp32) {
     s.Leaf("grad_accum_buffer", "FP32 gradient-accumulation buffer", Category::kGradients,
-           Live::Both(T * 4 / g_shards), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(g_shards, c.zero) +
+           Live::Both(T * fp32 / g_shards), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(g_shards, c.zero) +
                                     ", summed over " + std::to_string(c.grad_accum) + " micro-batches",
                                 src::kMainGrads};
            });
@@ -269,8 +271,8 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
 
   if (c.optimizer_grad_copy) {
     s.Leaf("fp32_grad_copy", "FP32 gradient copy at the step", Category::kGradients,
-           Live::StepOnly(T * 4 / o_shards).On(opt_device), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, c.zero) +
+           Live::StepOnly(T * fp32 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(o_shards, c.zero) +
                                     ", alive during the optimizer step only" + opt_where,
                                 src::kDeepSpeedGradCopy};
            });
