@@ -103,6 +103,30 @@ TEST_CASE("RLHF: GRPO drops the critic, DPO keeps policy and reference; the roll
   CHECK(e.tree.Find("total.rollout") == nullptr);
 }
 
+TEST_CASE("Pipeline: the estimate names the stage it is for, the more loaded of the first and last, and why") {
+  Config c = Korthikanti(4096, 32, 32, 2048, 1);
+  c.pp = 4;
+  c.grad_accum = 8;
+  Estimate e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CHECK(e.totals.pipeline_stage == 0);
+  CHECK(e.first_stage_peak_bytes == e.totals.peak_bytes);
+  CHECK(e.first_stage_peak_bytes >= e.last_stage_peak_bytes);
+  CHECK(e.peak_note.find("stage 1 of 4, the first, holding the embeddings, 8 layers and 4 micro-batch(es) in flight") !=
+        std::string::npos);
+  CHECK(e.peak_note.find("at least the last stage's " + FormatBytesBoth(e.last_stage_peak_bytes)) != std::string::npos);
+  // One micro-batch in flight and a huge vocabulary: the last stage's logits weigh more.
+  c.grad_accum = 1;
+  c.model.vocab = 1'000'000;
+  e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CHECK(e.totals.pipeline_stage == 3);
+  CHECK(e.last_stage_peak_bytes == e.totals.peak_bytes);
+  CHECK(e.last_stage_peak_bytes > e.first_stage_peak_bytes);
+  CHECK(e.peak_note.find("stage 4 of 4, the last, holding the output head and logits") != std::string::npos);
+  CHECK(EstimateTotals(c).peak_bytes == e.totals.peak_bytes);
+}
+
 TEST_CASE("A10: with 1F1B the first stage holds p micro-batches of L/p layers = L layers") {
   Config c = Korthikanti(4096, 32, 32, 2048, 1);
   c.recompute = Recompute::kNone;

@@ -53,6 +53,10 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   out += "\nWorkload: " + std::string(core::ModeId(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +
          std::to_string(c.seq) + " tokens, " + core::Info(c.dtype).label;
   if (t.trainable_params > 0 && t.trainable_params != t.params) out += ", " + core::FormatCount(t.trainable_params) + " trainable";
+  if (c.pp > 1) {
+    out += "\nPer GPU on pipeline stage " + std::to_string(t.pipeline_stage + 1) + " of " + std::to_string(c.pp) +
+           (t.pipeline_stage == 0 ? " (the first" : " (the last") + ", the more loaded end; why: below the table)";
+  }
   out += "\n\n";
   out += Pad("Component", 52) + Pad("GB", 12, true) + Pad("GiB", 12, true) + Pad("share", 9, true) + "\n";
   out += std::string(85, '-') + "\n";

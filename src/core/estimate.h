@@ -83,7 +83,11 @@ struct Estimate {
   ParamCounts params;
   BreakdownNode tree;           // root "total"
   Diagnostics diagnostics;      // errors make totals.ok false
-  std::string peak_note;        // which tensors coexist at the peak, in words
+  std::string peak_note;        // which tensors coexist at the peak (and which pipeline stage), in words
+  // With pipeline stages: the peaks of the first and the last stage; the figures are for
+  // the larger (totals.pipeline_stage). Equal when pp == 1.
+  double first_stage_peak_bytes = 0;
+  double last_stage_peak_bytes = 0;
   std::string quick_rule_formula;
 };
 

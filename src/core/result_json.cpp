@@ -108,6 +108,13 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["peak_moment"] = Json(t.peak_moment == Moment::kForwardEnd ? "forward_end" : "optimizer_step");
   gpu["bytes_at_forward_end"] = Json(t.moment_bytes[0]);
   gpu["bytes_at_optimizer_step"] = Json(t.moment_bytes[1]);
+  // Which pipeline stage the figures are for (1-based): the more loaded of the first and last.
+  gpu["pipeline_stage"] = Json(t.pipeline_stage + 1);
+  gpu["pipeline_stages"] = Json(static_cast<double>(c.pp));
+  if (c.pp > 1) {
+    gpu["first_stage_bytes"] = Json(e.first_stage_peak_bytes);
+    gpu["last_stage_bytes"] = Json(e.last_stage_peak_bytes);
+  }
   Json cats(Json::Object{});
   for (int i = 0; i < kCategoryCount; ++i) cats[CategoryId(static_cast<Category>(i))] = Json(t.category_bytes[i]);
   gpu["by_category"] = std::move(cats);

@@ -109,5 +109,12 @@ assert states['cpu_bytes'] > 0 and states['nvme_bytes'] > 0" \
 "$bin" --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu >/tmp/llmmem_cli_out 2>/dev/null
 grep -Eq "First moment m +\([0-9.]+\) +\([0-9.]+\) +on CPU" /tmp/llmmem_cli_out && grep -q "GB on CPU" /tmp/llmmem_cli_out \
   && ok "table: offloaded figures in parentheses, on CPU" || bad "table offload marking"
+# With pipeline stages, the table and the JSON name the stage the figures are for.
+expect_exit "pipeline" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1
+grep -q "Per GPU on pipeline stage 1 of 4 (the first" /tmp/llmmem_cli_out && grep -q "Pipeline: the figures are for stage 1 of 4" /tmp/llmmem_cli_out \
+  && ok "table names pipeline stage 1 of 4 and why" || bad "table pipeline stage"
+expect_exit "pipeline json" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1 --json
+python3 -c "import json; g=json.load(open('/tmp/llmmem_cli_out'))['per_gpu']; assert g['pipeline_stage']==1 and g['pipeline_stages']==4 and g['first_stage_bytes']==g['total_bytes']>=g['last_stage_bytes']" \
+  && ok "JSON per_gpu.pipeline_stage 1 of 4, with both ends' bytes" || bad "JSON pipeline stage"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
