@@ -164,3 +164,18 @@ TEST_CASE("Chunked prefill bounds the workspace by the chunk, not the whole batc
   CHECK(chunked == doctest::Approx(whole / 8).epsilon(1e-12));  // every term is linear in the tokens with FlashAttention
   CHECK(Bytes(Explain(c), "total.inference.kv_cache") > 0);
 }
+
+TEST_CASE("Inference prefill workspace: fp32 weights compute in fp32, and the formula says so") {
+  Config c = DefaultConfig();
+  c.mode = Mode::kInference;
+  const Estimate bf16 = Explain(c);
+  c.dtype = Dtype::kFp32;
+  const Estimate fp32 = Explain(c);
+  c.dtype = Dtype::kInt4;
+  const Estimate int4 = Explain(c);
+  const char* id = "total.inference.prefill_workspace";
+  CHECK(Bytes(fp32, id) == 2 * Bytes(bf16, id));
+  CHECK(Bytes(int4, id) == Bytes(bf16, id));  // quantised weights run 16-bit activations
+  CHECK(fp32.tree.Find(id)->formula.rfind("residual 4sbh", 0) == 0);
+  CHECK(bf16.tree.Find(id)->formula.rfind("residual 2sbh", 0) == 0);
+}

@@ -61,6 +61,69 @@ TEST_CASE("Config: URL query round trip, compact, versioned") {
   CHECK(again.config.model.layers == custom.model.layers);
 }
 
+TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and links alike") {
+  // The default model (Llama 3.1 8B) has head_dim 128 = 4096 / 32.
+  REQUIRE(DefaultConfig().model.head_dim == 128);
+  const ConfigParse json = ConfigFromJsonText(R"({"model": {"hidden": 1024, "heads": 16, "kv_heads": 16}})", DefaultConfig());
+  CHECK(json.diagnostics.empty());
+  CHECK(json.config.model.head_dim == 64);
+  // MHA without biases: Q, K, V, O are each hidden x hidden, not hidden x (16 x 128).
+  CHECK(CountParameters(json.config.model).attention == 4 * 1024 * 1024 * json.config.model.layers);
+  const ConfigParse link = ConfigFromQuery("v=1&model=custom&hidden=1024&heads=16&kv_heads=16", DefaultConfig());
+  CHECK(link.config.model.head_dim == 64);
+  // Given explicitly, in either order, it stays.
+  CHECK(ConfigFromJsonText(R"({"model": {"head_dim": 128, "hidden": 1024, "heads": 16}})", DefaultConfig()).config.model.head_dim == 128);
+  CHECK(ConfigFromQuery("head_dim=128&hidden=1024&heads=16", DefaultConfig()).config.model.head_dim == 128);
+  // A preset's own head_dim (Gemma 2: 256, not 3584 / 16) stays unless hidden or heads change.
+  CHECK(ConfigFromQuery("model=gemma-2-9b&layers=10", DefaultConfig()).config.model.head_dim == 256);
+  CHECK(ConfigFromQuery("model=gemma-2-9b&heads=28", DefaultConfig()).config.model.head_dim == 128);
+  // A link keeps an explicit head_dim that differs from hidden / heads through a round trip.
+  Config c = DefaultConfig();
+  c.model.hidden = 2048;
+  c.model.preset.clear();
+  REQUIRE(c.model.head_dim == 128);
+  CHECK(ConfigFromQuery(ConfigToQuery(c), DefaultConfig()).config.model.head_dim == 128);
+  // hidden not a multiple of heads: head_dim cannot be derived, and the error names it.
+  const ConfigParse odd = ConfigFromQuery("hidden=1000&heads=16", DefaultConfig());
+  REQUIRE(odd.diagnostics.size() == 1);
+  CHECK(odd.diagnostics[0].field == "model.head_dim");
+  CHECK(odd.diagnostics[0].severity == Severity::kError);
+}
+
+TEST_CASE("HF import: GPT-2 and BERT start at their own context, not the default 4096 tokens") {
+  for (const char* key : {"gpt2", "bert-base-uncased"}) {
+    CAPTURE(key);
+    const Preset* p = FindPreset(key);  // imported from the model's config.json by ImportHfConfig
+    REQUIRE(p != nullptr);
+    REQUIRE(p->ok);
+    Config c = DefaultConfig();
+    c.model = p->model;
+    REQUIRE(c.seq == 4096);
+    CHECK(HasErrors(Validate(c)));  // the learned position table is shorter
+    Diagnostics notes;
+    StartAtModelContext(c, notes);
+    CHECK(c.seq == ModelContext(c.model));
+    CHECK(c.seq == (std::string(key) == "gpt2" ? 1024 : 512));
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].severity == Severity::kInfo);
+    CHECK(notes[0].field == "seq");
+    CHECK_FALSE(HasErrors(Validate(c)));
+    CHECK(EstimateTotals(c).ok);
+  }
+  // A shorter sequence is kept, and a model without a known context changes nothing.
+  Config c = DefaultConfig();
+  c.model = FindPreset("gpt2")->model;
+  c.seq = 256;
+  Diagnostics notes;
+  StartAtModelContext(c, notes);
+  CHECK(c.seq == 256);
+  c.model = ModelSpec{};
+  c.seq = 8192;
+  StartAtModelContext(c, notes);
+  CHECK(c.seq == 8192);
+  CHECK(notes.empty());
+}
+
 TEST_CASE("Config: a bad field is reported and the rest of the link is kept") {
   const ConfigParse r = ConfigFromQuery("v=1&model=qwen2.5-7b&batch=zz&seq=8192&nonsense=1&recompute=sometimes",
                                         DefaultConfig());

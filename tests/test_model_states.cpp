@@ -139,3 +139,94 @@ TEST_CASE("M7: LLaMA-6B AdamW at fp32 and int8, plus CUDA context") {
   CHECK(e.totals.peak_bytes == 6e9 + 6e9 + 2 * (6e9 + 4 * blocks) + 1.3e9);
   CHECK(e.totals.peak_bytes == doctest::Approx(25.3e9).epsilon(0.001));
 }
+
+TEST_CASE("params_override: dense models run every parameter; MoE keeps the architecture's active share") {
+  Config dense = DefaultConfig();
+  dense.model.params_override = 7'000'000'001;
+  const Estimate d = Explain(dense);
+  REQUIRE(d.totals.ok);
+  CHECK(d.totals.params == 7'000'000'001);
+  CHECK(d.totals.active_params == d.totals.params);
+  // The weights of exactly 7,000,000,001 bf16 parameters: 2 B each, whole bytes, no fraction.
+  CHECK(d.tree.Find("total.model_states.weights")->bytes == 14'000'000'002.0);
+
+  const Preset* moe = FindPreset("mixtral-8x7b");
+  REQUIRE(moe != nullptr);
+  Config m = DefaultConfig();
+  m.model = moe->model;
+  const ParamCounts arch = CountParameters(m.model);
+  REQUIRE(arch.active < arch.total);
+  m.model.params_override = arch.total / 2;
+  const Totals t = EstimateTotals(m);
+  REQUIRE(t.ok);
+  CHECK(t.params == arch.total / 2);
+  CHECK(static_cast<double>(t.active_params) ==
+        doctest::Approx(static_cast<double>(arch.active) / 2).epsilon(1e-9));
+}
+
+namespace {
+
+// Every "ZeRO-k" the subtree's names and formulas mention.
+void ZeroStagesNamed(const BreakdownNode& n, std::string& stages) {
+  for (const std::string* text : {&n.name, &n.formula}) {
+    for (size_t at = text->find("ZeRO-"); at != std::string::npos; at = text->find("ZeRO-", at + 1)) {
+      stages += text->substr(at + 5, 1);
+    }
+  }
+  for (const BreakdownNode& c : n.children) ZeroStagesNamed(c, stages);
+}
+
+}  // namespace
+
+TEST_CASE("Sharded states are labelled with the ZeRO stage configured, not the one that introduced them") {
+  for (const Mode mode : {Mode::kTraining, Mode::kLora, Mode::kRlhf}) {
+    for (int64_t zero = 1; zero <= 3; ++zero) {
+      Config c = DefaultConfig();
+      c.mode = mode;
+      c.dp = 8;
+      c.zero = zero;
+      c.optimizer_grad_copy = true;
+      c.grad_accum = 2;
+      c.grad_accum_fp32 = true;
+      const Estimate e = Explain(c);
+      REQUIRE(e.totals.ok);
+      std::string stages;
+      ZeroStagesNamed(e.tree, stages);
+      CAPTURE(ModeId(mode));
+      CAPTURE(zero);
+      CHECK_FALSE(stages.empty());
+      CHECK(stages.find_first_not_of(std::to_string(zero)) == std::string::npos);
+    }
+  }
+  // Under ZeRO-3 the gradients are split by ZeRO-3.
+  Config c = DefaultConfig();
+  c.dp = 8;
+  c.zero = 3;
+  const Estimate e = Explain(c);
+  CHECK(e.tree.Find("total.model_states.gradients")->formula.find("/ 8 (ZeRO-3") != std::string::npos);
+}
+
+TEST_CASE("Model-state formulas state the byte sizes their arithmetic uses") {
+  const auto formula = [](const Estimate& e, const char* id) {
+    const BreakdownNode* n = e.tree.Find(id);
+    REQUIRE(n != nullptr);
+    return n->formula;
+  };
+  Config c = DefaultConfig();
+  c.dtype = Dtype::kFp32;
+  c.grad_dtype = Dtype::kFp32;
+  const Estimate fp32 = Explain(c);
+  REQUIRE(fp32.totals.ok);
+  CHECK(formula(fp32, "total.model_states.weights.attention").rfind("4 B x ", 0) == 0);
+  CHECK(formula(fp32, "total.model_states.gradients").rfind("4 B x ", 0) == 0);
+  CHECK(formula(fp32, "total.model_states.optimizer.adam_m").rfind("4 B x ", 0) == 0);
+  c.dtype = Dtype::kBf16;
+  CHECK(formula(Explain(c), "total.model_states.weights.attention").rfind("2 B x ", 0) == 0);
+  // A quantised group: the average its bytes come from (NF4 matrices, 16-bit norms).
+  c.mode = Mode::kQlora;
+  const Estimate q = Explain(c);
+  const BreakdownNode* attention = q.tree.Find("total.model_states.weights.attention");
+  REQUIRE(attention != nullptr);
+  const double params = static_cast<double>(CountParameters(c.model).attention);
+  CHECK(attention->formula.rfind(FormatNumber(attention->bytes / params, 4) + " B x ", 0) == 0);
+}

@@ -103,6 +103,30 @@ TEST_CASE("RLHF: GRPO drops the critic, DPO keeps policy and reference; the roll
   CHECK(e.tree.Find("total.rollout") == nullptr);
 }
 
+TEST_CASE("Pipeline: the estimate names the stage it is for, the more loaded of the first and last, and why") {
+  Config c = Korthikanti(4096, 32, 32, 2048, 1);
+  c.pp = 4;
+  c.grad_accum = 8;
+  Estimate e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CHECK(e.totals.pipeline_stage == 0);
+  CHECK(e.first_stage_peak_bytes == e.totals.peak_bytes);
+  CHECK(e.first_stage_peak_bytes >= e.last_stage_peak_bytes);
+  CHECK(e.peak_note.find("stage 1 of 4, the first, holding the embeddings, 8 layers and 4 micro-batch(es) in flight") !=
+        std::string::npos);
+  CHECK(e.peak_note.find("at least the last stage's " + FormatBytesBoth(e.last_stage_peak_bytes)) != std::string::npos);
+  // One micro-batch in flight and a huge vocabulary: the last stage's logits weigh more.
+  c.grad_accum = 1;
+  c.model.vocab = 1'000'000;
+  e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CHECK(e.totals.pipeline_stage == 3);
+  CHECK(e.last_stage_peak_bytes == e.totals.peak_bytes);
+  CHECK(e.last_stage_peak_bytes > e.first_stage_peak_bytes);
+  CHECK(e.peak_note.find("stage 4 of 4, the last, holding the output head and logits") != std::string::npos);
+  CHECK(EstimateTotals(c).peak_bytes == e.totals.peak_bytes);
+}
+
 TEST_CASE("A10: with 1F1B the first stage holds p micro-batches of L/p layers = L layers") {
   Config c = Korthikanti(4096, 32, 32, 2048, 1);
   c.recompute = Recompute::kNone;
@@ -141,6 +165,68 @@ TEST_CASE("B2: 7B with full checkpointing and the optimizer offloaded to CPU: GP
   const BreakdownNode* master = e.tree.Find("total.model_states.master_weights");
   REQUIRE(master != nullptr);
   CHECK(master->device == Device::kCpu);
+}
+
+namespace {
+
+// A GPU node's figures are its GPU children's; what lies below it off the GPU is summed
+// apart, device by device; every leaf says where it lives.
+void CheckDevices(const BreakdownNode& n) {
+  CAPTURE(n.id);
+  if (n.children.empty()) {
+    CHECK(n.cpu_bytes == (n.device == Device::kCpu ? n.bytes : 0));
+    CHECK(n.nvme_bytes == (n.device == Device::kNvme ? n.bytes : 0));
+    return;
+  }
+  double gpu = 0, cpu = 0, nvme = 0, all = 0;
+  for (const BreakdownNode& c : n.children) {
+    CheckDevices(c);
+    if (c.device == Device::kGpu) gpu += c.bytes;
+    all += c.bytes;
+    cpu += c.cpu_bytes;
+    nvme += c.nvme_bytes;
+  }
+  CHECK(n.bytes == (n.device == Device::kGpu ? gpu : all));
+  CHECK(n.cpu_bytes == cpu);
+  CHECK(n.nvme_bytes == nvme);
+}
+
+}  // namespace
+
+TEST_CASE("Offload: each row says where it lives; a GPU row is the sum of its GPU rows") {
+  Config c = DefaultConfig();
+  c.dp = 8;
+  c.zero = 3;
+  c.offload_optimizer = Offload::kCpu;
+  c.offload_params = Offload::kNvme;
+  const Estimate e = Explain(c);
+  REQUIRE(e.totals.ok);
+  CheckDevices(e.tree);
+  const BreakdownNode* states = e.tree.Find("total.model_states");
+  REQUIRE(states != nullptr);
+  CHECK(states->device == Device::kGpu);
+  CHECK(states->bytes == Bytes(e, "total.model_states.gradients"));  // the only model state left on the GPU
+  CHECK(e.tree.Find("total.model_states.optimizer.adam_m")->device == Device::kCpu);
+  CHECK(e.tree.Find("total.model_states.weights.mlp")->device == Device::kNvme);
+  CHECK(states->cpu_bytes == Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer"));
+  CHECK(states->nvme_bytes == Bytes(e, "total.model_states.weights"));
+  CHECK(e.tree.cpu_bytes == e.totals.cpu_bytes);
+  CHECK(e.tree.nvme_bytes == e.totals.nvme_bytes);
+  // The same in the other modes and targets (RLHF roles, LoRA adapters, the step-only copy).
+  for (const Mode mode : {Mode::kTraining, Mode::kLora, Mode::kRlhf}) {
+    for (const Offload optimizer : {Offload::kCpu, Offload::kNvme}) {
+      for (const Offload params : {Offload::kNone, Offload::kCpu}) {
+        Config k = c;
+        k.mode = mode;
+        k.offload_optimizer = optimizer;
+        k.offload_params = params;
+        k.optimizer_grad_copy = true;
+        const Estimate ek = Explain(k);
+        REQUIRE(ek.totals.ok);
+        CheckDevices(ek.tree);
+      }
+    }
+  }
 }
 
 TEST_CASE("Parallel modes each change what one GPU holds") {

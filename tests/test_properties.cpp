@@ -3,6 +3,7 @@
 // The fast path (EstimateTotals) equals the explained path (Explain) exactly.
 #include <doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <cstdio>
 #include <cstring>
@@ -80,7 +81,7 @@ TEST_CASE("Property: leaves add up to the total, and the fast path equals Explai
     const Estimate e = Explain(c);
     if (!e.totals.ok) continue;
     ++checked;
-    CHECK(SumLeaves(e.tree) == doctest::Approx(e.totals.peak_bytes).epsilon(1e-12));
+    CHECK(SumLeaves(e.tree) == e.totals.peak_bytes);  // whole bytes add up exactly
     const Totals t = EstimateTotals(c);
     CHECK(t.peak_bytes == e.totals.peak_bytes);
     for (int k = 0; k < kCategoryCount; ++k) {
@@ -88,6 +89,48 @@ TEST_CASE("Property: leaves add up to the total, and the fast path equals Explai
     }
   }
   CHECK(checked > 200);
+}
+
+// Every figure of the subtree is a whole number of bytes, at every moment.
+bool AllWhole(const BreakdownNode& n) {
+  bool whole = n.per_layer_bytes == std::floor(n.per_layer_bytes);
+  for (int m = 0; m < kMomentCount; ++m) whole &= n.moment_bytes[m] == std::floor(n.moment_bytes[m]);
+  for (const BreakdownNode& c : n.children) whole &= AllWhole(c);
+  return whole;
+}
+
+TEST_CASE("Property: byte figures are whole in every mode and format, and add up exactly") {
+  // Formats with fractional bits per weight, odd parameter totals, uneven shards, each mode.
+  const Dtype formats[] = {Dtype::kBf16, Dtype::kFp32, Dtype::kInt4, Dtype::kNf4, Dtype::kGptq,
+                           Dtype::kQ4_K, Dtype::kQ5_K_M, Dtype::kIQ2_XS, Dtype::kQ3_K_S};
+  const Mode modes[] = {Mode::kInference, Mode::kTraining, Mode::kLora, Mode::kQlora, Mode::kRlhf};
+  int checked = 0;
+  for (const Mode mode : modes) {
+    for (const Dtype format : formats) {
+      for (const int64_t params_override : {int64_t{0}, int64_t{7'000'000'001}}) {
+        Config c = DefaultConfig();
+        c.mode = mode;
+        c.dtype = mode == Mode::kInference ? format : format == Dtype::kFp32 ? Dtype::kFp32 : Dtype::kBf16;
+        c.model.params_override = params_override;
+        c.optimizer = Optimizer::kAdam8bit;
+        c.dp = 3;
+        c.zero = 3;
+        c.gpu_memory_gb = 79.123456789123;
+        const Estimate e = Explain(c);
+        CAPTURE(ModeId(mode));
+        CAPTURE(Info(format).id);
+        CAPTURE(params_override);
+        REQUIRE(e.totals.ok);
+        ++checked;
+        CHECK(AllWhole(e.tree));
+        CHECK(SumLeaves(e.tree) == e.totals.peak_bytes);
+        CHECK(e.totals.capacity_bytes == std::floor(e.totals.capacity_bytes));
+        CHECK(e.totals.quick_rule_bytes == std::floor(e.totals.quick_rule_bytes));
+        CHECK(EstimateTotals(c).peak_bytes == e.totals.peak_bytes);
+      }
+    }
+  }
+  CHECK(checked == 90);
 }
 
 TEST_CASE("Property: monotone in batch, sequence length and layers") {

@@ -294,6 +294,7 @@ void OpenText(const std::string& name, const std::string& text) {
   core::Config c = s.config;
   c.model = imported.model;
   c.model.preset.clear();
+  core::StartAtModelContext(c, imported.diagnostics);
   ApplyConfig(s, c, "import " + name);
   if (!imported.diagnostics.empty())
     AddBanner(s, {"Import " + name, "imported as the model, with notes", imported.diagnostics, false});

@@ -19,7 +19,16 @@ void Tooltip(const core::BreakdownNode& n, const core::Estimate& e) {
   ImGui::TextUnformatted(n.name.c_str());
   ImGui::TextDisabled("%s", n.id.c_str());
   ImGui::Separator();
-  ImGui::Text("%s", core::FormatBytesBoth(n.bytes).c_str());
+  if (n.device == core::Device::kGpu) {
+    ImGui::Text("%s", core::FormatBytesBoth(n.bytes).c_str());
+  } else {
+    ImGui::Text("%s on %s: offloaded, not in the GPU figures", core::FormatBytesBoth(n.bytes).c_str(),
+                core::DeviceName(n.device));
+  }
+  if (n.device == core::Device::kGpu && n.cpu_bytes > 0)
+    ImGui::TextDisabled("Below it, offloaded to CPU: %s", core::FormatBytesBoth(n.cpu_bytes).c_str());
+  if (n.device == core::Device::kGpu && n.nvme_bytes > 0)
+    ImGui::TextDisabled("Below it, offloaded to NVMe: %s", core::FormatBytesBoth(n.nvme_bytes).c_str());
   if (!n.formula.empty()) {
     ImGui::TextDisabled("Formula");
     ImGui::TextUnformatted(n.formula.c_str());
@@ -66,15 +75,18 @@ void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, in
   }
   const bool open = ImGui::TreeNodeEx(n.id.c_str(), flags, "%s", n.name.c_str());
   if (ImGui::IsItemHovered()) Tooltip(n, e);
+  // Offloaded rows are not in the per-GPU total nor in the GPU rows above them: dimmed
+  // figures in parentheses, and where they are instead of a share.
+  const bool on_gpu = n.device == core::Device::kGpu;
+  if (!on_gpu) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TableNextColumn();
-  Cell("%.2f", n.bytes / core::kGB);
+  Cell(on_gpu ? "%.2f" : "(%.2f)", n.bytes / core::kGB);
   ImGui::TableNextColumn();
-  Cell("%.2f", n.bytes / core::kGiB);
+  Cell(on_gpu ? "%.2f" : "(%.2f)", n.bytes / core::kGiB);
   ImGui::TableNextColumn();
-  // Offloaded tensors are not in the per-GPU total: say where they are instead of a share.
-  if (n.device == core::Device::kCpu) ImGui::TextDisabled("on CPU");
-  else if (n.device == core::Device::kNvme) ImGui::TextDisabled("on NVMe");
+  if (!on_gpu) ImGui::Text("on %s", core::DeviceName(n.device));
   else if (total > 0) Cell("%.1f%%", 100.0 * n.bytes / total);
+  if (!on_gpu) ImGui::PopStyleColor();
   ImGui::TableNextColumn();
   if (n.per_layer_bytes > 0) ImGui::TextDisabled("%s", core::FormatBytes(n.per_layer_bytes, core::UnitSystem::kDecimal).c_str());
   if (s.pinned) {

@@ -82,7 +82,7 @@ void Update(Cache& cache, const State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   cache.key = s.config_query;
   const core::Config& c = s.config;
-  const double cap = c.gpu_memory_gb * 1e9;
+  const double cap = core::CapacityBytes(c);
   cache.capacity = cap;
   if (c.mode != core::Mode::kInference) {
     for (int z = 0; z < kZeroStages; ++z) {

@@ -10,6 +10,7 @@
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/activation_fn.h"
+#include "core/config_json.h"
 #include "core/hf_config.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -117,6 +118,9 @@ void ImportPopup(State& s) {
       if (imported.ok) {
         s.config.model = imported.model;
         s.config.model.preset.clear();
+        core::Diagnostics notes;
+        core::StartAtModelContext(s.config, notes);
+        if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
         s.dirty = true;
         if (!core::HasErrors(last)) ImGui::CloseCurrentPopup();
       }
@@ -173,9 +177,16 @@ void Dimensions(State& s) {
   ImGui::TextDisabled("%s parameters (%s)", core::FormatParams(static_cast<double>(c.total)).c_str(),
                       core::FormatCount(c.total).c_str());
   FieldInt(s, "Vocabulary", "vocab", &m.vocab, 1024, 32768);
-  FieldInt(s, "Hidden size", "hidden", &m.hidden, 256, 1024);
+  const core::ModelSpec before = m;
+  bool head_shape_edited = FieldInt(s, "Hidden size", "hidden", &m.hidden, 256, 1024);
   FieldInt(s, "Layers", "layers", &m.layers, 1, 8);
-  FieldInt(s, "Heads", "heads", &m.heads, 1, 8);
+  head_shape_edited |= FieldInt(s, "Heads", "heads", &m.heads, 1, 8);
+  if (head_shape_edited) {
+    // The core's rule for every input: head_dim follows hidden / heads (kept when they do
+    // not divide; the field below shows it, and can be set after).
+    core::Diagnostics kept;
+    core::DeriveHeadDim(m, before, false, kept);
+  }
   FieldInt(s, "KV heads", "kv_heads", &m.kv_heads, 1, 8);
   FieldInt(s, "Head dim", "head_dim", &m.head_dim, 16, 64);
   FieldInt(s, "MLP size", "ffn", &m.ffn, 256, 1024);

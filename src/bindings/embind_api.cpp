@@ -5,7 +5,8 @@
 //   estimateQuery(urlQuery) -> result JSON
 //   defaultConfig() -> config JSON; configToQuery(configJson) -> "v=1&model=..."
 //   presets() -> [{key, id, name, family, params, published_params, ok}]
-//   importHfConfig(configJsonText) -> {ok, config, diagnostics}
+//   importHfConfig(configJsonText) -> {ok, config, diagnostics} (seq starts at the model's
+//     context when that is shorter than the default)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
@@ -74,12 +75,13 @@ std::string ImportHfConfig(const std::string& text) {
   core::HfImport imported = core::ImportHfConfigText(text, "imported");
   Json j(Json::Object{});
   j["ok"] = Json(imported.ok);
-  j["diagnostics"] = core::DiagnosticsToJson(imported.diagnostics);
   if (imported.ok) {
     core::Config c = core::DefaultConfig();
     c.model = imported.model;
+    core::StartAtModelContext(c, imported.diagnostics);  // GPT-2, BERT: their own context
     j["config"] = core::ConfigToJson(c);
   }
+  j["diagnostics"] = core::DiagnosticsToJson(imported.diagnostics);
   return j.Dump();
 }
 

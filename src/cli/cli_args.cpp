@@ -37,6 +37,13 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
 
   int64_t total_gpus = 0;  // --gpus: resolved into dp once tp, pp and cp are known
   bool hybrid_shard = false;  // --fsdp hybrid_shard: shard within --gpus-per-node, known at the end
+  // The model the dimension flags edit (default, --model, --hf-config or --config): head_dim
+  // follows their hidden / heads unless --head-dim is given (core::DeriveHeadDim).
+  core::ModelSpec model_before = c.model;
+  bool head_dim_given = false;
+  // A model chosen here (--model, --hf-config) without --seq starts at its own context.
+  bool model_chosen = false;
+  bool seq_given = false;  // --seq, or a --config file (it carries its own)
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
@@ -140,7 +147,9 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
           r.diagnostics.push_back(d);
         }
         if (imported.ok) c.model = imported.model;
+        model_chosen |= imported.ok;
       } else {
+        seq_given = true;
         core::ConfigParse parsed = core::ConfigFromJsonText(*text, c);
         c = parsed.config;
         for (Diagnostic d : parsed.diagnostics) {
@@ -148,11 +157,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
           r.diagnostics.push_back(d);
         }
       }
+      model_before = c.model;
+      head_dim_given = false;
       continue;
     }
 
     core::Diagnostics field_diags;
-    core::SetField(c, key, *value, field_diags);
+    const bool set = core::SetField(c, key, *value, field_diags);
+    if (set && (key == "model" || key == "preset")) {
+      model_before = c.model;
+      head_dim_given = false;
+      model_chosen |= *value != "custom";
+    }
+    seq_given |= field != nullptr && std::string(field->name) == "seq";
+    head_dim_given |= set && field != nullptr && std::string(field->name) == "head_dim";
     for (Diagnostic d : field_diags) {
       if (d.id == DiagId::kUnknownKey) {
         d.severity = Severity::kError;
@@ -168,6 +186,22 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
   }
 
+  core::Diagnostics derived;
+  core::DeriveHeadDim(c.model, model_before, head_dim_given, derived);
+  for (Diagnostic d : derived) {
+    d.field = "--head-dim";
+    d.message = "--head-dim: " + d.message;
+    r.diagnostics.push_back(d);
+  }
+  if (model_chosen && !seq_given) {
+    core::Diagnostics notes;
+    core::StartAtModelContext(c, notes);
+    for (Diagnostic d : notes) {
+      d.field = "--seq";
+      d.message = "--seq: " + d.message;
+      r.diagnostics.push_back(d);
+    }
+  }
   if (hybrid_shard) c.zero_group = r.options.gpus_per_node;
   if (total_gpus > 0) {
     // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.

@@ -1,5 +1,6 @@
 #include "cli/cli_fit.h"
 
+#include "core/estimate.h"
 #include "core/fit.h"
 #include "core/gpus.h"
 #include "core/units.h"
@@ -16,7 +17,7 @@ std::string Pad(const std::string& s, size_t width) { return s.size() >= width ?
 
 core::Json FitToJson(const core::Config& c) {
   using core::Json;
-  const double cap = c.gpu_memory_gb * core::kGB;
+  const double cap = core::CapacityBytes(c);
   Json j(Json::Object{});
   j["gpu"] = Json(c.gpu);
   j["capacity_bytes"] = Json(cap);
@@ -52,7 +53,7 @@ core::Json FitToJson(const core::Config& c) {
 
 std::string RenderFit(const core::Config& c) {
   const core::Json j = FitToJson(c);
-  const double cap = c.gpu_memory_gb * core::kGB;
+  const double cap = core::CapacityBytes(c);
   const int64_t other = c.tp * c.pp * c.cp;
   std::string out = "Fit on " + c.gpu + " (" + FormatBytesBoth(cap) + " per GPU), " + c.model.name + ", " +
                     core::ModeId(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " + std::to_string(c.seq) +

@@ -15,16 +15,26 @@ std::string Pad(const std::string& s, size_t width, bool right = false) {
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+// What a GPU group holds off the GPU below it: " + 12.05 GB on CPU"; empty when nothing.
+std::string OffGpuNote(const core::BreakdownNode& n) {
+  std::string note;
+  if (n.cpu_bytes > 0) note += "  + " + FormatNumber(n.cpu_bytes / kGB, 3) + " GB on CPU";
+  if (n.nvme_bytes > 0) note += "  + " + FormatNumber(n.nvme_bytes / kGB, 3) + " GB on NVMe";
+  return note;
+}
+
 void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, std::string& out) {
   if (depth > 0 && n.bytes == 0 && n.children.empty()) return;
   const std::string name = std::string(static_cast<size_t>(depth) * 2, ' ') + n.name;
-  // Offloaded tensors are not in the per-GPU total: say where they are instead of a share.
-  const std::string share = n.device == core::Device::kCpu    ? "on CPU"
-                            : n.device == core::Device::kNvme ? "on NVMe"
-                            : total > 0                       ? FormatNumber(100 * n.bytes / total, 1) + "%"
-                                                              : "";
-  out += Pad(name, 52) + Pad(FormatNumber(n.bytes / kGB, 3), 12, true) + Pad(FormatNumber(n.bytes / kGiB, 3), 12, true) +
-         Pad(share, 9, true) + "\n";
+  // Offloaded rows are not in the per-GPU total nor in the GPU rows above them: their
+  // figures in parentheses, and where they are instead of a share.
+  const bool on_gpu = n.device == core::Device::kGpu;
+  const auto figure = [&](double v) { return on_gpu ? FormatNumber(v, 3) : "(" + FormatNumber(v, 3) + ")"; };
+  const std::string share = !on_gpu    ? "on " + std::string(core::DeviceName(n.device))
+                            : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%"
+                                        : "";
+  out += Pad(name, 52) + Pad(figure(n.bytes / kGB), 12, true) + Pad(figure(n.bytes / kGiB), 12, true) +
+         Pad(share, 9, true) + (on_gpu && !n.children.empty() ? OffGpuNote(n) : "") + "\n";
   if (formulas && !n.formula.empty()) {
     out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "= " + n.formula + "\n";
     if (!n.source.empty()) out += std::string(static_cast<size_t>(depth) * 2 + 4, ' ') + "  [" + n.source + "]\n";
@@ -39,15 +49,22 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   std::string out;
   out += "Model: " + c.model.name + (c.model.preset.empty() ? "" : " (" + c.model.preset + ")") + ", " +
          core::FormatCount(t.params) + " parameters (" + core::FormatParams(static_cast<double>(t.params)) + ")";
-  if (e.params.active != e.params.total && e.params.active > 0) out += ", " + core::FormatParams(static_cast<double>(e.params.active)) + " active";
+  if (t.active_params != t.params && t.active_params > 0) out += ", " + core::FormatParams(static_cast<double>(t.active_params)) + " active";
   out += "\nWorkload: " + std::string(core::ModeId(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +
          std::to_string(c.seq) + " tokens, " + core::Info(c.dtype).label;
   if (t.trainable_params > 0 && t.trainable_params != t.params) out += ", " + core::FormatCount(t.trainable_params) + " trainable";
+  if (c.pp > 1) {
+    out += "\nPer GPU on pipeline stage " + std::to_string(t.pipeline_stage + 1) + " of " + std::to_string(c.pp) +
+           (t.pipeline_stage == 0 ? " (the first" : " (the last") + ", the more loaded end; why: below the table)";
+  }
   out += "\n\n";
   out += Pad("Component", 52) + Pad("GB", 12, true) + Pad("GiB", 12, true) + Pad("share", 9, true) + "\n";
   out += std::string(85, '-') + "\n";
   Rows(e.tree, 0, t.peak_bytes, formulas, out);
   out += std::string(85, '-') + "\n";
+  if (e.tree.cpu_bytes > 0 || e.tree.nvme_bytes > 0) {
+    out += "(Figures in parentheses are offloaded: they live off the GPU and are not in the GPU figures.)\n";
+  }
   out += e.peak_note + "\n";
 
   const double head = t.Headroom();

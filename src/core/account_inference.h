@@ -61,10 +61,11 @@ void AccountInference(const Derived& d, Sink& s) {
   AccountKvCache(d, s, &Live::Both);
 
   // Prefill workspace: the residual stream plus the larger of the attention and MLP
-  // blocks' live tensors for one layer (16-bit; no autograd keeps earlier layers').
+  // blocks' live tensors for one layer (no autograd keeps earlier layers'), in the compute
+  // precision: fp32 for fp32 weights, else 16-bit (quantised weights are dequantised to it).
   // Chunked prefill (vLLM, SGLang) runs at most prefill_chunk tokens per forward; each
   // chunk's queries attend to the whole context.
-  const double e = 2.0;
+  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
   const double all_tokens = d.s_local * d.b;
   const double chunk = static_cast<double>(c.prefill_chunk);
   const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;
@@ -79,19 +80,21 @@ void AccountInference(const Derived& d, Sink& s) {
   const double mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
   const double workspace = residual + std::max(attention, mlp);
   s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
-    return Explanation{std::string("residual 2sbh + max(attention ") + FormatBytesBoth(attention) +
+    return Explanation{"residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
                            (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
                            ") for one layer, " + FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
-                           (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)"),
+                           (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)") +
+                           ", " + FormatNumber(e) + " B activations",
                        src::kPrefill};
   });
 
   if (c.model.arch == Arch::kDecoder && d.last_stage) {
     const double positions = c.all_logits ? d.s : 1.0;
-    const double logits = 4.0 * d.b * positions * d.V / d.t;
+    const double fp32 = Info(Dtype::kFp32).bits / 8.0;
+    const double logits = fp32 * d.b * positions * d.V / d.t;
     s.Leaf("logits", c.all_logits ? "Logits, every position (fp32)" : "Logits, last position (fp32)",
            Category::kActivations, Live::Both(logits), [&] {
-             return Explanation{"4 B x b x " + std::string(c.all_logits ? "s" : "1") + " x V = " +
+             return Explanation{FormatNumber(fp32) + " B x b x " + std::string(c.all_logits ? "s" : "1") + " x V = " +
                                     FormatBytesBoth(logits),
                                 src::kPrefill};
            });

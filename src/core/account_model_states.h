@@ -26,9 +26,12 @@ inline Device OffloadDevice(Offload o) {
   return o == Offload::kCpu ? Device::kCpu : o == Offload::kNvme ? Device::kNvme : Device::kGpu;
 }
 
-// " / 8 (ZeRO-1 shards)" when a state is sharded, for the formulas.
-inline std::string ShardNote(double shards, const char* stage) {
-  return shards > 1 ? " / " + FormatNumber(shards) + " (" + stage + ")" : "";
+// " / 8 (ZeRO-3, FSDP FULL_SHARD)" when a state is sharded, for the formulas: the stage
+// configured, whichever state it is (gradients under ZeRO-3 are split by ZeRO-3).
+inline std::string ShardNote(double shards, int64_t zero) {
+  if (shards <= 1) return "";
+  const char* fsdp = zero == 3 ? ", FSDP FULL_SHARD" : zero == 2 ? ", FSDP SHARD_GRAD_OP" : "";
+  return " / " + FormatNumber(shards) + " (ZeRO-" + std::to_string(zero) + fsdp + ")";
 }
 
 // Bytes of one weight tensor family stored in `format` (quantised formats keep
@@ -44,6 +47,28 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
                             t.role == TensorRole::kDown;
   if (gguf) return matrix ? n * BitsPerWeight(format, q) / 8.0 : n * 4.0;
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
+}
+
+// A given parameter total is exact (7e9 x 2 B = 14e9 B): its whole bytes are shared out over
+// the architecture's groups by largest remainder, so the groups add up to it, not to their
+// rounded-up parts.
+inline void ShareOutWholeBytes(double (&parts)[5], double whole) {
+  double fraction[5];
+  double left = whole;
+  for (int i = 0; i < 5; ++i) {
+    const double down = std::floor(parts[i]);
+    fraction[i] = parts[i] - down;
+    parts[i] = down;
+    left -= down;
+  }
+  for (int given = 0; given < 5 && left >= 1; ++given, left -= 1) {
+    int largest = 0;
+    for (int i = 1; i < 5; ++i) {
+      if (fraction[i] > fraction[largest]) largest = i;
+    }
+    parts[largest] += 1;
+    fraction[largest] = -1;
+  }
 }
 
 struct WeightBytes {
@@ -68,7 +93,8 @@ inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
       w.group[g] *= k;
       w.params[g] *= k;
     }
-    w.total *= k;
+    w.total = WholeBytes(w.total * k);
+    ShareOutWholeBytes(w.group, w.total);
   }
   return w;
 }
@@ -92,7 +118,7 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     const double bpp = BitsPerWeight(format, c.quant) / 8.0;
     const double bytes = d.P_gpu * scale * bpp / shards;
     s.Leaf(id, name, Category::kWeights, Live::Both(bytes).On(device), [&] {
-      return Explanation{detail::PerParam(bpp, d.P_gpu * scale, "parameters") + detail::ShardNote(shards, "ZeRO-3") +
+      return Explanation{detail::PerParam(bpp, d.P_gpu * scale, "parameters") + detail::ShardNote(shards, c.zero) +
                              " (" + Info(format).label + ", " + BitsPerWeightFormula(format, c.quant) + ")" + where,
                          src::kWeights};
     });
@@ -107,7 +133,7 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
       note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) + ", matrices / t=" +
               FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
     }
-    note += detail::ShardNote(shards, "ZeRO-3 / FULL_SHARD") + where;
+    note += detail::ShardNote(shards, c.zero) + where;
     return Explanation{note, format == Dtype::kNf4 ? src::kQlora : src::kWeights};
   });
   struct Row { ParamGroup g; const char* id; const char* label; };
@@ -124,8 +150,9 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     if (params == 0) continue;
     const double bytes = w.group[g] * scale / shards;
     s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
-      return Explanation{FormatCount(static_cast<int64_t>(std::llround(params))) + " params on this GPU" +
-                             detail::ShardNote(shards, "ZeRO-3") + ": " + FormatBytesBoth(bytes),
+      // Bytes per parameter as the arithmetic has them (quantised groups: their average).
+      return Explanation{detail::PerParam(w.group[g] / w.params[g], params, "params on this GPU") +
+                             detail::ShardNote(shards, c.zero) + " = " + FormatBytesBoth(bytes),
                          src::kWeights};
     });
   }
@@ -150,30 +177,32 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     const double bpp = Info(c.dtype).bits / 8.0;
     s.Leaf("adapters", "LoRA adapter weights", Category::kWeights, Live::Both(T * bpp / d.WeightShards()), [&] {
       return Explanation{"r(d_in + d_out) per adapted matrix, r=" + std::to_string(c.lora_rank) + ", targets " +
-                             LoraTargetsId(c.lora_targets) + ": " + detail::PerParam(bpp, T, what),
+                             LoraTargetsId(c.lora_targets) + ": " + detail::PerParam(bpp, T, what) +
+                             detail::ShardNote(d.WeightShards(), c.zero),
                          src::kLora};
     });
   }
 
   const double gbpp = Info(c.grad_dtype).bits / 8.0;
   s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards), [&] {
-    return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, "ZeRO-2") + " (" +
+    return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
                            Info(c.grad_dtype).label + ")",
                        c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
   });
 
+  const double fp32 = Info(Dtype::kFp32).bits / 8.0;
   if (c.master_weights && HasMasterCopy(c.dtype)) {
     s.Leaf("master_weights", "FP32 master weights", Category::kMasterWeights,
-           Live::Both(T * 4 / o_shards).On(opt_device), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
+           Live::Both(T * fp32 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(o_shards, c.zero) + opt_where,
                                 src::kZeroModelStates};
            });
   }
 
   if (c.grad_accum > 1 && c.grad_accum_fp32 && c.grad_dtype != Dtype::kFp32) {
     s.Leaf("grad_accum_buffer", "FP32 gradient-accumulation buffer", Category::kGradients,
-           Live::Both(T * 4 / g_shards), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(g_shards, "ZeRO-2") +
+           Live::Both(T * fp32 / g_shards), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(g_shards, c.zero) +
                                     ", summed over " + std::to_string(c.grad_accum) + " micro-batches",
                                 src::kMainGrads};
            });
@@ -182,7 +211,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
   // Text is built only inside the explain callbacks: the fast path allocates nothing.
   const auto state_note = [&] {
-    return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, "ZeRO-1") + opt_where;
+    return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, c.zero) + opt_where;
   };
   const Live state_live = Live::Both(T * obpp / o_shards).On(opt_device);
   switch (c.optimizer) {
@@ -219,7 +248,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       const auto explain = [&] {
         return Explanation{"(1 B x " + FormatCount(static_cast<int64_t>(std::llround(T))) + " + 4 B x " +
                                FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048)" +
-                               detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
+                               detail::ShardNote(o_shards, c.zero) + opt_where,
                            src::kAdam8bit};
       };
       s.Begin("optimizer", "8-bit Adam states");
@@ -238,7 +267,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
                                                     FormatCount(static_cast<int64_t>(std::llround(elems))) + " fp32 values"
                                               : "4 B x " + FormatCount(static_cast<int64_t>(std::llround(elems))) +
                                                     " (no architecture: unfactored upper bound)") +
-                                      detail::ShardNote(o_shards, "ZeRO-1") + opt_where,
+                                      detail::ShardNote(o_shards, c.zero) + opt_where,
                                   src::kAdafactor};
              });
       break;
@@ -252,8 +281,8 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
 
   if (c.optimizer_grad_copy) {
     s.Leaf("fp32_grad_copy", "FP32 gradient copy at the step", Category::kGradients,
-           Live::StepOnly(T * 4 / o_shards).On(opt_device), [&] {
-             return Explanation{detail::PerParam(4, T, what) + detail::ShardNote(o_shards, "ZeRO-1") +
+           Live::StepOnly(T * fp32 / o_shards).On(opt_device), [&] {
+             return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(o_shards, c.zero) +
                                     ", alive during the optimizer step only" + opt_where,
                                 src::kDeepSpeedGradCopy};
            });

@@ -49,9 +49,10 @@ void AccountRollout(const Derived& d, Sink& s) {
                            FormatCount(static_cast<int64_t>(d.s)) + " tokens, alive while it generates",
                        src::kRlhf};
   });
-  const double weights = d.P_gpu * 2.0;
+  const double engine_bpp = Info(Dtype::kBf16).bits / 8.0;  // engines serve 16-bit weights
+  const double weights = d.P_gpu * engine_bpp;
   s.Leaf("engine_weights", "Engine weights (16-bit copy of the actor)", Category::kWeights, Live::Both(weights), [&] {
-    return Explanation{"2 B x " + FormatCount(static_cast<int64_t>(d.P_gpu)) + " params on this GPU", src::kRlhf};
+    return Explanation{detail::PerParam(engine_bpp, d.P_gpu, "params on this GPU"), src::kRlhf};
   });
   AccountKvCache(d, s, &Live::GenerationOnly);
   s.End();

@@ -7,6 +7,7 @@
 #include "core/fields.h"
 #include "core/gpus.h"
 #include "core/presets.h"
+#include "core/units.h"
 
 namespace llmmem::core {
 namespace {
@@ -134,6 +135,29 @@ std::string FieldNames() {
   return out;
 }
 
+void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out) {
+  const bool shape_changed = m.hidden != before.hidden || m.heads != before.heads;
+  if (head_dim_given || !shape_changed || m.IsMla() || m.heads <= 0 || m.hidden <= 0) return;
+  if (m.hidden % m.heads != 0) {
+    out.push_back({DiagId::kInconsistent, Severity::kError, "model.head_dim",
+                   "head_dim follows hidden / heads, but hidden " + std::to_string(m.hidden) +
+                       " is not a multiple of heads " + std::to_string(m.heads) + "; give head_dim"});
+    return;
+  }
+  m.head_dim = m.hidden / m.heads;
+}
+
+void StartAtModelContext(Config& c, Diagnostics& out) {
+  const int64_t context = ModelContext(c.model);
+  if (context <= 0 || c.seq <= context) return;
+  const bool table = c.model.learned_positions == context;
+  out.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "seq",
+                 "seq starts at " + FormatCount(context) + ", the model's context (" +
+                     (table ? "its learned position table" : "max_position_embeddings") + "), not " +
+                     FormatCount(c.seq) + "; set seq for another length"});
+  c.seq = context;
+}
+
 Json ConfigToJson(const Config& c) {
   Json j(Json::Object{});
   Json model(Json::Object{});
@@ -161,14 +185,19 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     return r;
   }
   // The model first: a preset replaces the model, then its fields override.
+  ModelSpec model_before = r.config.model;
+  bool head_dim_given = j.Find("head_dim") != nullptr;  // also read there, with a warning
   if (const Json* model = j.Find("model")) {
     if (model->IsString()) {
       ApplyPreset(r.config, model->AsString(), r.diagnostics);
+      model_before = r.config.model;
     } else if (model->IsObject()) {
       if (const Json* preset = model->Find("preset"); preset && preset->IsString()) {
         ApplyPreset(r.config, preset->AsString(), r.diagnostics);
       }
       const std::string preset_key = r.config.model.preset;
+      model_before = r.config.model;
+      head_dim_given |= model->Find("head_dim") != nullptr;
       bool customised = false;
       for (const auto& [key, value] : model->AsObject()) {
         if (key == "preset") continue;
@@ -198,6 +227,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     }
     SetField(r.config, key, JsonValueText(value), r.diagnostics);
   }
+  DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
   return r;
 }
 
@@ -216,9 +246,12 @@ std::string ConfigToQuery(const Config& c) {
   q += "&model=" + Encode(c.model.preset.empty() ? "custom" : c.model.preset);
   Config reference = DefaultConfig();
   reference.model = BaseModel(c);
+  // A link that changes hidden or heads states head_dim too, or loading it would derive one.
+  const bool head_shape_changed = c.model.hidden != reference.model.hidden || c.model.heads != reference.model.heads;
   for (const FieldDef& f : Fields()) {
     const std::string v = f.get(c);
-    if (v != f.get(reference)) q += "&" + std::string(f.name) + "=" + Encode(v);
+    const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
+    if (v != f.get(reference) || keep_head_dim) q += "&" + std::string(f.name) + "=" + Encode(v);
   }
   return q;
 }
@@ -257,6 +290,8 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     if (key == "model") ApplyPreset(r.config, value, r.diagnostics);
   }
   const std::string preset_key = r.config.model.preset;
+  const ModelSpec model_before = r.config.model;
+  bool head_dim_given = false;
   bool customised = false;
   for (const auto& [key, value] : pairs) {
     if (key == "model" || key == "v") continue;
@@ -264,7 +299,9 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     const std::string before = f ? f->get(r.config) : std::string();
     SetField(r.config, key, value, r.diagnostics);
     customised |= f && f->model_field && f->get(r.config) != before && std::string(f->name) != "name";
+    head_dim_given |= f && std::string(f->name) == "head_dim";
   }
+  DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
   r.config.model.preset = customised ? std::string() : preset_key;
   return r;
 }

@@ -37,4 +37,19 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
 // The names SetField accepts, for --help and error messages.
 std::string FieldNames();
 
+// The one rule that ties model fields together when a config is assembled from them (JSON,
+// URL, CLI, JS API, UI): head_dim follows hidden / heads unless the input gave head_dim.
+// `before` is the model the edits started from (a preset, an imported or the default
+// model): when hidden or heads changed and head_dim was not given, head_dim becomes
+// hidden / heads; a preset's own head_dim stays when neither changed. MLA models keep
+// theirs (their heads are qk_nope_dim + qk_rope_dim wide). When hidden is not a multiple
+// of heads, head_dim cannot be derived: an error naming head_dim, and head_dim is kept.
+void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out);
+
+// A model chosen without a sequence of the user's (the CLI's --model or --hf-config without
+// --seq, a config.json imported in the UI or the JS API) starts at its own context when that
+// is shorter than c.seq: GPT-2 and BERT cannot run past their learned position table.
+// Adds a note (info) saying what seq became and why.
+void StartAtModelContext(Config& c, Diagnostics& out);
+
 }  // namespace llmmem::core

@@ -48,6 +48,8 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
   has_arch = m.HasArchitecture();
   if (has_arch) counts = CountParameters(m);
   P = static_cast<double>(m.params_override > 0 ? m.params_override : counts.total);
+  // A given total keeps the architecture's active share (dense: all of it).
+  P_active = counts.total > 0 ? std::round(P * (static_cast<double>(counts.active) / static_cast<double>(counts.total))) : P;
   training = c.mode != Mode::kInference;
   adapters = c.mode == Mode::kLora || c.mode == Mode::kQlora;
   b = static_cast<double>(c.batch);

@@ -1,7 +1,7 @@
 // Quantities every accounting step reads, computed once per estimate from a Config and
 // the pipeline stage being estimated. Plain doubles: byte counts are exact integers below
 // 2^53 and fractional where a format stores fractions of a byte per weight or a shard
-// divides unevenly (the average is reported).
+// divides unevenly; the sinks round each leaf up to whole bytes (sinks.h WholeBytes).
 #pragma once
 
 #include "core/config.h"
@@ -16,6 +16,7 @@ struct Derived {
   bool adapters = false;      // LoRA or QLoRA
   bool has_arch = false;
   double P = 0;               // parameters of the whole model (params_override or the count)
+  double P_active = 0;        // of P, those one token runs through (MoE: top-k experts); P when dense
   double T = 0;               // trainable parameters of the whole model: P, adapters, or 0
   double b = 0, s = 0, h = 0, a = 0, kv = 0, hd = 0, L = 0, V = 0, f = 0;
 

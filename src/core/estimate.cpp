@@ -19,6 +19,9 @@ const char* MomentName(Moment m) {
   return "?";
 }
 
+const char* DeviceId(Device d) { return d == Device::kCpu ? "cpu" : d == Device::kNvme ? "nvme" : "gpu"; }
+const char* DeviceName(Device d) { return d == Device::kCpu ? "CPU" : d == Device::kNvme ? "NVMe" : "GPU"; }
+
 const char* CategoryId(Category c) {
   switch (c) {
     case Category::kWeights: return "weights";
@@ -60,12 +63,13 @@ const BreakdownNode* BreakdownNode::Find(const std::string& dotted_id) const {
 namespace {
 
 // Seed 002's quick rule: P (parameters) x Q/8 (bytes per parameter) x 1.2.
-double QuickRuleBytes(const Derived& d) { return d.P * BitsPerWeight(d.c.dtype, d.c.quant) / 8.0 * 1.2; }
+double QuickRuleBytes(const Derived& d) { return WholeBytes(d.P * BitsPerWeight(d.c.dtype, d.c.quant) / 8.0 * 1.2); }
 
 void FillCommon(const Derived& d, Totals& t) {
   t.ok = true;
-  t.capacity_bytes = d.c.gpu_memory_gb * kGB;
+  t.capacity_bytes = CapacityBytes(d.c);
   t.params = static_cast<int64_t>(d.P);
+  t.active_params = static_cast<int64_t>(d.P_active);
   t.trainable_params = static_cast<int64_t>(d.T);
   t.quick_rule_bytes = QuickRuleBytes(d);
   t.gpus = d.c.dp * d.c.tp * d.c.pp * d.c.cp;
@@ -95,9 +99,20 @@ Totals TotalsForStage(const Config& c, int stage) {
   return t;
 }
 
+// The figures at the peak: the node's own, and what it and its children hold off the GPU.
 void SetPeakBytes(BreakdownNode& node, int peak) {
   node.bytes = node.moment_bytes[peak];
-  for (BreakdownNode& child : node.children) SetPeakBytes(child, peak);
+  if (node.children.empty()) {
+    node.cpu_bytes = node.device == Device::kCpu ? node.bytes : 0;
+    node.nvme_bytes = node.device == Device::kNvme ? node.bytes : 0;
+    return;
+  }
+  node.cpu_bytes = node.nvme_bytes = 0;
+  for (BreakdownNode& child : node.children) {
+    SetPeakBytes(child, peak);
+    node.cpu_bytes += child.cpu_bytes;
+    node.nvme_bytes += child.nvme_bytes;
+  }
 }
 
 // Drops empty groups (e.g. "outputs" of an encoder without dropout).
@@ -112,23 +127,55 @@ void Prune(BreakdownNode& node) {
   node.children = std::move(kept);
 }
 
+// The most loaded GPU is on the first stage (most layers, embeddings, most micro-batches
+// in flight) or the last (output head and logits): both are estimated, the larger is kept
+// (the first on a tie). The stages between hold no more than the first.
+struct EndStages {
+  Totals first, last;
+  const Totals& MoreLoaded() const { return last.peak_bytes > first.peak_bytes ? last : first; }
+};
+
+EndStages EstimateEndStages(const Config& c) {
+  EndStages ends;
+  ends.first = TotalsForStage(c, 0);
+  ends.last = LastStage(c) == 0 ? ends.first : TotalsForStage(c, LastStage(c));
+  return ends;
+}
+
+// Which stage the figures are for, and why, in words.
+std::string PipelineNote(const Config& c, const EndStages& ends) {
+  const Derived first(c, 0);
+  const std::string layers = FormatNumber(first.stage_layers, 0) + " layers";
+  const std::string first_holds =
+      first.training ? "the embeddings, " + layers + " and " + FormatNumber(first.in_flight) + " micro-batch(es) in flight"
+                     : "the embeddings and " + layers;
+  const std::string last_holds = "the output head and logits";
+  const bool is_first = ends.MoreLoaded().pipeline_stage == 0;
+  return " Pipeline: the figures are for stage " + std::to_string(ends.MoreLoaded().pipeline_stage + 1) + " of " +
+         std::to_string(c.pp) + (is_first ? ", the first, holding " + first_holds : ", the last, holding " + last_holds) +
+         ": " + FormatBytesBoth(ends.MoreLoaded().peak_bytes) + ", at least the " + (is_first ? "last" : "first") +
+         " stage's " + FormatBytesBoth((is_first ? ends.last : ends.first).peak_bytes) + " (" +
+         (is_first ? last_holds : first_holds) + ")" +
+         (c.pp > 2 ? "; the stages between hold no more than the first." : ".");
+}
+
 }  // namespace
+
+double CapacityBytes(const Config& c) { return std::round(c.gpu_memory_gb * kGB); }
 
 Totals EstimateTotals(const Config& c) {
   if (!IsValid(c)) return Totals{};
-  // The most loaded GPU is on the first stage (most layers, embeddings, most micro-batches
-  // in flight) or the last (output head and logits).
-  Totals first = TotalsForStage(c, 0);
-  if (LastStage(c) == 0) return first;
-  Totals last = TotalsForStage(c, LastStage(c));
-  return last.peak_bytes > first.peak_bytes ? last : first;
+  return EstimateEndStages(c).MoreLoaded();
 }
 
 Estimate Explain(const Config& c) {
   Estimate e;
   e.diagnostics = Validate(c);
   if (HasErrors(e.diagnostics)) return e;
-  const int stage = EstimateTotals(c).pipeline_stage;
+  const EndStages ends = EstimateEndStages(c);
+  const int stage = ends.MoreLoaded().pipeline_stage;
+  e.first_stage_peak_bytes = ends.first.peak_bytes;
+  e.last_stage_peak_bytes = ends.last.peak_bytes;
   const Derived d(c, stage);
   e.params = d.counts;
   e.tree.id = "total";
@@ -147,10 +194,7 @@ Estimate Explain(const Config& c) {
   e.tree.source = "the total is a peak: only tensors alive at the same moment are added";
   e.peak_note = d.training ? std::string("Peak at the ") + MomentName(e.totals.peak_moment) + "."
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
-  if (d.pp > 1) {
-    e.peak_note += " The most loaded GPU is on pipeline stage " + std::to_string(stage + 1) + " of " +
-                   FormatNumber(d.pp) + (stage == 0 ? " (embeddings, most micro-batches in flight)." : " (output head and logits).");
-  }
+  if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
   if (e.totals.cpu_bytes > 0) e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
   if (e.totals.nvme_bytes > 0) e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";
   e.quick_rule_formula = FormatNumber(d.P / 1e9, 3) + "B x (" + FormatNumber(BitsPerWeight(c.dtype, c.quant), 3) +

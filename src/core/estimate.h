@@ -26,6 +26,8 @@ enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration =
 constexpr int kMomentCount = 3;
 // Where a tensor lives: the GPU total counts only kGpu; offloaded bytes are reported apart.
 enum class Device : uint8_t { kGpu, kCpu, kNvme };
+const char* DeviceId(Device d);    // "gpu", "cpu", "nvme" (JSON, CSV)
+const char* DeviceName(Device d);  // "GPU", "CPU", "NVMe"
 const char* MomentName(Moment m);
 
 enum class Category : uint8_t {
@@ -43,10 +45,11 @@ struct Totals {
   double category_bytes[kCategoryCount] = {};  // at peak_moment
   double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
   double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
-  double capacity_bytes = 0;       // gpu_memory_gb * 1e9
+  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9, whole bytes
   int64_t gpus = 1;                // dp x tp x pp x cp
   int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
   int64_t params = 0;              // the model's parameters (params_override when given)
+  int64_t active_params = 0;       // per token (MoE: top-k experts); == params when dense
   int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
   double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
 
@@ -59,9 +62,14 @@ struct BreakdownNode {
   std::string id;        // stable dotted path: "model_states.optimizer.adam_m"
   std::string name;      // "Adam first moment m"
   Category category = Category::kOverheads;
-  double bytes = 0;      // at the peak moment (groups: sum of their children)
+  // Where the node lives: a leaf's tensors, or a group whose children all live on one
+  // device off the GPU. `bytes` and `moment_bytes` are on that device: a GPU group's are the
+  // sum of its GPU children (offloaded ones are not in the GPU figures above them).
+  Device device = Device::kGpu;
+  double bytes = 0;      // at the peak moment
   double moment_bytes[kMomentCount] = {0, 0, 0};
-  Device device = Device::kGpu;  // leaves: where the tensor lives (offloaded leaves are not in the GPU total)
+  double cpu_bytes = 0;   // at the peak, held in CPU RAM by this node and below (the sum of its children's)
+  double nvme_bytes = 0;  // at the peak, held on NVMe by this node and below
   double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
   std::string formula;   // with the values substituted
   std::string source;    // paper, section, equation; seed document
@@ -75,9 +83,16 @@ struct Estimate {
   ParamCounts params;
   BreakdownNode tree;           // root "total"
   Diagnostics diagnostics;      // errors make totals.ok false
-  std::string peak_note;        // which tensors coexist at the peak, in words
+  std::string peak_note;        // which tensors coexist at the peak (and which pipeline stage), in words
+  // With pipeline stages: the peaks of the first and the last stage; the figures are for
+  // the larger (totals.pipeline_stage). Equal when pp == 1.
+  double first_stage_peak_bytes = 0;
+  double last_stage_peak_bytes = 0;
   std::string quick_rule_formula;
 };
+
+// The memory the verdict compares against: gpu_memory_gb in whole bytes.
+double CapacityBytes(const Config& c);
 
 Totals EstimateTotals(const Config& c);
 Estimate Explain(const Config& c);

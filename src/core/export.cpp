@@ -30,15 +30,19 @@ void MarkdownRows(const BreakdownNode& n, int depth, double total, std::string& 
   if (depth > 0 && n.bytes == 0 && n.children.empty()) return;
   std::string indent;
   for (int i = 0; i < depth; ++i) indent += "&nbsp;&nbsp;";
-  const std::string where = n.device == Device::kCpu ? " (CPU)" : n.device == Device::kNvme ? " (NVMe)" : "";
-  const std::string share = !where.empty() ? "off GPU" : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%" : "";
-  out += "| " + indent + Escape(n.name, '|') + where + " | " + FormatNumber(n.bytes / kGB, 3) + " | " +
-         FormatNumber(n.bytes / kGiB, 3) + " | " + share + " | " + Escape(n.formula, '|') + " |\n";
+  // Offloaded rows: in parentheses, on their device, not in the GPU figures above them.
+  const bool on_gpu = n.device == Device::kGpu;
+  const auto figure = [&](double v) { return on_gpu ? FormatNumber(v, 3) : "(" + FormatNumber(v, 3) + ")"; };
+  const std::string share = !on_gpu ? std::string("on ") + DeviceName(n.device)
+                            : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%"
+                                        : "";
+  out += "| " + indent + Escape(n.name, '|') + " | " + figure(n.bytes / kGB) + " | " + figure(n.bytes / kGiB) + " | " +
+         share + " | " + Escape(n.formula, '|') + " |\n";
   for (const BreakdownNode& c : n.children) MarkdownRows(c, depth + 1, total, out);
 }
 
 void CsvRows(const BreakdownNode& n, const std::string& parent, std::string& out) {
-  const char* device = n.device == Device::kCpu ? "cpu" : n.device == Device::kNvme ? "nvme" : "gpu";
+  const char* device = DeviceId(n.device);
   out += CsvField(n.id) + "," + CsvField(parent) + "," + CsvField(n.name) + "," + FormatJsonNumber(n.bytes) + "," +
          FormatJsonNumber(n.bytes / kGB) + "," + FormatJsonNumber(n.bytes / kGiB) + "," + device + "," +
          CsvField(n.children.empty() ? CategoryId(n.category) : "") + "," + CsvField(n.formula) + "," +

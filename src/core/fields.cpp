@@ -90,7 +90,7 @@ std::vector<FieldDef> Build() {
       INT_FIELD("layers", model.layers, true, "transformer layers L"),
       INT_FIELD("heads", model.heads, true, "attention heads a"),
       INT_FIELD("kv_heads", model.kv_heads, true, "key/value heads (GQA)"),
-      INT_FIELD("head_dim", model.head_dim, true, "dimension of one head"),
+      INT_FIELD("head_dim", model.head_dim, true, "dimension of one head (follows hidden / heads unless given)"),
       INT_FIELD("ffn", model.ffn, true, "MLP intermediate size f"),
       FieldDef{"mlp", FieldKind::kMlp, true, "gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU/ReLU, 2)",
                [](const Config& c) { return std::string(c.model.mlp == MlpKind::kGated ? "gated" : "plain"); },

@@ -23,7 +23,7 @@ inline constexpr FieldLimit kFieldLimits[] = {
     {"layers", 1, 16'384, "transformer layers L"},
     {"heads", 1, 65'536, "attention heads a"},
     {"kv_heads", 1, 65'536, "key/value heads (GQA/MQA); must divide heads"},
-    {"head_dim", 1, 65'536, "dimension of one head"},
+    {"head_dim", 1, 65'536, "dimension of one head (follows hidden / heads unless given)"},
     {"ffn", 1, 16'777'216, "MLP intermediate size f"},
     {"learned_positions", 0, 16'777'216, "rows of a learned position-embedding table (0: none)"},
     {"type_vocab", 0, 1024, "token-type embeddings (BERT)"},

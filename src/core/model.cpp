@@ -60,6 +60,11 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   return n;
 }
 
+int64_t ModelContext(const ModelSpec& m) {
+  if (m.learned_positions > 0 && m.max_positions > 0) return m.learned_positions < m.max_positions ? m.learned_positions : m.max_positions;
+  return m.learned_positions > 0 ? m.learned_positions : m.max_positions;
+}
+
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts) {
   return m.params_override > 0 ? m.params_override : counts.total;
 }

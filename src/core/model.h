@@ -185,6 +185,10 @@ ParamCounts CountParameters(const ModelSpec& m);
 // are two; GPT-2's Conv1D c_attn holds Q, K and V in one.
 int64_t CountParameterTensors(const ModelSpec& m);
 
+// The longest sequence the model takes: its learned position table (GPT-2, BERT) or the
+// context it was trained for (max_positions), the shorter when both are known; 0: unknown.
+int64_t ModelContext(const ModelSpec& m);
+
 // The total that model states use: params_override when given, else the count.
 int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts);
 

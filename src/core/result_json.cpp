@@ -10,9 +10,14 @@ Json NodeToJson(const BreakdownNode& n) {
   Json j(Json::Object{});
   j["id"] = Json(n.id);
   j["name"] = Json(n.name);
+  // Where the node lives; its bytes are there. A GPU node's bytes are the sum of its GPU
+  // children's, and what lies below it off the GPU is reported beside them.
+  j["device"] = Json(DeviceId(n.device));
   j["bytes"] = Json(n.bytes);
   j["gb"] = Json(n.bytes / kGB);
   j["gib"] = Json(n.bytes / kGiB);
+  if (n.cpu_bytes > 0) j["cpu_bytes"] = Json(n.cpu_bytes);
+  if (n.nvme_bytes > 0) j["nvme_bytes"] = Json(n.nvme_bytes);
   if (!n.formula.empty()) j["formula"] = Json(n.formula);
   if (!n.source.empty()) j["source"] = Json(n.source);
   if (n.per_layer_bytes > 0) j["per_layer_bytes"] = Json(n.per_layer_bytes);
@@ -85,7 +90,7 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   params["total"] = Json(static_cast<double>(t.params));
   params["trainable"] = Json(static_cast<double>(t.trainable_params));
   params["architecture_count"] = Json(static_cast<double>(e.params.total));
-  params["active"] = Json(static_cast<double>(e.params.active));
+  params["active"] = Json(static_cast<double>(t.active_params));
   params["embedding"] = Json(static_cast<double>(e.params.embedding));
   params["attention"] = Json(static_cast<double>(e.params.attention));
   params["mlp"] = Json(static_cast<double>(e.params.mlp));
@@ -103,6 +108,13 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["peak_moment"] = Json(t.peak_moment == Moment::kForwardEnd ? "forward_end" : "optimizer_step");
   gpu["bytes_at_forward_end"] = Json(t.moment_bytes[0]);
   gpu["bytes_at_optimizer_step"] = Json(t.moment_bytes[1]);
+  // Which pipeline stage the figures are for (1-based): the more loaded of the first and last.
+  gpu["pipeline_stage"] = Json(t.pipeline_stage + 1);
+  gpu["pipeline_stages"] = Json(static_cast<double>(c.pp));
+  if (c.pp > 1) {
+    gpu["first_stage_bytes"] = Json(e.first_stage_peak_bytes);
+    gpu["last_stage_bytes"] = Json(e.last_stage_peak_bytes);
+  }
   Json cats(Json::Object{});
   for (int i = 0; i < kCategoryCount; ++i) cats[CategoryId(static_cast<Category>(i))] = Json(t.category_bytes[i]);
   gpu["by_category"] = std::move(cats);

@@ -5,6 +5,7 @@
 //  - TreeSink builds the BreakdownNode tree with the text.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,14 @@
 #include "core/estimate.h"
 
 namespace llmmem::core {
+
+// A whole number of bytes: a fraction (4.5 bits per weight, an uneven shard) rounds up, the
+// arithmetic's rounding noise does not (3 x (1/3) stays 1). Each leaf is whole, so the
+// groups and totals, their sums, are whole and equal the sum of their leaves exactly.
+inline double WholeBytes(double b) {
+  const double nearest = std::round(b);
+  return std::fabs(b - nearest) <= 1e-12 * std::fabs(b) ? nearest : std::ceil(b);
+}
 
 // Bytes live at each moment, and where they live.
 struct Live {
@@ -26,6 +35,7 @@ struct Live {
   static Live GenerationOnly(double b) { return {0, 0, b}; }    // rollout KV cache
   Live On(Device d) const { Live l = *this; l.device = d; return l; }
   double At(int m) const { return m == 0 ? forward_end : m == 1 ? optimizer_step : generation; }
+  Live Whole() const { return {WholeBytes(forward_end), WholeBytes(optimizer_step), WholeBytes(generation), device}; }
 };
 
 struct Explanation {
@@ -42,7 +52,7 @@ class TotalsSink {
   void Note(ExplainFn&&) {}
   template <class ExplainFn>
   void Leaf(const char*, const char*, Category cat, Live live, ExplainFn&&) {
-    Add(cat, live);
+    Add(cat, live.Whole());
   }
   double Moment(int m) const { return moment_[m]; }
   double CategoryAt(int cat, int m) const { return category_[cat][m]; }
@@ -108,7 +118,8 @@ class TreeSink {
     stack_.back()->source = e.source;
   }
   template <class ExplainFn>
-  void Leaf(const char* id, const char* name, Category cat, Live live, ExplainFn&& explain) {
+  void Leaf(const char* id, const char* name, Category cat, Live live_bytes, ExplainFn&& explain) {
+    const Live live = live_bytes.Whole();
     totals_.Add(cat, live);  // the same additions in the same order as the fast path
     BreakdownNode& parent = *stack_.back();
     parent.children.emplace_back();
@@ -125,7 +136,7 @@ class TreeSink {
     Explanation e = explain();
     node.formula = std::move(e.formula);
     node.source = e.source;
-    node.per_layer_bytes = e.per_layer_bytes;
+    node.per_layer_bytes = WholeBytes(e.per_layer_bytes);
   }
   double Moment(int m) const { return totals_.Moment(m); }
   const TotalsSink& Totals() const { return totals_; }

@@ -245,7 +245,8 @@ void Check(const Config& c, Checker& k) {
   if (arch && m.params_override > 0) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "model.params_override",
            "model states use the given " + FormatCount(m.params_override) +
-               " parameters, not the architecture's count");
+               " parameters, not the architecture's count" +
+               (m.IsMoe() ? "; the active parameters keep the architecture's active share of the total" : ""));
   }
 }
 

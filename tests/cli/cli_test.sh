@@ -50,5 +50,71 @@ python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); f=d['files'][
   && ok "gguf: 68 parameters" || bad "gguf count"
 head -c 100 tests/fuzz/corpus/weight_headers/model.gguf > /tmp/llmmem_cut.gguf
 expect_exit "truncated gguf" 2 --weights-file /tmp/llmmem_cut.gguf
+# head_dim follows --hidden / --heads unless --head-dim is given (the default model's is 128).
+expect_exit "custom dimensions" 0 --model custom --hidden 1024 --heads 16 --kv-heads 16 --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
+  && ok "--hidden 1024 --heads 16 derives head_dim 64" || bad "head_dim not derived from --hidden / --heads"
+expect_exit "explicit head dim" 0 --model custom --head-dim 128 --hidden 1024 --heads 16 --kv-heads 16 --json
+python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['model']['head_dim']==128" \
+  && ok "--head-dim given is kept" || bad "--head-dim overridden"
+expect_exit "hidden not a multiple of heads" 2 --model custom --hidden 1000 --heads 16
+grep -q -- "--head-dim" /tmp/llmmem_cli_err && ok "underivable head_dim names --head-dim" || bad "underivable head_dim message"
+# A config.json or preset with a learned position table starts at its own context unless --seq is given.
+for m in gpt2 bert-base-uncased; do
+  python3 -c "import json,sys; json.dump(json.load(open('presets/models/$m.json'))['config'], open('/tmp/llmmem_$m.json','w'))"
+  expect_exit "--hf-config $m" 0 --hf-config /tmp/llmmem_$m.json --json
+  python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['seq']=={'gpt2':1024,'bert-base-uncased':512}['$m']" \
+    && ok "$m starts at its own context" || bad "$m sequence"
+  grep -q "seq starts at" /tmp/llmmem_cli_err && ok "$m: the shorter sequence is said" || bad "$m: no note about seq"
+done
+expect_exit "--model gpt2" 0 --model gpt2
+expect_exit "--seq beyond GPT-2's table" 2 --hf-config /tmp/llmmem_gpt2.json --seq 2048
+# --params-override: a dense model runs all of them; every byte figure in the JSON is whole.
+expect_exit "params override" 1 --model llama-3.1-8b --params-override 7000000001 --json
+python3 -c "import json; p=json.load(open('/tmp/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
+  && ok "dense --params-override: active == total" || bad "dense --params-override active"
+whole_bytes='
+import json, sys
+def walk(x, path):
+    if isinstance(x, dict):
+        for k, v in x.items(): walk(v, path + "." + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x): walk(v, path + "[%d]" % i)
+    elif isinstance(x, float) and "bytes" in path.rsplit(".", 1)[-1] and x != int(x):
+        sys.exit("fractional bytes at %s: %r" % (path, x))
+walk(json.load(open("/tmp/llmmem_cli_out")), "")'
+for args in "--mode train --params-override 7000000001" "--mode lora" "--mode qlora" "--mode infer --dtype int4" \
+            "--mode infer --dtype nf4" "--mode infer --dtype q4_k_m --kv-dtype fp8" "--mode rlhf --dp 3 --zero 3" \
+            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789"; do
+  "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
+  python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
+done
+# Offloaded rows say where they live and are not in the GPU figures of the rows above them.
+expect_exit "offload" 0 --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu --offload-params nvme --json
+python3 -c "
+import json
+def check(n):
+    assert n['device'] in ('gpu', 'cpu', 'nvme'), n['id']
+    kids = n.get('children', [])
+    if kids and n['device'] == 'gpu':
+        assert n['bytes'] == sum(c['bytes'] for c in kids if c['device'] == 'gpu'), n['id']
+        assert n.get('cpu_bytes', 0) == sum(c.get('cpu_bytes', 0) for c in kids), n['id']
+    for c in kids: check(c)
+tree = json.load(open('/tmp/llmmem_cli_out'))['breakdown']
+check(tree)
+states = tree['children'][0]
+assert [c['device'] for c in states['children'] if c['id'].endswith('optimizer')] == ['cpu']
+assert states['cpu_bytes'] > 0 and states['nvme_bytes'] > 0" \
+  && ok "JSON: each node's device; GPU nodes sum their GPU children" || bad "JSON offload devices"
+"$bin" --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu >/tmp/llmmem_cli_out 2>/dev/null
+grep -Eq "First moment m +\([0-9.]+\) +\([0-9.]+\) +on CPU" /tmp/llmmem_cli_out && grep -q "GB on CPU" /tmp/llmmem_cli_out \
+  && ok "table: offloaded figures in parentheses, on CPU" || bad "table offload marking"
+# With pipeline stages, the table and the JSON name the stage the figures are for.
+expect_exit "pipeline" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1
+grep -q "Per GPU on pipeline stage 1 of 4 (the first" /tmp/llmmem_cli_out && grep -q "Pipeline: the figures are for stage 1 of 4" /tmp/llmmem_cli_out \
+  && ok "table names pipeline stage 1 of 4 and why" || bad "table pipeline stage"
+expect_exit "pipeline json" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1 --json
+python3 -c "import json; g=json.load(open('/tmp/llmmem_cli_out'))['per_gpu']; assert g['pipeline_stage']==1 and g['pipeline_stages']==4 and g['first_stage_bytes']==g['total_bytes']>=g['last_stage_bytes']" \
+  && ok "JSON per_gpu.pipeline_stage 1 of 4, with both ends' bytes" || bad "JSON pipeline stage"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

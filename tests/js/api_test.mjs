@@ -72,6 +72,13 @@ check('presets list and HF import', () => {
   const imported = JSON.parse(api.importHfConfig('{"model_type":"llama","vocab_size":32000,"hidden_size":4096,' +
     '"num_hidden_layers":32,"num_attention_heads":32,"intermediate_size":11008}'));
   assert.equal(imported.ok, true);
+  // GPT-2 cannot run past its 1024-row position table: the imported config starts there.
+  const gpt2 = JSON.parse(api.importHfConfig('{"model_type":"gpt2","vocab_size":50257,"n_embd":768,"n_layer":12,' +
+    '"n_head":12,"n_positions":1024}'));
+  assert.equal(gpt2.ok, true);
+  assert.equal(gpt2.config.seq, 1024);
+  assert.ok(gpt2.diagnostics.some(d => d.field === 'seq' && d.severity === 'info'));
+  assert.equal(JSON.parse(api.estimate(JSON.stringify(gpt2.config))).ok, true);
   const missing = JSON.parse(api.importHfConfig('{"model_type":"llama","vocab_size":32000}'));
   assert.equal(missing.ok, false);
   assert.ok(missing.diagnostics.some(d => d.field === 'hidden_size'));
