@@ -61,6 +61,41 @@ TEST_CASE("Config: URL query round trip, compact, versioned") {
   CHECK(again.config.model.layers == custom.model.layers);
 }
 
+TEST_CASE("Config: the implementation profile and activation function travel in links and JSON") {
+  Config c = DefaultConfig();
+  CHECK(c.framework == Framework::kHfSdpa);  // transformers' default attention
+  c.framework = Framework::kLiger;
+  const std::string q = ConfigToQuery(c);
+  CHECK(q == "v=1&model=llama-3.1-8b&framework=liger");
+  CHECK(ConfigFromQuery(q, DefaultConfig()).config.framework == Framework::kLiger);
+  Config custom = DefaultConfig();
+  custom.model.act = ActivationFn::kGeluNew;
+  custom.model.preset.clear();
+  const ConfigParse back = ConfigFromJson(ConfigToJson(custom), Config{});
+  CHECK(back.config.model.act == ActivationFn::kGeluNew);
+  CHECK(ConfigFromQuery(ConfigToQuery(custom), DefaultConfig()).config.model.act == ActivationFn::kGeluNew);
+  const ConfigParse bad = ConfigFromQuery("v=1&framework=pytorch", DefaultConfig());
+  REQUIRE(!bad.diagnostics.empty());
+  CHECK(bad.diagnostics[0].message.find("hf-eager, hf-sdpa, hf-flash2, megatron, liger") != std::string::npos);
+}
+
+TEST_CASE("HF import: the activation function comes from hidden_act / activation_function") {
+  const HfImport gpt2 = ImportHfConfigText(R"({"model_type":"gpt2","vocab_size":50257,"n_embd":768,"n_layer":12,"n_head":12,
+    "activation_function":"gelu_new"})", "gpt2");
+  REQUIRE(gpt2.ok);
+  CHECK(gpt2.model.act == ActivationFn::kGeluNew);
+  const HfImport gemma = ImportHfConfigText(R"({"model_type":"gemma2","vocab_size":256000,"hidden_size":2304,
+    "num_hidden_layers":26,"num_attention_heads":8,"num_key_value_heads":4,"head_dim":256,"intermediate_size":9216,
+    "hidden_activation":"gelu_pytorch_tanh"})", "gemma");
+  REQUIRE(gemma.ok);
+  CHECK(gemma.model.act == ActivationFn::kGeluTanh);
+  const HfImport odd = ImportHfConfigText(R"({"model_type":"llama","vocab_size":32000,"hidden_size":4096,
+    "num_hidden_layers":2,"num_attention_heads":32,"intermediate_size":11008,"hidden_act":"xielu"})", "odd");
+  REQUIRE(odd.ok);  // a warning, not an error: counted as SiLU, and said so
+  CHECK(odd.model.act == ActivationFn::kSilu);
+  CHECK(!odd.diagnostics.empty());
+}
+
 TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and links alike") {
   // The default model (Llama 3.1 8B) has head_dim 128 = 4096 / 32.
   REQUIRE(DefaultConfig().model.head_dim == 128);

@@ -116,5 +116,17 @@ grep -q "Per GPU on pipeline stage 1 of 4 (the first" /tmp/llmmem_cli_out && gre
 expect_exit "pipeline json" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1 --json
 python3 -c "import json; g=json.load(open('/tmp/llmmem_cli_out'))['per_gpu']; assert g['pipeline_stage']==1 and g['pipeline_stages']==4 and g['first_stage_bytes']==g['total_bytes']>=g['last_stage_bytes']" \
   && ok "JSON per_gpu.pipeline_stage 1 of 4, with both ends' bytes" || bad "JSON pipeline stage"
+# Implementation profiles (issue 10): named, validated, and each keeps what its code keeps.
+expect_exit "unknown framework" 2 --model llama-3.1-8b --framework pytorch
+grep -q "hf-eager, hf-sdpa, hf-flash2, megatron, liger" /tmp/llmmem_cli_err && ok "unknown framework lists the profiles" || bad "framework message"
+acts() { "$bin" --model llama-3.2-1b --seq 2048 --framework "$1" --json 2>/dev/null | python3 -c "
+import json,sys; t=json.load(sys.stdin)['breakdown']
+print(next(c for c in t['children'] if c['id']=='total.activations')['bytes'])"; }
+eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(acts liger)
+[ "$eager" -gt "$sdpa" ] && [ "$sdpa" -gt "$paper" ] && [ "$paper" -gt "$liger" ] \
+  && ok "activations: hf-eager > hf-sdpa > megatron (paper) > liger" || bad "profile order $eager $sdpa $paper $liger"
+"$bin" --model llama-3.2-1b --framework hf-eager --formulas >/tmp/llmmem_cli_out 2>/dev/null
+grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" /tmp/llmmem_cli_out \
+  && ok "formulas name the autograd node and the departure from the paper" || bad "formula node text"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

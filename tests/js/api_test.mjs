@@ -32,6 +32,9 @@ const queries = [
   'v=1&model=mixtral-8x7b&mode=qlora&seq=2048',
   'v=1&model=gpt2&mode=train&flash_attn=0&dropout=1&batch=8&seq=1024',
   'v=1&model=custom&hidden=5120&layers=40&heads=40&kv_heads=40&head_dim=128&ffn=13824&vocab=32000&mode=train&tp=4&sp=1',
+  'v=1&model=qwen2.5-7b&framework=hf-eager&seq=2048',
+  'v=1&model=llama-3.1-8b&framework=liger&recompute=full',
+  'v=1&model=gpt2&framework=megatron&dropout=1&seq=1024',
 ];
 
 for (const q of queries) {
