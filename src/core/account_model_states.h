@@ -34,12 +34,15 @@ inline std::string ShardNote(double shards, int64_t zero) {
   return " / " + FormatNumber(shards) + " (ZeRO-" + std::to_string(zero) + fsdp + ")";
 }
 
-// Bytes of one weight tensor family stored in `format` (quantised formats keep
-// norms, biases and embeddings in 16 bits, except GGUF which quantises every matrix
-// and keeps vectors in fp32).
+// Bytes of one weight tensor family stored in `format`. fp32/fp16/bf16 store every tensor
+// so. Quantised checkpoints quantise the decoder layers' Linear weights and keep the
+// embeddings, the LM head, norms, biases and routers in 16 bits (llm-compressor and
+// AutoFP8 recipes ignore lm_head, as in neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8's
+// quantization_config; GPTQ/AWQ and bitsandbytes skip lm_head and never touch the
+// embedding); GGUF quantises every matrix and keeps vectors in fp32.
 inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions& q) {
   const double n = static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
-  if (format <= Dtype::kInt4) return n * Info(format).bits / 8.0;  // plain formats: every tensor
+  if (format <= Dtype::kBf16) return n * Info(format).bits / 8.0;
   const bool gguf = format >= Dtype::kQ8_0;
   const bool matrix = t.cols > 1;
   const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
@@ -128,7 +131,7 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
   s.Begin(id, name);
   s.Note([&] {
     std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
-    if (!Info(format).trainable && format > Dtype::kInt4) note += "; embeddings, head and norms stay 16-bit";
+    if (format > Dtype::kBf16 && format < Dtype::kQ8_0) note += "; embeddings, head and norms stay 16-bit";
     if (d.t > 1 || d.pp > 1 || d.ep > 1) {
       note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) + ", matrices / t=" +
               FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");

@@ -54,6 +54,10 @@ struct QuantOptions {
 double BitsPerWeight(Dtype d, const QuantOptions& q);
 // A short formula for the bits above, with the values substituted.
 std::string BitsPerWeightFormula(Dtype d, const QuantOptions& q);
+// Every parameter stored in `d`: the Hugging Face Model Memory Calculator's per-precision
+// size (seed 002's table, M6) and the P x Q/8 of the quick rule. Real quantised
+// checkpoints keep some tensors in 16 bits; the estimate's weight lines count those.
+inline double NaiveModelBytes(double params, Dtype d, const QuantOptions& q) { return params * BitsPerWeight(d, q) / 8.0; }
 
 inline double BytesPerElement(Dtype d, const QuantOptions& q) { return BitsPerWeight(d, q) / 8.0; }
 

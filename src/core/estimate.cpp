@@ -63,7 +63,7 @@ const BreakdownNode* BreakdownNode::Find(const std::string& dotted_id) const {
 namespace {
 
 // Seed 002's quick rule: P (parameters) x Q/8 (bytes per parameter) x 1.2.
-double QuickRuleBytes(const Derived& d) { return WholeBytes(d.P * BitsPerWeight(d.c.dtype, d.c.quant) / 8.0 * 1.2); }
+double QuickRuleBytes(const Derived& d) { return WholeBytes(NaiveModelBytes(d.P, d.c.dtype, d.c.quant) * 1.2); }
 
 void FillCommon(const Derived& d, Totals& t) {
   t.ok = true;
