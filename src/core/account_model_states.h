@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/derived.h"
+#include "core/optimizer_impl.h"
 #include "core/sinks.h"
 #include "core/sources.h"
 #include "core/units.h"
@@ -102,7 +103,37 @@ inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
   return w;
 }
 
+// auto: what each framework's optimizer runs by default.
+inline OptimizerImpl ResolvedImpl(const Config& c) {
+  if (c.optimizer_impl != OptimizerImpl::kAuto) return c.optimizer_impl;
+  return IsHuggingFace(c.framework) ? OptimizerImpl::kForeach : OptimizerImpl::kFused;
+}
+
 }  // namespace detail
+
+// The optimizer step's own allocations beside the states: torch's foreach Adam(W) takes
+// the square root of every second moment at once (one state-sized list), the for-loop
+// path one tensor's worth, in-backward steps one tensor's worth while backward runs;
+// fused kernels update in place. Other optimizers' steps allocate nothing of note.
+template <class Sink>
+void AccountStepTemporaries(const Derived& d, Sink& s, double T, OptimizerImpl impl, Device device) {
+  const Config& c = d.c;
+  // Offloaded, the step runs in DeepSpeed's CPU Adam, which updates in place.
+  if (c.optimizer != Optimizer::kAdamW || impl == OptimizerImpl::kFused || device != Device::kGpu) return;
+  const double obpp = Info(c.optimizer_dtype).bits / 8.0;
+  const double o_shards = d.OptimizerShards();
+  const double largest = std::fmin(d.largest_trainable > 0 ? d.largest_trainable : T, T);
+  const double elements = impl == OptimizerImpl::kForeach ? T / o_shards : largest;
+  const Live live = impl == OptimizerImpl::kInBackward ? Live::ForwardOnly(elements * obpp) : Live::StepOnly(elements * obpp);
+  s.Leaf("step_temporaries", impl == OptimizerImpl::kForeach ? "Step temporaries (sqrt of v, all at once)" : "Step temporaries (one tensor)",
+         Category::kOptimizerStates, live.On(device), [&] {
+           return Explanation{detail::PerParam(obpp, elements,
+                                               impl == OptimizerImpl::kForeach ? "state elements: _foreach_sqrt(exp_avg_sq)"
+                                                                               : "elements of the largest tensor") +
+                                  "; " + Info(impl).help,
+                              Info(impl).source};
+         });
+}
 
 // The stored weights of one model on this GPU: the whole model (inference, training),
 // the frozen base (LoRA, QLoRA), or a named RLHF role (`id`, `name`, `format`).
@@ -175,6 +206,11 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const char* opt_where = opt_device == Device::kCpu    ? " (offloaded to CPU)"
                           : opt_device == Device::kNvme ? " (offloaded to NVMe)"
                                                         : "";
+  // bitsandbytes paged states live in CUDA unified memory, outside PyTorch's allocator:
+  // on the GPU while it has room, evicted to CPU RAM under pressure, never an OOM.
+  const bool paged = c.paged_optimizer && opt_device == Device::kGpu;
+  const Device state_device = paged ? Device::kCpu : opt_device;
+  const char* state_where = paged ? " (paged: unified memory, evicted to CPU under pressure)" : opt_where;
 
   if (d.adapters) {
     const double bpp = Info(c.dtype).bits / 8.0;
@@ -187,11 +223,23 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   }
 
   const double gbpp = Info(c.grad_dtype).bits / 8.0;
-  s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards), [&] {
-    return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
-                           Info(c.grad_dtype).label + ")",
-                       c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
-  });
+  const OptimizerImpl impl = detail::ResolvedImpl(c);
+  if (impl == OptimizerImpl::kInBackward && d.largest_trainable > 0) {
+    // Each parameter steps in its gradient hook and drops the gradient: at most one whole
+    // gradient (the largest tensor's) is alive.
+    const double largest = std::fmin(d.largest_trainable, T);
+    s.Leaf("gradients", "Gradients (one tensor at a time: optimizer in backward)", Category::kGradients,
+           Live::Both(largest * gbpp), [&] {
+             return Explanation{detail::PerParam(gbpp, largest, "elements of the largest trainable tensor"),
+                                Info(impl).source};
+           });
+  } else {
+    s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards), [&] {
+      return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
+                             Info(c.grad_dtype).label + ")",
+                         c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
+    });
+  }
 
   const double fp32 = Info(Dtype::kFp32).bits / 8.0;
   if (c.master_weights && HasMasterCopy(c.dtype)) {
@@ -214,9 +262,9 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
   // Text is built only inside the explain callbacks: the fast path allocates nothing.
   const auto state_note = [&] {
-    return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, c.zero) + opt_where;
+    return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, c.zero) + state_where;
   };
-  const Live state_live = Live::Both(T * obpp / o_shards).On(opt_device);
+  const Live state_live = Live::Both(T * obpp / o_shards).On(state_device);
   switch (c.optimizer) {
     case Optimizer::kSgd:
       break;
@@ -251,12 +299,12 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       const auto explain = [&] {
         return Explanation{"(1 B x " + FormatCount(static_cast<int64_t>(std::llround(T))) + " + 4 B x " +
                                FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048)" +
-                               detail::ShardNote(o_shards, c.zero) + opt_where,
+                               detail::ShardNote(o_shards, c.zero) + state_where,
                            src::kAdam8bit};
       };
       s.Begin("optimizer", "8-bit Adam states");
-      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each).On(opt_device), explain);
-      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each).On(opt_device), explain);
+      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device), explain);
+      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device), explain);
       s.End();
       break;
     }
@@ -281,6 +329,8 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       });
       break;
   }
+
+  AccountStepTemporaries(d, s, T, impl, state_device);
 
   if (c.optimizer_grad_copy) {
     s.Leaf("fp32_grad_copy", "FP32 gradient copy at the step", Category::kGradients,

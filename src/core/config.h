@@ -9,6 +9,7 @@
 
 #include "core/dtype.h"
 #include "core/framework.h"
+#include "core/optimizer_impl.h"
 #include "core/model.h"
 
 namespace llmmem::core {
@@ -79,6 +80,8 @@ struct Config {
   // Optimizer.
   Optimizer optimizer = Optimizer::kAdamW;
   Dtype optimizer_dtype = Dtype::kFp32;  // state precision for SGD momentum, Adam(W), Lion
+  OptimizerImpl optimizer_impl = OptimizerImpl::kAuto;  // foreach / fused / for-loop / in backward
+  bool paged_optimizer = false;  // bitsandbytes paged states: unified memory, evicted to CPU under pressure
 
   // Inference.
   Dtype kv_dtype = Dtype::kBf16;

@@ -110,6 +110,7 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
         lora_in_width += rows * per_layer;
         lora_per_layer_mats += per_layer;
         lora_matrices += n;
+        largest_trainable = std::max(largest_trainable, r * std::max(rows, cols));  // A or B of one adapter
       }
     });
   } else {
@@ -122,6 +123,7 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
     P_gpu *= k;
     layer_params_gpu *= k;
   }
+  if (!adapters && has_arch) largest_trainable = static_cast<double>(counts.largest_tensor) / t;
   T = !training ? 0 : adapters ? lora_params : P;
   if (!training) T_gpu = 0;
   else if (!adapters) T_gpu = P_gpu;

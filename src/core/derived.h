@@ -41,6 +41,7 @@ struct Derived {
   double full_factored = 0;   // Adafactor state elements of the whole model
   double lora_in_width = 0;   // sum of d_in over adapted matrices of one layer (lora_dropout copies)
   double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
+  double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
   double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)
 
   Derived(const Config& config, int pipeline_stage);

@@ -251,6 +251,15 @@ std::vector<FieldDef> Build() {
                  return std::string();
                }},
       DTYPE_FIELD("optimizer_dtype", optimizer_dtype, "optimizer state format"),
+      FieldDef{"optimizer_impl", FieldKind::kText, false, "how the step runs: auto, foreach, fused, forloop or in_backward",
+               [](const Config& c) { return std::string(OptimizerImplId(c.optimizer_impl)); },
+               [](Config& c, const std::string& t) {
+                 OptimizerImpl v;
+                 if (!ParseOptimizerImpl(t, v)) return "\"" + t + "\" is not an optimizer implementation; one of: " + OptimizerImplIdList();
+                 c.optimizer_impl = v;
+                 return std::string();
+               }},
+      BOOL_FIELD("paged_optimizer", paged_optimizer, false, "bitsandbytes paged optimizer states (unified memory)"),
       DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
       BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
       INT_FIELD("prefill_chunk", prefill_chunk, false, "tokens per prefill forward (chunked prefill); 0: all at once"),

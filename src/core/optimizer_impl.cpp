@@ -1,0 +1,50 @@
+#include "core/optimizer_impl.h"
+
+namespace llmmem::core {
+namespace {
+
+constexpr OptimizerImplInfo kImpls[] = {
+    {OptimizerImpl::kAuto, "auto", "Auto (by framework)",
+     "foreach under the HF profiles (torch.optim's default on CUDA), fused under megatron (apex/TE FusedAdam)", ""},
+    {OptimizerImpl::kForeach, "foreach", "foreach (torch default)",
+     "torch.optim multi-tensor path: _foreach_sqrt(exp_avg_sq) allocates one state-sized temporary at the step",
+     "torch/optim/adam.py and adamw.py, _multi_tensor_adam(w): exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)"},
+    {OptimizerImpl::kFused, "fused", "fused (fused=True, apex, TE)",
+     "one fused kernel updates in place: no temporaries (torch fused=True, apex/TE FusedAdam, DeepSpeed)",
+     "torch/optim/adam.py _fused_adam (torch._fused_adam_); apex.optimizers.FusedAdam"},
+    {OptimizerImpl::kForLoop, "forloop", "for-loop (foreach=False)",
+     "one parameter at a time: the temporaries are one tensor's (the largest)",
+     "torch/optim/adam.py _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)"},
+    {OptimizerImpl::kInBackward, "in_backward", "in backward (torchtune)",
+     "the step runs in each parameter's gradient hook: one gradient alive at a time, no step peak",
+     "torchtune optimizer_in_bwd (torch.Tensor.register_post_accumulate_grad_hook; torchtune/training/memory.py)"},
+};
+
+}  // namespace
+
+const OptimizerImplInfo& Info(OptimizerImpl i) {
+  for (const OptimizerImplInfo& row : kImpls) {
+    if (row.impl == i) return row;
+  }
+  return kImpls[0];
+}
+
+const char* OptimizerImplId(OptimizerImpl i) { return Info(i).id; }
+
+bool ParseOptimizerImpl(const std::string& id, OptimizerImpl& out) {
+  for (const OptimizerImplInfo& row : kImpls) {
+    if (id == row.id) {
+      out = row.impl;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string OptimizerImplIdList() {
+  std::string s;
+  for (const OptimizerImplInfo& row : kImpls) s += (s.empty() ? "" : ", ") + std::string(row.id);
+  return s;
+}
+
+}  // namespace llmmem::core
