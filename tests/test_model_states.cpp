@@ -236,3 +236,55 @@ TEST_CASE("Model-state formulas state the byte sizes their arithmetic uses") {
   const double params = static_cast<double>(CountParameters(c.model).attention);
   CHECK(attention->formula.rfind(FormatNumber(attention->bytes / params, 4) + " B x ", 0) == 0);
 }
+
+TEST_CASE("Optimizer step: foreach Adam(W) peaks at 5x the parameter bytes in pure bf16 (Mistral-7B)") {
+  Config c = Bare();
+  c.model = FindPreset("mistral-7b-v0.1")->model;
+  c.framework = Framework::kHfSdpa;  // torch.optim.AdamW, foreach by default
+  c.dtype = c.grad_dtype = c.optimizer_dtype = Dtype::kBf16;
+  c.master_weights = false;
+  c.batch = 4;
+  c.seq = 512;
+  const Estimate e = Explain(c);
+  const double P = static_cast<double>(e.params.total);
+  CHECK(e.totals.peak_moment == Moment::kOptimizerStep);
+  // weights + gradients + m + v + the sqrt(v) temporary, and 4 B per step tensor.
+  CHECK(e.totals.moment_bytes[1] == doctest::Approx(5 * 2 * P).epsilon(1e-6));
+  CHECK(Bytes(e, "total.model_states.step_temporaries") == 2 * P);
+  c.optimizer_impl = OptimizerImpl::kFused;
+  CHECK(Explain(c).tree.Find("total.model_states.step_temporaries") == nullptr);
+  c.optimizer_impl = OptimizerImpl::kForLoop;  // one tensor at a time: the embedding, at the step
+  const Estimate loop = Explain(c);
+  const BreakdownNode* temp = loop.tree.Find("total.model_states.step_temporaries");
+  REQUIRE(temp != nullptr);
+  CHECK(temp->moment_bytes[static_cast<int>(Moment::kOptimizerStep)] == 2.0 * 32000 * 4096);
+}
+
+TEST_CASE("Optimizer in backward keeps one gradient; paged states leave the GPU total") {
+  Config c = Bare();
+  c.model = Llama2_7B();
+  c.framework = Framework::kHfSdpa;
+  c.optimizer_impl = OptimizerImpl::kInBackward;
+  const Estimate e = Explain(c);
+  CHECK(Bytes(e, "total.model_states.gradients") == 2.0 * 32000 * 4096);  // the largest tensor's
+  Config paged = Bare();
+  paged.model = Llama2_7B();
+  paged.optimizer = Optimizer::kAdam8bit;
+  paged.paged_optimizer = true;
+  const Estimate p = Explain(paged);
+  const BreakdownNode* m = p.tree.Find("total.model_states.optimizer.adam_m");
+  REQUIRE(m != nullptr);
+  CHECK(m->device == Device::kCpu);
+  paged.paged_optimizer = false;
+  CHECK(EstimateTotals(paged).peak_bytes > p.totals.peak_bytes);
+}
+
+TEST_CASE("Three measures: allocated, reserved (+ fragmentation), nvidia-smi (+ context)") {
+  Config c = DefaultConfig();
+  c.fragmentation_pct = 10;
+  c.cuda_context_gb = 1.3;
+  c.comm_buffer_gb = 0;
+  const Totals t = EstimateTotals(c);
+  CHECK(t.reserved_bytes == doctest::Approx(t.allocated_bytes * 1.1).epsilon(1e-9));
+  CHECK(t.peak_bytes == doctest::Approx(t.reserved_bytes + 1.3e9).epsilon(1e-9));
+}

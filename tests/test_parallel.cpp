@@ -301,3 +301,15 @@ TEST_CASE("ZeRO with LoRA: the all-gather bucket holds at most the trained adapt
   c.zero = 1;
   CHECK(EstimateTotals(c).peak_bytes <= zero0);
 }
+
+TEST_CASE("Context parallelism joins the ZeRO/FSDP shard group: states split over dp x cp") {
+  Config c = Bare();
+  c.model = Llama2_7B();
+  c.dp = 2;
+  c.cp = 4;
+  c.zero = 1;
+  const Estimate e = Explain(c);
+  const double T = static_cast<double>(CountParameters(c.model).total);
+  CHECK(Bytes(e, "total.model_states.optimizer.adam_m") == doctest::Approx(T * 4 / 8).epsilon(1e-9));
+  CHECK(Bytes(e, "total.model_states.gradients") == doctest::Approx(T * 2).epsilon(1e-9));  // ZeRO-1: not sharded
+}

@@ -94,7 +94,7 @@ struct Config {
   bool lora_dropout = false;   // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
 
   // Overheads, each shown as its own line.
-  double cuda_context_gb = 0.5;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes)
+  double cuda_context_gb = 1.3;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes; seed 002: ~1.3 GB)
   double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
 

@@ -72,7 +72,10 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
   stage_layers = L > 0 ? std::ceil(L / pp) : 0;
   if (!first_stage && stage_layers * (pp - 1) > L) stage_layers = L - std::ceil(L / pp) * (pp - 1);
   if (stage_layers < 0) stage_layers = 0;
-  shard = c.zero_group > 0 ? static_cast<double>(c.zero_group) : dp;
+  // Context-parallel GPUs hold the same parameters, so ZeRO/FSDP shards over dp x cp:
+  // Megatron's distributed optimizer uses the data-parallel-with-CP group, torchtitan's
+  // FSDP the dp_shard_cp mesh, DeepSpeed-Ulysses the sequence-data-parallel group.
+  shard = c.zero_group > 0 ? static_cast<double>(c.zero_group) : dp * cp;
   s_local = s / cp;
 
   // Micro-batches in flight on this stage (Korthikanti §4.2.3; Narayanan et al. 2021 §2.2):

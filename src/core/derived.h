@@ -26,7 +26,7 @@ struct Derived {
   int stage = 0;
   bool first_stage = true, last_stage = true;
   double stage_layers = 0;    // layers on this stage: ceil(L / pp) on the most loaded one
-  double shard = 1;           // ZeRO/FSDP shard group size (zero_group or dp)
+  double shard = 1;           // ZeRO/FSDP shard group size (zero_group, else dp x cp)
   double in_flight = 1;       // micro-batches whose activations this stage holds at once
   double s_local = 0;         // tokens of a sequence this GPU holds: s / cp
 

@@ -88,6 +88,8 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   t.peak_moment = static_cast<Moment>(peak);
   t.peak_bytes = t.moment_bytes[peak];
   for (int i = 0; i < kCategoryCount; ++i) t.category_bytes[i] = sink.CategoryAt(i, peak);
+  t.allocated_bytes = t.peak_bytes - t.category_bytes[static_cast<int>(Category::kOverheads)];
+  t.reserved_bytes = WholeBytes(t.allocated_bytes * (1 + d.c.fragmentation_pct / 100.0));
 }
 
 Totals TotalsForStage(const Config& c, int stage) {

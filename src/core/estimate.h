@@ -52,6 +52,12 @@ struct Totals {
   int64_t active_params = 0;       // per token (MoE: top-k experts); == params when dense
   int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
   double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
+  // The three figures people measure, at the peak: what PyTorch's allocator hands out
+  // (torch.cuda.max_memory_allocated), what it holds (max_memory_reserved: plus the
+  // fragmentation reserve), and what nvidia-smi shows (peak_bytes: plus the CUDA context
+  // and communication buffers outside the allocator).
+  double allocated_bytes = 0;
+  double reserved_bytes = 0;
 
   bool Fits() const { return ok && peak_bytes <= capacity_bytes; }
   double Headroom() const { return capacity_bytes - peak_bytes; }  // negative: over by

@@ -102,6 +102,8 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["total_bytes"] = Json(t.peak_bytes);
   gpu["total_gb"] = Json(t.peak_bytes / kGB);
   gpu["total_gib"] = Json(t.peak_bytes / kGiB);
+  gpu["allocated_bytes"] = Json(t.allocated_bytes);  // torch.cuda.max_memory_allocated
+  gpu["reserved_bytes"] = Json(t.reserved_bytes);    // torch.cuda.max_memory_reserved
   gpu["capacity_bytes"] = Json(t.capacity_bytes);
   gpu["headroom_bytes"] = Json(t.Headroom());
   gpu["fits"] = Json(t.Fits());
