@@ -205,10 +205,12 @@ TEST_CASE("Offload: each row says where it lives; a GPU row is the sum of its GP
   const BreakdownNode* states = e.tree.Find("total.model_states");
   REQUIRE(states != nullptr);
   CHECK(states->device == Device::kGpu);
-  CHECK(states->bytes == Bytes(e, "total.model_states.gradients"));  // the only model state left on the GPU
+  CHECK(states->bytes == 0);  // every model state is off the GPU: gradients follow the parameters' offload
+  CHECK(e.tree.Find("total.model_states.gradients")->device == Device::kCpu);
   CHECK(e.tree.Find("total.model_states.optimizer.adam_m")->device == Device::kCpu);
   CHECK(e.tree.Find("total.model_states.weights.mlp")->device == Device::kNvme);
-  CHECK(states->cpu_bytes == Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer"));
+  CHECK(states->cpu_bytes == Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer") +
+                             Bytes(e, "total.model_states.gradients"));
   CHECK(states->nvme_bytes == Bytes(e, "total.model_states.weights"));
   CHECK(e.tree.cpu_bytes == e.totals.cpu_bytes);
   CHECK(e.tree.nvme_bytes == e.totals.nvme_bytes);

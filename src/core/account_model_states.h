@@ -234,10 +234,19 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
                                 Info(impl).source};
            });
   } else {
-    s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards), [&] {
+    // FSDP's CPUOffload(offload_params=True) keeps the sharded gradients on the CPU too
+    // (the optimizer steps there); DeepSpeed's offload_param likewise with the optimizer.
+    // The gradients go where the optimizer steps: the CPU, or NVMe with ZeRO-Infinity.
+    const Device grad_device = c.offload_params == Offload::kNone ? Device::kGpu
+                               : c.offload_optimizer == Offload::kNone ? Device::kCpu
+                                                                        : opt_device;
+    const char* grad_where = grad_device == Device::kGpu ? "" : grad_device == Device::kCpu ? " (offloaded to CPU with the parameters)" : " (offloaded to NVMe with the parameters)";
+    s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards).On(grad_device), [&] {
       return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
-                             Info(c.grad_dtype).label + ")",
-                         c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads : src::kZeroModelStates};
+                             Info(c.grad_dtype).label + ")" + grad_where,
+                         grad_device != Device::kGpu ? src::kOffload
+                         : c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads
+                                                                                 : src::kZeroModelStates};
     });
   }
 
