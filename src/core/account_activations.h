@@ -150,8 +150,11 @@ void AccountActivations(const Derived& d, Sink& s) {
         s.Begin(detail::GroupId(t.group), detail::GroupName(t.group));
       }
       const double per_layer = t.Bytes() * detail::SplitShare(d, t.split);
-      s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * L), [&] {
-        return Explanation{detail::RowFormula(d, t, per_layer, L),
+      // With a frozen embedding (LoRA) nothing flows back into the first layer's input.
+      const double layers = !t.first_layer_kept && d.adapters && d.first_stage ? L - d.in_flight : L;
+      s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * layers), [&] {
+        return Explanation{detail::RowFormula(d, t, per_layer, layers) +
+                               (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
                            t.group == LayerGroup::kLora ? src::kLora
                            : hf ? layer_source
                            : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp

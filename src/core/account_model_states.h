@@ -213,7 +213,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const char* state_where = paged ? " (paged: unified memory, evicted to CPU under pressure)" : opt_where;
 
   if (d.adapters) {
-    const double bpp = Info(c.dtype).bits / 8.0;
+    const double bpp = Info(AdapterDtype(c)).bits / 8.0;
     s.Leaf("adapters", "LoRA adapter weights", Category::kWeights, Live::Both(T * bpp / d.WeightShards()), [&] {
       return Explanation{"r(d_in + d_out) per adapted matrix, r=" + std::to_string(c.lora_rank) + ", targets " +
                              LoraTargetsId(c.lora_targets) + ": " + detail::PerParam(bpp, T, what) +
@@ -222,7 +222,9 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     });
   }
 
-  const double gbpp = Info(c.grad_dtype).bits / 8.0;
+  // A gradient has its parameter's dtype; 16-bit adapters' may be accumulated in grad_dtype.
+  const Dtype grad_dtype = d.adapters && AdapterDtype(c) == Dtype::kFp32 ? Dtype::kFp32 : c.grad_dtype;
+  const double gbpp = Info(grad_dtype).bits / 8.0;
   const OptimizerImpl impl = detail::ResolvedImpl(c);
   if (impl == OptimizerImpl::kInBackward && d.largest_trainable > 0) {
     // Each parameter steps in its gradient hook and drops the gradient: at most one whole
@@ -243,7 +245,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     const char* grad_where = grad_device == Device::kGpu ? "" : grad_device == Device::kCpu ? " (offloaded to CPU with the parameters)" : " (offloaded to NVMe with the parameters)";
     s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards).On(grad_device), [&] {
       return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
-                             Info(c.grad_dtype).label + ")" + grad_where,
+                             Info(grad_dtype).label + ")" + grad_where,
                          grad_device != Device::kGpu ? src::kOffload
                          : c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads
                                                                                  : src::kZeroModelStates};
@@ -251,7 +253,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   }
 
   const double fp32 = Info(Dtype::kFp32).bits / 8.0;
-  if (c.master_weights && HasMasterCopy(c.dtype)) {
+  if (c.master_weights && HasMasterCopy(d.adapters ? AdapterDtype(c) : c.dtype)) {
     s.Leaf("master_weights", "FP32 master weights", Category::kMasterWeights,
            Live::Both(T * fp32 / o_shards).On(opt_device), [&] {
              return Explanation{detail::PerParam(fp32, T, what) + detail::ShardNote(o_shards, c.zero) + opt_where,

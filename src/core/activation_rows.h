@@ -23,6 +23,10 @@ struct LayerTensor {
   const char* node;      // the autograd node (or kernel) that keeps it
   const char* vs_paper;  // how it departs from Korthikanti's list; "" for the paper's own term
   bool layer_input = false;  // this storage is the layer's input (what full recompute checkpoints)
+  // Kept in the model's first layer too. With LoRA's frozen embedding no gradient flows
+  // into that layer's input, so autograd keeps only what the adapters' gradients need there
+  // (HF profiles: not the input norm; q only when K is adapted, and so on).
+  bool first_layer_kept = true;
 
   double Bytes() const { return elem_bytes * elements; }
 };

@@ -20,10 +20,44 @@ namespace llmmem::core {
 // GPT-2 and BERT: learned positions and LayerNorm (modeling_gpt2.py, modeling_bert.py).
 inline bool IsGpt2Family(const ModelSpec& m) { return m.norm == NormKind::kLayerNorm && m.learned_positions > 0; }
 
-// Does a Linear keep its input? Only when its weight trains (full training) or a LoRA
-// adapter on it does (lora_A keeps the same input).
+// PEFT's adapted Linear casts its input to the adapters' dtype and applies lora_dropout
+// before lora_A; either makes lora_A keep its own copy rather than the shared input.
+inline bool AdapterKeepsOwnInput(const Config& c) {
+  return c.lora_dropout || Info(AdapterDtype(c)).bits != ActivationBytes(c) * 8;
+}
+
+// Does a Linear's input stay saved? When its weight trains (full training), or when a
+// LoRA adapter on it keeps that very tensor (lora_A with no cast and no dropout).
 inline bool LinearKeepsInput(const Derived& d, uint32_t lora_bits) {
-  return !d.adapters || (d.c.lora_targets & lora_bits) != 0;
+  return !d.adapters || ((d.c.lora_targets & lora_bits) != 0 && !AdapterKeepsOwnInput(d.c));
+}
+
+// PEFT LoRA (huggingface/peft src/peft/tuners/lora/layer.py, Linear.forward):
+// x = self._cast_input_dtype(x, lora_A.weight.dtype); result + lora_B(lora_A(dropout(x))) * scaling.
+template <class F>
+void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
+  if (!d.adapters) return;
+  const Config& c = d.c;
+  const double a = Info(AdapterDtype(c)).bits / 8.0;
+  if (AdapterKeepsOwnInput(c)) {
+    const bool cast = a != ActivationBytes(c);
+    f(LayerTensor{LayerGroup::kLora, "lora_inputs", cast ? "Adapter inputs, cast to the adapters' dtype" : "Adapter inputs after lora_dropout",
+                  a, "sb*d_in per adapted matrix", w.sb * d.lora_in_width, Split::kSp, "MmBackward0 (self) of lora_A",
+                  cast ? "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too" : ""});
+  }
+  if (c.lora_dropout) {
+    // A mask is kept for the gradient of the dropout's input: q/k/v's input in the first
+    // layer needs none (the frozen embedding).
+    LayerTensor qkv{LayerGroup::kLora, "lora_dropout_masks_qkv", "Adapter dropout masks, Q/K/V (bool)", 1,
+                    "sb*d_in per adapted matrix", w.sb * d.lora_qkv_in_width, Split::kSp, "NativeDropoutBackward0 (mask)", ""};
+    qkv.first_layer_kept = false;
+    if (d.lora_qkv_in_width > 0) f(qkv);
+    f(LayerTensor{LayerGroup::kLora, "lora_dropout_masks", "Adapter dropout masks, other matrices (bool)", 1,
+                  "sb*d_in per adapted matrix", w.sb * (d.lora_in_width - d.lora_qkv_in_width), Split::kSp,
+                  "NativeDropoutBackward0 (mask)", ""});
+  }
+  f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", a, "sbr per adapted matrix",
+                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp, "MmBackward0 (self) of lora_B", ""});
 }
 
 namespace detail {
@@ -38,12 +72,17 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
   const Config& c = d.c;
   const double e = ActivationBytes(c);
   const bool liger = c.framework == Framework::kLiger;
+  // The input norm keeps nothing when no gradient flows into the layer's input.
+  auto emit = [&](LayerTensor t) {
+    t.first_layer_kept = !first;
+    f(t);
+  };
   if (c.model.norm == NormKind::kLayerNorm) {
     LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input" : copies == 1 ? "Post-attention norm: input" : "Other norms: inputs",
                    e, "sbh", w.sb * d.h * copies, Split::kSp, "NativeLayerNormBackward0 (input)", ""};
     in.layer_input = first;
-    f(in);
-    f(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats", first ? "Input norm: mean and rstd (fp32)" : copies == 1 ? "Post-attention norm: mean and rstd (fp32)" : "Other norms: mean and rstd (fp32)",
+    emit(in);
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats", first ? "Input norm: mean and rstd (fp32)" : copies == 1 ? "Post-attention norm: mean and rstd (fp32)" : "Other norms: mean and rstd (fp32)",
                   8, "sb", w.sb * copies, Split::kSp, "NativeLayerNormBackward0 (mean, rstd)",
                   "the paper counts the input only; LayerNorm also keeps fp32 mean and rstd per token"});
     return;
@@ -52,8 +91,8 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
     LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input (fused RMSNorm)" : copies == 1 ? "Post-attention norm: input (fused RMSNorm)" : "Other norms: inputs (fused RMSNorm)",
                    e, "sbh", w.sb * d.h * copies, Split::kSp, "LigerRMSNormFunction (X)", ""};
     in.layer_input = first;
-    f(in);
-    f(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rstd (fp32)" : copies == 1 ? "Post-attention norm: rstd (fp32)" : "Other norms: rstd (fp32)", 4, "sb", w.sb * copies,
+    emit(in);
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rstd (fp32)" : copies == 1 ? "Post-attention norm: rstd (fp32)" : "Other norms: rstd (fp32)", 4, "sb", w.sb * copies,
                   Split::kSp, "LigerRMSNormFunction (RSTD)", "one fp32 value per token beside the paper's input"});
     return;
   }
@@ -62,11 +101,11 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
                  w.sb * d.h * copies, Split::kSp, "PowBackward0 (self), MulBackward0 (self)",
                  "the paper keeps the 16-bit norm input; HF's RMSNorm upcasts to fp32 and keeps the fp32 copy"};
   in.layer_input = first && c.dtype == Dtype::kFp32;  // in fp32 the upcast is the input itself
-  f(in);
-  f(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rsqrt per token (fp32)" : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)" : "Other norms: rsqrt per token (fp32)", 4, "sb",
+  emit(in);
+  emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rsqrt per token (fp32)" : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)" : "Other norms: rsqrt per token (fp32)", 4, "sb",
                 w.sb * copies, Split::kSp, "RsqrtBackward0 (result)", "not in the paper: one fp32 value per token"});
   if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
-    f(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
                   first ? "Input norm: normalised input, cast back" : copies == 1 ? "Post-attention norm: normalised, cast back" : "Other norms: normalised inputs, cast back", e, "sbh", w.sb * d.h * copies,
                   Split::kSp, "MulBackward0 (other) of weight x normalised",
                   "not in the paper: the normalised tensor before the weight, kept for the weight's gradient"});
@@ -154,12 +193,23 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const double qkv_bytes = math ? 4 : e;
   const char* qkv_node = fused ? "the fused attention kernel (query, key, value)" : "BmmBackward0 (self, mat2)";
   const char* math_note = math && e < 4 ? "SDPA's math path keeps fp32 copies of q, k and v (torch >= 2.5)" : "";
-  f(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", qkv_bytes, "sb*a*d_head", w.sb * w.q,
-                Split::kTp, qkv_node, math_note});
-  f(LayerTensor{LayerGroup::kAttention, "k", expanded ? "Key K, repeated per query head" : "Key K", qkv_bytes,
-                expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * kv_width, Split::kTp, qkv_node, repeat_note});
-  f(LayerTensor{LayerGroup::kAttention, "v", expanded ? "Value V, repeated per query head" : "Value V", qkv_bytes,
-                expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * v_width, Split::kTp, qkv_node, repeat_note});
+  // In the first layer under LoRA only adapted projections carry gradients: scores = q.k^T
+  // keeps q for K's gradient and k for Q's; P.V keeps V when the scores need a gradient.
+  const uint32_t lt = c.lora_targets;
+  const bool q_grad = (lt & kLoraQ) != 0, k_grad = (lt & kLoraK) != 0, v_grad = (lt & kLoraV) != 0;
+  auto emit = [&](LayerTensor t, bool first_layer) {
+    t.first_layer_kept = first_layer;
+    f(t);
+  };
+  emit(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", qkv_bytes, "sb*a*d_head",
+                   w.sb * w.q, Split::kTp, qkv_node, math_note},
+       k_grad);
+  emit(LayerTensor{LayerGroup::kAttention, "k", expanded ? "Key K, repeated per query head" : "Key K", qkv_bytes,
+                   expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * kv_width, Split::kTp, qkv_node, repeat_note},
+       q_grad);
+  emit(LayerTensor{LayerGroup::kAttention, "v", expanded ? "Value V, repeated per query head" : "Value V", qkv_bytes,
+                   expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * v_width, Split::kTp, qkv_node, repeat_note},
+       q_grad || k_grad);
 
   const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
   if (!fused && keep_scores) {
@@ -168,17 +218,22 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     // kept by both); the math path's is fp32 after its upcast.
     const bool fp32_softmax = (eager && !gpt2) || math;
     const double soft_bytes = fp32_softmax ? 4 : e;
-    f(LayerTensor{LayerGroup::kAttention, "softmax", fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
-                  soft_bytes, "as^2b", s2, Split::kTp, "SoftmaxBackward0 (result)",
-                  fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32" : ""});
+    const bool one_tensor = soft_bytes == e || math;  // the softmax output is P.V's input
+    emit(LayerTensor{LayerGroup::kAttention, "softmax", fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
+                     soft_bytes, "as^2b", s2, Split::kTp, "SoftmaxBackward0 (result)",
+                     fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32" : ""},
+         q_grad || k_grad || (one_tensor && !c.dropout && v_grad));
     if (c.dropout) {
-      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2, Split::kTp,
-                    "NativeDropoutBackward0 (mask)", ""});
-      f(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e, "as^2b", s2,
-                    Split::kTp, "BmmBackward0 (self)", ""});
-    } else if (soft_bytes != e && !math) {
-      f(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2, Split::kTp,
-                    "BmmBackward0 (self)", "not in the paper: the fp32 softmax and its 16-bit copy are both kept"});
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2, Split::kTp,
+                       "NativeDropoutBackward0 (mask)", ""},
+           q_grad || k_grad);
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e, "as^2b",
+                       s2, Split::kTp, "BmmBackward0 (self)", ""},
+           v_grad);
+    } else if (!one_tensor) {
+      emit(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2, Split::kTp,
+                       "BmmBackward0 (self)", "not in the paper: the fp32 softmax and its 16-bit copy are both kept"},
+           v_grad);
     }
   }
   if (fused) {
@@ -210,7 +265,7 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
                     w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
     }
   }
-  ForEachLoraTensor(d, w, f);
+  ForEachPeftTensor(d, w, f);
 }
 
 }  // namespace llmmem::core

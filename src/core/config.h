@@ -92,6 +92,7 @@ struct Config {
   int64_t lora_rank = 16;
   uint32_t lora_targets = kLoraAllLinear;
   bool lora_dropout = false;   // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
+  Dtype adapter_dtype = Dtype::kCount;  // the adapters' format; kCount = auto (see AdapterDtype)
 
   // Overheads, each shown as its own line.
   double cuda_context_gb = 1.3;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes; seed 002: ~1.3 GB)
@@ -118,5 +119,11 @@ bool ParseOptimizer(const std::string& s, Optimizer& out);
 // "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.
 bool ParseLoraTargets(const std::string& s, uint32_t& out);
 std::string LoraTargetsId(uint32_t targets);
+// The LoRA adapters' format. auto: fp32 under the HF profiles (PEFT's get_peft_model
+// casts 16-bit adapters to fp32, autocast_adapter_dtype=True), else the training dtype.
+inline Dtype AdapterDtype(const Config& c) {
+  if (c.adapter_dtype != Dtype::kCount) return c.adapter_dtype;
+  return IsHuggingFace(c.framework) ? Dtype::kFp32 : c.dtype;
+}
 
 }  // namespace llmmem::core

@@ -111,6 +111,7 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
                                   : 1.0;
         const double per_layer = n * active / (L > 0 ? L : 1);
         lora_in_width += rows * per_layer;
+        if (ts.role == TensorRole::kQ || ts.role == TensorRole::kK || ts.role == TensorRole::kV) lora_qkv_in_width += rows * per_layer;
         lora_per_layer_mats += per_layer;
         lora_matrices += n;
         largest_trainable = std::max(largest_trainable, r * std::max(rows, cols));  // A or B of one adapter

@@ -39,7 +39,8 @@ struct Derived {
   double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
   double lora_factored = 0;   // Adafactor state elements of the adapters
   double full_factored = 0;   // Adafactor state elements of the whole model
-  double lora_in_width = 0;   // sum of d_in over adapted matrices of one layer (lora_dropout copies)
+  double lora_in_width = 0;
+  double lora_qkv_in_width = 0;  // the part of lora_in_width on Q, K and V (the layer's input)
   double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
   double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
   double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)

@@ -273,6 +273,16 @@ std::vector<FieldDef> Build() {
                  return std::string();
                }},
       BOOL_FIELD("lora_dropout", lora_dropout, false, "LoRA dropout"),
+      FieldDef{"adapter_dtype", FieldKind::kText, false,
+               "LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), fp32, bf16 or fp16",
+               [](const Config& c) { return std::string(c.adapter_dtype == Dtype::kCount ? "auto" : Info(c.adapter_dtype).id); },
+               [](Config& c, const std::string& t) {
+                 Dtype d;
+                 if (t == "auto") c.adapter_dtype = Dtype::kCount;
+                 else if (ParseDtype(t, d) && (d == Dtype::kFp32 || d == Dtype::kBf16 || d == Dtype::kFp16)) c.adapter_dtype = d;
+                 else return "\"" + t + "\" is not an adapter format; one of: auto, fp32, bf16, fp16";
+                 return std::string();
+               }},
       NUM_FIELD("cuda_context_gb", cuda_context_gb, "CUDA context, GB"),
       NUM_FIELD("fragmentation_pct", fragmentation_pct, "fragmentation reserve, %"),
       NUM_FIELD("comm_buffer_gb", comm_buffer_gb, "communication buffers, GB"),

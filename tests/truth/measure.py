@@ -380,6 +380,19 @@ def make_config(c):
     )
 
 
+def build_case_model(c, config, dtype):
+    """The whole model of a case, with PEFT-style LoRA when the case has one."""
+    mod = R.build_model(config, dtype)
+    if c.get("lora"):
+        lo = c["lora"]
+        targets = R.LORA_TARGETS if lo["targets"] == "all" else tuple(t + "_proj" for t in lo["targets"].split(","))
+        R.apply_lora(mod, r=lo["r"], alpha=2 * lo["r"], dropout=lo["dropout"], targets=targets,
+                     adapter_dtype=DTYPES[lo["adapter_dtype"]])
+        if c["checkpointing"] != "none":  # peft's enable_input_require_grads for reentrant checkpoints
+            mod.model.embed_tokens.register_forward_hook(lambda m, i, o: o.requires_grad_(True))
+    return mod
+
+
 def run_forward(c, config, seed=0):
     """Build, run one train-mode forward under the recorder; return everything needed."""
     dtype = DTYPES[c["dtype"]]
@@ -398,7 +411,7 @@ def run_forward(c, config, seed=0):
         tags = {storage_key(x): "input"}
         keep = [x, kwargs]
     else:
-        mod = R.build_model(config, dtype)
+        mod = build_case_model(c, config, dtype)
         mod.train()
         R.set_gradient_checkpointing(mod, c["checkpointing"])
         g = torch.Generator().manual_seed(seed)
@@ -503,7 +516,7 @@ def measure_optimizers(c, config):
     dtype = DTYPES[c["dtype"]]
     for name, (make, module, impls) in specs.items():
         torch.manual_seed(0)
-        model = R.build_model(config, dtype)
+        model = build_case_model(c, config, dtype)
         model.train()
         R.set_gradient_checkpointing(model, c["checkpointing"])
         g = torch.Generator().manual_seed(0)
@@ -511,7 +524,7 @@ def measure_optimizers(c, config):
         loss, _ = model(ids, labels=ids.clone())
         loss.backward()
         params = list(model.parameters())
-        opt = make(params)
+        opt = make([p for p in params if p.requires_grad])  # as the HF Trainer builds it
         called, originals = _which_impl(module, impls)
         try:
             opt.step()
@@ -552,7 +565,7 @@ def measure_optimizers(c, config):
 # ----------------------------------------------------------------------------- cases
 
 def case(kind, family, attention, dtype, b, s, h, a, kv, f, *, d=None, V=1000, L=1, p=0.0,
-         ckpt="none", frozen=False, sw=None, upcast=True):
+         ckpt="none", frozen=False, sw=None, upcast=True, lora=None):
     head_dim = d if d is not None else h // a
     parts = [family, kind, attention, dtype, f"b{b}", f"s{s}", f"h{h}", f"a{a}", f"kv{kv}"]
     if head_dim != h // a:
@@ -566,6 +579,9 @@ def case(kind, family, attention, dtype, b, s, h, a, kv, f, *, d=None, V=1000, L
         parts.append(f"p{p}")
     if frozen:
         parts.append("frozen")
+    if lora:
+        parts.append(f"lora-r{lora['r']}-{lora['adapter_dtype']}" + (f"-p{lora['dropout']}" if lora["dropout"] else "")
+                     + ("" if lora["targets"] == "all" else "-" + lora["targets"].replace(",", "")))
     if ckpt != "none":
         parts.append("ckpt-" + ckpt.replace("_", "-"))
     if attention == "sdpa_math" and not upcast:
@@ -577,6 +593,8 @@ def case(kind, family, attention, dtype, b, s, h, a, kv, f, *, d=None, V=1000, L
          "math_upcast": upcast}
     if sw is not None:
         c["sliding_window"] = sw
+    if lora:
+        c["lora"] = lora  # {"r", "targets": "all" | "q,v", "adapter_dtype": "fp32" | "bf16", "dropout"}
     return c
 
 
@@ -612,6 +630,15 @@ def all_cases():
     C.append(case("model", "qwen2", "eager", "bf16", 3, 16, 96, 4, 2, 344, V=640, L=2))
     C.append(case("model", "mistral", "sdpa_math", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, sw=32))
     C.append(case("model", "gpt2", "eager", "bf16", 2, 48, 96, 4, 4, 344, V=536, L=2, p=0.0))
+    # (e) PEFT LoRA on a frozen bf16 model: fp32 adapters (get_peft_model's default), bf16
+    # adapters, lora_dropout, attention-only targets, with gradient checkpointing
+    lo = lambda dt="fp32", p=0.0, t="all": {"r": 8, "targets": t, "adapter_dtype": dt, "dropout": p}
+    C.append(case("model", "llama", "sdpa_math", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, lora=lo()))
+    C.append(case("model", "llama", "sdpa_math", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, lora=lo("bf16")))
+    C.append(case("model", "llama", "eager", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, lora=lo(p=0.05)))
+    C.append(case("model", "llama", "eager", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, lora=lo("bf16", 0.05)))
+    C.append(case("model", "qwen2", "sdpa_math", "bf16", 2, 48, 96, 4, 2, 344, V=640, L=2, lora=lo(t="q,v")))
+    C.append(case("model", "llama", "sdpa_math", "bf16", 2, 64, 128, 8, 2, 344, V=1000, L=2, lora=lo(), ckpt="reentrant"))
     return C
 
 
@@ -713,7 +740,7 @@ def main():
     version = torch.__version__.split("+")[0]
     if args.out:
         out = args.out
-    elif args.quick:  # never overwrite the committed measurements with the 3-case run
+    elif args.quick or args.only:  # never overwrite the committed measurements with a partial run
         import tempfile
         out = os.path.join(tempfile.gettempdir(), f"truth_torch-{version}_cpu_quick.json")
     else:

@@ -474,16 +474,20 @@ def greedy_decode(model, input_ids, max_new_tokens):
 
 
 class LoraLinear(nn.Module):
-    """peft.tuners.lora.Linear: result = base_layer(x) + lora_B(lora_A(dropout(x))) * scaling,
-    base frozen, lora_B initialised to zero."""
+    """peft.tuners.lora.layer.Linear.forward (huggingface/peft src/peft/tuners/lora/layer.py):
+    result = base_layer(x); x = self._cast_input_dtype(x, lora_A.weight.dtype);
+    result = result + lora_B(lora_A(dropout(x))) * scaling; result = result.to(torch_result_dtype).
+    Base frozen, lora_B initialised to zero. The adapters' dtype: get_peft_model's default
+    autocast_adapter_dtype=True makes bf16/fp16 adapters fp32 (peft tuners_utils
+    _cast_adapter_dtype); adapter_dtype=None keeps the base's dtype."""
 
-    def __init__(self, base: nn.Linear, r=16, alpha=32, dropout=0.0):
+    def __init__(self, base: nn.Linear, r=16, alpha=32, dropout=0.0, adapter_dtype=torch.float32):
         super().__init__()
         self.base_layer = base
         base.weight.requires_grad_(False)
         if base.bias is not None:
             base.bias.requires_grad_(False)
-        dev, dt = base.weight.device, base.weight.dtype
+        dev, dt = base.weight.device, adapter_dtype or base.weight.dtype
         self.lora_A = nn.Linear(base.in_features, r, bias=False, device=dev, dtype=dt)
         self.lora_B = nn.Linear(r, base.out_features, bias=False, device=dev, dtype=dt)
         nn.init.kaiming_uniform_(self.lora_A.weight, a=math.sqrt(5))
@@ -493,20 +497,24 @@ class LoraLinear(nn.Module):
 
     def forward(self, x):
         result = self.base_layer(x)
-        return result + self.lora_B(self.lora_A(self.lora_dropout(x))) * self.scaling
+        torch_result_dtype = result.dtype
+        if x.dtype != self.lora_A.weight.dtype:  # _cast_input_dtype
+            x = x.to(self.lora_A.weight.dtype)
+        result = result + self.lora_B(self.lora_A(self.lora_dropout(x))) * self.scaling
+        return result.to(torch_result_dtype)
 
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
 
-def apply_lora(model: nn.Module, r=16, alpha=32, dropout=0.0, targets=LORA_TARGETS):
+def apply_lora(model: nn.Module, r=16, alpha=32, dropout=0.0, targets=LORA_TARGETS, adapter_dtype=torch.float32):
     """Freeze every parameter, then wrap the target linears (peft get_peft_model, bias='none')."""
     for p in model.parameters():
         p.requires_grad_(False)
     for name, mod in list(model.named_modules()):
         for child_name, child in list(mod.named_children()):
             if child_name in targets and isinstance(child, nn.Linear):
-                setattr(mod, child_name, LoraLinear(child, r, alpha, dropout))
+                setattr(mod, child_name, LoraLinear(child, r, alpha, dropout, adapter_dtype))
     return model
 
 

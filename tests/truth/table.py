@@ -31,6 +31,10 @@ def cli_args(k):
               "--attn-out-bias", "off", "--mlp-bias", "off", "--tied-embeddings", "off", "--learned-positions", 0]
     if k["checkpointing"] != "none":
         a += ["--recompute", "full"]
+    if k.get("lora"):
+        lo = k["lora"]
+        a += ["--mode", "lora", "--lora-rank", lo["r"], "--lora-targets", lo["targets"], "--adapter-dtype", lo["adapter_dtype"],
+              "--lora-dropout", "on" if lo["dropout"] else "off", "--optimizer-dtype", lo["adapter_dtype"]]
     return [str(x) for x in a], e
 
 
@@ -65,9 +69,11 @@ def activation_bytes(cli, args, kind):
     if kind == "block":
         layers = find(tree, "total.activations.layers")
         rope = find(tree, "total.activations.outputs.rope_cos_sin")
-        return sum(n["per_layer_bytes"] for n in leaves(layers)) + (rope["bytes"] if rope else 0)
+        return sum(n["per_layer_bytes"] for n in leaves(layers)) + (rope["bytes_at_forward_end"] if rope else 0)
     acts = find(tree, "total.activations")
-    return sum(n["bytes"] for n in leaves(acts) if "transient" not in n["id"] and "rematerialised" not in n["id"])
+    # Saved tensors at the end of forward (the peak may be the optimizer step instead).
+    return sum(n["bytes_at_forward_end"] for n in leaves(acts)
+               if "transient" not in n["id"] and "rematerialised" not in n["id"])
 
 
 def main():
@@ -94,7 +100,8 @@ def main():
         extra, why = torch113_terms(k, e)
         layers_kept = k["checkpointing"] == "none"  # checkpointed layers keep only their inputs
         if k["kind"] == "model":
-            extra = extra * (L if layers_kept else 0) + extra / 2  # the final norm is one more norm
+            first_norm_skipped = k.get("lora") and layers_kept  # LoRA: no gradient into layer 0's input norm
+            extra = extra * (L if layers_kept else 0) + extra / 2 - (extra / 2 if first_norm_skipped else 0)
         if k.get("math_sdp_upcast") is False:
             q = k["heads"] * k["head_dim"]
             t, s2 = k["s"] * k["b"], k["heads"] * k["s"] ** 2 * k["b"]
