@@ -243,9 +243,22 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
                                : c.offload_optimizer == Offload::kNone ? Device::kCpu
                                                                         : opt_device;
     const char* grad_where = grad_device == Device::kGpu ? "" : grad_device == Device::kCpu ? " (offloaded to CPU with the parameters)" : " (offloaded to NVMe with the parameters)";
-    s.Leaf("gradients", "Gradients", Category::kGradients, Live::Both(T * gbpp / g_shards).On(grad_device), [&] {
+    // PyTorch frees .grad at zero_grad(set_to_none=True), its default since 2.0, so under the
+    // HF profiles the gradients are created during backward: at its start only the output
+    // head's (the first computed) exists beside the activations. Megatron's and DeepSpeed's
+    // gradient buffers, and any gradient accumulated over micro-batches, persist.
+    const double grads = T * gbpp / g_shards;
+    const bool transient = IsHuggingFace(c.framework) && c.grad_accum <= 1 && grad_device == Device::kGpu;
+    const double head = transient && !d.adapters && d.last_stage
+                            ? std::fmin(grads, static_cast<double>(d.counts.head > 0 ? d.counts.head : d.counts.embedding) / d.t * gbpp / g_shards)
+                            : 0;
+    const Live live = transient ? Live{head, grads, grads} : Live::Both(grads);
+    s.Leaf("gradients", "Gradients", Category::kGradients, live.On(grad_device), [&] {
       return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
-                             Info(grad_dtype).label + ")" + grad_where,
+                             Info(grad_dtype).label + ")" + grad_where +
+                             (transient ? "; created in backward (zero_grad sets them to None): at its start only the "
+                                          "output head's, " + FormatBytesBoth(head)
+                                        : ""),
                          grad_device != Device::kGpu ? src::kOffload
                          : c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads
                                                                                  : src::kZeroModelStates};
