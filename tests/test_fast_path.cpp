@@ -40,6 +40,19 @@ TEST_CASE("Fast path: EstimateTotals allocates nothing, in every mode and layout
   big.offload_optimizer = Offload::kCpu;
   big.recompute = Recompute::kSelective;
   configs.push_back(big);
+  // Every activation profile and recompute mode, LoRA with PEFT's casts and dropout.
+  for (int f = 0; f < 5; ++f) {
+    for (int r = 0; r < 4; ++r) {
+      Config k = DefaultConfig();
+      k.framework = static_cast<Framework>(f);
+      k.recompute = static_cast<Recompute>(r);
+      k.flash_attn = (f + r) % 2 == 0;
+      configs.push_back(k);
+      k.mode = Mode::kLora;
+      k.lora_dropout = true;
+      configs.push_back(k);
+    }
+  }
   for (const Config& x : configs) (void)EstimateTotals(x);  // warm-up: presets, limit lookups
   const long before = g_allocations.load();
   double sink = 0;

@@ -51,7 +51,7 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.mode = static_cast<Mode>(pick({0, 1, 2, 3}));
   c.batch = pick({1, 2, 8});
   c.seq = pick({128, 2048, 8192});
-  c.recompute = static_cast<Recompute>(pick({0, 1, 2}));
+  c.recompute = static_cast<Recompute>(pick({0, 1, 2, 3}));
   c.flash_attn = pick({0, 1});
   c.framework = static_cast<Framework>(pick({0, 1, 2, 3, 4}));
   m.act = static_cast<ActivationFn>(pick({0, 1, 2, 3, 4, 5, 6}));

@@ -92,8 +92,8 @@ void Update(Cache& cache, const State& s) {
   cache.by_batch = Sweep(c, chart::PowersOfTwo(1, std::max<int64_t>(c.batch * 4, 64)),
                          [](core::Config& k, int64_t x) { k.batch = x; });
   std::vector<LabelledConfig> configs;
-  static const char* const kNames[] = {"none", "selective", "full"};
-  for (int r = 0; r < 3; ++r) {
+  static const char* const kNames[] = {"none", "selective", "full", "op-level (torchtitan)"};
+  for (int r = 0; r < 4; ++r) {
     core::Config k = c;
     k.recompute = static_cast<core::Recompute>(r);
     configs.push_back({std::string(kNames[r]) + (k.recompute == c.recompute ? "\n(current)" : ""), k});

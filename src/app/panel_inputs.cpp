@@ -60,8 +60,8 @@ void Workload(State& s, bool training) {
   if (training) FieldInt(s, "Grad accumulation", "grad_accum", &c.grad_accum, 1, 8);
   if (training) {
     int r = static_cast<int>(c.recompute);
-    static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)"};
-    if (FieldCombo(s, "Recompute", "recompute", &r, 3, [](int i) { return kRecompute[i]; }, nullptr))
+    static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)", "op-level (torchtitan)"};
+    if (FieldCombo(s, "Recompute", "recompute", &r, 4, [](int i) { return kRecompute[i]; }, nullptr))
       c.recompute = static_cast<core::Recompute>(r);
     // The implementation profile decides which tensors are saved (core/framework.h).
     int fw = static_cast<int>(c.framework);

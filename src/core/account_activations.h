@@ -92,6 +92,50 @@ inline std::string DimsNote(const Derived& d) {
 
 }  // namespace detail
 
+// torchtitan's op-level selective checkpointing (pytorch/torchtitan
+// torchtitan/distributed/activation_checkpoint.py@b5bcd76c, SelectiveAC._wrap_block): each
+// block is a non-reentrant checkpoint that keeps its input and the outputs of the ops in
+// the save list (matmuls, the flash/efficient attention kernels) except every second
+// matmul, counted per block in forward order (wq, wk, wv, wo, w1, w3, w2). The rest is
+// recomputed in backward, one block at a time.
+template <class Sink>
+void AccountOpSelective(const Derived& d, Sink& s, double L) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  const double e = ActivationBytes(c);
+  const LayerWidths w = Widths(d);
+  const double sp = c.sp ? 1.0 / d.t : 1.0, tp = 1.0 / d.t;
+  // The block's matmuls in forward order with their output widths (TP splits them).
+  struct Mm { const char* name; double width; };
+  const bool gated = m.mlp == MlpKind::kGated;
+  const Mm mms[] = {{"wq", w.q}, {"wk", w.kv}, {"wv", w.v}, {"wo", d.h}, {gated ? "w1 (gate)" : "fc1", w.f},
+                    {gated ? "w3 (up)" : "fc2", gated ? w.f : d.h}, {"w2 (down)", gated ? d.h : 0}};
+  double saved_mm = 0;
+  for (int i = 0; i < 7; i += 2) {  // the 1st, 3rd, 5th and 7th matmul
+    if (mms[i].width > 0) saved_mm += e * w.sb * mms[i].width * (mms[i].width == d.h ? sp : tp);
+  }
+  const bool fused = IsHuggingFace(c.framework) ? (c.framework != Framework::kHfEager && c.flash_attn) : c.flash_attn;
+  const double attention = fused ? (e * w.sb * w.out + 4 * d.a * w.sb) * tp : 0;
+  const double input = e * w.sb * d.h * sp;
+  const double per_layer = input + saved_mm + attention;
+  s.Leaf("sac_saved", "Block inputs and saved op outputs (op-level SAC)", Category::kActivations,
+         Live::ForwardOnly(per_layer * L), [&] {
+           std::string names;  // built here only: the numeric path allocates nothing
+           for (int i = 0; i < 7; i += 2) {
+             if (mms[i].width > 0) names += std::string(names.empty() ? "" : ", ") + mms[i].name;
+           }
+           return Explanation{FormatNumber(e) + "sbh input + outputs of " + names +
+                                  (fused ? " + the attention kernel's output and fp32 logsumexp" : "") + " = " +
+                                  FormatBytesBoth(per_layer) + " per layer x " + FormatNumber(L, 3),
+                              src::kTorchtitanSac, per_layer};
+         });
+  const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, input);
+  s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations, Live::ForwardOnly(remat), [&] {
+    return Explanation{"one layer's saved tensors, re-created while its backward runs: " + FormatBytesBoth(remat),
+                       src::kRematerialised, remat};
+  });
+}
+
 // The per-model terms on the first and last stages: embeddings, final norm, head and loss.
 template <class Sink>
 void AccountModelEnds(const Derived& d, Sink& s);
@@ -132,6 +176,8 @@ void AccountActivations(const Derived& d, Sink& s) {
                                 "its backward runs: " + FormatBytesBoth(remat),
                                 src::kRematerialised, remat};
            });
+  } else if (c.recompute == Recompute::kOpSelective) {
+    AccountOpSelective(d, s, L);
   } else {
     const bool keep_scores = c.recompute == Recompute::kNone;
     s.Begin("layers", "Transformer layers");

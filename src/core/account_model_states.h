@@ -49,7 +49,15 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
   const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
                             t.role == TensorRole::kO || t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
                             t.role == TensorRole::kDown;
-  if (gguf) return matrix ? n * BitsPerWeight(format, q) / 8.0 : n * 4.0;
+  if (gguf) {
+    if (!matrix) return n * 4.0;
+    // llama.cpp stores output.weight in Q6_K whatever lower block type the file uses
+    // (src/llama-quant.cpp llama_tensor_get_type: `else if (new_type != GGML_TYPE_Q8_0)
+    // new_type = GGML_TYPE_Q6_K` for the output tensor); the file recipes' averages include it.
+    const bool block_type = format < Dtype::kQ6_K_File;
+    if (block_type && t.role == TensorRole::kHead && format > Dtype::kQ6_K) return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
+    return n * BitsPerWeight(format, q) / 8.0;
+  }
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
 }
 
@@ -397,6 +405,16 @@ void AccountParallelBuffers(const Derived& d, Sink& s) {
         return Explanation{"allgather_bucket_size " + FormatNumber(c.allgather_bucket, 0) + " elements x " +
                                FormatNumber(wbpp) + " B (at most the trained parameters, which are re-gathered)",
                            src::kDeepSpeedBuckets};
+      });
+    } else if (!c.reshard_after_forward) {
+      // FSDP2 reshard_after_forward=False (torchtitan's default under pipeline parallelism,
+      // torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy): every layer's
+      // parameters stay gathered from its forward to its backward.
+      const double gathered = d.P_gpu * wbpp;
+      s.Leaf("gathered_params", "Parameters kept gathered after forward", Category::kBuffers, Live::Both(gathered), [&] {
+        return Explanation{FormatCount(static_cast<int64_t>(std::llround(d.P_gpu))) + " params on this GPU x " +
+                               FormatNumber(wbpp) + " B, unsharded (reshard_after_forward=False)",
+                           src::kZero3Gather};
       });
     } else {
       const double layer = d.layer_params_gpu * wbpp;

@@ -34,6 +34,7 @@ const char* RecomputeId(Recompute r) {
     case Recompute::kNone: return "none";
     case Recompute::kSelective: return "selective";
     case Recompute::kFull: return "full";
+    case Recompute::kOpSelective: return "op_selective";
   }
   return "?";
 }
@@ -116,6 +117,7 @@ bool ParseRecompute(const std::string& s, Recompute& out) {
   if (k == "none") { out = Recompute::kNone; return true; }
   if (k == "selective") { out = Recompute::kSelective; return true; }
   if (k == "full") { out = Recompute::kFull; return true; }
+  if (k == "op_selective" || k == "op") { out = Recompute::kOpSelective; return true; }
   return false;
 }
 

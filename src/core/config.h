@@ -18,7 +18,9 @@ enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf };
 enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe };  // pipeline schedules
 enum class Offload : uint8_t { kNone, kCpu, kNvme };             // ZeRO-Offload / ZeRO-Infinity targets
 enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo };
-enum class Recompute : uint8_t { kNone, kSelective, kFull };
+// kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
+// op-level policy (save matmul and attention outputs, every other matmul recomputed).
+enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective };
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion };
 
 // LoRA target modules, as a bit set over the projection roles.
@@ -56,7 +58,8 @@ struct Config {
   double reduce_bucket = 5e8;      // elements: DeepSpeed reduce_bucket_size (ZeRO 1-3)
   double allgather_bucket = 5e8;   // elements: DeepSpeed allgather_bucket_size (ZeRO 1-2)
   double prefetch_bucket = 5e7;    // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
-  bool ddp_bucket_view = false;    // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
+  bool ddp_bucket_view = false;
+  bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward    // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
 
   // RLHF (mode rlhf): which models are resident and which are trained.
   Rlhf rlhf = Rlhf::kPpo;

@@ -204,6 +204,8 @@ std::vector<FieldDef> Build() {
       NUM_FIELD("allgather_bucket", allgather_bucket, "DeepSpeed all-gather bucket, elements"),
       NUM_FIELD("prefetch_bucket", prefetch_bucket, "ZeRO-3 prefetch bucket, elements"),
       BOOL_FIELD("ddp_bucket_view", ddp_bucket_view, false, "DDP gradient_as_bucket_view"),
+      BOOL_FIELD("reshard_after_forward", reshard_after_forward, false,
+                 "FSDP reshard_after_forward (off: parameters stay gathered from forward to backward)"),
       FieldDef{"rlhf", FieldKind::kText, false, "RLHF algorithm: ppo, grpo or dpo",
                [](const Config& c) { return std::string(RlhfId(c.rlhf)); },
                [](Config& c, const std::string& t) {
@@ -214,11 +216,11 @@ std::vector<FieldDef> Build() {
                }},
       BOOL_FIELD("reward_model", reward_model, false, "a learned reward model is resident"),
       BOOL_FIELD("rollout_engine", rollout_engine, false, "a colocated generation engine"),
-      FieldDef{"recompute", FieldKind::kRecompute, false, "none, selective or full",
+      FieldDef{"recompute", FieldKind::kRecompute, false, "none, selective (the paper's: attention scores), full, or op_selective (torchtitan's op-level SAC)",
                [](const Config& c) { return std::string(RecomputeId(c.recompute)); },
                [](Config& c, const std::string& t) {
                  Recompute r;
-                 if (!ParseRecompute(t, r)) return "\"" + t + "\" is not none, selective or full";
+                 if (!ParseRecompute(t, r)) return "\"" + t + "\" is not none, selective, full or op_selective";
                  c.recompute = r;
                  return std::string();
                }},

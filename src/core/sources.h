@@ -67,6 +67,9 @@ inline constexpr const char* kLiger =
     "LigerFusedLinearCrossEntropyFunction";
 inline constexpr const char* kTorchAdamStep =
     "torch/optim/adam.py, adamw.py (_init_group): state['step'] is a float32 scalar tensor per parameter (torch >= 1.12)";
+inline constexpr const char* kTorchtitanSac =
+    "pytorch/torchtitan torchtitan/distributed/activation_checkpoint.py@b5bcd76c (SelectiveAC: save matmul and "
+    "attention-kernel outputs, every second matmul recomputed)";
 inline constexpr const char* kQuickRule = "seed 002: M = P x (Q/8) x 1.2 (20% overhead, EleutherAI)";
 
 }  // namespace llmmem::core::src
