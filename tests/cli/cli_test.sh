@@ -121,7 +121,7 @@ expect_exit "unknown framework" 2 --model llama-3.1-8b --framework pytorch
 grep -q "hf-eager, hf-sdpa, hf-flash2, megatron, liger" /tmp/llmmem_cli_err && ok "unknown framework lists the profiles" || bad "framework message"
 acts() { "$bin" --model llama-3.2-1b --seq 2048 --framework "$1" --json 2>/dev/null | python3 -c "
 import json,sys; t=json.load(sys.stdin)['breakdown']
-print(next(c for c in t['children'] if c['id']=='total.activations')['bytes'])"; }
+print(next(c for c in t['children'] if c['id']=='total.activations')['bytes_at_forward_end'])"; }
 eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(acts liger)
 [ "$eager" -gt "$sdpa" ] && [ "$sdpa" -gt "$paper" ] && [ "$paper" -gt "$liger" ] \
   && ok "activations: hf-eager > hf-sdpa > megatron (paper) > liger" || bad "profile order $eager $sdpa $paper $liger"
