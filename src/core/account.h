@@ -5,6 +5,7 @@
 #include "core/account_activations.h"
 #include "core/account_inference.h"
 #include "core/account_model_states.h"
+#include "core/account_parallel_buffers.h"
 #include "core/account_rlhf.h"
 #include "core/derived.h"
 
