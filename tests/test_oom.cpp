@@ -40,7 +40,8 @@ void CheckBar(const OomBar& bar) {
     sum += seg.bytes;
   }
   CHECK(sum == doctest::Approx(bar.total_bytes).epsilon(1e-12));
-  if (bar.drawable && bar.consistent) CHECK(std::fabs(sum - bar.capacity_bytes) <= 0.02 * GiB);
+  if (bar.drawable && bar.consistent) CHECK(std::fabs(sum - bar.capacity_bytes) <= bar.rounding_bytes);
+  CHECK(bar.rounding_bytes <= 0.1 * GiB);
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ class BarBuilder {
     for (const BarSegment& s : bar_.segments) sum += s.bytes;
     // The printed figures' rounding, every figure counted once per use, plus a MiB.
     const double tolerance = rounding_ + 1048576.0;
+    bar_.rounding_bytes = tolerance;
     if (sum > bar_.capacity_bytes + tolerance && bar_.consistent) {
       bar_.consistent = false;
       bar_.notes.push_back("the printed figures add up to " + S(sum) + ", more than the " + S(bar_.capacity_bytes) +

@@ -50,7 +50,8 @@ struct OomBar {
   bool drawable = false;        // the text gives a capacity and what fills it
   bool consistent = true;       // the figures agree within their printed rounding
   double capacity_bytes = 0;    // as the text states it
-  double total_bytes = 0;       // the segments' sum: the capacity (within the printed rounding) when consistent
+  double total_bytes = 0;       // the segments' sum: the capacity within rounding_bytes when consistent
+  double rounding_bytes = 0;    // how far the printed figures' rounding lets the sum stray from the capacity
   std::vector<BarSegment> segments;
   double request_bytes = -1;    // the allocation that failed (drawn against the free segment)
   std::vector<std::string> notes;  // rounding, contradictions and what is missing, in words
