@@ -144,7 +144,7 @@ void RenderDevice(const core::OomReport& r, const core::DeviceReport& d, bool wi
 std::string RenderOomReport(const core::OomReport& r, bool with_config) {
   std::string out;
   for (const std::string& n : r.evidence.notes) out += n + "\n";
-  if (!r.headline.empty()) out += "In short: " + r.headline + "\n";
+  if (!r.headline.empty()) out += "In short: " + Wrap(r.headline, 86, "  ") + "\n";
   for (size_t i = 0; i < r.devices.size(); ++i) {
     out += "\n";
     RenderDevice(r, r.devices[i], with_config, out);
