@@ -111,6 +111,16 @@ TEST_CASE("OOM diagnosis ranks what alone explains the failure first") {
   CHECK(f[0].id == "shared_gpu");
 }
 
+TEST_CASE("OOM diagnosis of contradictory or cut figures: sizes are never negative") {
+  for (const char* text : {s::kContradictory, s::kDocsInconsistent, s::kCutAfterRequest, s::kTorch1AllowedComment}) {
+    for (const Finding& f : Findings(text, 1.3e9)) {
+      CAPTURE(f.id);
+      CHECK(f.bytes >= 0);
+      CHECK_FALSE(f.text.empty());
+    }
+  }
+}
+
 TEST_CASE("OOM card: capacity picks catalogue GPUs; nvidia-smi's name ranks its card first") {
   const std::vector<GpuMatch> by_name = MatchGpus(24576.0 * 1048576, false, "NVIDIA A30");
   REQUIRE(!by_name.empty());

@@ -135,7 +135,7 @@ void Shortfall(const Observation& o, double context_bytes, bool explained, std::
   Finding f;
   f.id = "shortfall";
   f.title = deficit > 0 ? "A real shortfall: the run needs more than the card" : "Little headroom left";
-  f.bytes = deficit > 0 ? deficit : Q - o.free.bytes;
+  f.bytes = std::fmax(0.0, deficit > 0 ? deficit : Q - o.free.bytes);
   f.sufficient = deficit > 0;
   const std::string own_text = nvml ? S(own) + " in all (NVML)"
                                     : S(o.reserved.bytes) + " reserved by PyTorch" +
