@@ -128,7 +128,10 @@ void Beside(State& s, const core::DeviceReport& d) {
   ImGui::TextColored(d.suggested_fits ? GoodColor() : BadColor(), "The estimate on the card as it was: %s",
                      d.suggested_fits ? "fits" : "does not fit");
   if (d.remedies.empty()) return;
-  ImGui::TextDisabled("The OOM doctor on that card (each applied alone and re-estimated):");
+  const bool elsewhere = !d.findings.empty() && d.findings.front().id == "held_elsewhere";
+  ImGui::TextDisabled("%s", elsewhere ? "If the memory held elsewhere cannot be freed, the run has to fit beside it. "
+                                        "The OOM doctor on that card (each applied alone and re-estimated):"
+                                      : "The OOM doctor on that card (each applied alone and re-estimated):");
   const core::Remedy* apply = nullptr;
   for (const core::Remedy& r : d.remedies) {
     ImGui::PushID(r.id.c_str());

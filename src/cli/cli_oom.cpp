@@ -135,7 +135,11 @@ void RenderDevice(const core::OomReport& r, const core::DeviceReport& d, bool wi
     for (const std::string& diff : d.comparison.differences) out += "  - " + Wrap(diff, 90, "    ") + "\n";
     out += "  The estimate on the card as it was: " + std::string(d.suggested_fits ? "fits" : "does not fit") + "\n";
     out += "  (llmmem " + core::ConfigToQuery(d.suggested) + ")\n";
-    if (!d.suggested_fits) out += "\n" + RenderDoctor(d.remedies);
+    if (!d.suggested_fits) {
+      if (!d.findings.empty() && d.findings.front().id == "held_elsewhere")
+        out += "\nIf the memory held elsewhere cannot be freed, the run has to fit beside it:\n";
+      out += "\n" + RenderDoctor(d.remedies);
+    }
   }
 }
 
