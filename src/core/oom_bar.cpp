@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/oom_report.h"
+#include "core/units.h"
 
 namespace llmmem::core {
 namespace {
@@ -168,7 +169,9 @@ void SmiSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
   for (const GpuProcess& p : o.processes) {
     if (!p.used.Known()) continue;
     const std::string label = "Process " + p.pid + (p.name.empty() ? "" : " (" + p.name + ")");
-    b.Stated(SegmentKind::kOtherProcess, label, p.used, p.pid + " " + p.name + " " + S(p.used.bytes));
+    b.Stated(SegmentKind::kOtherProcess, label, p.used,
+             "PID " + p.pid + (p.name.empty() ? "" : " " + p.name) + " " +
+                 FormatNumber(p.used.bytes / 1048576.0, 0) + " MiB (" + S(p.used.bytes) + ")");
     listed.push_back({p.used, "process " + p.pid});
   }
   if (!listed.empty()) {
@@ -179,7 +182,11 @@ void SmiSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
   if (o.form == EvidenceForm::kNvidiaSmiCsv) {
     b.Difference(SegmentKind::kDriverReserved, "Reserved by the driver", o.capacity, "total", {{o.used, "used"}, {o.free, "free"}});
   }
-  b.Stated(SegmentKind::kFree, "Free", o.free, S(o.free.bytes) + " free");
+  if (o.form == EvidenceForm::kNvidiaSmiTable) {  // the table prints used / total only
+    b.Difference(SegmentKind::kFree, "Free", o.capacity, "total", {{o.used, "used"}});
+  } else {
+    b.Stated(SegmentKind::kFree, "Free", o.free, S(o.free.bytes) + " free");
+  }
 }
 
 }  // namespace
