@@ -209,7 +209,7 @@ void Frame() {
     const std::string doctor = s.remedies.empty() || !over
                                    ? std::string("OOM doctor###doctor")
                                    : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
-    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", doctor.c_str()};
+    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", doctor.c_str(), "Read an OOM###oom"};
     for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
       if (!ImGui::BeginTabItem(tabs[t], nullptr, f)) continue;
@@ -222,6 +222,7 @@ void Frame() {
       if (t == kTabFitMap) DrawFitMap(s);
       if (t == kTabFit) DrawFit(s);
       if (t == kTabDoctor) DrawDoctor(s);
+      if (t == kTabOom) DrawOom(s);
       ImGui::EndTabItem();
     }
     s.select_tab = false;
@@ -275,9 +276,37 @@ void OpenConfigText(const std::string& name, const std::string& text) {
                   core::HasErrors(parsed.diagnostics)});
 }
 
+namespace {
+
+// Logs and pasted messages go to the OOM reader, whatever the drop path they arrived by.
+bool IsLogName(const std::string& name) {
+  auto ends = [&](const char* x) {
+    const std::string suffix = x;
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends(".txt") || ends(".log") || ends(".TXT") || ends(".LOG");
+}
+
+}  // namespace
+
+void OpenOomText(const std::string&, const std::string& text) {
+  if (!g_state) return;
+  State& s = *g_state;
+  // A long log: its end holds the failure.
+  s.oom.text = text.size() > kOomBoxMaxBytes ? text.substr(text.size() - kOomBoxMaxBytes) : text;
+  s.oom.dirty = true;
+  s.tab = kTabOom;
+  s.select_tab = true;
+  s.view_dirty = true;
+}
+
 void OpenText(const std::string& name, const std::string& text) {
   if (!g_state) return;
   State& s = *g_state;
+  if (IsLogName(name)) {
+    OpenOomText(name, text);
+    return;
+  }
   if (!LooksLikeHfConfig(text)) {
     OpenConfigText(name, text);
     return;
@@ -302,6 +331,10 @@ void OpenText(const std::string& name, const std::string& text) {
 
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size) {
   if (!g_state) return;
+  if (IsLogName(name)) {  // the web drop reads a file's first MiB as if it held weights
+    OpenOomText(name, std::string(reinterpret_cast<const char*>(data), size));
+    return;
+  }
   WeightsView& w = g_state->weights;
   w.name = name;
   w.result = core::ParseWeightHeader(data, size, file_size);
@@ -314,6 +347,12 @@ void OpenPath(const std::string& path) {
   State& s = *g_state;
   if (!s.hooks.read_prefix) {
     ReportError("Open " + path, "this platform opens files by drag and drop");
+    return;
+  }
+  if (IsLogName(path)) {
+    const FilePrefix p = s.hooks.read_prefix(path, core::kOomMaxTextBytes);
+    if (!p.ok) ReportError("Open " + path, p.error);
+    else OpenOomText(path, p.bytes);
     return;
   }
   if (ClassifyFileName(path) == FileKind::kJsonText) {
@@ -353,6 +392,8 @@ std::string TestStateJson() {
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
+  j["oom_headline"] = g_state->oom.report.headline;
+  j["oom_devices"] = static_cast<int64_t>(g_state->oom.report.devices.size());
   return j.Dump();
 }
 

@@ -69,6 +69,8 @@ void OpenText(const std::string& name, const std::string& text);
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size);
 // Desktop: a path, read through hooks.read_prefix (a .json whole, weights header only).
 void OpenPath(const std::string& path);
+// A log or a pasted message (.txt, .log): read on the "Read an OOM" tab, which opens.
+void OpenOomText(const std::string& name, const std::string& text);
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

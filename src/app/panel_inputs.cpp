@@ -253,6 +253,8 @@ void GpuSection(State& s) {
     ImGui::EndTooltip();
   }
   if (FieldDouble(s, "Memory, GB", "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
+  // A shared card (seed 002's OOM): what other processes already hold; "Read an OOM" sets it.
+  FieldDouble(s, "Used by others, GB", "other_processes_gb", &c.other_processes_gb, 0.5, "%.2f");
 }
 
 }  // namespace

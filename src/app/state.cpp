@@ -8,7 +8,7 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "doctor"};
+const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "doctor", "oom"};
 constexpr size_t kUndoMax = 50;
 }
 
@@ -62,7 +62,7 @@ void Refresh(State& s) {
     const bool fits = !s.estimate.totals.ok || s.estimate.totals.Fits();
     s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
     // Open the doctor when the configuration stops fitting.
-    if (s.fitted && !fits && s.tab != kTabDoctor) {
+    if (s.fitted && !fits && s.tab != kTabDoctor && s.tab != kTabOom) {  // reading an OOM: stay
       s.tab = kTabDoctor;
       s.select_tab = true;
     }

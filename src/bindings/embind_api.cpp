@@ -9,6 +9,8 @@
 //     context when that is shorter than the default)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
+//   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
+//     memory_summary / mem_get_info (core/oom_json.h); configJson "" reads without a configuration
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -22,6 +24,7 @@
 #include "core/weight_headers.h"
 #include "core/estimate.h"
 #include "core/hf_config.h"
+#include "core/oom_json.h"
 #include "core/presets.h"
 #include "core/result_json.h"
 
@@ -112,6 +115,14 @@ std::string Diagnose(const std::string& config_json) {
   return Json(std::move(out)).Dump();
 }
 
+std::string ReadOom(const std::string& text, const std::string& config_json) {
+  if (config_json.empty()) return core::OomReportToJson(core::ReadOomReport(text, nullptr)).Dump();
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  core::Json j = core::OomReportToJson(core::ReadOomReport(text, &parsed.config));
+  j["config_diagnostics"] = core::DiagnosticsToJson(parsed.diagnostics);
+  return j.Dump();
+}
+
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
   const core::WeightHeaderResult r = core::ParseWeightHeader(
       reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
@@ -131,6 +142,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("importHfConfig", &ImportHfConfig);
   emscripten::function("exportEstimate", &ExportEstimate);
   emscripten::function("diagnose", &Diagnose);
+  emscripten::function("readOom", &ReadOom);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -235,6 +235,8 @@ std::string HelpText() {
       "usage: llmmem [--model KEY | --hf-config config.json | dimension flags] [options] [--json]\n"
       "       llmmem fit [same options]   the inverse questions: fewest GPUs per ZeRO stage, largest\n"
       "                                   micro-batch and sequence, most precise inference formats\n"
+      "       llmmem oom FILE|- [same options]   read a CUDA out-of-memory message, nvidia-smi output,\n"
+      "                                   memory_summary() or mem_get_info(): what held the GPU, and why it failed\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"

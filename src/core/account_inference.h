@@ -101,8 +101,8 @@ void AccountInference(const Derived& d, Sink& s) {
   }
 }
 
-// CUDA context, communication buffers and the allocator's fragmentation reserve, each
-// its own line. Fragmentation is a share of what the allocator holds at each moment.
+// CUDA context, communication buffers, the allocator's fragmentation reserve and what
+// other processes already hold on a shared card, each its own line. Fragmentation is a share of what the allocator holds at each moment.
 template <class Sink>
 void AccountOverheads(const Config& c, Sink& s) {
   const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2)};
@@ -122,6 +122,13 @@ void AccountOverheads(const Config& c, Sink& s) {
   if (c.cuda_context_gb > 0) {
     s.Leaf("cuda_context", "CUDA context and workspaces", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
            [&] { return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext}; });
+  }
+  if (c.other_processes_gb > 0) {
+    s.Leaf("other_processes", "Held by other processes (shared GPU)", Category::kOverheads,
+           Live::Both(c.other_processes_gb * kGB), [&] {
+             return Explanation{"as set: " + FormatNumber(c.other_processes_gb) + " GB already in use on the card",
+                                src::kOtherProcesses};
+           });
   }
   s.End();
 }

@@ -101,6 +101,7 @@ struct Config {
   double cuda_context_gb = 1.3;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes; seed 002: ~1.3 GB)
   double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
+  double other_processes_gb = 0;  // memory other processes already hold on a shared card (GB; read from an OOM message)
 
   // The card the verdict compares against.
   std::string gpu = "H100-SXM-80GB";

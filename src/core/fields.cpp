@@ -288,6 +288,7 @@ std::vector<FieldDef> Build() {
       NUM_FIELD("cuda_context_gb", cuda_context_gb, "CUDA context, GB"),
       NUM_FIELD("fragmentation_pct", fragmentation_pct, "fragmentation reserve, %"),
       NUM_FIELD("comm_buffer_gb", comm_buffer_gb, "communication buffers, GB"),
+      NUM_FIELD("other_processes_gb", other_processes_gb, "memory already used by other processes on the GPU, GB"),
       FieldDef{"gpu", FieldKind::kText, false, "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb",
                [](const Config& c) { return c.gpu; },
                [](Config& c, const std::string& t) {

@@ -64,6 +64,7 @@ inline constexpr FieldLimit kFieldLimits[] = {
     {"cuda_context_gb", 0, 100, "CUDA context and library workspaces, GB"},
     {"fragmentation_pct", 0, 100, "allocator fragmentation reserve, % of the allocated peak"},
     {"comm_buffer_gb", 0, 10'000, "communication buffers, GB"},
+    {"other_processes_gb", 0, 100'000, "memory other processes already hold on the GPU (a shared card), GB"},
     {"gpu_memory_gb", 0.001, 100'000, "usable memory of one GPU, GB"},
 };
 

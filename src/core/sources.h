@@ -39,6 +39,9 @@ inline constexpr const char* kQlora = "Dettmers et al. 2023, QLoRA §2-3: NF4 ba
 inline constexpr const char* kCudaContext = "CUDA context + cuBLAS/cuDNN workspaces (seed 004: 1-2 GB; seed 002: ~1.3 GB)";
 inline constexpr const char* kFragmentation =
     "PyTorch caching-allocator reserve (seed 000: fragmentation can OOM with >30% free)";
+inline constexpr const char* kOtherProcesses =
+    "seed 002: Baichuan-7B on a 24 GB A30 failed with 7.48 GiB reserved by PyTorch and ~14.7 GiB held outside it "
+    "(another process or a second model copy); read from the OOM message (llmmem oom)";
 inline constexpr const char* kCommBuffers = "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
 inline constexpr const char* kDdpBuckets =
     "PyTorch DistributedDataParallel: gradient buckets (bucket_cap_mb) are separate copies unless gradient_as_bucket_view";

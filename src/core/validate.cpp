@@ -148,6 +148,7 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "cuda_context_gb", c.cuda_context_gb);
   RANGE(k, "fragmentation_pct", c.fragmentation_pct);
   RANGE(k, "comm_buffer_gb", c.comm_buffer_gb);
+  RANGE(k, "other_processes_gb", c.other_processes_gb);
   RANGE(k, "gpu_memory_gb", c.gpu_memory_gb);
 
   RANGE(k, "dp", static_cast<double>(c.dp));

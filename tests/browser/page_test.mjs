@@ -57,6 +57,9 @@ const cases = [
   { name: 'fit', hash: '#v=1&model=llama-3.1-8b&dp=4&zero=3&view=fit' },
   { name: 'charts', hash: '#v=1&model=qwen2.5-7b&mode=lora&view=charts&units=gib' },
   { name: 'doctor', hash: '#v=1&model=llama-3.3-70b&mode=train&seq=8192&view=doctor&theme=light' },
+  // Issue 18: seed 002's OOM message dropped on the page (a .txt goes to "Read an OOM").
+  { name: 'oom', hash: '#v=1&model=baichuan-7b&mode=infer&seq=2048',
+    oom: readFileSync(root + 'tests/fuzz/corpus/oom/seed002_baichuan_a30.txt', 'utf8') },
 ];
 
 try {
@@ -78,6 +81,10 @@ try {
         await page.waitForTimeout(200);
       }
       await page.waitForTimeout(1500);
+      if (c.oom) {
+        await page.evaluate(text => window.llmmemOpenText('seed002.txt', text), c.oom);
+        await page.waitForTimeout(1000);
+      }
       state = JSON.parse(await page.evaluate(() => window.llmmemTestState()));
     } catch (e) {
       errors.push('test hook llmmemTestState() never appeared: ' + e.message);
@@ -88,6 +95,11 @@ try {
     check(`${c.name}: no requests beyond the site`, foreign.length === 0, foreign.join(', '));
     const n = colours(file);
     check(`${c.name}: canvas rendered a real frame (${n} colours)`, n > 50);
+    if (state && c.oom) {
+      check(`${c.name}: the dropped message is read on its tab`,
+            /Memory held elsewhere: 14\.67 GiB of 22\.20 GiB/.test(state.oom_headline) && /view=oom/.test(state.url_state),
+            `${state.oom_headline} / ${state.url_state}`);
+    }
     if (state) {
       const expected = cliTotal(state.config);
       check(`${c.name}: page total ${state.peak_bytes} B equals the CLI's for ${state.config}`,

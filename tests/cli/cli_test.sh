@@ -128,5 +128,28 @@ eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(ac
 "$bin" --model llama-3.2-1b --framework hf-eager --formulas >/tmp/llmmem_cli_out 2>/dev/null
 grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" /tmp/llmmem_cli_out \
   && ok "formulas name the autograd node and the departure from the paper" || bad "formula node text"
+# llmmem oom (issue 18): seed 002's message read correctly, from a file or standard input.
+oom=tests/fuzz/corpus/oom
+expect_exit "oom: seed 002" 0 oom $oom/seed002_baichuan_a30.txt
+grep -q "22.20 GiB - 51.12 MiB - 7.48 GiB = 14.67 GiB" /tmp/llmmem_cli_out && grep -q "Check nvidia-smi" /tmp/llmmem_cli_out \
+  && ok "oom: 14.67 GiB held outside PyTorch, check nvidia-smi" || bad "oom seed text"
+"$bin" oom - <$oom/seed002_baichuan_a30.txt >/tmp/llmmem_cli_out 2>/dev/null && grep -q "Memory held elsewhere" /tmp/llmmem_cli_out \
+  && ok "oom: reads standard input" || bad "oom from stdin"
+expect_exit "oom --json" 0 oom $oom/torch2_other_process.txt --json
+python3 -c "
+import json; d=json.load(open('/tmp/llmmem_cli_out'))['devices'][0]; b=d['bar']
+assert all(s['bytes'] >= 0 for s in b['segments']) and abs(sum(s['bytes'] for s in b['segments']) - b['capacity_bytes']) <= b['capacity_bytes'] * 1e-3
+assert d['findings'][0]['id'] == 'held_elsewhere' and d['form'] == 'torch_oom_2'" \
+  && ok "oom --json: segments sum to the capacity, held elsewhere first" || bad "oom --json shape"
+expect_exit "oom with a configuration" 0 oom $oom/seed002_baichuan_a30.txt --model baichuan-7b --mode infer --seq 2048
+grep -q "While loading the weights" /tmp/llmmem_cli_out && grep -q "On an empty" /tmp/llmmem_cli_out \
+  && ok "oom: beside the estimate, failed while loading the weights; fits an empty card" || bad "oom comparison"
+expect_exit "oom: not recognised" 2 oom $oom/unknown.txt
+grep -q "nvidia-smi table" /tmp/llmmem_cli_out && ok "oom: unknown text lists the recognised forms" || bad "oom forms list"
+expect_exit "oom: missing file" 2 oom /nonexistent/oom.txt
+expect_exit "oom: no file" 2 oom
+expect_exit "8B serving fits an empty A10" 0 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB
+expect_exit "not beside 14.45 GB held by others" 1 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB --other-processes-gb 14.45
+expect_exit "other processes out of range" 2 --other-processes-gb -3
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -3,6 +3,7 @@
 // usage: node --no-experimental-fetch tests/js/api_test.mjs
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 
 const require = createRequire(import.meta.url);
@@ -85,6 +86,41 @@ check('presets list and HF import', () => {
   const missing = JSON.parse(api.importHfConfig('{"model_type":"llama","vocab_size":32000}'));
   assert.equal(missing.ok, false);
   assert.ok(missing.diagnostics.some(d => d.field === 'hidden_size'));
+});
+
+// Issue 18: readOom gives what `llmmem oom --json` gives, with and without a configuration.
+const oomDir = root + 'tests/fuzz/corpus/oom/';
+function cliOom(file, args) {
+  try {
+    return JSON.parse(execFileSync(root + 'build/native/llmmem', ['oom', oomDir + file, ...args, '--json'], { encoding: 'utf8' }));
+  } catch (e) {
+    if (e.status === 2) return JSON.parse(e.stdout);  // 2: not recognised, still a result
+    throw e;
+  }
+}
+for (const file of ['seed002_baichuan_a30.txt', 'torch2_other_process.txt', 'nvidia_smi_a30.txt', 'memory_summary.txt',
+                    'ddp_two_ranks.txt', 'contradictory.txt', 'unknown.txt']) {
+  check(`readOom equals llmmem oom --json for ${file}`, () => {
+    const js = JSON.parse(api.readOom(readFileSync(oomDir + file, 'utf8'), ''));
+    const native = cliOom(file, []);
+    assert.deepEqual(js, native);
+  });
+}
+check('readOom beside a configuration: seed 002 failed while loading the weights', () => {
+  const config = JSON.parse(api.estimateQuery('v=1&model=baichuan-7b&mode=infer&seq=2048')).config;
+  const js = JSON.parse(api.readOom(readFileSync(oomDir + 'seed002_baichuan_a30.txt', 'utf8'), JSON.stringify(config)));
+  const d = js.devices[0];
+  assert.equal(d.findings[0].id, 'held_elsewhere');
+  assert.match(d.comparison.stage, /While loading the weights/);
+  assert.equal(d.suggested.fits, false);
+  const native = cliOom('seed002_baichuan_a30.txt', ['--model', 'baichuan-7b', '--mode', 'infer', '--seq', '2048']);
+  assert.deepEqual(d, native.devices[0]);
+});
+check('readOom: unknown text names the forms it knows', () => {
+  const js = JSON.parse(api.readOom('hello', ''));
+  assert.equal(js.recognised, false);
+  assert.match(js.notes[0], /nvidia-smi table/);
+  assert.ok(js.known_forms.every(f => f.source.length > 20));
 });
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,0 +1,23 @@
+// The "Read an OOM" tab's state: the pasted (or dropped) text and its reading, redone when
+// the text or the configuration changes. The text box holds at most kOomBoxMaxBytes.
+// May include: core (no imgui).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/oom_report.h"
+
+namespace llmmem::app {
+
+constexpr size_t kOomBoxMaxBytes = 1u << 20;  // 1 MiB: a log's tail, more than any message
+
+struct OomView {
+  std::string text;
+  core::OomReport report;
+  bool dirty = false;          // the text changed since the last reading
+  std::string config_query;    // the configuration the reading was made with
+  int device = 0;              // the observation shown when the text has several
+};
+
+}  // namespace llmmem::app
