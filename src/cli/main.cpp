@@ -1,8 +1,6 @@
 // llmmem: the command-line face of the estimator. Reads files (the core does no I/O),
 // prints a table or JSON. Exit: 0 fits, 1 does not fit, 2 bad input.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
@@ -12,29 +10,21 @@
 #include "core/doctor.h"
 #include "core/estimate.h"
 #include "core/export.h"
+#include "core/json.h"
 #include "core/units.h"
 #include "core/result_json.h"
+#include "io/bounded_file.h"
 
 namespace {
 
-constexpr std::streamoff kMaxFileBytes = 8 << 20;
-
+// --config and --hf-config: a regular file (or - for standard input) of at most 8 MiB.
 std::optional<std::string> ReadFile(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "no such file, or not readable";
+  llmmem::io::ReadResult r = llmmem::io::ReadWholeFile(path, llmmem::core::kJsonMaxBytes, "a config.json");
+  if (!r.ok) {
+    error = r.error;
     return std::nullopt;
   }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > kMaxFileBytes) {
-    error = "larger than 8 MiB; a config.json is a few KB";
-    return std::nullopt;
-  }
-  in.seekg(0);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return std::move(r.bytes);
 }
 
 }  // namespace
