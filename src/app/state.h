@@ -41,6 +41,7 @@ struct WeightsView {
   bool open = false;
   bool focus = false;               // bring the window to the front on the next frame
   char path[1024] = "";             // desktop: the path field
+  WeightStream stream;              // web: a dropped file being read across frames
 };
 
 struct State {
