@@ -309,6 +309,7 @@ class GgufParser : public IncrementalParser {
       const uint64_t kept = std::min<uint64_t>(len, kWeightMetadataMaxValueBytes);
       if (!Have(at + 8, kept)) return false;
       text.assign(reinterpret_cast<const char*>(w_->at(at + 8)), static_cast<size_t>(kept));
+      if (kept < len) text.resize(Utf8CompleteLength(text));  // cut on a character boundary
       if (!Commit(key, end)) return false;
       if (key == "general.architecture") result.gguf.architecture = text;
       if (key == "general.name") result.gguf.name = text;

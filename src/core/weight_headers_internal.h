@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/safe_text.h"
 #include "core/weight_headers.h"
 
 namespace llmmem::core::detail {
@@ -203,7 +204,7 @@ class MetadataSink {
     }
     if (value.size() > kWeightMetadataMaxValueBytes) {
       const size_t full = value.size();
-      value.resize(kWeightMetadataMaxValueBytes);
+      value.resize(Utf8CutPoint(value, kWeightMetadataMaxValueBytes));
       value += "... (" + Num(full) + " bytes)";
     }
     r_.metadata.emplace_back(key, std::move(value));
