@@ -53,6 +53,8 @@ struct State {
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
   std::vector<UndoStep> undo;
   WeightsView weights;
+  std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
+  std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below

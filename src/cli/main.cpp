@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   const core::Estimate e = core::Explain(c);
+  // Notes on the result itself (the input's were printed above): why a figure is unexpected.
+  for (const core::Diagnostic& d : e.diagnostics) {
+    if (d.id == core::DiagId::kCostsMore) Print(std::cerr, "llmmem: note: " + d.message + "\n");
+  }
   core::CompatEstimate compat;
   if (parsed.options.compat == "deepspeed") compat = core::DeepSpeedEstimate(c, parsed.options.gpus_per_node);
   if (parsed.options.compat == "megatron") compat = core::MegatronEstimate(c);
