@@ -20,6 +20,7 @@
 
 #include "core/weight_headers.h"
 #include "core/json.h"
+#include "core/safe_text.h"
 #include "core/weight_headers_internal.h"
 
 namespace llmmem::core {
@@ -91,6 +92,17 @@ class JsonCursor {
       const uint8_t c = p_[pos_++];
       if (c == '"') return true;
       if (c < 0x20) return FailHere(WeightIssue::kMalformed, "control character inside a string");
+      if (c >= 0x80) {  // the header is UTF-8 JSON (serde_json refuses anything else)
+        uint32_t cp = 0;
+        const size_t len = Utf8SequenceAt(std::string_view(reinterpret_cast<const char*>(p_), n_), pos_ - 1, &cp);
+        if (len == 0) {
+          --pos_;
+          return FailHere(WeightIssue::kMalformed, "invalid UTF-8 inside a string");
+        }
+        out.append(reinterpret_cast<const char*>(p_) + pos_ - 1, len);
+        pos_ += len - 1;
+        continue;
+      }
       if (c != '\\') {
         out += static_cast<char>(c);
         continue;
