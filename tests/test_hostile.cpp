@@ -325,8 +325,10 @@ TEST_CASE("Hostile: numbers are plain decimals, JSON values have their field's t
 
 TEST_CASE("Hostile: GGUF model facts that are not counts are refused; totals stay below 2^63") {
   using namespace llmmem::test::weight_files;
-  for (const auto& [key, value] : std::vector<std::pair<std::string, int64_t>>{
+  for (const auto& kv : std::vector<std::pair<std::string, int64_t>>{
            {"llama.block_count", -5}, {"llama.embedding_length", -1}, {"general.parameter_count", -8400000000000000000}}) {
+    const std::string key = kv.first;
+    const int64_t value = kv.second;
     Gguf g;
     g.KvStr("general.architecture", "llama");
     g.KvRaw(key, kI64, weight_files::Bytes().U64(static_cast<uint64_t>(value)).b);

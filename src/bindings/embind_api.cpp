@@ -51,8 +51,11 @@ std::string ErrorDocument(const core::Diagnostics& d) {
 }
 
 std::string EstimateParsed(const core::ConfigParse& parsed) {
-  // An input error: no figures at all (they would be the defaults' for the bad field).
-  const core::Estimate e = core::HasErrors(parsed.diagnostics) ? core::Estimate{} : core::Explain(parsed.config);
+  // An input error: no figures at all (they would be the defaults' for the bad field), but
+  // every other field's problems.
+  core::Estimate e;
+  if (core::HasErrors(parsed.diagnostics)) e.diagnostics = core::Validate(parsed.config);
+  else e = core::Explain(parsed.config);
   Json j = core::EstimateToJson(parsed.config, e);
   // Input diagnostics first: a bad field is reported even though the rest was estimated.
   Json all = core::DiagnosticsToJson(parsed.diagnostics);
