@@ -323,6 +323,24 @@ TEST_CASE("Hostile: numbers are plain decimals, JSON values have their field's t
   CHECK(ParseJson("{\"a\": \x1b}").error.find("\\x1b") != std::string::npos);
 }
 
+TEST_CASE("Hostile: a link's card and memory that disagree make a custom card, said in a note") {
+  const ConfigParse q = ConfigFromQuery("v=1&gpu=H100-SXM-80GB&gpu_memory_gb=24", DefaultConfig());
+  CHECK_FALSE(HasErrors(q.diagnostics));
+  CHECK(q.config.gpu == "custom");
+  CHECK(q.config.gpu_memory_gb == 24);
+  REQUIRE(q.diagnostics.size() == 1);
+  CHECK(q.diagnostics[0].field == "gpu");
+  // A custom card's link reads back as itself.
+  const ConfigParse back = ConfigFromQuery(ConfigToQuery(q.config), DefaultConfig());
+  CHECK(back.diagnostics.empty());
+  CHECK(back.config.gpu == "custom");
+  CHECK(back.config.gpu_memory_gb == 24);
+  // A card with its own memory is no conflict.
+  const ConfigParse a100 = ConfigFromQuery("v=1&gpu=A100-SXM-40GB&gpu_memory_gb=42.94967296", DefaultConfig());
+  CHECK(a100.diagnostics.empty());
+  CHECK(a100.config.gpu == "A100-SXM-40GB");
+}
+
 TEST_CASE("Hostile: GGUF model facts that are not counts are refused; totals stay below 2^63") {
   using namespace llmmem::test::weight_files;
   for (const auto& kv : std::vector<std::pair<std::string, int64_t>>{

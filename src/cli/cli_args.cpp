@@ -48,7 +48,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   // A model chosen here (--model, --hf-config) without --seq starts at its own context.
   bool model_chosen = false;
   bool seq_given = false;  // --seq, or a --config file (it carries its own)
-  std::map<std::string, std::string> given;  // field -> the flag as typed, for conflict messages
+  // Each setting the flags set: the flag as typed and the value it gave. A setting set twice
+  // to different values (--batch 4 --batch 8, --grad-accum with --microbatches, --fsdp with
+  // --zero) is refused, naming both flags, not resolved by their order.
+  std::map<std::string, std::pair<std::string, std::string>> claims;  // field -> (flag, value)
+  std::map<std::string, std::string> given;                           // field -> the flag as typed
+  auto claim = [&](const std::string& field, const std::string& value, const std::string& typed) {
+    auto it = claims.find(field);
+    if (it != claims.end() && it->second.second != value) {
+      Error(r, typed.substr(0, typed.find(' ')),
+            it->second.first + " and " + typed + " both set " + field + ": give one of them");
+    }
+    claims[field] = {typed, value};
+    given[field] = typed;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
@@ -122,6 +135,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       else if (*value == "full_shard") c.zero = 3;
       else if (*value == "hybrid_shard") { c.zero = 3; hybrid_shard = true; }
       else Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
+      claim("zero", std::to_string(c.zero), flag + " " + core::EchoValue(*value));
+      if (hybrid_shard) claim("zero_group", "gpus_per_node", flag + " " + core::EchoValue(*value));
       continue;
     }
     if (key == "compat") {
@@ -163,6 +178,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
           r.diagnostics.push_back(d);
         }
         if (imported.ok) c.model = imported.model;
+        claim("model", "hf-config " + *value, flag + " " + core::EchoValue(*value, 200));
         model_chosen |= imported.ok;
       } else {
         seq_given = true;
@@ -181,12 +197,13 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     core::Diagnostics field_diags;
     const bool set = core::SetField(c, key, *value, field_diags);
     if (set && (key == "model" || key == "preset")) {
+      claim("model", *value, flag + " " + core::EchoValue(*value));
       model_before = c.model;
       head_dim_given = false;
       model_chosen |= *value != "custom";
     }
     seq_given |= field != nullptr && std::string(field->name) == "seq";
-    if (set && field != nullptr) given[field->name] = flag + " " + core::EchoValue(*value);
+    if (set && field != nullptr) claim(field->name, field->get(c), flag + " " + core::EchoValue(*value));
     head_dim_given |= set && field != nullptr && std::string(field->name) == "head_dim";
     for (Diagnostic d : field_diags) {
       if (d.id == DiagId::kUnknownKey) {
@@ -220,7 +237,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
   }
   // Flags that set the same thing twice are refused, not resolved by their order.
-  if (given.count("gpu") && given.count("gpu_memory_gb")) {
+  if (given.count("gpu") && given.count("gpu_memory_gb") && core::FindGpu(c.gpu) != nullptr) {
     const core::Gpu* g = core::FindGpu(c.gpu);
     Error(r, "--gpu-memory-gb",
           given["gpu"] + " sets the usable memory to " + core::FormatNumber(g ? g->UsableBytes() / 1e9 : 0, 4) +

@@ -130,6 +130,22 @@ std::string Encode(const std::string& s) {
 constexpr size_t kMaxQueryBytes = 16384;
 constexpr size_t kMaxValueBytes = 512;
 
+// gpu names a card and sets its memory; gpu_memory_gb sets the memory. When a link or a file
+// gives both and they disagree (gpu=H100-SXM-80GB&gpu_memory_gb=24), the memory stands and
+// the card becomes "custom", said in a note, rather than an H100 label over 24 GB.
+void ReconcileGpu(Config& c, bool gpu_given, bool memory_given, Diagnostics& out) {
+  if (!gpu_given || !memory_given) return;
+  const Gpu* g = FindGpu(c.gpu);
+  if (g == nullptr) return;
+  const double card = g->UsableBytes() / 1e9;
+  if (std::fabs(card - c.gpu_memory_gb) <= 1e-9 * card) return;
+  out.push_back({DiagId::kInconsistent, Severity::kInfo, "gpu",
+                 "gpu_memory_gb = " + FormatJsonNumber(c.gpu_memory_gb) + " is not the " + FormatNumber(card, 4) +
+                     " GB of " + g->key + ": the estimate uses " + FormatJsonNumber(c.gpu_memory_gb) +
+                     " GB, as a custom card"});
+  c.gpu = "custom";
+}
+
 }  // namespace
 
 Config DefaultConfig() {
@@ -273,6 +289,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     SetFromJson(r.config, key, value, r.diagnostics);
   }
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
+  ReconcileGpu(r.config, j.Find("gpu") != nullptr, j.Find("gpu_memory_gb") != nullptr, r.diagnostics);
   return r;
 }
 
@@ -348,6 +365,12 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   }
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
   r.config.model.preset = customised ? std::string() : preset_key;
+  bool gpu_given = false, memory_given = false;
+  for (const auto& kv : pairs) {
+    gpu_given |= kv.first == "gpu";
+    memory_given |= kv.first == "gpu_memory_gb";
+  }
+  ReconcileGpu(r.config, gpu_given, memory_given, r.diagnostics);
   return r;
 }
 

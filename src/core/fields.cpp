@@ -281,6 +281,10 @@ std::vector<FieldDef> Build() {
       FieldDef{"gpu", FieldKind::kText, false, "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb",
                [](const Config& c) { return c.gpu; },
                [](Config& c, const std::string& t) {
+                 if (t == "custom") {  // a card of gpu_memory_gb (the UI's, and its links)
+                   c.gpu = t;
+                   return std::string();
+                 }
                  const Gpu* g = FindGpu(t);
                  if (g == nullptr) return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
                  c.gpu = g->key;

@@ -146,6 +146,14 @@ L "offload params in inference" 2 'not modelled' --model llama-3.1-405b --mode i
 L "offload params in inference (config)" 2 'not modelled' --config "$IN/config_offload_infer.json"
 L "--gpu with --gpu-memory-gb" 2 'give one of the two' --gpu H100-SXM-80GB --gpu-memory-gb 40
 L "--gpus with --dp" 2 'give one of the two' --gpus 8 --dp 4
+L "--gpu custom with --gpu-memory-gb" "0|1" '' --gpu custom --gpu-memory-gb 24
+L "--batch twice" 2 'both set batch' --batch 4 --batch 8
+L "--grad-accum with --microbatches" 2 'both set grad_accum' --grad-accum 2 --microbatches 4
+L "--fsdp with --zero" 2 'both set zero' --fsdp full_shard --zero 1
+L "--fsdp hybrid_shard with --zero-group" 2 'both set zero_group' --fsdp hybrid_shard --zero-group 2 --dp 8
+L "--model twice" 2 'both set model' --model gpt2 --model llama-3.1-8b
+L "--hf-config with --model" 2 'both set model' --hf-config tests/fuzz/corpus/hf_config/gpt2 --model gpt2
+L "config: gpu and a different gpu_memory_gb" "0|1" 'as a custom card' --config "$IN/config_gpu_conflict.json"
 L "ZeRO-3 at dp 1 says why" "0|1" 'nothing to shard' --model llama-3.1-8b --zero 3
 L "seq past GPT-2's position table" 2 'position table' --model gpt2 --seq 2048
 run "fit proposes what the estimate accepts" 0 '' -- bash -c "s=\$($bin fit --model gpt2 --mode infer --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"max_sequence\"])') && $bin --model gpt2 --mode infer --seq \$s"
