@@ -3,8 +3,8 @@
 // Also: downloads of exports through a Blob URL (window.llmmemDownload), and files dropped
 // on the page: a .json's text goes to the app (a Hugging Face config.json is imported as
 // the model); a weights file (.safetensors, .gguf, model.safetensors.index.json) is read
-// only as far as its header, with File.slice in a loop driven by the module's
-// inspectWeightHeader need_bytes, and the header bytes go to the app.
+// only as far as its header, chunk by chunk with File.slice, each chunk parsed by the app as
+// it arrives (window.llmmemWeightsBegin / llmmemWeightsFeed), cancellable in the app.
 // Kept in a file (no inline script) so the page runs under a strict CSP:
 // script-src 'self' 'wasm-unsafe-eval'.
 (function () {
@@ -64,12 +64,10 @@
   };
 
   // ---- Dropped files ------------------------------------------------------------------
-  var kFirstRead = 1 << 20;  // core::kWeightHeaderFirstRead
-  var kMaxReads = 32;
   var kMaxJsonBytes = 8 << 20;  // core::kJsonMaxBytes
 
-  function readSlice(file, n) {
-    var blob = file.slice(0, Math.min(n, file.size));
+  function readRange(file, begin, end) {
+    var blob = file.slice(begin, Math.min(end, file.size));
     if (blob.arrayBuffer) return blob.arrayBuffer().then(function (b) { return new Uint8Array(b); });
     return new Promise(function (resolve, reject) {
       var r = new FileReader();
@@ -79,18 +77,22 @@
     });
   }
 
-  // Reads the first bytes, then what each need_more answer asks for; never the whole file
-  // unless the header is the whole file.
+  // Reads the header chunk by chunk from the offsets the app asks for (it skips what it does
+  // not need, and never asks for the tensor data). Each chunk is parsed as it arrives and
+  // the page keeps drawing between chunks; the app's Cancel (or a newer drop) ends the loop.
   function inspectWeights(file) {
-    var round = 0;
-    function step(n) {
-      return readSlice(file, n).then(function (bytes) {
-        var r = JSON.parse(window.Module.inspectWeightHeader(bytes, file.size));
-        if (r.status === "need_more" && r.need_bytes > bytes.length && ++round < kMaxReads) return step(r.need_bytes);
-        window.llmmemOpenWeights(file.name, bytes, file.size);
+    var id = window.llmmemWeightsBegin(file.name, file.size);
+    var at = 0;
+    function step() {
+      if (at < 0) return Promise.resolve();
+      var n = window.llmmemWeightsNextSize();
+      if (!(n > 0)) n = 1 << 20;
+      return readRange(file, at, at + n).then(function (bytes) {
+        at = window.llmmemWeightsFeed(id, bytes);
+        return step();
       });
     }
-    return step(kFirstRead);
+    return step();
   }
 
   function isWeightsName(name) {

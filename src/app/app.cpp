@@ -345,18 +345,18 @@ void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, 
 void OpenPath(const std::string& path) {
   if (!g_state) return;
   State& s = *g_state;
-  if (!s.hooks.read_prefix) {
+  if (!s.hooks.read_range) {
     ReportError("Open " + path, "this platform opens files by drag and drop");
     return;
   }
   if (IsLogName(path)) {
-    const FilePrefix p = s.hooks.read_prefix(path, core::kOomMaxTextBytes);
+    const FilePrefix p = s.hooks.read_range(path, 0, core::kOomMaxTextBytes);
     if (!p.ok) ReportError("Open " + path, p.error);
     else OpenOomText(path, p.bytes);
     return;
   }
   if (ClassifyFileName(path) == FileKind::kJsonText) {
-    const FilePrefix p = s.hooks.read_prefix(path, core::kJsonMaxBytes + 1);
+    const FilePrefix p = s.hooks.read_range(path, 0, core::kJsonMaxBytes + 1);
     if (!p.ok) {
       ReportError("Open " + path, p.error);
     } else if (p.file_size > core::kJsonMaxBytes) {
@@ -368,10 +368,25 @@ void OpenPath(const std::string& path) {
   }
   WeightsView& w = s.weights;
   w.name = path;
-  w.result = ProbeWeightHeader([&](uint64_t n) { return s.hooks.read_prefix(path, n); });
+  w.result = ProbeWeightHeader([&](uint64_t offset, uint64_t n) { return s.hooks.read_range(path, offset, n); });
   w.open = true;
   w.focus = true;
 }
+
+int64_t BeginWeights(const std::string& name, uint64_t file_size) {
+  if (!g_state) return 0;
+  WeightsView& w = g_state->weights;
+  const int64_t id = w.stream.Begin(name, file_size);
+  w.open = true;
+  w.focus = true;
+  return id;
+}
+
+double FeedWeights(int64_t id, const uint8_t* data, size_t size) {
+  return g_state ? g_state->weights.stream.Feed(id, data, size) : -1;
+}
+
+double WeightsNextSize() { return g_state ? g_state->weights.stream.NextSize() : 0; }
 
 //-----------------------------------------------------------------------------
 // [SECTION] Test hook

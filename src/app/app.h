@@ -40,9 +40,10 @@ struct PlatformHooks {
   // Saves an export: a download on the web, a file on the desktop. Returns a sentence
   // saying where it went, or one starting with "Could not" on failure.
   std::function<std::string(const std::string& file_name, const std::string& mime, const std::string& text)> save_text;
-  // Desktop: reads the first n bytes of a path (the weights path field and OpenPath).
-  // Empty on the web, where files arrive by drag and drop instead.
-  std::function<FilePrefix(const std::string& path, uint64_t n)> read_prefix;
+  // Desktop: reads the bytes [offset, offset + n) of a path (the weights path field and
+  // OpenPath), a regular file only, bounded (src/io). Empty on the web, where files arrive
+  // by drag and drop instead.
+  std::function<FilePrefix(const std::string& path, uint64_t offset, uint64_t n)> read_range;
   // How files reach the app, for the hint in the weights panel.
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
@@ -67,10 +68,18 @@ void OpenText(const std::string& name, const std::string& text);
 // The first `size` bytes of a weights file of `file_size` bytes (as much as the header
 // needs): shows the exact parameter count and bytes per dtype.
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size);
-// Desktop: a path, read through hooks.read_prefix (a .json whole, weights header only).
+// Desktop: a path, read through hooks.read_range (a .json whole, weights header only).
 void OpenPath(const std::string& path);
 // A log or a pasted message (.txt, .log): read on the "Read an OOM" tab, which opens.
 void OpenOomText(const std::string& name, const std::string& text);
+// Web: a dropped weights file read across frames, chunk by chunk (web/boot.js slices the
+// File). BeginWeights returns the read's id; FeedWeights takes the bytes from the offset the
+// last call returned (0 first) and returns the next offset, or -1 when the read is over
+// (done, failed, cancelled from the UI, or replaced by a newer drop). WeightsNextSize: how
+// many bytes to slice next.
+int64_t BeginWeights(const std::string& name, uint64_t file_size);
+double FeedWeights(int64_t id, const uint8_t* data, size_t size);
+double WeightsNextSize();
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

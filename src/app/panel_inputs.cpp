@@ -2,12 +2,15 @@
 // recompute, the precision scheme, the optimizer, LoRA, overheads and the GPU. Only the
 // sections that matter for the mode are shown. Every input edits the Config directly and
 // shows its help, range and diagnostics (widgets.h).
+#include <algorithm>
 #include <cfloat>
 #include <cstdio>
 
 #include "app/panels.h"
 #include "app/widgets.h"
+#include "core/config_json.h"
 #include "core/dtype.h"
+#include "core/fields.h"
 #include "core/gpus.h"
 #include "core/units.h"
 #include "imgui.h"
@@ -257,10 +260,43 @@ void GpuSection(State& s) {
   FieldDouble(s, "Used by others, GB", "other_processes_gb", &c.other_processes_gb, 0.5, "%.2f");
 }
 
+// Settings that change the estimate but have no control in this mode (a link or a file set
+// them: pp in inference, the DeepSpeed buckets, ...): shown with their value and a reset, so
+// the figures never change with nothing visible explaining it.
+void AlsoInEffect(State& s) {
+  std::vector<std::string> hidden;
+  for (const std::string& f : s.in_effect) {
+    if (std::find(s.shown_fields.begin(), s.shown_fields.end(), f) == s.shown_fields.end()) hidden.push_back(f);
+  }
+  if (hidden.empty()) return;
+  Section("Also in effect");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("Set by a link or a file; no control in this mode, but they change the figures.");
+  ImGui::PopTextWrapPos();
+  const core::Config defaults = core::DefaultConfig();
+  for (const std::string& name : hidden) {
+    const core::FieldDef* f = core::FindField(name);
+    if (f == nullptr) continue;
+    ImGui::PushID(f->name);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%s = %s", f->name, f->get(s.config).c_str());
+    FieldTooltip(s, f->name, nullptr);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Reset")) {
+      core::Config c = s.config;
+      f->set(c, f->get(defaults));
+      ApplyConfig(s, c, std::string("reset ") + f->name);
+    }
+    ImGui::PopID();
+  }
+}
+
 }  // namespace
 
 void DrawInputs(State& s) {
   const bool training = s.config.mode != core::Mode::kInference;
+  s.shown_fields.clear();
+  s.shown_fields.push_back("gpu");  // GpuSection's card picker
   Section("Setup");
   ModeField(s);
   Workload(s, training);
@@ -271,6 +307,7 @@ void DrawInputs(State& s) {
   if (s.config.mode == core::Mode::kLora || s.config.mode == core::Mode::kQlora) Lora(s);
   Overheads(s);
   GpuSection(s);
+  AlsoInEffect(s);
 }
 
 }  // namespace llmmem::app

@@ -93,9 +93,9 @@ void DrawWeightsInput(State& s) {
   if (!ImGui::CollapsingHeader("Weights file")) return;
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("Exact parameter counts per dtype from a weights file's header (only the header is read).");
-  if (!s.hooks.read_prefix) ImGui::TextDisabled("%s", s.hooks.open_hint.c_str());
+  if (!s.hooks.read_range) ImGui::TextDisabled("%s", s.hooks.open_hint.c_str());
   ImGui::PopTextWrapPos();
-  if (!s.hooks.read_prefix) return;
+  if (!s.hooks.read_range) return;
   RowLabel("Path");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   const bool enter = ImGui::InputTextWithHint("##weights_path", ".safetensors, .gguf, index.json or config.json",
@@ -107,7 +107,11 @@ void DrawWeightsInput(State& s) {
 
 void DrawWeightsWindow(State& s) {
   WeightsView& w = s.weights;
-  if (!w.open) return;
+  if (w.stream.finished()) w.result = w.stream.Take(&w.name);
+  if (!w.open) {
+    w.stream.Cancel();  // closing the window stops a read in progress
+    return;
+  }
   const float em = ImGui::GetFontSize();
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
   ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
@@ -115,6 +119,19 @@ void DrawWeightsWindow(State& s) {
   if (w.focus) ImGui::SetNextWindowFocus();
   w.focus = false;
   if (!ImGui::Begin("Weights file###weights", &w.open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  if (w.stream.reading()) {  // the page reads a large header across frames
+    ImGui::TextUnformatted(w.stream.name().c_str());
+    ImGui::Text("Reading the header: byte %s of %s", core::FormatCount(static_cast<int64_t>(w.stream.NextOffset())).c_str(),
+                core::FormatCount(static_cast<int64_t>(w.stream.file_size())).c_str());
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+      w.name = w.stream.name();
+      w.stream.Cancel();
+      w.result = core::WeightHeaderResult{};
+      w.result.message = "cancelled before the header's end";
+    }
     ImGui::End();
     return;
   }

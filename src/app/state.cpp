@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/config_json.h"
+#include "core/field_effect.h"
 
 namespace llmmem::app {
 
@@ -58,6 +59,7 @@ void Refresh(State& s) {
   if (!s.dirty && !s.view_dirty) return;
   if (s.dirty) {
     s.estimate = core::Explain(s.config);
+    s.in_effect = core::FieldsInEffect(s.config);
     s.config_query = core::ConfigToQuery(s.config);
     const bool fits = !s.estimate.totals.ok || s.estimate.totals.Fits();
     s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};

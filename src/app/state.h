@@ -42,6 +42,7 @@ struct WeightsView {
   bool open = false;
   bool focus = false;               // bring the window to the front on the next frame
   char path[1024] = "";             // desktop: the path field
+  WeightStream stream;              // web: a dropped file being read across frames
 };
 
 struct State {
@@ -54,6 +55,8 @@ struct State {
   std::vector<UndoStep> undo;
   WeightsView weights;
   OomView oom;                         // the "Read an OOM" tab
+  std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
+  std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below

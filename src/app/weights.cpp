@@ -32,24 +32,67 @@ bool LooksLikeHfConfig(const std::string& text) {
          j.value.Find("hidden_size") != nullptr;
 }
 
-core::WeightHeaderResult ProbeWeightHeader(const PrefixReader& read, int max_reads) {
+core::WeightHeaderResult ProbeWeightHeader(const RangeReader& read, int max_reads) {
   core::WeightHeaderResult r;
-  uint64_t want = core::kWeightHeaderFirstRead;
+  r.status = core::WeightHeaderStatus::kError;
+  r.error = core::WeightIssue::kTruncated;
+  FilePrefix first = read(0, core::kWeightHeaderFirstRead);
+  if (!first.ok) {
+    r.message = first.error;
+    return r;
+  }
+  core::WeightHeaderReader reader(first.file_size);
+  FilePrefix chunk = std::move(first);
   for (int i = 0; i < max_reads; ++i) {
-    const FilePrefix p = read(want);
-    if (!p.ok) {
-      r.status = core::WeightHeaderStatus::kError;
-      r.message = p.error;
+    if (reader.Feed(reinterpret_cast<const uint8_t*>(chunk.bytes.data()), chunk.bytes.size()) !=
+        core::WeightHeaderStatus::kNeedMoreBytes) {
+      return reader.result();
+    }
+    chunk = read(reader.next_offset(), reader.next_size());
+    if (!chunk.ok) {
+      r.message = chunk.error;
       return r;
     }
-    r = core::ParseWeightHeader(reinterpret_cast<const uint8_t*>(p.bytes.data()), p.bytes.size(), p.file_size);
-    if (r.status != core::WeightHeaderStatus::kNeedMoreBytes) return r;
-    if (r.need_bytes <= p.bytes.size()) break;  // no progress: the parser's contract broke
-    want = r.need_bytes;
   }
-  r.status = core::WeightHeaderStatus::kError;
   r.message = "the header did not end within " + std::to_string(max_reads) + " reads";
   return r;
+}
+
+int64_t WeightStream::Begin(const std::string& name, uint64_t file_size) {
+  reader_ = std::make_unique<core::WeightHeaderReader>(file_size);
+  name_ = name;
+  file_size_ = file_size;
+  finished_ = false;
+  ++id_;
+  if (reader_->status() != core::WeightHeaderStatus::kNeedMoreBytes) {  // an empty file
+    result_ = reader_->result();
+    reader_.reset();
+    finished_ = true;
+  }
+  return id_;
+}
+
+double WeightStream::Feed(int64_t id, const uint8_t* data, size_t size) {
+  if (id != id_ || !reader_) return -1;
+  if (reader_->Feed(data, size) == core::WeightHeaderStatus::kNeedMoreBytes) return NextOffset();
+  result_ = reader_->result();
+  reader_.reset();
+  finished_ = true;
+  return -1;
+}
+
+double WeightStream::NextOffset() const { return reader_ ? static_cast<double>(reader_->next_offset()) : -1; }
+double WeightStream::NextSize() const { return reader_ ? static_cast<double>(reader_->next_size()) : 0; }
+
+void WeightStream::Cancel() {
+  reader_.reset();
+  finished_ = false;
+}
+
+core::WeightHeaderResult WeightStream::Take(std::string* name) {
+  finished_ = false;
+  *name = name_;
+  return std::move(result_);
 }
 
 std::string ApplyGgufInfo(const core::GgufModelInfo& g, core::ModelSpec* m) {

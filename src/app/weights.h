@@ -1,11 +1,13 @@
 // Files the user opens or drops: which kind a name is, the bounded header-read loop for
-// weight files (the platform supplies the reads: File.slice in the browser, std::ifstream
-// on the desktop), and what a GGUF header can fill in of a model.
+// weight files (the platform supplies the reads: File.slice in the browser, a bounded
+// reader on the desktop), the page's cancellable read across frames, and what a GGUF header
+// can fill in of a model.
 // May include: core (no imgui), so tests can cover it.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,18 +26,46 @@ FileKind ClassifyFileName(const std::string& name);
 // architectures), false for an llmmem configuration.
 bool LooksLikeHfConfig(const std::string& text);
 
-// The first `n` bytes of the file (fewer at its end), its size, or an error.
+// The bytes [offset, offset + n) of the file (fewer at its end), its size, or an error.
 struct FilePrefix {
   bool ok = false;
   std::string bytes;
   uint64_t file_size = 0;
   std::string error;
 };
-using PrefixReader = std::function<FilePrefix(uint64_t n)>;
+using RangeReader = std::function<FilePrefix(uint64_t offset, uint64_t n)>;
 
-// Reads kWeightHeaderFirstRead bytes, then what each kNeedMoreBytes answer asks for, at
-// most `max_reads` times. Never reads past the header.
-core::WeightHeaderResult ProbeWeightHeader(const PrefixReader& read, int max_reads = 32);
+// Reads the header in chunks, each parsed as it arrives (core::WeightHeaderReader): never
+// the tensor data, never a byte twice. Stops after `max_reads` reads.
+core::WeightHeaderResult ProbeWeightHeader(const RangeReader& read, int max_reads = 1 << 16);
+
+// A weights file read across frames (the page: File.slice per chunk, one chunk per turn of
+// the event loop), cancellable at any point. One at a time: Begin replaces the one before,
+// whose Feed calls then answer -1.
+class WeightStream {
+ public:
+  // Returns the new stream's id (> 0).
+  int64_t Begin(const std::string& name, uint64_t file_size);
+  // Bytes from NextOffset() for stream `id`; returns the next offset wanted, or -1 when the
+  // stream is done (complete, failed, cancelled or replaced).
+  double Feed(int64_t id, const uint8_t* data, size_t size);
+  double NextOffset() const;  // -1 when not reading
+  double NextSize() const;    // how many bytes to slice next
+  void Cancel();
+  bool reading() const { return reader_ != nullptr; }
+  bool finished() const { return finished_; }  // a result waits: Take() it
+  core::WeightHeaderResult Take(std::string* name);
+  const std::string& name() const { return name_; }
+  uint64_t file_size() const { return file_size_; }
+
+ private:
+  std::unique_ptr<core::WeightHeaderReader> reader_;
+  int64_t id_ = 0;
+  std::string name_;
+  uint64_t file_size_ = 0;
+  bool finished_ = false;
+  core::WeightHeaderResult result_;
+};
 
 // The model fields a GGUF header states, applied onto `m` (only those it states).
 // Returns the applied fields as "layers=32, hidden=4096, ..." (empty: nothing usable).

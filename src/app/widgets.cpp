@@ -87,6 +87,7 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
 }
 
 bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast) {
+  s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   RowLabel(label);
   const int pushed = PushFlag(diags);
@@ -100,6 +101,7 @@ bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_
 }
 
 bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format) {
+  s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   RowLabel(label);
   const int pushed = PushFlag(diags);
@@ -113,6 +115,7 @@ bool FieldDouble(State& s, const char* label, const char* field, double* v, doub
 }
 
 bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help) {
+  s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   const int pushed = PushFlag(diags);
   const bool changed = ImGui::Checkbox(label, v);
@@ -125,6 +128,7 @@ bool FieldBool(State& s, const char* label, const char* field, bool* v, const ch
 
 bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
                 const char* (*names)(int), const char* help) {
+  s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   RowLabel(label);
   const int pushed = PushFlag(diags);

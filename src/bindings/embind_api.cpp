@@ -11,6 +11,10 @@
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
 //   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
 //     memory_summary / mem_get_info (core/oom_json.h); configJson "" reads without a configuration
+// Bad input is reported by every entry point, never answered for the defaults:
+// configToQuery, exportEstimate and diagnose then return {"ok": false, "error", "diagnostics"}
+// (JSON text) instead of their usual answer; estimate, estimateQuery and importHfConfig
+// carry ok: false and the diagnostics in their own answer; inspectWeightHeader status "error".
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -27,14 +31,34 @@
 #include "core/oom_json.h"
 #include "core/presets.h"
 #include "core/result_json.h"
+#include "core/safe_text.h"
+#include "core/validate.h"
 
 namespace llmmem::bindings {
 namespace {
 
 using core::Json;
 
+// Bad input is reported, never answered for the defaults: an entry point whose input has
+// an error returns this document instead of its usual answer.
+std::string ErrorDocument(const core::Diagnostics& d) {
+  Json j(Json::Object{});
+  j["ok"] = Json(false);
+  j["diagnostics"] = core::DiagnosticsToJson(d);
+  for (const core::Diagnostic& x : d) {
+    if (x.severity != core::Severity::kError) continue;
+    j["error"] = Json((x.field.empty() ? "" : x.field + ": ") + x.message);
+    break;
+  }
+  return j.Dump();
+}
+
 std::string EstimateParsed(const core::ConfigParse& parsed) {
-  const core::Estimate e = core::Explain(parsed.config);
+  // An input error: no figures at all (they would be the defaults' for the bad field), but
+  // every other field's problems.
+  core::Estimate e;
+  if (core::HasErrors(parsed.diagnostics)) e.diagnostics = core::Validate(parsed.config);
+  else e = core::Explain(parsed.config);
   Json j = core::EstimateToJson(parsed.config, e);
   // Input diagnostics first: a bad field is reported even though the rest was estimated.
   Json all = core::DiagnosticsToJson(parsed.diagnostics);
@@ -55,7 +79,9 @@ std::string EstimateQuery(const std::string& query) {
 std::string DefaultConfigJson() { return core::ConfigToJson(core::DefaultConfig()).Dump(); }
 
 std::string ConfigToQuery(const std::string& config_json) {
-  return core::ConfigToQuery(core::ConfigFromJsonText(config_json, core::DefaultConfig()).config);
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  return core::ConfigToQuery(parsed.config);
 }
 
 std::string PresetsJson() {
@@ -89,15 +115,26 @@ std::string ImportHfConfig(const std::string& text) {
 }
 
 std::string ExportEstimate(const std::string& config_json, const std::string& format) {
+  if (format != "markdown" && format != "csv" && format != "json") {
+    return ErrorDocument({{core::DiagId::kUnknownValue, core::Severity::kError, "format",
+                           "\"" + core::EchoValue(format) + "\" is not markdown, csv or json"}});
+  }
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
   const core::Estimate e = core::Explain(parsed.config);
   if (format == "markdown") return core::EstimateToMarkdown(parsed.config, e);
-  if (format == "csv") return core::EstimateToCsv(e);
+  if (format == "csv") {
+    if (!e.totals.ok) return ErrorDocument(e.diagnostics);  // CSV has no place for the reasons
+    return core::EstimateToCsv(e);
+  }
   return core::EstimateToJson(parsed.config, e).Dump(2);
 }
 
 std::string Diagnose(const std::string& config_json) {
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  const core::Diagnostics invalid = core::Validate(parsed.config);
+  if (core::HasErrors(invalid)) return ErrorDocument(invalid);
   Json::Array out;
   for (const core::Remedy& r : core::Diagnose(parsed.config)) {
     Json j(Json::Object{});
@@ -124,8 +161,17 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
 }
 
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
+  // File.size: a whole number of bytes, at least the bytes given, at most 2^53.
+  if (!(file_size >= static_cast<double>(bytes.size()) && file_size <= 9007199254740992.0 &&
+        file_size == static_cast<double>(static_cast<uint64_t>(file_size)))) {
+    core::WeightHeaderResult r;
+    r.error = core::WeightIssue::kBadSize;
+    r.message = "fileSize must be the file's size in bytes (a whole number, at least the " +
+                std::to_string(bytes.size()) + " bytes given), not " + core::FormatJsonNumber(file_size);
+    return core::WeightHeaderToJson(r).Dump();
+  }
   const core::WeightHeaderResult r = core::ParseWeightHeader(
-      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
+      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), static_cast<uint64_t>(file_size));
   return core::WeightHeaderToJson(r).Dump();
 }
 

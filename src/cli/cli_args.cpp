@@ -1,10 +1,14 @@
 #include "cli/cli_args.h"
 
+#include <map>
+
 #include "core/config_json.h"
 #include "core/fields.h"
+#include "core/gpus.h"
 #include "core/hf_config.h"
 #include "core/limits.h"
 #include "core/presets.h"
+#include "core/safe_text.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -44,6 +48,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   // A model chosen here (--model, --hf-config) without --seq starts at its own context.
   bool model_chosen = false;
   bool seq_given = false;  // --seq, or a --config file (it carries its own)
+  // Each setting the flags set: the flag as typed and the value it gave. A setting set twice
+  // to different values (--batch 4 --batch 8, --grad-accum with --microbatches, --fsdp with
+  // --zero) is refused, naming both flags, not resolved by their order.
+  std::map<std::string, std::pair<std::string, std::string>> claims;  // field -> (flag, value)
+  std::map<std::string, std::string> given;                           // field -> the flag as typed
+  auto claim = [&](const std::string& field, const std::string& value, const std::string& typed) {
+    auto it = claims.find(field);
+    if (it != claims.end() && it->second.second != value) {
+      Error(r, typed.substr(0, typed.find(' ')),
+            it->second.first + " and " + typed + " both set " + field + ": give one of them");
+    }
+    claims[field] = {typed, value};
+    given[field] = typed;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
@@ -54,7 +72,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     if (arg == "--formulas") { r.options.show_formulas = true; continue; }
     if (arg == "--doctor") { r.options.doctor = true; continue; }
     if (arg.compare(0, 2, "--") != 0) {
-      Error(r, arg, "unexpected argument \"" + arg + "\"; flags start with -- (see llmmem --help)");
+      Error(r, core::EchoValue(arg), "unexpected argument \"" + core::EchoValue(arg) + "\"; flags start with -- (see llmmem --help)");
       continue;
     }
     std::string name = arg.substr(2);
@@ -63,7 +81,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       value = name.substr(eq + 1);
       name.resize(eq);
     }
-    const std::string flag = "--" + name;
+    const std::string flag = "--" + core::EchoValue(name);
     std::string key = Snake(name);
     // Short names the issue tracker and other tools use.
     if (key == "microbatches") key = "grad_accum";
@@ -76,6 +94,16 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
     const core::FieldDef* field = core::FindField(key);
     const bool is_bool = field != nullptr && field->kind == core::FieldKind::kBool;
+    if (negated && value) {
+      // --no-flash-attn=1 means flash_attn off, --no-flash-attn=0 on; anything else is refused.
+      bool on = false;
+      if (*value == "1" || *value == "true" || *value == "on" || *value == "yes") on = true;
+      else if (!(*value == "0" || *value == "false" || *value == "off" || *value == "no")) {
+        Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not on or off (--no-X=1 turns X off)");
+        continue;
+      }
+      value = on ? "0" : "1";
+    }
     if (!value) {
       if (negated) {
         value = "0";
@@ -93,7 +121,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       if (*value == "json") r.options.json = true;
       else if (*value == "markdown" || *value == "md") r.options.format = "markdown";
       else if (*value == "csv") r.options.format = "csv";
-      else if (*value != "table") Error(r, flag, flag + ": \"" + *value + "\" is not table, json, markdown or csv");
+      else if (*value != "table") Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not table, json, markdown or csv");
       continue;
     }
     if (key == "weights_file") {
@@ -106,18 +134,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       else if (*value == "shard_grad_op") c.zero = 2;
       else if (*value == "full_shard") c.zero = 3;
       else if (*value == "hybrid_shard") { c.zero = 3; hybrid_shard = true; }
-      else Error(r, flag, flag + ": \"" + *value + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
+      else Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
+      claim("zero", std::to_string(c.zero), flag + " " + core::EchoValue(*value));
+      if (hybrid_shard) claim("zero_group", "gpus_per_node", flag + " " + core::EchoValue(*value));
       continue;
     }
     if (key == "compat") {
-      if (*value != "deepspeed" && *value != "megatron") Error(r, flag, flag + ": \"" + *value + "\" is not deepspeed or megatron");
+      if (*value != "deepspeed" && *value != "megatron") Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not deepspeed or megatron");
       r.options.compat = *value;
       continue;
     }
     if (key == "gpus_per_node") {
       core::Config probe;
       if (!core::FindField("dp")->set(probe, *value).empty() || probe.dp < 1 || probe.dp > 1024) {
-        Error(r, flag, flag + ": \"" + *value + "\" is not a whole number from 1 to 1024");
+        Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not a whole number from 1 to 1024");
       } else {
         r.options.gpus_per_node = static_cast<int>(probe.dp);
       }
@@ -127,9 +157,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       core::Diagnostics ignored;
       core::Config probe;
       if (!core::FindField("dp")->set(probe, *value).empty() || probe.dp < 1) {
-        Error(r, flag, flag + ": \"" + *value + "\" is not a whole number of GPUs");
+        Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not a whole number of GPUs");
       } else {
         total_gpus = probe.dp;
+        given["gpus"] = flag + " " + core::EchoValue(*value);
       }
       continue;
     }
@@ -137,23 +168,24 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       std::string error;
       const std::optional<std::string> text = read_file(*value, error);
       if (!text) {
-        Error(r, flag, flag + ": cannot read \"" + *value + "\": " + error);
+        Error(r, flag, flag + ": cannot read \"" + core::EchoValue(*value, 200) + "\": " + error);
         continue;
       }
       if (key == "hf_config") {
         core::HfImport imported = core::ImportHfConfigText(*text, *value);
         for (Diagnostic d : imported.diagnostics) {
-          d.message = flag + " " + *value + ": " + d.message;
+          d.message = flag + " " + core::EchoValue(*value, 200) + ": " + d.message;
           r.diagnostics.push_back(d);
         }
         if (imported.ok) c.model = imported.model;
+        claim("model", "hf-config " + *value, flag + " " + core::EchoValue(*value, 200));
         model_chosen |= imported.ok;
       } else {
         seq_given = true;
         core::ConfigParse parsed = core::ConfigFromJsonText(*text, c);
         c = parsed.config;
         for (Diagnostic d : parsed.diagnostics) {
-          d.message = flag + " " + *value + ": " + d.message;
+          d.message = flag + " " + core::EchoValue(*value, 200) + ": " + d.message;
           r.diagnostics.push_back(d);
         }
       }
@@ -165,11 +197,13 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     core::Diagnostics field_diags;
     const bool set = core::SetField(c, key, *value, field_diags);
     if (set && (key == "model" || key == "preset")) {
+      claim("model", *value, flag + " " + core::EchoValue(*value));
       model_before = c.model;
       head_dim_given = false;
       model_chosen |= *value != "custom";
     }
     seq_given |= field != nullptr && std::string(field->name) == "seq";
+    if (set && field != nullptr) claim(field->name, field->get(c), flag + " " + core::EchoValue(*value));
     head_dim_given |= set && field != nullptr && std::string(field->name) == "head_dim";
     for (Diagnostic d : field_diags) {
       if (d.id == DiagId::kUnknownKey) {
@@ -201,6 +235,17 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       d.message = "--seq: " + d.message;
       r.diagnostics.push_back(d);
     }
+  }
+  // Flags that set the same thing twice are refused, not resolved by their order.
+  if (given.count("gpu") && given.count("gpu_memory_gb") && core::FindGpu(c.gpu) != nullptr) {
+    const core::Gpu* g = core::FindGpu(c.gpu);
+    Error(r, "--gpu-memory-gb",
+          given["gpu"] + " sets the usable memory to " + core::FormatNumber(g ? g->UsableBytes() / 1e9 : 0, 4) +
+              " GB, and " + given["gpu_memory_gb"] + " sets it again: give one of the two");
+  }
+  if (total_gpus > 0 && given.count("dp")) {
+    Error(r, "--dp", given["gpus"] + " sets dp = GPUs / (tp x pp x cp), and " + given["dp"] +
+                         " sets it again: give one of the two");
   }
   if (hybrid_shard) c.zero_group = r.options.gpus_per_node;
   if (total_gpus > 0) {

@@ -159,7 +159,7 @@ std::string RenderOomReport(const core::OomReport& r, bool with_config) {
   return out;
 }
 
-int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::istream& in, std::ostream& out,
+int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out,
            std::ostream& err) {
   std::string path;
   std::vector<std::string> rest;
@@ -184,20 +184,15 @@ int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, st
     err << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
   }
   if (errors) return 2;
-  std::string text;
-  if (path == "-") {
-    std::string chunk(1 << 16, '\0');
-    while (text.size() <= core::kOomMaxTextBytes && in.read(&chunk[0], static_cast<std::streamsize>(chunk.size())).gcount() > 0)
-      text.append(chunk.data(), static_cast<size_t>(in.gcount()));
-  } else {
-    std::string error;
-    const std::optional<std::string> file = read_file(path, error);
-    if (!file) {
-      err << "llmmem oom: cannot read \"" << path << "\": " << error << "\n";
-      return 2;
-    }
-    text = *file;
+  // Files and standard input ("-") alike through the bounded reader: capped in bytes and,
+  // for a pipe, in time (io/bounded_file.h).
+  std::string error;
+  const std::optional<std::string> file = read_file(path, error);
+  if (!file) {
+    err << "llmmem oom: cannot read \"" << path << "\": " << error << "\n";
+    return 2;
   }
+  const std::string text = *file;
   const core::OomReport report = core::ReadOomReport(text, settings ? &parsed.options.config : nullptr);
   if (parsed.options.json) {
     out << core::OomReportToJson(report).Dump(2) << "\n";

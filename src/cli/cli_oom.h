@@ -13,8 +13,8 @@
 
 namespace llmmem::cli {
 
-// `args` start with "oom". `in` is read for "-"; `read_file` for a path.
-int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::istream& in, std::ostream& out,
+// `args` start with "oom". `read_file` reads the path, or standard input for "-".
+int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out,
            std::ostream& err);
 std::string RenderOomReport(const core::OomReport& r, bool with_config);
 

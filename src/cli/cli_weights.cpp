@@ -1,34 +1,34 @@
 #include "cli/cli_weights.h"
 
-#include <fstream>
 
 #include "core/result_json.h"
 #include "core/units.h"
+#include "io/bounded_file.h"
 
 namespace llmmem::cli {
 
 core::WeightHeaderResult InspectWeightFile(const std::string& path) {
-  core::WeightHeaderResult r;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    r.message = "cannot open " + path;
+  io::RegularFile file;
+  std::string error;
+  if (!file.Open(path, &error)) {
+    core::WeightHeaderResult r;
+    r.error = core::WeightIssue::kTruncated;
+    r.message = "cannot read it: " + error;
     return r;
   }
-  in.seekg(0, std::ios::end);
-  const uint64_t file_size = static_cast<uint64_t>(in.tellg());
-  uint64_t want = std::min<uint64_t>(core::kWeightHeaderFirstRead, file_size);
-  std::string buf;
-  for (int round = 0; round < 32; ++round) {
-    buf.resize(want);
-    in.seekg(0);
-    in.read(buf.data(), static_cast<std::streamsize>(want));
-    r = core::ParseWeightHeader(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<size_t>(in.gcount()), file_size);
-    if (r.status != core::WeightHeaderStatus::kNeedMoreBytes) return r;
-    want = r.need_bytes;
+  // Chunks in order, each parsed as it arrives: linear in the header, never the tensor data.
+  core::WeightHeaderReader reader(file.size());
+  std::string chunk;
+  while (reader.status() == core::WeightHeaderStatus::kNeedMoreBytes) {
+    if (!file.ReadAt(reader.next_offset(), reader.next_size(), &chunk, &error)) {
+      core::WeightHeaderResult r;
+      r.error = core::WeightIssue::kTruncated;
+      r.message = "cannot read it: " + error;
+      return r;
+    }
+    reader.Feed(reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size());
   }
-  r.status = core::WeightHeaderStatus::kError;
-  r.message = "the header did not end within 32 reads";
-  return r;
+  return reader.result();
 }
 
 std::string RenderWeightHeaders(const std::vector<std::string>& paths, const std::vector<core::WeightHeaderResult>& rs) {

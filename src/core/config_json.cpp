@@ -7,6 +7,7 @@
 #include "core/fields.h"
 #include "core/gpus.h"
 #include "core/presets.h"
+#include "core/safe_text.h"
 #include "core/units.h"
 
 namespace llmmem::core {
@@ -32,12 +33,12 @@ bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
   const Preset* p = FindPreset(key);
   if (p == nullptr) {
     out.push_back({DiagId::kUnknownValue, Severity::kError, "model",
-                   "\"" + key + "\" is not a preset; use a key like llama-3.1-8b (llmmem --list-models), or custom"});
+                   "\"" + EchoValue(key) + "\" is not a preset; use a key like llama-3.1-8b (llmmem --list-models), or custom"});
     return false;
   }
   if (!p->ok) {
     out.push_back({DiagId::kUnsupported, Severity::kError, "model",
-                   "preset \"" + key + "\" cannot be used yet: " +
+                   "preset \"" + EchoValue(key) + "\" cannot be used yet: " +
                        (p->diagnostics.empty() ? std::string("import failed") : p->diagnostics.front().message)});
     return false;
   }
@@ -45,11 +46,52 @@ bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
   return true;
 }
 
-std::string JsonValueText(const Json& v) {
-  if (v.IsString()) return v.AsString();
-  if (v.IsBool()) return v.AsBool() ? "1" : "0";
-  if (v.IsNumber()) return FormatJsonNumber(v.AsNumber());
-  return "\x01";  // not representable: SetField reports the type
+// A JSON value as the text SetField takes, when its JSON type is the field's: numbers for
+// numeric fields, true/false for switches, strings for names (as ConfigToJson writes them).
+// Another type ("batch": true, "flash_attn": 1, "mode": 3) is reported, not converted.
+constexpr const char* kWrongJsonType = "\x01";
+std::string JsonValueText(const Json& v, const FieldDef* f) {
+  const FieldKind kind = f != nullptr ? f->kind : FieldKind::kText;
+  const bool numeric = kind == FieldKind::kInt || kind == FieldKind::kNumber;
+  if (numeric) return v.IsNumber() ? FormatJsonNumber(v.AsNumber()) : kWrongJsonType;
+  if (kind == FieldKind::kBool) return v.IsBool() ? (v.AsBool() ? "1" : "0") : kWrongJsonType;
+  return v.IsString() ? v.AsString() : kWrongJsonType;
+}
+
+const char* JsonTypeName(const Json& v) {
+  switch (v.type()) {
+    case Json::Type::kNull: return "null";
+    case Json::Type::kBool: return v.AsBool() ? "true" : "false";
+    case Json::Type::kNumber: return "a number";
+    case Json::Type::kString: return "a string";
+    case Json::Type::kArray: return "an array";
+    case Json::Type::kObject: return "an object";
+  }
+  return "?";
+}
+
+// Sets a field from a JSON value (its type checked first).
+bool SetFromJson(Config& c, const std::string& key, const Json& value, Diagnostics& out) {
+  const FieldDef* f = FindField(key);
+  const std::string text = JsonValueText(value, f);
+  if (f != nullptr && text == kWrongJsonType) {
+    const bool numeric = f->kind == FieldKind::kInt || f->kind == FieldKind::kNumber;
+    const std::string field_id = f->model_field ? std::string("model.") + f->name : std::string(f->name);
+    out.push_back({DiagId::kWrongType, Severity::kError, field_id,
+                   std::string(f->name) + " must be " +
+                       (numeric ? "a number" : f->kind == FieldKind::kBool ? "true or false" : "a string") + ", not " +
+                       JsonTypeName(value)});
+    return false;
+  }
+  return SetField(c, key, text, out);
+}
+
+// A setter's message quotes the value whole; the echo is capped (core/safe_text.h).
+std::string CapEcho(std::string message, const std::string& value) {
+  const std::string whole = "\"" + value + "\"";
+  const size_t at = message.find(whole);
+  if (at == std::string::npos) return message;
+  return message.replace(at, whole.size(), "\"" + EchoValue(value) + "\"");
 }
 
 std::string Decode(const std::string& s) {
@@ -88,6 +130,22 @@ std::string Encode(const std::string& s) {
 constexpr size_t kMaxQueryBytes = 16384;
 constexpr size_t kMaxValueBytes = 512;
 
+// gpu names a card and sets its memory; gpu_memory_gb sets the memory. When a link or a file
+// gives both and they disagree (gpu=H100-SXM-80GB&gpu_memory_gb=24), the memory stands and
+// the card becomes "custom", said in a note, rather than an H100 label over 24 GB.
+void ReconcileGpu(Config& c, bool gpu_given, bool memory_given, Diagnostics& out) {
+  if (!gpu_given || !memory_given) return;
+  const Gpu* g = FindGpu(c.gpu);
+  if (g == nullptr) return;
+  const double card = g->UsableBytes() / 1e9;
+  if (std::fabs(card - c.gpu_memory_gb) <= 1e-9 * card) return;
+  out.push_back({DiagId::kInconsistent, Severity::kInfo, "gpu",
+                 "gpu_memory_gb = " + FormatJsonNumber(c.gpu_memory_gb) + " is not the " + FormatNumber(card, 4) +
+                     " GB of " + g->key + ": the estimate uses " + FormatJsonNumber(c.gpu_memory_gb) +
+                     " GB, as a custom card"});
+  c.gpu = "custom";
+}
+
 }  // namespace
 
 Config DefaultConfig() {
@@ -104,8 +162,8 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
   if (key == "model" || key == "preset") return ApplyPreset(c, value, out);
   const FieldDef* f = FindField(key);
   if (f == nullptr) {
-    out.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
-                   "\"" + key + "\" is not a setting; known settings: " + FieldNames()});
+    out.push_back({DiagId::kUnknownKey, Severity::kWarning, EchoValue(key),
+                   "\"" + EchoValue(key) + "\" is not a setting, so it was ignored; known settings: " + FieldNames()});
     return false;
   }
   if (value.size() > kMaxValueBytes) {
@@ -119,7 +177,7 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
   }
   const std::string err = f->set(c, value);
   if (!err.empty()) {
-    out.push_back({DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + err});
+    out.push_back({DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + CapEcho(err, value)});
     return false;
   }
   if (f->model_field && key != "name") c.model.preset.clear();  // edited dimensions make it custom
@@ -194,6 +252,9 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     } else if (model->IsObject()) {
       if (const Json* preset = model->Find("preset"); preset && preset->IsString()) {
         ApplyPreset(r.config, preset->AsString(), r.diagnostics);
+      } else if (preset != nullptr) {
+        r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "model.preset",
+                                 std::string("model.preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
       }
       const std::string preset_key = r.config.model.preset;
       model_before = r.config.model;
@@ -203,12 +264,12 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
         if (key == "preset") continue;
         const FieldDef* f = FindField(key);
         if (f == nullptr || !f->model_field) {
-          r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, "model." + key,
-                                   "\"model." + key + "\" is not a model setting"});
+          r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, "model." + EchoValue(key),
+                                   "\"model." + EchoValue(key) + "\" is not a model setting, so it was ignored"});
           continue;
         }
         const std::string before = f->get(r.config);
-        SetField(r.config, key, JsonValueText(value), r.diagnostics);
+        SetFromJson(r.config, key, value, r.diagnostics);
         customised |= f->get(r.config) != before && std::string(f->name) != "name";
       }
       // Restating a preset's own values keeps the preset's name; any change makes it custom.
@@ -225,9 +286,10 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
       r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
                                "\"" + key + "\" belongs under \"model\"; it was read there"});
     }
-    SetField(r.config, key, JsonValueText(value), r.diagnostics);
+    SetFromJson(r.config, key, value, r.diagnostics);
   }
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
+  ReconcileGpu(r.config, j.Find("gpu") != nullptr, j.Find("gpu_memory_gb") != nullptr, r.diagnostics);
   return r;
 }
 
@@ -282,7 +344,7 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   for (const auto& [key, value] : pairs) {
     if (key == "v" && value != std::to_string(kUrlVersion)) {
       r.diagnostics.push_back({DiagId::kUnknownValue, Severity::kWarning, "v",
-                               "the link was made by a newer version (v=" + value + "); settings this version knows were read"});
+                               "the link was made by a newer version (v=" + EchoValue(value) + "); settings this version knows were read"});
     }
   }
   // The model first, so the fields after it override the preset's.
@@ -303,6 +365,12 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   }
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
   r.config.model.preset = customised ? std::string() : preset_key;
+  bool gpu_given = false, memory_given = false;
+  for (const auto& kv : pairs) {
+    gpu_given |= kv.first == "gpu";
+    memory_given |= kv.first == "gpu_memory_gb";
+  }
+  ReconcileGpu(r.config, gpu_given, memory_given, r.diagnostics);
   return r;
 }
 

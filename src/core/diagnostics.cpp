@@ -15,6 +15,7 @@ const char* DiagIdName(DiagId id) {
     case DiagId::kIgnoredSetting: return "ignored_setting";
     case DiagId::kMissingField: return "missing_field";
     case DiagId::kUnsupported: return "unsupported";
+    case DiagId::kCostsMore: return "costs_more";
   }
   return "?";
 }

@@ -19,7 +19,8 @@ namespace llmmem::core {
   X(kNoArchitecture, "the model has no architecture, only a parameter count")              \
   X(kIgnoredSetting, "a setting has no effect in this configuration")                      \
   X(kMissingField, "a required field is missing")                                          \
-  X(kUnsupported, "the input describes something the calculator does not model")
+  X(kUnsupported, "the input describes something the calculator does not model")                \
+  X(kCostsMore, "a setting meant to save memory needs more in this configuration")
 
 enum class DiagId {
 #define LLMMEM_DIAG_ENUM(id, text) id,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/account.h"
+#include "core/result_notes.h"
 #include "core/sources.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -188,6 +189,7 @@ Estimate Explain(const Config& c) {
 
   FillTotals(d, sink.Totals(), e.totals);
   SetPeakBytes(e.tree, static_cast<int>(e.totals.peak_moment));
+  AddResultNotes(c, EstimateTotals(c), e.diagnostics);  // the whole config's totals, all stages
 
   e.tree.formula = d.training ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
                                     ", optimizer step " + FormatBytesBoth(e.totals.moment_bytes[1]) +

@@ -1,26 +1,21 @@
 #include "core/export.h"
 
 #include "core/config_json.h"
+#include "core/safe_text.h"
 #include "core/units.h"
 
 namespace llmmem::core {
 namespace {
 
-// Markdown and CSV both need the text free of their delimiters.
-std::string Escape(const std::string& s, char delimiter) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == delimiter || ch == '\n') out += ' ';
-    else out += ch;
-  }
-  return out;
-}
+// Markdown: names, formulas and messages as text, never markup or raw HTML (a model name
+// from a file could carry "<img onerror=...>" or a link); control characters escaped.
+std::string Md(const std::string& s) { return MarkdownSafe(s); }
 
+// CSV: quoted, quotes doubled, and a formula's leading = + - @ neutralised (safe_text.h).
 std::string CsvField(const std::string& s) {
   std::string out = "\"";
-  for (char ch : s) {
+  for (char ch : CsvTextSafe(s)) {
     if (ch == '"') out += "\"\"";
-    else if (ch == '\n') out += ' ';
     else out += ch;
   }
   return out + "\"";
@@ -36,8 +31,8 @@ void MarkdownRows(const BreakdownNode& n, int depth, double total, std::string& 
   const std::string share = !on_gpu ? std::string("on ") + DeviceName(n.device)
                             : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%"
                                         : "";
-  out += "| " + indent + Escape(n.name, '|') + " | " + figure(n.bytes / kGB) + " | " + figure(n.bytes / kGiB) + " | " +
-         share + " | " + Escape(n.formula, '|') + " |\n";
+  out += "| " + indent + Md(n.name) + " | " + figure(n.bytes / kGB) + " | " + figure(n.bytes / kGiB) + " | " +
+         share + " | " + Md(n.formula) + " |\n";
   for (const BreakdownNode& c : n.children) MarkdownRows(c, depth + 1, total, out);
 }
 
@@ -53,18 +48,18 @@ void CsvRows(const BreakdownNode& n, const std::string& parent, std::string& out
 }  // namespace
 
 std::string EstimateToMarkdown(const Config& c, const Estimate& e) {
-  std::string out = "### " + Escape(c.model.name, '|') + ": " + ModeId(c.mode) + ", micro-batch " +
+  std::string out = "### " + Md(c.model.name) + ": " + ModeId(c.mode) + ", micro-batch " +
                     std::to_string(c.batch) + " x " + std::to_string(c.seq) + " tokens\n\n";
   if (!e.totals.ok) {
     out += "Not computed:\n";
-    for (const Diagnostic& d : e.diagnostics) out += "- " + d.message + "\n";
+    for (const Diagnostic& d : e.diagnostics) out += "- " + Md(d.message) + "\n";
     return out;
   }
   const Totals& t = e.totals;
-  out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + c.gpu + " (" + FormatBytesBoth(t.capacity_bytes) +
+  out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + Md(c.gpu) + " (" + FormatBytesBoth(t.capacity_bytes) +
          "): " + (t.Fits() ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom" : "does not fit, over by " +
                                                                                        FormatBytesBoth(-t.Headroom())) +
-         ". " + e.peak_note + "\n\n";
+         ". " + Md(e.peak_note) + "\n\n";
   out += "| Component | GB | GiB | Share | Formula |\n|---|---:|---:|---:|---|\n";
   MarkdownRows(e.tree, 0, t.peak_bytes, out);
   out += "\nGB = 1e9 bytes, GiB = 2^30 bytes. Settings: `" + ConfigToQuery(c) + "`\n";

@@ -11,16 +11,18 @@
 #include "core/gpus.h"
 #include "core/json.h"
 #include "core/limits.h"
+#include "core/safe_text.h"
 
 namespace llmmem::core {
 namespace {
 
+// Only plain decimal numbers (JSON's grammar, as --help documents them): no hex ("0x10"),
+// hex floats ("0x1p10"), surrounding spaces, "inf", "nan" or a leading '+', which strtod
+// alone would take.
 std::string ParseNumber(const std::string& text, double& out) {
   if (text.empty()) return "a number is required";
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double v = std::strtod(begin, &end);
-  if (end == begin || *end != '\0') return "\"" + text + "\" is not a number";
+  if (!IsDecimalNumber(text)) return "\"" + text + "\" is not a number (write it in decimal, like 8, 0.5 or 1e9)";
+  const double v = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(v)) return "\"" + text + "\" is not a finite number";
   out = v;
   return {};
@@ -76,7 +78,7 @@ std::vector<FieldDef> Build() {
   return {
       // Model.
       FieldDef{"name", FieldKind::kText, true, "display name of the model", [](const Config& c) { return c.model.name; },
-               [](Config& c, const std::string& t) { c.model.name = t.substr(0, 200); return std::string(); }},
+               [](Config& c, const std::string& t) { c.model.name = CutUtf8(t, 200); return std::string(); }},
       FieldDef{"arch", FieldKind::kArch, true, "decoder or encoder",
                [](const Config& c) { return std::string(c.model.arch == Arch::kEncoder ? "encoder" : "decoder"); },
                [](Config& c, const std::string& t) {
@@ -292,6 +294,10 @@ std::vector<FieldDef> Build() {
       FieldDef{"gpu", FieldKind::kText, false, "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb",
                [](const Config& c) { return c.gpu; },
                [](Config& c, const std::string& t) {
+                 if (t == "custom") {  // a card of gpu_memory_gb (the UI's, and its links)
+                   c.gpu = t;
+                   return std::string();
+                 }
                  const Gpu* g = FindGpu(t);
                  if (g == nullptr) return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
                  c.gpu = g->key;

@@ -93,6 +93,7 @@ FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
   static const Dtype kKv[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
   Config x = c;
   x.mode = Mode::kInference;
+  x.offload_params = Offload::kNone;  // a training setting; refused in inference
   FitFormats r;
   for (Dtype w : kWeights) {
     for (Dtype kv : kKv) {

@@ -1,23 +1,23 @@
-// The GGUF v2/v3 header reader (ParseGgufHeader in core/weight_headers.h): metadata
-// key/values, tensor infos with exact elements and bytes per ggml type, the model facts a
-// front end can pre-fill (GgufModelInfo), and the tensor offsets checked against the file
-// size. Every read is bounds-checked and every size product and sum overflow-checked; a short
-// buffer answers with a doubling slice to read next. Standard library only (plus
-// core/json.h for number text and core/weight_headers_internal.h).
+// The GGUF v2/v3 header reader (MakeGgufParser, behind WeightHeaderReader and
+// ParseGgufHeader in core/weight_headers.h): metadata key/values, tensor infos with exact
+// elements and bytes per ggml type, the model facts a front end can pre-fill (GgufModelInfo,
+// refused when negative or past 2^63), and the tensor offsets checked against the file size.
+// Incremental and linear: items are read as their bytes arrive, values that are not kept
+// (a tokenizer's strings) are skipped; counts, names and the header are capped
+// (weight_headers.h). Every read is bounds-checked and every size product and sum
+// overflow-checked. Standard library only (plus core/json.h for number text and
+// core/weight_headers_internal.h).
 // Sources: ggml docs/gguf.md and ggml/src/gguf.cpp (v2/v3 layout, value types,
 // general.alignment, offsets checked against the running padded size, GGML_MAX_DIMS = 4,
 // ne[0] a multiple of the block size); block sizes from ggml_types.cpp.
 //
 // Index
 // [SECTION] Value types and limits
-// [SECTION] The header reader: key/values, tensor infos
-// [SECTION] Model facts from the key/values
-// [SECTION] ParseGgufHeader: offsets, data section, tallies
+// [SECTION] The header reader: key/values, tensor infos, model facts, the data section
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -46,37 +46,145 @@ const char* const kGgufTypeNames[kGgufTypeCount] = {"uint8", "int8", "uint16", "
                                                      "uint64", "int64", "float64"};
 constexpr uint64_t kGgufFixedSize[kGgufTypeCount] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
 constexpr uint32_t kGgmlMaxDims = 4;
-// Smallest encodings, to refuse absurd declared counts before reading anything.
-constexpr uint64_t kGgufMinKvBytes = 8 + 4 + 1;           // key length, type, 1-byte value
-constexpr uint64_t kGgufMinTensorInfoBytes = 8 + 4 + 4 + 8;  // name length, n_dims, type, offset
 
-struct GgufTensor {
-  std::string name;
-  const GgmlTypeInfo* type = nullptr;
-  uint64_t elements = 0, bytes = 0, offset = 0;
+// -----------------------------------------------------------------------------------------
+// [SECTION] The header reader: key/values, tensor infos, model facts, the data section
+// -----------------------------------------------------------------------------------------
+// Resumable between items: pos_ is the start of the next key/value, string-array element
+// or tensor info, and an item is read only when all its bytes are in the window (a value's
+// bytes past what is kept are skipped, not read). Each item costs time proportional to its
+// bytes, and what is kept is bounded: the names, 16 bytes per tensor, the model facts.
+
+// Model facts read from "<arch>.<suffix>" (the architecture may come after them).
+const char* const kFactSuffixes[] = {"block_count", "embedding_length", "feed_forward_length",
+                                     "attention.head_count", "attention.head_count_kv",
+                                     "attention.key_length", "context_length", "expert_count",
+                                     "expert_used_count", "vocab_size"};
+constexpr size_t kMaxFactCandidates = 256;
+
+bool IsFactKey(const std::string& key) {
+  if (key == "general.parameter_count" || key == "general.file_type") return true;
+  for (const char* suffix : kFactSuffixes) {
+    const size_t n = std::strlen(suffix);
+    if (key.size() > n + 1 && key[key.size() - n - 1] == '.' && key.compare(key.size() - n, n, suffix) == 0) return true;
+  }
+  return false;
+}
+
+// A fact as read: an integer, or why it is not one (negative, above 2^63, not an integer).
+struct Fact {
+  bool is_int = false;
+  int64_t value = 0;
+  std::string text;  // the value as written, for messages
 };
 
-// -----------------------------------------------------------------------------------------
-// [SECTION] The header reader: key/values, tensor infos
-// -----------------------------------------------------------------------------------------
-
-class GgufReader {
+class GgufParser : public IncrementalParser {
  public:
-  GgufReader(const uint8_t* p, size_t size, WeightHeaderResult& r) : p_(p), size_(size), r_(r), meta_(r) {}
+  explicit GgufParser(uint64_t file_size) : file_size_(file_size), meta_(result) { result.format = WeightFormat::kGguf; }
 
-  // True when the header up to the end of the tensor infos was read; false either on an
-  // error (issue() != kNone) or when more bytes are needed (want()).
-  bool Run() {
-    if (!Have(4)) return false;
-    if (std::memcmp(p_, "GGUF", 4) != 0) {
+  uint64_t keep_from() const override { return pos_; }
+  uint64_t resume_at() const override { return pos_; }
+  uint64_t need_end() const override { return need_end_; }
+  uint64_t read_limit() const override { return std::min(file_size_, kGgufMaxHeaderBytes); }
+
+  WeightHeaderStatus Parse(const Window& w) override {
+    w_ = &w;
+    while (true) {
+      bool ok = true;
+      switch (phase_) {
+        case Phase::kHeader: ok = Header(); break;
+        case Phase::kKeyValues:
+          if (kv_index_ == kv_count_) {
+            phase_ = Phase::kTensorInfos;
+            continue;
+          }
+          ok = KeyValue();
+          break;
+        case Phase::kStringArray: ok = StringArrayElements(); break;
+        case Phase::kTensorInfos:
+          if (tensor_index_ == tensor_count_) return Finish();
+          ok = TensorInfo();
+          break;
+        case Phase::kDone: return result.status;
+      }
+      if (!ok) return issue_ != WeightIssue::kNone ? Done(Error(WeightFormat::kGguf, issue_, message_))
+                                                    : WeightHeaderStatus::kNeedMoreBytes;
+    }
+  }
+
+ private:
+  enum class Phase { kHeader, kKeyValues, kStringArray, kTensorInfos, kDone };
+
+  WeightHeaderStatus Done(WeightHeaderResult r) {
+    phase_ = Phase::kDone;
+    result = std::move(r);
+    return result.status;
+  }
+  bool Fail(WeightIssue id, const std::string& what) {
+    if (issue_ == WeightIssue::kNone) {
+      issue_ = id;
+      message_ = what;
+    }
+    return false;
+  }
+  // Where the reader is, for messages about a length or a short file.
+  std::string Context() const {
+    switch (phase_) {
+      case Phase::kHeader: return " (reading the header's counts)";
+      case Phase::kKeyValues:
+        return item_name_.empty() ? " (reading metadata key/value #" + Num(kv_index_) + ")"
+                                  : " (reading metadata key " + Quoted(item_name_) + ")";
+      case Phase::kStringArray: return " (reading metadata key " + Quoted(item_name_) + ")";
+      case Phase::kTensorInfos:
+        return " (reading tensor info #" + Num(tensor_index_) + (item_name_.empty() ? "" : " " + Quoted(item_name_)) + ")";
+      case Phase::kDone: break;
+    }
+    return "";
+  }
+  // True when the n bytes at `at` are in the window. Otherwise false: an error when they
+  // lie past the file or the header cap, else a request (need_end_).
+  bool Have(uint64_t at, uint64_t n) {
+    uint64_t end = 0;
+    if (!AddOk(at, n, end)) return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
+    if (end <= w_->end() && at >= w_->base) return true;
+    if (end > file_size_) {
+      return Fail(WeightIssue::kTruncated, "the file is " + Num(file_size_) + " bytes but its GGUF header needs at least " +
+                                               Num(end) + Context());
+    }
+    if (end > kGgufMaxHeaderBytes) {
+      return Fail(WeightIssue::kHeaderTooLarge, "the GGUF header needs at least " + Num(end) +
+                                                    " bytes; this reader stops at " + Num(kGgufMaxHeaderBytes) + Context());
+    }
+    need_end_ = end;
+    return false;
+  }
+  uint64_t Le(uint64_t at, int n) const { return ReadLe(w_->at(at), n); }
+  // A name (key or tensor name) at `at`: its length, then the bytes; `at` moves past it.
+  bool Name(uint64_t& at, const char* what) {
+    if (!Have(at, 8)) return false;
+    const uint64_t len = Le(at, 8);
+    uint64_t end = 0;
+    if (!AddOk(at + 8, len, end) || end > file_size_ || end > kGgufMaxHeaderBytes) return Have(at + 8, len);
+    if (len > kWeightMaxNameBytes) {
+      return Fail(WeightIssue::kMalformed, std::string(what) + " is " + Num(len) + " bytes long; this reader accepts names up to " +
+                                               Num(kWeightMaxNameBytes) + " bytes" + Context());
+    }
+    if (!Have(at + 8, len)) return false;
+    item_name_.assign(reinterpret_cast<const char*>(w_->at(at + 8)), static_cast<size_t>(len));
+    at += 8 + len;
+    return true;
+  }
+
+  bool Header() {
+    if (!Have(0, 4)) return false;
+    const uint8_t* p = w_->at(0);
+    if (std::memcmp(p, "GGUF", 4) != 0) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "the file starts with bytes %02x %02x %02x %02x, not \"GGUF\"", p_[0], p_[1],
-                    p_[2], p_[3]);
+      std::snprintf(buf, sizeof buf, "the file starts with bytes %02x %02x %02x %02x, not \"GGUF\"", p[0], p[1], p[2], p[3]);
       return Fail(WeightIssue::kBadMagic, buf);
     }
-    pos_ = 4;
-    uint32_t version = 0;
-    if (!U32(version)) return false;
+    if (!Have(4, 4)) return false;
+    const uint32_t version = static_cast<uint32_t>(Le(4, 4));
     const uint32_t swapped = ((version & 0xFF) << 24) | ((version & 0xFF00) << 8) | ((version >> 8) & 0xFF00) | (version >> 24);
     if (version == 1) {
       return Fail(WeightIssue::kUnsupportedVersion,
@@ -87,91 +195,37 @@ class GgufReader {
       if (swapped >= 1 && swapped <= 3) {
         return Fail(WeightIssue::kUnsupportedVersion, "a big-endian GGUF file; only little-endian files are read");
       }
-      return Fail(WeightIssue::kUnsupportedVersion,
-                  "GGUF version " + Num(version) + "; versions 2 and 3 are read");
+      return Fail(WeightIssue::kUnsupportedVersion, "GGUF version " + Num(version) + "; versions 2 and 3 are read");
     }
-    r_.gguf.version = version;
-    uint64_t tensor_count = 0, kv_count = 0;
-    if (!U64(tensor_count) || !U64(kv_count)) return false;
-    if (tensor_count > kI64Max || kv_count > kI64Max) {
-      return Fail(WeightIssue::kBadSize, "the tensor or key/value count is negative");
+    if (!Have(8, 16)) return false;
+    result.gguf.version = version;
+    tensor_count_ = Le(8, 8);
+    kv_count_ = Le(16, 8);
+    if (tensor_count_ > kI64Max || kv_count_ > kI64Max) {
+      return Fail(WeightIssue::kBadSize, "the tensor or key/value count is negative (" +
+                                             std::to_string(static_cast<int64_t>(tensor_count_)) + " tensors, " +
+                                             std::to_string(static_cast<int64_t>(kv_count_)) + " key/values)");
     }
-    if (tensor_count > kGgufMaxHeaderBytes / kGgufMinTensorInfoBytes ||
-        kv_count > kGgufMaxHeaderBytes / kGgufMinKvBytes) {
+    if (tensor_count_ > kWeightMaxTensors || kv_count_ > kGgufMaxKeyValues) {
       return Fail(WeightIssue::kHeaderTooLarge,
-                  "the header declares " + Num(tensor_count) + " tensors and " + Num(kv_count) +
-                      " key/values; that many could not fit in the " + Num(kGgufMaxHeaderBytes) +
-                      " bytes this reader accepts");
+                  "the header declares " + Num(tensor_count_) + " tensors and " + Num(kv_count_) +
+                      " key/values; this reader accepts at most " + Num(kWeightMaxTensors) + " tensors and " +
+                      Num(kGgufMaxKeyValues) + " key/values (llama.cpp's files have a few thousand and a few dozen)");
     }
-    r_.gguf.kv_count = kv_count;
-    for (uint64_t i = 0; i < kv_count; ++i) {
-      if (!KeyValue(i)) return false;
-    }
-    for (uint64_t i = 0; i < tensor_count; ++i) {
-      if (!TensorInfo(i)) return false;
-    }
-    meta_.Finish();
+    result.gguf.kv_count = kv_count_;
+    pos_ = 24;
+    phase_ = Phase::kKeyValues;
     return true;
   }
 
-  WeightIssue issue() const { return issue_; }
-  const std::string& message() const { return message_; }
-  uint64_t want() const { return want_; }
-  uint64_t pos() const { return pos_; }
-  const std::string& context() const { return context_; }
-  std::vector<GgufTensor>& tensors() { return tensors_; }
-  const std::map<std::string, int64_t>& ints() const { return ints_; }
-  int64_t token_count() const { return token_count_; }
-
- private:
-  bool Fail(WeightIssue id, const std::string& what) {
-    if (issue_ == WeightIssue::kNone) {
-      issue_ = id;
-      message_ = what;
-    }
-    return false;
-  }
-  // Records how many bytes the read at pos_ needs when the buffer is short.
-  bool Have(uint64_t n) {
-    uint64_t end = 0;
-    if (!AddOk(pos_, n, end)) end = kU64Max;
-    if (end <= size_) return true;
-    want_ = end;
-    return false;
-  }
-  bool U32(uint32_t& v) {
-    if (!Have(4)) return false;
-    v = static_cast<uint32_t>(ReadLe(p_ + pos_, 4));
-    pos_ += 4;
-    return true;
-  }
-  bool U64(uint64_t& v) {
-    if (!Have(8)) return false;
-    v = ReadLe(p_ + pos_, 8);
-    pos_ += 8;
-    return true;
-  }
-  bool Skip(uint64_t n) {
-    if (!Have(n)) return false;
-    pos_ += n;
-    return true;
-  }
-  bool Str(std::string& s) {
-    uint64_t len = 0;
-    if (!U64(len) || !Have(len)) return false;
-    s.assign(reinterpret_cast<const char*>(p_ + pos_), static_cast<size_t>(len));
-    pos_ += len;
-    return true;
-  }
-
-  bool KeyValue(uint64_t i) {
-    std::string key;
-    context_ = " (reading metadata key/value #" + Num(i) + ")";
-    if (!Str(key)) return false;
-    context_ = " (reading metadata key " + Quoted(key) + ")";
-    if (!keys_.insert(key).second) return Fail(WeightIssue::kDuplicateName, "metadata key " + Quoted(key) + " appears twice");
-    uint32_t type = 0;
-    if (!U32(type)) return false;
+  bool KeyValue() {
+    item_name_.clear();
+    uint64_t at = pos_;
+    if (!Name(at, "a metadata key")) return false;
+    const std::string& key = item_name_;
+    if (!Have(at, 4)) return false;
+    const uint32_t type = static_cast<uint32_t>(Le(at, 4));
+    at += 4;
     if (type >= kGgufTypeCount) {
       return Fail(WeightIssue::kMalformed,
                   "metadata key " + Quoted(key) + " has value type " + Num(type) + "; GGUF defines types 0 to 12");
@@ -179,14 +233,23 @@ class GgufReader {
     if (key == "general.alignment" && type != kGgufU32) {
       return Fail(WeightIssue::kMalformed, "general.alignment must be a uint32, not a " + std::string(kGgufTypeNames[type]));
     }
-    if (type == kGgufArray) return ArrayValue(key);
-    return ScalarValue(key, type);
+    if (type == kGgufArray) return ArrayValue(key, at);
+    return ScalarValue(key, type, at);
   }
 
-  bool ArrayValue(const std::string& key) {
-    uint32_t elem = 0;
-    uint64_t count = 0;
-    if (!U32(elem) || !U64(count)) return false;
+  // Commits the current key/value: its key is new, its value ends at `end`.
+  bool Commit(const std::string& key, uint64_t end) {
+    if (!keys_.Insert(key)) return Fail(WeightIssue::kDuplicateName, "metadata key " + Quoted(key) + " appears twice");
+    pos_ = end;
+    ++kv_index_;
+    return true;
+  }
+
+  bool ArrayValue(const std::string& key, uint64_t at) {
+    if (!Have(at, 12)) return false;
+    const uint32_t elem = static_cast<uint32_t>(Le(at, 4));
+    const uint64_t count = Le(at + 4, 8);
+    at += 12;
     if (elem >= kGgufTypeCount) {
       return Fail(WeightIssue::kMalformed, "metadata key " + Quoted(key) + " is an array of value type " + Num(elem) +
                                                "; GGUF defines types 0 to 12");
@@ -195,53 +258,87 @@ class GgufReader {
       return Fail(WeightIssue::kMalformed,
                   "metadata key " + Quoted(key) + " is an array of arrays, which llama.cpp's GGUF reader rejects too");
     }
-    if (elem == kGgufString) {
-      for (uint64_t j = 0; j < count; ++j) {  // each string takes >= 8 bytes: ends at the buffer's end
-        uint64_t len = 0;
-        if (!U64(len) || !Skip(len)) return false;
-      }
-    } else {
+    uint64_t end = at;
+    if (elem != kGgufString) {
       uint64_t bytes = 0;
-      if (!MulOk(count, kGgufFixedSize[elem], bytes)) bytes = kU64Max;
-      if (!Skip(bytes)) return false;
+      if (!MulOk(count, kGgufFixedSize[elem], bytes) || !AddOk(at, bytes, end)) {
+        return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
+      }
+      // The elements are skipped, not read; a skip past the file or the cap is reported here.
+      if (end > file_size_ || end > kGgufMaxHeaderBytes) return Have(at, end - at);
     }
     if (key == "tokenizer.ggml.tokens" && count <= kI64Max) token_count_ = static_cast<int64_t>(count);
     meta_.Add(key, std::string("array<") + kGgufTypeNames[elem] + ">[" + Num(count) + "]");
+    if (!Commit(key, end)) return false;
+    if (elem == kGgufString) {
+      --kv_index_;  // counted once its elements are read
+      array_left_ = count;
+      phase_ = Phase::kStringArray;
+    }
     return true;
   }
 
-  bool ScalarValue(const std::string& key, uint32_t type) {
+  // Each element: a length (read), then its bytes (skipped).
+  bool StringArrayElements() {
+    while (array_left_ > 0) {
+      if (!Have(pos_, 8)) return false;
+      uint64_t end = 0;
+      if (!AddOk(pos_ + 8, Le(pos_, 8), end)) {
+        return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
+      }
+      if (end > file_size_ || end > kGgufMaxHeaderBytes) return Have(pos_, end - pos_);
+      pos_ = end;
+      --array_left_;
+    }
+    ++kv_index_;
+    phase_ = Phase::kKeyValues;
+    return true;
+  }
+
+  bool ScalarValue(const std::string& key, uint32_t type, uint64_t at) {
     std::string text;
     if (type == kGgufString) {
-      if (!Str(text)) return false;
-      if (key == "general.architecture") r_.gguf.architecture = text;
-      if (key == "general.name") r_.gguf.name = text;
+      if (!Have(at, 8)) return false;
+      const uint64_t len = Le(at, 8);
+      uint64_t end = 0;
+      if (!AddOk(at + 8, len, end)) {
+        return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
+      }
+      if (end > file_size_ || end > kGgufMaxHeaderBytes) return Have(at, end - at);
+      // Kept: what the metadata list shows (and the name and architecture); the rest is skipped.
+      const uint64_t kept = std::min<uint64_t>(len, kWeightMetadataMaxValueBytes);
+      if (!Have(at + 8, kept)) return false;
+      text.assign(reinterpret_cast<const char*>(w_->at(at + 8)), static_cast<size_t>(kept));
+      if (kept < len) text.resize(Utf8CompleteLength(text));  // cut on a character boundary
+      if (!Commit(key, end)) return false;
+      if (key == "general.architecture") result.gguf.architecture = text;
+      if (key == "general.name") result.gguf.name = text;
+      if (kept < len) text += "... (" + Num(len) + " bytes)";
       meta_.Add(key, std::move(text));
       return true;
     }
     const uint64_t width = kGgufFixedSize[type];
-    if (!Have(width)) return false;
-    const uint64_t raw = ReadLe(p_ + pos_, static_cast<int>(width));
-    pos_ += width;
-    bool is_int = true;
-    int64_t value = 0;
+    if (!Have(at, width)) return false;
+    const uint64_t raw = Le(at, static_cast<int>(width));
+    Fact fact;
+    fact.is_int = true;
     switch (type) {
-      case kGgufU8: case kGgufU16: case kGgufU32: value = static_cast<int64_t>(raw); break;
-      case kGgufI8: value = static_cast<int8_t>(raw); break;
-      case kGgufI16: value = static_cast<int16_t>(raw); break;
-      case kGgufI32: value = static_cast<int32_t>(raw); break;
-      case kGgufI64: value = static_cast<int64_t>(raw); break;
+      case kGgufU8: case kGgufU16: case kGgufU32: fact.value = static_cast<int64_t>(raw); break;
+      case kGgufI8: fact.value = static_cast<int8_t>(raw); break;
+      case kGgufI16: fact.value = static_cast<int16_t>(raw); break;
+      case kGgufI32: fact.value = static_cast<int32_t>(raw); break;
+      case kGgufI64: fact.value = static_cast<int64_t>(raw); break;
       case kGgufU64:
-        is_int = raw <= kI64Max;
-        value = static_cast<int64_t>(raw & kI64Max);
+        fact.is_int = raw <= kI64Max;
+        fact.value = static_cast<int64_t>(raw & kI64Max);
         text = Num(raw);
         break;
       case kGgufBool:
-        is_int = false;
+        fact.is_int = false;
         text = raw ? "true" : "false";
         break;
       case kGgufF32: {
-        is_int = false;
+        fact.is_int = false;
         float f = 0;
         const uint32_t bits = static_cast<uint32_t>(raw);
         std::memcpy(&f, &bits, sizeof f);
@@ -249,178 +346,184 @@ class GgufReader {
         break;
       }
       default: {  // kGgufF64
-        is_int = false;
+        fact.is_int = false;
         double d = 0;
         std::memcpy(&d, &raw, sizeof d);
         text = FormatJsonNumber(d);
         break;
       }
     }
-    if (is_int) {
-      if (text.empty()) text = std::to_string(value);
-      ints_[key] = value;
+    if (fact.is_int && text.empty()) text = std::to_string(fact.value);
+    if (key == "general.alignment" && (raw == 0 || (raw & (raw - 1)) != 0)) {
+      return Fail(WeightIssue::kMalformed, "general.alignment is " + Num(raw) + "; it must be a power of two");
     }
-    if (key == "general.alignment") {
-      if (raw == 0 || (raw & (raw - 1)) != 0) {
-        return Fail(WeightIssue::kMalformed, "general.alignment is " + Num(raw) + "; it must be a power of two");
-      }
-      r_.gguf.alignment = static_cast<uint32_t>(raw);
+    if (!Commit(key, at + width)) return false;
+    if (key == "general.alignment") result.gguf.alignment = static_cast<uint32_t>(raw);
+    if (IsFactKey(key) && facts_.size() < kMaxFactCandidates) {
+      fact.text = text;
+      facts_.emplace(key, std::move(fact));
     }
     meta_.Add(key, std::move(text));
     return true;
   }
 
-  bool TensorInfo(uint64_t i) {
-    GgufTensor t;
-    context_ = " (reading tensor info #" + Num(i) + ")";
-    if (!Str(t.name)) return false;
-    context_ = " (reading tensor info #" + Num(i) + " " + Quoted(t.name) + ")";
-    if (!tensor_names_.insert(t.name).second) {
-      return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(t.name) + " appears twice");
-    }
-    uint32_t n_dims = 0;
-    if (!U32(n_dims)) return false;
+  bool TensorInfo() {
+    item_name_.clear();
+    uint64_t at = pos_;
+    if (!Name(at, "a tensor name")) return false;
+    const std::string& name = item_name_;
+    if (!Have(at, 4)) return false;
+    const uint32_t n_dims = static_cast<uint32_t>(Le(at, 4));
+    at += 4;
     if (n_dims > kGgmlMaxDims) {
-      return Fail(WeightIssue::kMalformed, "tensor " + Quoted(t.name) + " has " + Num(n_dims) +
+      return Fail(WeightIssue::kMalformed, "tensor " + Quoted(name) + " has " + Num(n_dims) +
                                                " dimensions; ggml allows at most " + Num(kGgmlMaxDims));
     }
+    if (!Have(at, 8 * n_dims + 12)) return false;
     std::vector<uint64_t> ne;
-    for (uint32_t d = 0; d < n_dims; ++d) {
-      uint64_t v = 0;
-      if (!U64(v)) return false;
-      ne.push_back(v);
-    }
-    uint32_t type_id = 0;
-    if (!U32(type_id) || !U64(t.offset)) return false;
-    // Checks on bytes fully read (a short buffer above only asks for more).
+    for (uint32_t d = 0; d < n_dims; ++d) ne.push_back(Le(at + 8 * d, 8));
+    at += 8 * n_dims;
+    const uint32_t type_id = static_cast<uint32_t>(Le(at, 4));
+    const uint64_t offset = Le(at + 4, 8);
+    at += 12;
+    if (!tensor_names_.Insert(name)) return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(name) + " appears twice");
     for (uint64_t v : ne) {
       if (v > kI64Max) {
-        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(t.name) + " has a negative dimension " +
+        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has a negative dimension " +
                                                std::to_string(static_cast<int64_t>(v)));
       }
     }
-    t.elements = 1;
+    uint64_t elements = 1;
     for (uint64_t v : ne) {
-      if (!MulOk(t.elements, v, t.elements) || t.elements > kI64Max) {
-        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(t.name) + " has shape " + ShapeText(ne) +
+      if (!MulOk(elements, v, elements) || elements > kI64Max) {
+        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has shape " + ShapeText(ne) +
                                                ", whose element count overflows int64");
       }
     }
-    t.type = FindGgmlType(type_id);
-    if (!t.type) {
-      return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(t.name) + " has ggml type " + Num(type_id) +
+    const GgmlTypeInfo* type = FindGgmlType(type_id);
+    if (!type) {
+      return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has ggml type " + Num(type_id) +
                                                   ", which ggml does not define");
     }
-    if (t.type->block_bytes == 0) {
-      return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(t.name) + " has ggml type " + Num(type_id) + " (" +
-                                                  t.type->name +
-                                                  "), which ggml removed from GGUF files; convert the model again");
+    if (type->block_bytes == 0) {
+      return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has ggml type " + Num(type_id) + " (" +
+                                                  type->name + "), which ggml removed from GGUF files; convert the model again");
     }
     const uint64_t row = ne.empty() ? 1 : ne[0];
-    if (row % t.type->block_elems != 0) {
+    if (row % type->block_elems != 0) {
       return Fail(WeightIssue::kBlockMisaligned,
-                  "tensor " + Quoted(t.name) + " has rows of " + Num(row) + " elements, not a multiple of the " +
-                      Num(t.type->block_elems) + "-element blocks of " + t.type->name);
+                  "tensor " + Quoted(name) + " has rows of " + Num(row) + " elements, not a multiple of the " +
+                      Num(type->block_elems) + "-element blocks of " + type->name);
     }
-    if (!MulOk(t.elements / t.type->block_elems, t.type->block_bytes, t.bytes)) {
-      return Fail(WeightIssue::kBadSize, "tensor " + Quoted(t.name) + " has a byte size that overflows 64 bits");
+    uint64_t bytes = 0;
+    if (!MulOk(elements / type->block_elems, type->block_bytes, bytes)) {
+      return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has a byte size that overflows 64 bits");
     }
-    tensors_.push_back(std::move(t));
+    // gguf.cpp: each tensor's offset is the running size of the tensors before it, each
+    // padded to the alignment (general.alignment comes with the key/values, before).
+    if (offset != expected_offset_) {
+      return Fail(WeightIssue::kOffsetMismatch,
+                  "tensor " + Quoted(name) + " has data offset " + Num(offset) + ", expected " + Num(expected_offset_) +
+                      " (GGUF packs tensors in header order, each padded to " + Num(result.gguf.alignment) + " bytes)");
+    }
+    uint64_t padded = 0, end = 0;
+    if (!AlignUpOk(bytes, result.gguf.alignment, padded) || !AddOk(expected_offset_, padded, expected_offset_) ||
+        !AddOk(offset, bytes, end)) {
+      return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " ends past 2^64 bytes");
+    }
+    if (!tally_.Add(type->name, elements, bytes)) {
+      return Fail(WeightIssue::kBadSize, "the tensors' total size exceeds 2^63 (at tensor " + Quoted(name) + ")");
+    }
+    data_ends_.push_back(end);
+    pos_ = at;
+    ++tensor_index_;
     return true;
   }
 
-  const uint8_t* p_;
-  uint64_t size_;
-  WeightHeaderResult& r_;
+  // A model fact: -1 when absent; an error when it is not a count (negative, above 2^63, a
+  // fraction or a string where llama.cpp reads an integer).
+  bool FactValue(const std::string& key, int64_t& out) {
+    out = -1;
+    auto it = facts_.find(key);
+    if (it == facts_.end()) return true;
+    if (!it->second.is_int) {
+      return Fail(WeightIssue::kBadSize, key + " is " + it->second.text + ", which is not a count that fits in 63 bits");
+    }
+    if (it->second.value < 0) {
+      return Fail(WeightIssue::kBadSize, key + " is " + it->second.text + "; a count cannot be negative");
+    }
+    out = it->second.value;
+    return true;
+  }
+
+  bool FillModelInfo() {
+    GgufModelInfo& g = result.gguf;
+    if (!FactValue("general.parameter_count", g.parameter_count) || !FactValue("general.file_type", g.file_type)) return false;
+    if (g.architecture.empty()) return true;
+    const std::string a = g.architecture + ".";
+    int64_t tokens_or_vocab = -1;
+    if (!FactValue(a + "block_count", g.block_count) || !FactValue(a + "embedding_length", g.embedding_length) ||
+        !FactValue(a + "feed_forward_length", g.feed_forward_length) ||
+        !FactValue(a + "attention.head_count", g.head_count) ||
+        !FactValue(a + "attention.head_count_kv", g.head_count_kv) ||
+        !FactValue(a + "attention.key_length", g.key_length) || !FactValue(a + "context_length", g.context_length) ||
+        !FactValue(a + "expert_count", g.expert_count) || !FactValue(a + "expert_used_count", g.expert_used_count) ||
+        !FactValue(a + "vocab_size", tokens_or_vocab)) {
+      return false;
+    }
+    g.vocab_size = token_count_ >= 0 ? token_count_ : tokens_or_vocab;
+    return true;
+  }
+
+  WeightHeaderStatus Finish() {
+    meta_.Finish();
+    result.header_bytes = pos_;
+    if (!AlignUpOk(result.header_bytes, result.gguf.alignment, result.data_start)) {
+      return Done(Error(WeightFormat::kGguf, WeightIssue::kBadSize, "the data section's start overflows 64 bits"));
+    }
+    // llama.cpp refuses tensor data past the end of the file.
+    for (size_t i = 0; i < data_ends_.size(); ++i) {
+      uint64_t end = 0;
+      if (!AddOk(result.data_start, data_ends_[i], end)) {
+        return Done(Error(WeightFormat::kGguf, WeightIssue::kBadSize,
+                          "tensor " + Quoted(std::string(tensor_names_[i])) + " ends past 2^64 bytes"));
+      }
+      if (end > file_size_) {
+        return Done(Error(WeightFormat::kGguf, WeightIssue::kTruncated,
+                          "tensor " + Quoted(std::string(tensor_names_[i])) + "'s data ends at byte " + Num(end) +
+                              " but the file is " + Num(file_size_) + " bytes: it was cut short"));
+      }
+    }
+    result.data_bytes = data_ends_.empty() ? 0 : data_ends_.back();
+    tally_.Fill(result);
+    if (!FillModelInfo()) return Done(Error(WeightFormat::kGguf, issue_, message_));
+    result.status = WeightHeaderStatus::kComplete;
+    phase_ = Phase::kDone;
+    return result.status;
+  }
+
+  const uint64_t file_size_;
+  const Window* w_ = nullptr;
   MetadataSink meta_;
+  Phase phase_ = Phase::kHeader;
   uint64_t pos_ = 0;
-  uint64_t want_ = 0;
+  uint64_t need_end_ = 0;
+  uint64_t tensor_count_ = 0, kv_count_ = 0, kv_index_ = 0, tensor_index_ = 0, array_left_ = 0;
+  uint64_t expected_offset_ = 0;
+  std::string item_name_;  // the key or tensor name being read (for messages)
   WeightIssue issue_ = WeightIssue::kNone;
   std::string message_;
-  std::string context_;
-  std::set<std::string> keys_, tensor_names_;
-  std::map<std::string, int64_t> ints_;
+  NameSet keys_, tensor_names_;
+  std::map<std::string, Fact> facts_;
   int64_t token_count_ = -1;
-  std::vector<GgufTensor> tensors_;
+  std::vector<uint64_t> data_ends_;  // each tensor's end in the data section
+  Tally tally_;
 };
-
-// -----------------------------------------------------------------------------------------
-// [SECTION] Model facts from the key/values
-// -----------------------------------------------------------------------------------------
-
-int64_t IntOr(const std::map<std::string, int64_t>& ints, const std::string& key, int64_t fallback) {
-  auto it = ints.find(key);
-  return it == ints.end() ? fallback : it->second;
-}
-
-void FillModelInfo(const GgufReader& in, GgufModelInfo& g) {
-  const auto& ints = in.ints();
-  g.parameter_count = IntOr(ints, "general.parameter_count", -1);
-  g.file_type = IntOr(ints, "general.file_type", -1);
-  if (g.architecture.empty()) return;
-  const std::string a = g.architecture + ".";
-  g.block_count = IntOr(ints, a + "block_count", -1);
-  g.embedding_length = IntOr(ints, a + "embedding_length", -1);
-  g.feed_forward_length = IntOr(ints, a + "feed_forward_length", -1);
-  g.head_count = IntOr(ints, a + "attention.head_count", -1);
-  g.head_count_kv = IntOr(ints, a + "attention.head_count_kv", -1);
-  g.key_length = IntOr(ints, a + "attention.key_length", -1);
-  g.context_length = IntOr(ints, a + "context_length", -1);
-  g.expert_count = IntOr(ints, a + "expert_count", -1);
-  g.expert_used_count = IntOr(ints, a + "expert_used_count", -1);
-  g.vocab_size = in.token_count() >= 0 ? in.token_count() : IntOr(ints, a + "vocab_size", -1);
-}
 
 }  // namespace
 
-// -----------------------------------------------------------------------------------------
-// [SECTION] ParseGgufHeader: offsets, data section, tallies
-// -----------------------------------------------------------------------------------------
-
-WeightHeaderResult ParseGgufHeader(const uint8_t* data, size_t size, uint64_t file_size) {
-  const WeightFormat f = WeightFormat::kGguf;
-  file_size = std::max<uint64_t>(file_size, size);
-  WeightHeaderResult r;
-  r.format = f;
-  GgufReader in(data, size, r);
-  if (!in.Run()) {
-    if (in.issue() != WeightIssue::kNone) return Error(f, in.issue(), in.message());
-    return AskFor(f, in.want(), size, file_size, kGgufMaxHeaderBytes, false, in.context());
-  }
-  r.header_bytes = in.pos();
-  if (!AlignUpOk(r.header_bytes, r.gguf.alignment, r.data_start)) {
-    return Error(f, WeightIssue::kBadSize, "the data section's start overflows 64 bits");
-  }
-  // gguf.cpp: each tensor's offset is the running size of the tensors before it, each
-  // padded to the alignment; and llama.cpp refuses tensor data past the end of the file.
-  Tally tally;
-  uint64_t expected = 0, data_end = 0;
-  for (const GgufTensor& t : in.tensors()) {
-    if (t.offset != expected) {
-      return Error(f, WeightIssue::kOffsetMismatch,
-                   "tensor " + Quoted(t.name) + " has data offset " + Num(t.offset) + ", expected " + Num(expected) +
-                       " (GGUF packs tensors in header order, each padded to " + Num(r.gguf.alignment) + " bytes)");
-    }
-    uint64_t padded = 0, end = 0;
-    if (!AlignUpOk(t.bytes, r.gguf.alignment, padded) || !AddOk(expected, padded, expected) ||
-        !AddOk(r.data_start, t.offset, end) || !AddOk(end, t.bytes, end)) {
-      return Error(f, WeightIssue::kBadSize, "tensor " + Quoted(t.name) + " ends past 2^64 bytes");
-    }
-    if (end > file_size) {
-      return Error(f, WeightIssue::kTruncated,
-                   "tensor " + Quoted(t.name) + "'s data ends at byte " + Num(end) + " but the file is " +
-                       Num(file_size) + " bytes: it was cut short");
-    }
-    data_end = end - r.data_start;
-    if (!tally.Add(t.type->name, t.elements, t.bytes)) {
-      return Error(f, WeightIssue::kBadSize, "the tensors' total size overflows 64 bits");
-    }
-  }
-  r.data_bytes = data_end;
-  tally.Fill(r);
-  FillModelInfo(in, r.gguf);
-  r.status = WeightHeaderStatus::kComplete;
-  return r;
+std::unique_ptr<IncrementalParser> detail::MakeGgufParser(uint64_t file_size) {
+  return std::make_unique<GgufParser>(file_size);
 }
 
 }  // namespace llmmem::core

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "core/activation_fn.h"
+#include "core/safe_text.h"
 
 namespace llmmem::core {
 namespace {
@@ -134,7 +135,7 @@ void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagno
     if (v == nullptr || !v->IsString()) continue;
     if (!ParseActivationFn(v->AsString(), m.act)) {
       d.push_back({DiagId::kUnknownValue, Severity::kWarning, key,
-                   std::string("activation \"") + v->AsString().substr(0, 40) + "\" is not one the activation profiles know (" +
+                   std::string("activation \"") + EchoValue(v->AsString(), 40) + "\" is not one the activation profiles know (" +
                        ActivationFnIdList() + "); its saved tensors are counted as " + ActivationFnId(m.act) + "'s"});
     }
     return;
@@ -277,7 +278,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     }
   } else {
     d.push_back({DiagId::kUnknownValue, Severity::kError, "model_type",
-                 "model_type \"" + type + "\" is not supported; supported: " + SupportedModelTypes() +
+                 "model_type \"" + EchoValue(type) + "\" is not supported; supported: " + SupportedModelTypes() +
                      ". Enter the dimensions by hand instead"});
   }
 

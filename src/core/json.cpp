@@ -2,6 +2,8 @@
 // names the position and what was expected.
 #include "core/json.h"
 
+#include "core/safe_text.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -42,24 +44,35 @@ std::string FormatJsonNumber(double v) {
 
 namespace {
 
+// Always valid UTF-8 JSON: an invalid byte becomes U+FFFD, and the characters a terminal or
+// a JavaScript parser would obey (C0, DEL, C1, bidirectional overrides, U+2028/9) are
+// written as \u escapes (core/safe_text.h).
 void DumpString(const std::string& s, std::string& out) {
   out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
+  for (size_t i = 0; i < s.size();) {
+    uint32_t cp = 0;
+    const size_t n = Utf8SequenceAt(s, i, &cp);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    switch (cp) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20) {
+        if (IsControlCodePoint(cp)) {
           char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
           out += buf;
         } else {
-          out += static_cast<char>(c);
+          out.append(s.data() + i, n);
         }
     }
+    i += n;
   }
   out += '"';
 }
@@ -119,6 +132,11 @@ class Parser {
                 std::to_string(kJsonMaxBytes) + " are accepted";
       return r;
     }
+    if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+      r.error = "the text starts with a UTF-8 byte-order mark (bytes EF BB BF), which JSON does not allow; save the "
+                "file as UTF-8 without a BOM";
+      return r;
+    }
     SkipSpace();
     if (!ParseValue(r.value, 0)) {
       r.error = error_;
@@ -174,7 +192,9 @@ class Parser {
     if (Literal("NaN") || Literal("Infinity") || Literal("-Infinity")) {
       return Fail("NaN and Infinity are not valid JSON numbers");
     }
-    return Fail(std::string("unexpected character '") + c + "', expected a value");
+    uint32_t cp = 0;
+    const size_t n = Utf8SequenceAt(s_, pos_, &cp);
+    return Fail("unexpected character '" + EchoValue(s_.substr(pos_, n == 0 ? 1 : n)) + "', expected a value");
   }
 
   bool ParseObject(Json& out, int depth) {
@@ -229,6 +249,17 @@ class Parser {
       char c = s_[pos_++];
       if (c == '"') return true;
       if (static_cast<unsigned char>(c) < 0x20) return Fail("control character inside a string");
+      if (static_cast<unsigned char>(c) >= 0x80) {  // JSON text is UTF-8 (RFC 8259 section 8.1)
+        uint32_t cp = 0;
+        const size_t n = Utf8SequenceAt(s_, pos_ - 1, &cp);
+        if (n == 0) {
+          --pos_;
+          return Fail("invalid UTF-8 inside a string (JSON text must be UTF-8)");
+        }
+        out.append(s_, pos_ - 1, n);
+        pos_ += n - 1;
+        continue;
+      }
       if (c != '\\') { out += c; continue; }
       const std::string error =
           DecodeJsonEscape(reinterpret_cast<const unsigned char*>(s_.data()), s_.size(), pos_, out);
@@ -344,6 +375,32 @@ std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos
     default:
       return std::string("invalid escape '\\") + static_cast<char>(e) + "'";
   }
+}
+
+bool IsDecimalNumber(const std::string& t) {
+  size_t i = 0;
+  const size_t n = t.size();
+  auto digits = [&]() {
+    const size_t start = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < n && t[i] == '-') ++i;
+  if (i < n && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < n && t[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
 }
 
 std::string Json::Dump(int indent) const {

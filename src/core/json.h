@@ -79,6 +79,10 @@ int HexDigitValue(unsigned char c);
 // an empty string, or what is wrong. Shared by ParseJson and the strict safetensors scanner.
 std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos, std::string& out);
 
+// True when text is exactly one JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// (no spaces, no hex, no "inf"/"nan", no '+').
+bool IsDecimalNumber(const std::string& text);
+
 // Writes a number the way the JSON output shows it: integers without a fraction,
 // others with up to 17 significant digits (round-trips exactly).
 std::string FormatJsonNumber(double v);

@@ -1,8 +1,10 @@
-// The safetensors header reader (ParseSafetensorsHeader in core/weight_headers.h): the 8-byte
-// little-endian length, then a strict JSON reader for the header's fixed shape that tallies
-// exact parameters and bytes per dtype and checks the data offsets. Every read is
-// bounds-checked, every size product and sum overflow-checked, and JSON nesting is walked
-// with an explicit, bounded stack, so hostile headers end in an error value, never a crash.
+// The safetensors header reader (MakeSafetensorsParser, behind WeightHeaderReader and
+// ParseSafetensorsHeader in core/weight_headers.h): the 8-byte little-endian length, then a
+// strict JSON reader for the header's fixed shape that tallies exact parameters and bytes
+// per dtype and checks the data offsets. Incremental and linear: each top-level entry is
+// read once its bytes have arrived. Every read is bounds-checked, every size product and
+// sum overflow-checked, and JSON nesting is walked with an explicit, bounded stack, so
+// hostile headers end in an error value, never a crash.
 // Standard library only (plus core/weight_headers_internal.h).
 // Sources: huggingface/safetensors README and safetensors/src/tensor.rs (header layout,
 // MAX_HEADER_SIZE, Dtype::bitsize, validate(): offsets sorted, packed from 0, sized
@@ -10,16 +12,15 @@
 //
 // Index
 // [SECTION] A strict JSON cursor
-// [SECTION] The header reader: tensors, __metadata__, packing
-// [SECTION] ParseSafetensorsHeader
+// [SECTION] The header reader: entries as they arrive, tensors, __metadata__, packing
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "core/weight_headers.h"
 #include "core/json.h"
+#include "core/safe_text.h"
 #include "core/weight_headers_internal.h"
 
 namespace llmmem::core {
@@ -45,6 +46,7 @@ class JsonCursor {
   WeightIssue issue() const { return issue_; }
   const std::string& message() const { return message_; }
   size_t pos() const { return pos_; }
+  void Seek(size_t pos) { pos_ = pos; }
   bool AtEnd() const { return pos_ >= n_; }
 
   // An error about the bytes at the cursor (names the file offset).
@@ -90,6 +92,17 @@ class JsonCursor {
       const uint8_t c = p_[pos_++];
       if (c == '"') return true;
       if (c < 0x20) return FailHere(WeightIssue::kMalformed, "control character inside a string");
+      if (c >= 0x80) {  // the header is UTF-8 JSON (serde_json refuses anything else)
+        uint32_t cp = 0;
+        const size_t len = Utf8SequenceAt(std::string_view(reinterpret_cast<const char*>(p_), n_), pos_ - 1, &cp);
+        if (len == 0) {
+          --pos_;
+          return FailHere(WeightIssue::kMalformed, "invalid UTF-8 inside a string");
+        }
+        out.append(reinterpret_cast<const char*>(p_) + pos_ - 1, len);
+        pos_ += len - 1;
+        continue;
+      }
       if (c != '\\') {
         out += static_cast<char>(c);
         continue;
@@ -99,7 +112,22 @@ class JsonCursor {
     }
   }
 
-  // A non-negative JSON integer that fits in 64 bits.
+  // A non-negative JSON integer that fits in 64 bits; `what` and `name` name it in messages
+  // (built only on failure: this runs for every dimension of every tensor).
+  bool Uint(uint64_t& out, const char* what_prefix, const std::string& name) {
+    if (Digit()) {  // the common case, without the message
+      const size_t start = pos_;
+      uint64_t v = 0;
+      while (pos_ < n_ && p_[pos_] >= '0' && p_[pos_] <= '9' && pos_ - start < 19) v = v * 10 + (p_[pos_++] - '0');
+      const bool more = pos_ < n_ && (p_[pos_] == '.' || p_[pos_] == 'e' || p_[pos_] == 'E' || (p_[pos_] >= '0' && p_[pos_] <= '9'));
+      if (!more && !(p_[start] == '0' && pos_ - start > 1)) {
+        out = v;
+        return true;
+      }
+      pos_ = start;
+    }
+    return Uint(out, what_prefix + Quoted(name));
+  }
   bool Uint(uint64_t& out, const std::string& what) {
     SkipSpace();
     if (Peek('-')) return Fail(WeightIssue::kBadSize, what + " is negative");
@@ -123,6 +151,11 @@ class JsonCursor {
       return FailHere(WeightIssue::kMalformed, what + " must be a whole number");
     }
     return true;
+  }
+
+  bool Digit() {
+    SkipSpace();
+    return pos_ < n_ && p_[pos_] >= '0' && p_[pos_] <= '9';
   }
 
   // Skips one JSON value of any shape, walking nesting with a bounded explicit stack.
@@ -223,145 +256,280 @@ class JsonCursor {
 };
 
 // -----------------------------------------------------------------------------------------
-// [SECTION] The header reader: tensors, __metadata__, packing
+// [SECTION] The header reader: entries as they arrive, tensors, __metadata__, packing
 // -----------------------------------------------------------------------------------------
+// Incremental: a scanner that survives between feeds finds where each top-level entry ends
+// (the ',' or '}' at depth 1, outside strings), then the entry is read whole by the strict
+// cursor above, bounded by that end. So each byte is scanned once and parsed once, and only
+// the entry being read is kept; tensor names go to one arena (NameSet).
 
 struct SafetensorsSpan {
   uint64_t begin, end;
   size_t name_index;
 };
 
-class SafetensorsReader {
+class SafetensorsParser : public IncrementalParser {
  public:
-  SafetensorsReader(const uint8_t* json, size_t n, WeightHeaderResult& r)
-      : in_(json, n, 8), meta_(r) {}
+  explicit SafetensorsParser(uint64_t file_size) : file_size_(file_size), meta_(result) {
+    result.format = WeightFormat::kSafetensors;
+  }
 
-  // Parses the JSON header into tallies, spans and metadata; false on the first error.
-  bool Run() {
-    if (!in_.Eat('{')) return in_.FailHere(WeightIssue::kMalformed, "a safetensors header must start with '{'");
-    in_.SkipSpace();
-    if (!in_.Eat('}')) {
-      while (true) {
-        std::string key;
-        if (!in_.String(key) || !in_.Expect(':', "':' after a tensor name")) return false;
-        if (key == "__metadata__") {
-          if (seen_metadata_) return in_.Fail(WeightIssue::kDuplicateName, "__metadata__ appears twice");
-          seen_metadata_ = true;
-          if (!Metadata()) return false;
-        } else {
-          if (!names_.insert(key).second) {
-            return in_.Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(key) + " appears twice in the header");
-          }
-          if (!Tensor(key)) return false;
-        }
-        in_.SkipSpace();
-        if (in_.Eat(',')) continue;
-        if (in_.Eat('}')) break;
-        return in_.FailHere(WeightIssue::kMalformed, "expected ',' or '}' after a header entry");
+  uint64_t keep_from() const override { return pos_; }
+  uint64_t resume_at() const override { return scan_; }
+  uint64_t need_end() const override { return need_end_; }
+  uint64_t read_limit() const override { return header_end_ > 0 ? header_end_ : std::min<uint64_t>(file_size_, 8); }
+  uint64_t known_end() const override { return header_end_; }
+
+  WeightHeaderStatus Parse(const Window& w) override {
+    w_ = &w;
+    while (true) {
+      bool ok = true;
+      switch (phase_) {
+        case Phase::kLength: ok = Length(); break;
+        case Phase::kOpen: ok = Open(); break;
+        case Phase::kEntries: ok = NextEntry(); break;
+        case Phase::kTrailer: ok = Trailer(); break;
+        case Phase::kDone: return result.status;
+      }
+      if (!ok) {
+        if (issue_ == WeightIssue::kNone) return WeightHeaderStatus::kNeedMoreBytes;
+        phase_ = Phase::kDone;
+        result = Error(WeightFormat::kSafetensors, issue_, message_);
+        return result.status;
       }
     }
-    in_.SkipSpace();  // writers pad the header with spaces to an 8-byte boundary
-    if (!in_.AtEnd()) return in_.FailHere(WeightIssue::kMalformed, "text after the header's closing '}'");
-    meta_.Finish();
-    return CheckPacking();
   }
 
-  const JsonCursor& cursor() const { return in_; }
-  uint64_t data_end() const { return data_end_; }
-  const Tally& tally() const { return tally_; }
-
  private:
-  bool Metadata() {
-    in_.SkipSpace();
-    if (in_.Literal("null")) return true;
-    if (!in_.Expect('{', "'{' to open __metadata__")) return false;
-    in_.SkipSpace();
-    if (in_.Eat('}')) return true;
+  enum class Phase { kLength, kOpen, kEntries, kTrailer, kDone };
+
+  bool Fail(WeightIssue id, const std::string& what) {
+    if (issue_ == WeightIssue::kNone) {
+      issue_ = id;
+      message_ = what;
+    }
+    return false;
+  }
+  bool FailAt(uint64_t at, WeightIssue id, const std::string& what) {
+    return Fail(id, "byte " + Num(at) + " of the file: " + what);
+  }
+  bool FailFrom(const JsonCursor& c) { return Fail(c.issue(), c.message()); }
+  // The window's bytes up to `end` of the header, as a cursor positioned at pos_.
+  JsonCursor Cursor(uint64_t end) const {
+    JsonCursor c(w_->at(w_->base), static_cast<size_t>(end - w_->base), w_->base);
+    c.Seek(static_cast<size_t>(pos_ - w_->base));
+    return c;
+  }
+  bool NeedHeader() {  // the next byte of the header; each is scanned once
+    scan_ = std::max(scan_, w_->end());
+    need_end_ = scan_ + 1;
+    return false;
+  }
+
+  bool Length() {
+    if (w_->end() < 8) {
+      if (file_size_ < 8) {
+        return Fail(WeightIssue::kTruncated, "the file is " + Num(file_size_) +
+                                                 " bytes; a safetensors file starts with an 8-byte header length");
+      }
+      need_end_ = 8;
+      scan_ = w_->end();
+      return false;
+    }
+    const uint64_t n = ReadLe(w_->at(0), 8);
+    if (n > kSafetensorsMaxHeaderBytes) {
+      return Fail(WeightIssue::kHeaderTooLarge,
+                  "the safetensors header declares " + Num(n) + " bytes of JSON; at most " +
+                      Num(kSafetensorsMaxHeaderBytes) + " are accepted (the safetensors library's own limit)");
+    }
+    header_end_ = 8 + n;
+    if (file_size_ < header_end_) {
+      return Fail(WeightIssue::kTruncated, "the file is " + Num(file_size_) +
+                                               " bytes but its safetensors header needs at least " + Num(header_end_) +
+                                               " (8 + the " + Num(n) + "-byte JSON header it declares)");
+    }
+    pos_ = scan_ = 8;
+    phase_ = Phase::kOpen;
+    return true;
+  }
+
+  bool Open() {  // '{' at byte 8, as the sniffer and the safetensors writers have it
+    const uint64_t end = std::min(w_->end(), header_end_);
+    if (pos_ == header_end_) return FailAt(pos_, WeightIssue::kMalformed, "a safetensors header must start with '{'");
+    if (pos_ == end) return NeedHeader();
+    if (*w_->at(pos_) != '{') return FailAt(pos_, WeightIssue::kMalformed, "a safetensors header must start with '{'");
+    scan_ = ++pos_;
+    phase_ = Phase::kEntries;
+    return true;
+  }
+
+  // Scans for the end of the entry that starts at pos_; reads it when found.
+  bool NextEntry() {
+    const uint64_t end = std::min(w_->end(), header_end_);
+    uint64_t sep = 0;
+    bool found = false;
+    for (; scan_ < end; ++scan_) {
+      const uint8_t c = *w_->at(scan_);
+      if (in_string_) {
+        if (escape_) escape_ = false;
+        else if (c == '\\') escape_ = true;
+        else if (c == '"') in_string_ = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string_ = true;
+      } else if (c == '{' || c == '[') {
+        ++depth_;
+      } else if ((c == '}' || c == ']') && depth_ > 0) {
+        --depth_;
+      } else if (c == '}' || (c == ',' && depth_ == 0)) {
+        sep = scan_;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      if (end < header_end_) return NeedHeader();
+      // The header ends inside this entry: the cursor says where it breaks.
+      JsonCursor c = Cursor(header_end_);
+      if (!Entry(c)) return false;
+      return FailAt(header_end_, WeightIssue::kMalformed, "the header ends before its closing '}'");
+    }
+    const bool closing = *w_->at(sep) == '}';
+    JsonCursor c = Cursor(sep);
+    c.SkipSpace();
+    if (!(closing && entries_ == 0 && c.AtEnd())) {  // "{}" has no entry
+      c.Seek(static_cast<size_t>(pos_ - w_->base));
+      if (!Entry(c)) return false;
+      c.SkipSpace();
+      if (!c.AtEnd()) {
+        c.FailHere(WeightIssue::kMalformed, "expected ',' or '}' after a header entry");
+        return FailFrom(c);
+      }
+      ++entries_;
+    }
+    pos_ = scan_ = sep + 1;
+    depth_ = 0;
+    if (closing) phase_ = Phase::kTrailer;
+    return true;
+  }
+
+  // One "name": {...} or "__metadata__": {...}.
+  bool Entry(JsonCursor& in) {
+    std::string key;
+    if (!in.String(key) || !in.Expect(':', "':' after a tensor name")) return FailFrom(in);
+    if (key == "__metadata__") {
+      if (seen_metadata_) return Fail(WeightIssue::kDuplicateName, "__metadata__ appears twice");
+      seen_metadata_ = true;
+      return Metadata(in) || FailFrom(in);
+    }
+    if (!names_.Insert(key)) return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(key) + " appears twice in the header");
+    if (names_.size() > kWeightMaxTensors) {
+      return Fail(WeightIssue::kHeaderTooLarge, "the header lists more than " + Num(kWeightMaxTensors) +
+                                                    " tensors, the most this reader accepts");
+    }
+    return Tensor(in, key) || FailFrom(in);
+  }
+
+  // Spaces up to the header's end (writers pad the header to an 8-byte boundary).
+  bool Trailer() {
+    const uint64_t end = std::min(w_->end(), header_end_);
+    while (pos_ < end && IsSpace(*w_->at(pos_))) ++pos_;
+    scan_ = pos_;
+    if (pos_ < end) return FailAt(pos_, WeightIssue::kMalformed, "text after the header's closing '}'");
+    if (pos_ < header_end_) return NeedHeader();
+    return Finish();
+  }
+
+  static bool IsSpace(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+  bool Metadata(JsonCursor& in) {
+    in.SkipSpace();
+    if (in.Literal("null")) return true;
+    if (!in.Expect('{', "'{' to open __metadata__")) return false;
+    in.SkipSpace();
+    if (in.Eat('}')) return true;
     while (true) {
       std::string key, value;
-      if (!in_.String(key) || !in_.Expect(':', "':' after a metadata key")) return false;
-      in_.SkipSpace();
-      if (in_.Peek('"') ? !in_.String(value) : !in_.RawValue(value)) return false;
+      if (!in.String(key) || !in.Expect(':', "':' after a metadata key")) return false;
+      in.SkipSpace();
+      if (in.Peek('"') ? !in.String(value) : !in.RawValue(value)) return false;
       meta_.Add(key, std::move(value));
-      in_.SkipSpace();
-      if (in_.Eat(',')) continue;
-      if (in_.Eat('}')) return true;
-      return in_.FailHere(WeightIssue::kMalformed, "expected ',' or '}' in __metadata__");
+      in.SkipSpace();
+      if (in.Eat(',')) continue;
+      if (in.Eat('}')) return true;
+      return in.FailHere(WeightIssue::kMalformed, "expected ',' or '}' in __metadata__");
     }
   }
 
-  bool Tensor(const std::string& name) {
-    if (!in_.Expect('{', ("'{' to open tensor " + Quoted(name)).c_str())) return false;
+  bool Tensor(JsonCursor& in, const std::string& name) {
+    in.SkipSpace();
+    if (!in.Eat('{')) return in.FailHere(WeightIssue::kMalformed, "expected '{' to open tensor " + Quoted(name));
     std::string dtype;
     std::vector<uint64_t> shape;
     uint64_t begin = 0, end = 0;
     bool has_dtype = false, has_shape = false, has_offsets = false;
-    in_.SkipSpace();
-    if (!in_.Eat('}')) {
+    in.SkipSpace();
+    if (!in.Eat('}')) {
       while (true) {
         std::string key;
-        if (!in_.String(key) || !in_.Expect(':', "':' after a key")) return false;
+        if (!in.String(key) || !in.Expect(':', "':' after a key")) return false;
         const bool dtype_key = key == "dtype", shape_key = key == "shape", offsets_key = key == "data_offsets";
         if ((dtype_key && has_dtype) || (shape_key && has_shape) || (offsets_key && has_offsets)) {
-          return in_.Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(name) + " states " + key + " twice");
+          return in.Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(name) + " states " + key + " twice");
         }
         if (dtype_key) {
           has_dtype = true;
-          if (!in_.String(dtype)) return false;
+          if (!in.String(dtype)) return false;
         } else if (shape_key) {
           has_shape = true;
-          if (!Shape(name, shape)) return false;
+          if (!Shape(in, name, shape)) return false;
         } else if (offsets_key) {
           has_offsets = true;
-          if (!Offsets(name, begin, end)) return false;
-        } else if (!in_.SkipValue()) {
+          if (!Offsets(in, name, begin, end)) return false;
+        } else if (!in.SkipValue()) {
           return false;
         }
-        in_.SkipSpace();
-        if (in_.Eat(',')) continue;
-        if (in_.Eat('}')) break;
-        return in_.FailHere(WeightIssue::kMalformed, "expected ',' or '}' in tensor " + Quoted(name));
+        in.SkipSpace();
+        if (in.Eat(',')) continue;
+        if (in.Eat('}')) break;
+        return in.FailHere(WeightIssue::kMalformed, "expected ',' or '}' in tensor " + Quoted(name));
       }
     }
     const char* missing = !has_dtype ? "dtype" : !has_shape ? "shape" : !has_offsets ? "data_offsets" : nullptr;
-    if (missing) {
-      return in_.Fail(WeightIssue::kMissingField, "tensor " + Quoted(name) + " has no " + missing);
-    }
-    return Account(name, dtype, shape, begin, end);
+    if (missing) return in.Fail(WeightIssue::kMissingField, "tensor " + Quoted(name) + " has no " + missing);
+    return Account(in, name, dtype, shape, begin, end);
   }
 
-  bool Shape(const std::string& name, std::vector<uint64_t>& shape) {
-    if (!in_.Expect('[', "'[' to open a shape")) return false;
-    in_.SkipSpace();
-    if (in_.Eat(']')) return true;
+  bool Shape(JsonCursor& in, const std::string& name, std::vector<uint64_t>& shape) {
+    if (!in.Expect('[', "'[' to open a shape")) return false;
+    in.SkipSpace();
+    if (in.Eat(']')) return true;
     while (true) {
       uint64_t d = 0;
-      if (!in_.Uint(d, "a dimension of tensor " + Quoted(name))) return false;
+      if (!in.Uint(d, "a dimension of tensor ", name)) return false;
       shape.push_back(d);
-      in_.SkipSpace();
-      if (in_.Eat(',')) continue;
-      if (in_.Eat(']')) return true;
-      return in_.FailHere(WeightIssue::kMalformed, "expected ',' or ']' in a shape");
+      in.SkipSpace();
+      if (in.Eat(',')) continue;
+      if (in.Eat(']')) return true;
+      return in.FailHere(WeightIssue::kMalformed, "expected ',' or ']' in a shape");
     }
   }
 
-  bool Offsets(const std::string& name, uint64_t& begin, uint64_t& end) {
-    const std::string what = "a data offset of tensor " + Quoted(name);
-    if (!in_.Expect('[', "'[' to open data_offsets") || !in_.Uint(begin, what) ||
-        !in_.Expect(',', "data_offsets of two numbers, [begin, end]") || !in_.Uint(end, what) ||
-        !in_.Expect(']', "data_offsets of two numbers, [begin, end]")) {
-      return false;
-    }
-    return true;
+  bool Offsets(JsonCursor& in, const std::string& name, uint64_t& begin, uint64_t& end) {
+    const char* what = "a data offset of tensor ";
+    return in.Expect('[', "'[' to open data_offsets") && in.Uint(begin, what, name) &&
+           in.Expect(',', "data_offsets of two numbers, [begin, end]") && in.Uint(end, what, name) &&
+           in.Expect(']', "data_offsets of two numbers, [begin, end]");
   }
 
-  bool Account(const std::string& name, const std::string& dtype, const std::vector<uint64_t>& shape,
+  bool Account(JsonCursor& in, const std::string& name, const std::string& dtype, const std::vector<uint64_t>& shape,
                uint64_t begin, uint64_t end) {
     const SafetensorsDtypeInfo* info = FindSafetensorsDtype(dtype);
     if (!info) {
-      return in_.Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has dtype " + Quoted(dtype) +
-                                                      ", which safetensors does not define (it knows " +
-                                                      SafetensorsDtypeList() + ")");
+      return in.Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has dtype " + Quoted(dtype) +
+                                                     ", which safetensors does not define (it knows " +
+                                                     SafetensorsDtypeList() + ")");
     }
     uint64_t elements = 1;
     const bool empty = std::find(shape.begin(), shape.end(), uint64_t{0}) != shape.end();
@@ -370,112 +538,95 @@ class SafetensorsReader {
     } else {
       for (uint64_t d : shape) {
         if (!MulOk(elements, d, elements)) {
-          return in_.Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has shape " + ShapeText(shape) +
-                                                     ", whose element count overflows 64 bits");
+          return in.Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has shape " + ShapeText(shape) +
+                                                    ", whose element count overflows 64 bits");
         }
       }
     }
     uint64_t bits = 0;
     if (!MulOk(elements, info->bits, bits)) {
-      return in_.Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " (" + dtype + ", shape " +
-                                                 ShapeText(shape) + ") has a byte size that overflows 64 bits");
+      return in.Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " (" + dtype + ", shape " + ShapeText(shape) +
+                                                ") has a byte size that overflows 64 bits");
     }
     if (bits % 8 != 0) {
-      return in_.Fail(WeightIssue::kBlockMisaligned,
-                      "tensor " + Quoted(name) + " has " + Num(elements) + " elements of " + dtype + " (" +
-                          Num(info->bits) + " bits each), not a whole number of bytes");
+      return in.Fail(WeightIssue::kBlockMisaligned,
+                     "tensor " + Quoted(name) + " has " + Num(elements) + " elements of " + dtype + " (" +
+                         Num(info->bits) + " bits each), not a whole number of bytes");
     }
     const uint64_t bytes = bits / 8;
     if (end < begin || end - begin != bytes) {
-      return in_.Fail(WeightIssue::kOffsetMismatch,
-                      "tensor " + Quoted(name) + " (" + dtype + ", shape " + ShapeText(shape) + ") needs " +
-                          Num(bytes) + " bytes but its data_offsets [" + Num(begin) + ", " + Num(end) + "] " +
-                          (end < begin ? std::string("end before they begin") : "span " + Num(end - begin)));
+      return in.Fail(WeightIssue::kOffsetMismatch,
+                     "tensor " + Quoted(name) + " (" + dtype + ", shape " + ShapeText(shape) + ") needs " + Num(bytes) +
+                         " bytes but its data_offsets [" + Num(begin) + ", " + Num(end) + "] " +
+                         (end < begin ? std::string("end before they begin") : "span " + Num(end - begin)));
     }
     if (!tally_.Add(dtype, elements, bytes)) {
-      return in_.Fail(WeightIssue::kBadSize, "the tensors' total size overflows 64 bits");
+      return in.Fail(WeightIssue::kBadSize, "the tensors' total size exceeds 2^63 (at tensor " + Quoted(name) + ")");
     }
-    span_names_.push_back(name);
-    spans_.push_back({begin, end, span_names_.size() - 1});
+    spans_.push_back({begin, end, names_.size() - 1});
     return true;
   }
 
   // safetensors validate(): sorted by offsets, the tensors tile [0, end) with no gap or overlap.
-  bool CheckPacking() {
+  bool Finish() {
+    meta_.Finish();
     std::sort(spans_.begin(), spans_.end(), [](const SafetensorsSpan& a, const SafetensorsSpan& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });
     uint64_t at = 0;
-    for (const SafetensorsSpan& s : spans_) {
-      if (s.begin != at) {
-        return in_.Fail(WeightIssue::kOffsetMismatch,
-                        "tensor " + Quoted(span_names_[s.name_index]) + " starts at data byte " + Num(s.begin) +
-                            " but the tensors before it end at " + Num(at) +
-                            ": safetensors packs tensors without gaps or overlaps");
+    for (const SafetensorsSpan& sp : spans_) {
+      if (sp.begin != at) {
+        return Fail(WeightIssue::kOffsetMismatch,
+                    "tensor " + Quoted(std::string(names_[sp.name_index])) + " starts at data byte " + Num(sp.begin) +
+                        " but the tensors before it end at " + Num(at) +
+                        ": safetensors packs tensors without gaps or overlaps");
       }
-      at = s.end;
+      at = sp.end;
     }
-    data_end_ = at;
+    result.header_bytes = header_end_;
+    result.data_start = header_end_;
+    result.data_bytes = at;
+    const uint64_t data_in_file = file_size_ - header_end_;
+    if (at > data_in_file) {
+      return Fail(WeightIssue::kTruncated,
+                  "the tensors need " + Num(at) + " bytes of data after the " + Num(header_end_) +
+                      "-byte header, but the file is " + Num(file_size_) + " bytes (" + Num(data_in_file) +
+                      " of data): it was cut short");
+    }
+    if (at < data_in_file) {
+      result.notes.push_back({WeightIssue::kTrailingData, Severity::kWarning,
+                              "the file has " + Num(data_in_file - at) +
+                                  " bytes after the last tensor; the safetensors library refuses such files"});
+    }
+    tally_.Fill(result);
+    result.status = WeightHeaderStatus::kComplete;
+    phase_ = Phase::kDone;
     return true;
   }
 
-  JsonCursor in_;
+  const uint64_t file_size_;
+  const Window* w_ = nullptr;
   MetadataSink meta_;
-  Tally tally_;
-  std::set<std::string> names_;
-  std::vector<std::string> span_names_;
-  std::vector<SafetensorsSpan> spans_;
+  Phase phase_ = Phase::kLength;
+  uint64_t header_end_ = 0;
+  uint64_t pos_ = 0;       // start of the entry being read
+  uint64_t scan_ = 0;      // the scanner's next byte
+  uint64_t need_end_ = 0;
+  uint64_t depth_ = 0;     // nesting inside the entry
+  bool in_string_ = false, escape_ = false;
+  uint64_t entries_ = 0;
   bool seen_metadata_ = false;
-  uint64_t data_end_ = 0;
+  WeightIssue issue_ = WeightIssue::kNone;
+  std::string message_;
+  Tally tally_;
+  NameSet names_;
+  std::vector<SafetensorsSpan> spans_;
 };
 
 }  // namespace
 
-// -----------------------------------------------------------------------------------------
-// [SECTION] ParseSafetensorsHeader
-// -----------------------------------------------------------------------------------------
-
-WeightHeaderResult ParseSafetensorsHeader(const uint8_t* data, size_t size, uint64_t file_size) {
-  const WeightFormat f = WeightFormat::kSafetensors;
-  file_size = std::max<uint64_t>(file_size, size);
-  if (size < 8) {
-    return AskFor(f, 8, size, file_size, kSafetensorsMaxHeaderBytes + 8, false,
-                  " (a safetensors file starts with an 8-byte header length)");
-  }
-  const uint64_t n = ReadLe(data, 8);
-  if (n > kSafetensorsMaxHeaderBytes) {
-    return Error(f, WeightIssue::kHeaderTooLarge,
-                 "the safetensors header declares " + Num(n) + " bytes of JSON; at most " +
-                     Num(kSafetensorsMaxHeaderBytes) + " are accepted (the safetensors library's own limit)");
-  }
-  const uint64_t header_end = 8 + n;
-  if (size < header_end || file_size < header_end) {
-    return AskFor(f, header_end, size, file_size, kSafetensorsMaxHeaderBytes + 8, true,
-                  " (8 + the " + Num(n) + "-byte JSON header it declares)");
-  }
-
-  WeightHeaderResult r;
-  r.format = f;
-  SafetensorsReader reader(data + 8, static_cast<size_t>(n), r);
-  if (!reader.Run()) return Error(f, reader.cursor().issue(), reader.cursor().message());
-  r.header_bytes = header_end;
-  r.data_start = header_end;
-  r.data_bytes = reader.data_end();
-  const uint64_t data_in_file = file_size - header_end;
-  if (reader.data_end() > data_in_file) {
-    return Error(f, WeightIssue::kTruncated,
-                 "the tensors need " + Num(reader.data_end()) + " bytes of data after the " + Num(header_end) +
-                     "-byte header, but the file is " + Num(file_size) + " bytes (" + Num(data_in_file) +
-                     " of data): it was cut short");
-  }
-  if (reader.data_end() < data_in_file) {
-    r.notes.push_back({WeightIssue::kTrailingData, Severity::kWarning,
-                       "the file has " + Num(data_in_file - reader.data_end()) +
-                           " bytes after the last tensor; the safetensors library refuses such files"});
-  }
-  reader.tally().Fill(r);
-  r.status = WeightHeaderStatus::kComplete;
-  return r;
+std::unique_ptr<IncrementalParser> detail::MakeSafetensorsParser(uint64_t file_size) {
+  return std::make_unique<SafetensorsParser>(file_size);
 }
 
 }  // namespace llmmem::core

@@ -177,7 +177,14 @@ void Check(const Config& c, Checker& k) {
             m.experts == 0 ? std::string("expert parallelism needs a mixture-of-experts model (experts > 0)")
                            : "ep (" + std::to_string(c.ep) + ") must divide the experts (" + std::to_string(m.experts) + ")");
   }
-  if (k.ok && c.offload_params != Offload::kNone && c.zero != 3 && c.mode != Mode::kInference) {
+  if (k.ok && c.offload_params != Offload::kNone && c.mode == Mode::kInference) {
+    // Counted as ZeRO-3 training counts it, inference would keep no weights on the GPU at all
+    // (Llama 3.1 405B "fit" a T4 at 0.98 GB).
+    k.Error(DiagId::kInconsistent, "offload_params",
+            "parameter offload is a ZeRO-3 training setting (DeepSpeed offload_param, FSDP CPUOffload); inference "
+            "with weights streamed from CPU or NVMe (ZeRO-Inference, accelerate's device_map) is not modelled: set "
+            "offload_params to none");
+  } else if (k.ok && c.offload_params != Offload::kNone && c.zero != 3) {
     k.Error(DiagId::kInconsistent, "offload_params",
             "parameter offload needs ZeRO-3 / FSDP FULL_SHARD (zero = 3): lower stages keep whole weights on the GPU");
   }
@@ -218,12 +225,17 @@ void Check(const Config& c, Checker& k) {
     k.Error(DiagId::kNoArchitecture, "model", "LoRA adapters attach to matrices: the model needs its dimensions");
   }
 
-  // Notes that do not stop the estimate (skipped on the fast path, which only decides validity).
-  if (k.out == nullptr) return;
+  // On the fast path too: the solver must never propose what the estimate refuses.
   if (arch && m.learned_positions > 0 && c.seq > m.learned_positions) {
     k.Error(DiagId::kOutOfRange, "seq",
             "seq = " + FormatCount(c.seq) + " needs more positions than the model's learned position table has (" +
                 FormatCount(m.learned_positions) + " rows): it cannot run sequences longer than that");
+  }
+
+  // Notes that do not stop the estimate (skipped on the fast path, which only decides validity).
+  if (k.out == nullptr) return;
+  if (arch && m.learned_positions > 0 && c.seq > m.learned_positions) {
+    // Reported above.
   } else if (arch && m.max_positions > 0 && c.seq > m.max_positions) {
     k.Note(DiagId::kOutOfRange, Severity::kWarning, "seq",
            "seq = " + FormatCount(c.seq) + " is longer than the " + FormatCount(m.max_positions) +

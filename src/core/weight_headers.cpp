@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "core/weight_headers_internal.h"
@@ -46,10 +47,8 @@ const char* WeightIssueName(WeightIssue id) {
 
 WeightFormat SniffWeightFormat(const uint8_t* data, size_t size) {
   if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) return WeightFormat::kGguf;
-  if (size >= 9) {
-    const uint64_t n = ReadLe(data, 8);
-    if (n >= 2 && n <= kSafetensorsMaxHeaderBytes && data[8] == '{') return WeightFormat::kSafetensors;
-  }
+  // An 8-byte length then '{': safetensors, whatever the length says (its reader judges it).
+  if (size >= 9 && ReadLe(data, 8) >= 2 && data[8] == '{') return WeightFormat::kSafetensors;
   size_t i = 0;
   if (size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) i = 3;  // UTF-8 BOM
   while (i < size && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t')) ++i;
@@ -57,25 +56,177 @@ WeightFormat SniffWeightFormat(const uint8_t* data, size_t size) {
   return WeightFormat::kUnknown;
 }
 
-WeightHeaderResult ParseWeightHeader(const uint8_t* data, size_t size, uint64_t file_size) {
-  file_size = std::max<uint64_t>(file_size, size);
-  if (file_size == 0) return Error(WeightFormat::kUnknown, WeightIssue::kTruncated, "the file is empty");
-  const uint64_t probe = std::min<uint64_t>(9, file_size);
-  if (size < probe) {
-    WeightHeaderResult r;
-    r.status = WeightHeaderStatus::kNeedMoreBytes;
-    r.need_bytes = std::min(kWeightHeaderFirstRead, file_size);
-    return r;
+namespace {
+
+// model.safetensors.index.json: JSON, read whole (at most kWeightIndexMaxBytes).
+class IndexParser : public IncrementalParser {
+ public:
+  explicit IndexParser(uint64_t file_size) : file_size_(file_size) { result.format = WeightFormat::kSafetensorsIndex; }
+  uint64_t keep_from() const override { return 0; }
+  uint64_t resume_at() const override { return 0; }
+  uint64_t need_end() const override { return file_size_; }
+  uint64_t read_limit() const override { return file_size_; }
+  uint64_t known_end() const override { return file_size_; }
+  WeightHeaderStatus Parse(const Window& w) override {
+    if (file_size_ <= kWeightIndexMaxBytes && w.end() < file_size_) return WeightHeaderStatus::kNeedMoreBytes;
+    result = ParseSafetensorsIndex(w.at(0), static_cast<size_t>(w.end()), file_size_);
+    return result.status;
   }
-  switch (SniffWeightFormat(data, size)) {
-    case WeightFormat::kGguf: return ParseGgufHeader(data, size, file_size);
-    case WeightFormat::kSafetensors: return ParseSafetensorsHeader(data, size, file_size);
-    case WeightFormat::kSafetensorsIndex: return ParseSafetensorsIndex(data, size, file_size);
+
+ private:
+  uint64_t file_size_;
+};
+
+std::unique_ptr<IncrementalParser> MakeParser(WeightFormat f, uint64_t file_size) {
+  switch (f) {
+    case WeightFormat::kGguf: return MakeGgufParser(file_size);
+    case WeightFormat::kSafetensors: return MakeSafetensorsParser(file_size);
+    case WeightFormat::kSafetensorsIndex: return std::make_unique<IndexParser>(file_size);
     case WeightFormat::kUnknown: break;
   }
-  return Error(WeightFormat::kUnknown, WeightIssue::kBadMagic,
-               "not a weight file this reader knows: a .safetensors file starts with an 8-byte length and '{', a "
-               ".gguf file with \"GGUF\", a model.safetensors.index.json with '{'");
+  return nullptr;
+}
+
+}  // namespace
+
+// -----------------------------------------------------------------------------------------
+// [SECTION] The incremental reader
+// -----------------------------------------------------------------------------------------
+
+struct WeightHeaderReader::Impl {
+  uint64_t file_size = 0;
+  Window window;
+  std::unique_ptr<IncrementalParser> parser;
+  WeightHeaderResult result;
+  uint64_t next_offset = 0;
+  uint64_t need_end = 0;
+
+  void Finish(WeightHeaderResult r) {
+    result = std::move(r);
+    parser.reset();
+    window = Window{};
+  }
+
+  // Runs the parser over what the window holds; sets the next request.
+  void Advance() {
+    if (!parser) {
+      if (file_size == 0) return Finish(Error(WeightFormat::kUnknown, WeightIssue::kTruncated, "the file is empty"));
+      const uint64_t probe = std::min<uint64_t>(9, file_size);
+      if (window.end() < probe) {
+        need_end = probe;
+        next_offset = window.end();
+        return;
+      }
+      const WeightFormat f = SniffWeightFormat(window.at(0), window.bytes.size());
+      parser = MakeParser(f, file_size);
+      if (!parser) {
+        return Finish(Error(WeightFormat::kUnknown, WeightIssue::kBadMagic,
+                            "not a weight file this reader knows: a .safetensors file starts with an 8-byte length and "
+                            "'{', a .gguf file with \"GGUF\", a model.safetensors.index.json with '{'"));
+      }
+    }
+    if (parser->Parse(window) != WeightHeaderStatus::kNeedMoreBytes) return Finish(std::move(parser->result));
+    // Drop what is read; jump over what is skipped.
+    const uint64_t keep = parser->keep_from();
+    if (keep >= window.end()) {
+      window.bytes.clear();
+      window.base = keep;
+    } else if (keep > window.base) {
+      window.bytes.erase(0, static_cast<size_t>(keep - window.base));
+      window.base = keep;
+    }
+    if (parser->resume_at() > window.end()) {
+      window.bytes.clear();
+      window.base = parser->resume_at();
+    }
+    next_offset = window.end();
+    need_end = std::max(parser->need_end(), next_offset + 1);
+  }
+};
+
+WeightHeaderReader::WeightHeaderReader(uint64_t file_size, WeightFormat format) : impl_(new Impl) {
+  impl_->file_size = file_size;
+  impl_->result.status = WeightHeaderStatus::kNeedMoreBytes;
+  impl_->parser = MakeParser(format, file_size);
+  impl_->Advance();
+}
+
+WeightHeaderReader::~WeightHeaderReader() { delete impl_; }
+
+WeightHeaderStatus WeightHeaderReader::status() const { return impl_->result.status; }
+uint64_t WeightHeaderReader::next_offset() const { return impl_->next_offset; }
+uint64_t WeightHeaderReader::need_end() const { return impl_->need_end; }
+uint64_t WeightHeaderReader::known_end() const { return impl_->parser ? impl_->parser->known_end() : 0; }
+const WeightHeaderResult& WeightHeaderReader::result() const { return impl_->result; }
+
+uint64_t WeightHeaderReader::next_size() const {
+  if (status() != WeightHeaderStatus::kNeedMoreBytes) return 0;
+  const uint64_t limit = impl_->parser ? std::min(impl_->parser->read_limit(), impl_->file_size) : impl_->file_size;
+  const uint64_t at = impl_->next_offset;
+  if (at >= limit) return 0;
+  const uint64_t want = std::max(impl_->need_end > at ? impl_->need_end - at : 0, kWeightHeaderChunk);
+  return std::min(want, limit - at);
+}
+
+WeightHeaderStatus WeightHeaderReader::Feed(const uint8_t* data, size_t size) {
+  Impl& m = *impl_;
+  if (m.result.status != WeightHeaderStatus::kNeedMoreBytes) return m.result.status;
+  const uint64_t limit = m.parser ? std::min(m.parser->read_limit(), m.file_size) : m.file_size;
+  const uint64_t take = std::min<uint64_t>(size, limit > m.next_offset ? limit - m.next_offset : 0);
+  if (take == 0) {
+    m.Finish(Error(m.parser ? m.parser->result.format : WeightFormat::kUnknown, WeightIssue::kTruncated,
+                   "the file ended at byte " + Num(m.next_offset) + " while its header was read (it is " +
+                       Num(m.file_size) + " bytes: was it changed while it was read?)"));
+    return m.result.status;
+  }
+  m.window.bytes.append(reinterpret_cast<const char*>(data), static_cast<size_t>(take));
+  // Parse only when the bytes the blocked item needs are all here: an item is never re-read
+  // once per small feed.
+  if (m.window.end() >= m.need_end || m.window.end() >= limit) m.Advance();
+  else m.next_offset = m.window.end();
+  return m.result.status;
+}
+
+// -----------------------------------------------------------------------------------------
+// [SECTION] Prefix reads (ParseWeightHeader and the per-format entry points)
+// -----------------------------------------------------------------------------------------
+
+namespace {
+
+WeightHeaderResult ParsePrefix(const uint8_t* data, size_t size, uint64_t file_size, WeightFormat format) {
+  file_size = std::max<uint64_t>(file_size, size);
+  WeightHeaderReader reader(file_size, format);
+  while (reader.status() == WeightHeaderStatus::kNeedMoreBytes && reader.next_offset() < size) {
+    const uint64_t at = reader.next_offset();
+    reader.Feed(data + at, static_cast<size_t>(size - at));
+  }
+  if (reader.status() != WeightHeaderStatus::kNeedMoreBytes) return reader.result();
+  // Ask for a prefix that reaches what the reader needs: the header's known end, else a
+  // doubling slice (a GGUF header of H bytes takes about log2(H / first read) reads).
+  WeightHeaderResult r;
+  r.status = WeightHeaderStatus::kNeedMoreBytes;
+  r.format = reader.result().format;
+  uint64_t need = std::max<uint64_t>(reader.need_end(), size + 1);
+  const uint64_t known = reader.known_end();
+  if (known > 0) {
+    need = std::max(need, known);
+  } else {
+    need = std::max(need, std::min(std::max<uint64_t>(uint64_t{size} * 2, kWeightHeaderFirstRead), kGgufMaxHeaderBytes));
+  }
+  r.need_bytes = std::min(need, file_size);
+  return r;
+}
+
+}  // namespace
+
+WeightHeaderResult ParseWeightHeader(const uint8_t* data, size_t size, uint64_t file_size) {
+  return ParsePrefix(data, size, file_size, WeightFormat::kUnknown);
+}
+WeightHeaderResult ParseGgufHeader(const uint8_t* data, size_t size, uint64_t file_size) {
+  return ParsePrefix(data, size, file_size, WeightFormat::kGguf);
+}
+WeightHeaderResult ParseSafetensorsHeader(const uint8_t* data, size_t size, uint64_t file_size) {
+  return ParsePrefix(data, size, file_size, WeightFormat::kSafetensors);
 }
 
 // -----------------------------------------------------------------------------------------

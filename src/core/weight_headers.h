@@ -31,6 +31,15 @@ constexpr uint64_t kWeightHeaderFirstRead = 1ull << 20;
 // Kept in the result's metadata list; the rest are counted, not stored.
 constexpr size_t kWeightMetadataMaxEntries = 1024;
 constexpr size_t kWeightMetadataMaxValueBytes = 4096;
+// Counts and lengths the readers accept. Real files stay far below: llama.cpp's GGUF files
+// have a few dozen key/values and at most a few thousand tensors, ggml names are under 64
+// bytes (GGML_MAX_NAME), and safetensors names are module paths.
+constexpr uint64_t kGgufMaxKeyValues = 1u << 16;   // 65,536
+constexpr uint64_t kWeightMaxTensors = 1u << 20;   // 1,048,576, GGUF and safetensors alike
+constexpr uint64_t kWeightMaxNameBytes = 1u << 16; // a GGUF key or tensor name, a safetensors name
+// The incremental reader's usual chunk: each Feed of this many bytes is a few milliseconds
+// of work (the page feeds one per frame).
+constexpr uint64_t kWeightHeaderChunk = 1ull << 20;
 
 enum class WeightFormat { kUnknown, kSafetensors, kSafetensorsIndex, kGguf };
 const char* WeightFormatName(WeightFormat f);  // "safetensors", "safetensors_index", "gguf"
@@ -149,6 +158,38 @@ WeightHeaderResult ParseSafetensorsIndex(const uint8_t* data, size_t size, uint6
 inline WeightHeaderResult ParseWeightHeader(std::string_view bytes, uint64_t file_size) {
   return ParseWeightHeader(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size);
 }
+
+// The same readers, fed incrementally: the bytes of the file in order, in chunks of any
+// size, from next_offset() (which may jump ahead: a GGUF tokenizer's strings are skipped,
+// never read). Each Feed costs time proportional to the bytes it is given and memory
+// bounded by the header's tensors and names, so a caller can spread a large header over
+// frames and stop at any point (the page does; the CLI and the desktop read in a loop).
+//   WeightHeaderReader r(file_size);
+//   while (r.status() == WeightHeaderStatus::kNeedMoreBytes)
+//     r.Feed(bytes at r.next_offset(), up to r.next_size() of them);
+//   r.result()  // kComplete or kError, as ParseWeightHeader's
+class WeightHeaderReader {
+ public:
+  // `format`: kUnknown sniffs it from the first bytes; another forces that reader.
+  explicit WeightHeaderReader(uint64_t file_size, WeightFormat format = WeightFormat::kUnknown);
+  ~WeightHeaderReader();
+  WeightHeaderReader(const WeightHeaderReader&) = delete;
+  WeightHeaderReader& operator=(const WeightHeaderReader&) = delete;
+
+  WeightHeaderStatus status() const;
+  uint64_t next_offset() const;  // where the next Feed's bytes must start
+  uint64_t next_size() const;    // how many it can use now: at least what the next item needs
+  uint64_t need_end() const;     // the reader cannot go on without the file's bytes up to here
+  uint64_t known_end() const;    // where the header is known to end (safetensors), or 0 (GGUF)
+  // Bytes that start at next_offset() (fewer than next_size() is fine, more are ignored past
+  // what the reader needs). An empty feed, or one past the file's end, is an error.
+  WeightHeaderStatus Feed(const uint8_t* data, size_t size);
+  const WeightHeaderResult& result() const;  // kComplete or kError; the status otherwise
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
 
 // Sums complete shard results (several .safetensors shards, or GGUF splits) into one.
 // Metadata, GGUF info and the index come from the first shard that has them.

@@ -5,23 +5,14 @@
 
 #include <cstdio>
 
+#include "core/safe_text.h"
+
 namespace llmmem::core::detail {
 
 std::string Quoted(const std::string& s) {
-  // Names in messages: shown whole up to a point, control bytes escaped.
-  std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 200; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (s.size() > 200) out += "...";
-  return out + "'";
+  // Names in messages: shown whole up to a point (cut on a character boundary), control
+  // characters escaped (core/safe_text.h).
+  return "'" + EchoValue(s, 200) + "'";
 }
 
 std::string ShapeText(const std::vector<uint64_t>& shape) {

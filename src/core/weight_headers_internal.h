@@ -10,10 +10,13 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/safe_text.h"
 #include "core/weight_headers.h"
 
 namespace llmmem::core::detail {
@@ -58,6 +61,95 @@ std::string SafetensorsDtypeList();
 
 WeightHeaderResult Error(WeightFormat f, WeightIssue id, std::string message);
 
+// ---- Incremental reading (WeightHeaderReader) -------------------------------------------
+
+// The file's bytes [base, base + bytes.size()) the reader holds now.
+struct Window {
+  uint64_t base = 0;
+  std::string bytes;
+  uint64_t end() const { return base + bytes.size(); }
+  const uint8_t* at(uint64_t offset) const { return reinterpret_cast<const uint8_t*>(bytes.data()) + (offset - base); }
+};
+
+// One format's reader, resumable between items: Parse reads whole items (a key/value, a
+// tensor info, a header entry) from the window and stops before one that is not all there.
+class IncrementalParser {
+ public:
+  virtual ~IncrementalParser() = default;
+  // kComplete, kError (result says why) or kNeedMoreBytes: then the bytes from resume_at()
+  // up to need_end() are needed, and window bytes before keep_from() are not.
+  virtual WeightHeaderStatus Parse(const Window& w) = 0;
+  virtual uint64_t keep_from() const = 0;
+  virtual uint64_t resume_at() const = 0;
+  virtual uint64_t need_end() const = 0;
+  // Bytes past this end are never needed (safetensors: the header's end).
+  virtual uint64_t read_limit() const = 0;
+  // For a prefix read (ParseWeightHeader's need_bytes): the end the header is known to
+  // reach (safetensors once its length is read), or 0: grow a doubling slice (GGUF).
+  virtual uint64_t known_end() const { return 0; }
+  WeightHeaderResult result;
+};
+
+std::unique_ptr<IncrementalParser> MakeGgufParser(uint64_t file_size);
+std::unique_ptr<IncrementalParser> MakeSafetensorsParser(uint64_t file_size);
+
+// Names seen once (tensor names, keys), in order, with their duplicates found in O(1):
+// the names in one arena, an open-addressing table of indices. Memory: the names' bytes
+// plus about 24 bytes each.
+class NameSet {
+ public:
+  size_t size() const { return offsets_.size(); }
+  std::string_view operator[](size_t i) const {
+    return std::string_view(arena_).substr(static_cast<size_t>(offsets_[i].first), offsets_[i].second);
+  }
+  // False when the name was inserted before.
+  bool Insert(std::string_view name) {
+    if ((offsets_.size() + 1) * 2 > table_.size()) Grow();
+    const uint64_t h = Hash(name);
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
+    const size_t mask = table_.size() - 1;
+    for (size_t i = static_cast<size_t>(h) & mask;; i = (i + 1) & mask) {
+      Slot& slot = table_[i];
+      if (slot.index == 0) {
+        offsets_.emplace_back(arena_.size(), static_cast<uint32_t>(name.size()));
+        arena_.append(name.data(), name.size());
+        slot = {static_cast<uint32_t>(offsets_.size()), tag};  // index + 1
+        return true;
+      }
+      if (slot.tag == tag && (*this)[slot.index - 1] == name) return false;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint32_t index = 0;  // 0: empty
+    uint32_t tag = 0;    // the hash's high half, compared before the names
+  };
+  static uint64_t Hash(std::string_view s) {  // FNV-1a, then a 64-bit finaliser (murmur3's)
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(table_);
+    table_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    const size_t mask = table_.size() - 1;
+    for (const Slot& v : old) {
+      if (v.index == 0) continue;
+      size_t i = static_cast<size_t>(Hash((*this)[v.index - 1])) & mask;
+      while (table_[i].index != 0) i = (i + 1) & mask;
+      table_[i] = v;
+    }
+  }
+  std::string arena_;
+  std::vector<std::pair<uint64_t, uint32_t>> offsets_;
+  std::vector<Slot> table_;
+};
+
 // The parser needs the first `want` bytes to go on and has `size`. `exact`: ask for just
 // that (safetensors knows its header length); otherwise ask for a doubling slice, so a GGUF
 // header of H bytes takes about log2(H / first read) round trips.
@@ -73,8 +165,8 @@ class Tally {
   bool Merge(const WeightTypeTally& x) {
     uint64_t t = 0, p = 0, b = 0;
     if (!AddOk(tensors_, x.tensors, t) || !AddOk(parameters_, x.parameters, p) ||
-        !AddOk(bytes_, x.bytes, b)) {
-      return false;
+        !AddOk(bytes_, x.bytes, b) || p > kI64Max || b > kI64Max) {
+      return false;  // totals stay below 2^63: front ends show them as signed counts
     }
     tensors_ = t;
     parameters_ = p;
@@ -112,7 +204,7 @@ class MetadataSink {
     }
     if (value.size() > kWeightMetadataMaxValueBytes) {
       const size_t full = value.size();
-      value.resize(kWeightMetadataMaxValueBytes);
+      value.resize(Utf8CutPoint(value, kWeightMetadataMaxValueBytes));
       value += "... (" + Num(full) + " bytes)";
     }
     r_.metadata.emplace_back(key, std::move(value));

@@ -24,16 +24,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <GLFW/glfw3.h>
 
 #include "app/app.h"
+#include "core/json.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "io/bounded_file.h"
 #include "platform/render_frame.h"
 
 namespace {
@@ -67,29 +68,24 @@ class SettingsFile : public llmmem::app::Storage {
   llmmem::app::StorageFormat Format() const override { return llmmem::app::StorageFormat::kJson; }
   std::string Where() const override { return path_.empty() ? "the settings file (no HOME)" : path_; }
 
+  // The settings file through the bounded reader: a directory, a FIFO or a symlink to a
+  // device in its place is reported (and nothing is saved over it), never read.
   llmmem::app::StoredText Load() override {
     llmmem::app::StoredText out;
     if (path_.empty()) return out;
-    errno = 0;
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) {
-      if (errno == ENOENT) return out;  // first run
+    llmmem::io::ReadResult r = llmmem::io::ReadWholeFile(path_, llmmem::core::kJsonMaxBytes, "a settings file");
+    if (r.not_found) return out;  // first run
+    if (!r.ok) {
       out.status = llmmem::app::StoredText::Status::kUnreadable;
-      out.error = std::strerror(errno != 0 ? errno : EIO);
-      return out;
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-      out.status = llmmem::app::StoredText::Status::kUnreadable;
-      out.error = "read error";
+      out.error = r.error;
       return out;
     }
     out.status = llmmem::app::StoredText::Status::kOk;
-    out.text = std::move(text);
+    out.text = std::move(r.bytes);
     return out;
   }
 
-  // Writes settings.json.tmp-<pid>, then renames it over settings.json: a crash mid-write
+  // Writes settings.json.tmp, then renames it over settings.json: a crash mid-write
   // leaves the old file whole.
   bool Save(const std::string& text, std::string* error) override {
     if (text.empty()) return true;  // never replace the settings with an empty document
@@ -102,15 +98,10 @@ class SettingsFile : public llmmem::app::Storage {
       return false;
     }
     const std::string tmp = path_ + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out.write(text.data(), static_cast<std::streamsize>(text.size()));
-      out.flush();
-      if (!out) {
-        *error = "cannot write " + tmp;
-        std::remove(tmp.c_str());
-        return false;
-      }
+    std::string why;
+    if (!llmmem::io::WriteRegularFile(tmp, text, &why)) {
+      *error = "cannot write " + tmp + ": " + why;
+      return false;
     }
     if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
       *error = std::string("cannot rename ") + tmp + ": " + std::strerror(errno);
@@ -141,27 +132,12 @@ class SettingsFile : public llmmem::app::Storage {
 // [SECTION] Files: bounded reads, exports
 //-----------------------------------------------------------------------------
 
-// The first n bytes of `path` (fewer at its end) and its size; never more than n.
-llmmem::app::FilePrefix ReadPrefix(const std::string& path, uint64_t n) {
+// The bytes [offset, offset + n) of a regular file (fewer at its end) and its size.
+llmmem::app::FilePrefix ReadRange(const std::string& path, uint64_t offset, uint64_t n) {
   llmmem::app::FilePrefix p;
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    p.error = "cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT);
-    return p;
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff end = in.tellg();
-  if (end < 0) {
-    p.error = "cannot read the size of " + path;
-    return p;
-  }
-  p.file_size = static_cast<uint64_t>(end);
-  const uint64_t want = n < p.file_size ? n : p.file_size;
-  p.bytes.resize(static_cast<size_t>(want));
-  in.seekg(0);
-  in.read(p.bytes.data(), static_cast<std::streamsize>(want));
-  p.bytes.resize(static_cast<size_t>(in.gcount()));
+  llmmem::io::RegularFile f;
+  if (!f.Open(path, &p.error) || !f.ReadAt(offset, n, &p.bytes, &p.error)) return p;
+  p.file_size = f.size();
   p.ok = true;
   return p;
 }
@@ -175,10 +151,8 @@ std::string SaveExport(const std::string& dir_fallback, const std::string& name,
   for (const std::string& dir : dirs) {
     if (dir == dir_fallback) MakeDirs(dir);
     const std::string path = dir + "/" + name;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (out) return "Saved " + path;
+    std::string error;
+    if (llmmem::io::WriteRegularFile(path, text, &error)) return "Saved " + path;
   }
   return "Could not save " + name + " in the current directory or " + dir_fallback;
 }
@@ -295,16 +269,16 @@ int main(int argc, char** argv) {
   hooks.save_text = [config_dir](const std::string& name, const std::string&, const std::string& text) {
     return SaveExport(config_dir, name, text);
   };
-  hooks.read_prefix = ReadPrefix;
+  hooks.read_range = ReadRange;
   hooks.open_hint = "Type a path and press Enter, drop a file on the window, or pass it on the command line.";
   llmmem::app::Init(hooks, UiScale(window));
   for (const std::string& e : args.errors) llmmem::app::ReportError("Command line", e);
   if (!args.config_path.empty()) {
-    const llmmem::app::FilePrefix p = ReadPrefix(args.config_path, 8u << 20);
-    if (!p.ok) {
-      llmmem::app::ReportError("--config", p.error);
+    const llmmem::io::ReadResult r = llmmem::io::ReadWholeFile(args.config_path, llmmem::core::kJsonMaxBytes, "a settings file");
+    if (!r.ok) {
+      llmmem::app::ReportError("--config " + args.config_path, r.error);
     } else {
-      llmmem::app::OpenConfigText(args.config_path, p.bytes);
+      llmmem::app::OpenConfigText(args.config_path, r.bytes);
     }
   }
   for (const std::string& path : args.paths) llmmem::app::OpenPath(path);

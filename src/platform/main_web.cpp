@@ -8,8 +8,9 @@
 // hash with history.replaceState when the configuration changes, and kept in localStorage
 // ("llmmem.state") for the next visit without a hash (the URL, when present, wins).
 // Files: web/boot.js handles drops (a config.json's text; a weights file's header read with
-// File.slice, driven by inspectWeightHeader's need_bytes) and hands them to the app through
-// window.llmmemOpenText / llmmemOpenWeights, installed here. Exports download through
+// File.slice, one chunk per turn of the event loop, through window.llmmemWeightsBegin /
+// llmmemWeightsFeed, installed here: the app parses each chunk as it arrives and its
+// Cancel button ends the read) and hands texts to the app through window.llmmemOpenText. Exports download through
 // window.llmmemDownload (a Blob URL, boot.js) or go to the clipboard.
 // web/boot.js loads us.
 #include <emscripten/emscripten.h>
@@ -112,6 +113,21 @@ EM_JS(void, JsInstallFileHooks, (), {
     _llmmem_free(n);
     _llmmem_free(b);
   };
+  // A weights file read across frames (app::BeginWeights / FeedWeights): begin returns the
+  // read's id; feed(id, bytes) returns the next offset or -1 (over, or cancelled in the UI).
+  window.llmmemWeightsBegin = function(name, fileSize) {
+    var n = putString(name);
+    var id = _llmmem_weights_begin(n, fileSize);
+    _llmmem_free(n);
+    return id;
+  };
+  window.llmmemWeightsFeed = function(id, bytes) {
+    var b = put(bytes);
+    var next = _llmmem_weights_feed(id, b, bytes.length);
+    _llmmem_free(b);
+    return next;
+  };
+  window.llmmemWeightsNextSize = function() { return _llmmem_weights_next_size(); };
   window.llmmemReportError = function(title, message) {
     var t = putString(title);
     var m = putString(message);
@@ -226,6 +242,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const
   llmmem::app::OpenWeightBytes(name, data, size > 0 ? static_cast<size_t>(size) : 0,
                                file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
 }
+
+extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_begin(const char* name, double file_size) {
+  return static_cast<double>(llmmem::app::BeginWeights(name, file_size > 0 ? static_cast<uint64_t>(file_size) : 0));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_feed(double id, const uint8_t* data, int size) {
+  return llmmem::app::FeedWeights(static_cast<int64_t>(id), data, size > 0 ? static_cast<size_t>(size) : 0);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_next_size() { return llmmem::app::WeightsNextSize(); }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_report_error(const char* title, const char* message) {
   llmmem::app::ReportError(title, message);

@@ -121,6 +121,46 @@ check('readOom: unknown text names the forms it knows', () => {
   assert.equal(js.recognised, false);
   assert.match(js.notes[0], /nvidia-smi table/);
   assert.ok(js.known_forms.every(f => f.source.length > 20));
+
+// Every entry point reports bad input; none answers for the defaults instead (issue 14).
+const badConfigs = ['{"batch": "NaN"}', '{"batch": true}', '{"seq": "0x10"}', '{"flash_attn": 1}', '{"mode": 3}',
+  '{"model": {"preset": 5}}', '{"batch": ', '\uFEFF{"batch": 2}', '[]', '"x"', '{"gpu": "nope"}'];
+for (const bad of badConfigs) {
+  check(`every entry point reports ${JSON.stringify(bad)}`, () => {
+    const e = JSON.parse(api.estimate(bad));
+    assert.equal(e.ok, false);
+    assert.equal(e.per_gpu, undefined, 'no figures for the defaults');
+    assert.ok(e.diagnostics.some(d => d.severity === 'error'));
+    for (const [name, text] of [['configToQuery', api.configToQuery(bad)],
+                                ['exportEstimate markdown', api.exportEstimate(bad, 'markdown')],
+                                ['exportEstimate csv', api.exportEstimate(bad, 'csv')],
+                                ['exportEstimate json', api.exportEstimate(bad, 'json')],
+                                ['diagnose', api.diagnose(bad)]]) {
+      const j = JSON.parse(text);
+      assert.equal(j.ok, false, `${name}: ${text.slice(0, 200)}`);
+      assert.ok(j.error && j.diagnostics.length, name);
+    }
+  });
+}
+check('exportEstimate refuses an unknown format; inspectWeightHeader a bad fileSize', () => {
+  assert.equal(JSON.parse(api.exportEstimate(api.defaultConfig(), 'xlsx')).ok, false);
+  for (const size of [NaN, -1, 0.5, 3]) {
+    const r = JSON.parse(api.inspectWeightHeader(new Uint8Array(8), size));
+    assert.equal(r.status, 'error', String(size));
+  }
+});
+check('an invalid configuration is diagnosed as an error, not as no remedies', () => {
+  const j = JSON.parse(api.diagnose('{"seq": 100000000}'));
+  assert.equal(j.ok, false);
+  assert.match(j.error, /seq/);
+});
+check('JSON output is valid UTF-8 with control characters escaped', () => {
+  const name = '\u001b]0;t\u0007\u009b\u202e' + 'x'.repeat(188) + '\u00e9';  // the cut at 200 bytes splits the é
+  const text = api.estimate(JSON.stringify({model: {preset: 'llama-3.1-8b', name}}));
+  assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/.test(text.replace(/\n/g, '')), 'raw control characters');
+  const r = JSON.parse(text);
+  assert.equal(r.ok, true);
+  assert.ok(!r.config.model.name.includes('\ufffd'), 'cut on a character boundary');
 });
 
 console.log(`${passed} passed, ${failed} failed`);
