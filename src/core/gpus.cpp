@@ -28,6 +28,7 @@ std::vector<Gpu> Load() {
       g.vendor = text("vendor");
       g.memory_gb = number("memory_gb");
       g.memory_bytes = number("memory_bytes");
+      g.cuda_bytes = number("cuda_bytes");
       g.bandwidth_gbps = number("bandwidth_gbps");
       g.bf16_tflops = number("bf16_tflops");
       g.source = text("source");

@@ -14,6 +14,7 @@ struct Gpu {
   std::string vendor;
   double memory_gb = 0;       // as marketed
   double memory_bytes = 0;    // as the device reports (nvidia-smi / torch total_memory); 0: unknown
+  double cuda_bytes = 0;      // as CUDA reports it (torch total_memory; vLLM/SGLang size from it); 0: unknown
   double bandwidth_gbps = 0;
   double bf16_tflops = 0;
   std::string source;
