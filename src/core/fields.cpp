@@ -265,6 +265,30 @@ std::vector<FieldDef> Build() {
       DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
       BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
       INT_FIELD("prefill_chunk", prefill_chunk, false, "tokens per prefill forward (chunked prefill); 0: all at once"),
+      FieldDef{"runtime", FieldKind::kText, false,
+               "serving runtime: hf-generate (default), vllm, sglang, llama.cpp or ollama (how it allocates memory)",
+               [](const Config& c) { return std::string(RuntimeId(c.runtime)); },
+               [](Config& c, const std::string& t) {
+                 Runtime v;
+                 if (!ParseRuntime(t, v)) return "\"" + t + "\" is not a runtime; one of: " + RuntimeIdList();
+                 c.runtime = v;
+                 return std::string();
+               }},
+      NUM_FIELD("mem_fraction", mem_fraction,
+                "vLLM gpu_memory_utilization / SGLang mem_fraction_static; 0: the runtime's default"),
+      INT_FIELD("max_num_seqs", max_num_seqs, false, "vLLM max_num_seqs / SGLang cuda_graph_max_bs; 0: default"),
+      BOOL_FIELD("cuda_graphs", cuda_graphs, false, "vLLM/SGLang capture CUDA graphs (off: --enforce-eager)"),
+      INT_FIELD("gpu_layers", gpu_layers, false, "llama.cpp -ngl: layers on the GPU (layers + 1 adds the output layer); -1: all"),
+      FieldDef{"kv_dtype_v", FieldKind::kText, false, "V cache format (llama.cpp -ctv): auto (as kv_dtype) or a format",
+               [](const Config& c) { return std::string(c.kv_dtype_v == Dtype::kCount ? "auto" : Info(c.kv_dtype_v).id); },
+               [](Config& c, const std::string& t) {
+                 Dtype d;
+                 if (t == "auto") c.kv_dtype_v = Dtype::kCount;
+                 else if (ParseDtype(t, d)) c.kv_dtype_v = d;
+                 else return "\"" + t + "\" is not a format; one of: auto, " + DtypeIdList();
+                 return std::string();
+               }},
+      NUM_FIELD("ram_gb", ram_gb, "system RAM for offloaded weights and KV, GB; 0: not checked"),
       INT_FIELD("lora_rank", lora_rank, false, "LoRA rank"),
       FieldDef{"lora_targets", FieldKind::kLoraTargets, false, "all, attention, or a list like q,v",
                [](const Config& c) { return LoraTargetsId(c.lora_targets); },

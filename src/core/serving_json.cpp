@@ -1,0 +1,55 @@
+#include "core/serving_json.h"
+
+namespace llmmem::core {
+
+Json ServingToJson(const ServingReport& r) {
+  Json j(Json::Object{});
+  j["runtime"] = Json(RuntimeId(r.runtime));
+  j["ok"] = Json(r.ok);
+  if (!r.ok) return j;
+  const ServingSettings& s = r.settings;
+  Json set(Json::Object{});
+  set["total_bytes"] = Json(s.total_bytes);
+  if (IsPagedServer(r.runtime)) {
+    set["mem_fraction"] = Json(s.mem_fraction);
+    set["max_num_batched_tokens"] = Json(static_cast<double>(s.batched_tokens));
+    set["max_num_seqs"] = Json(static_cast<double>(s.max_num_seqs));
+    set["cuda_graphs"] = Json(s.cuda_graphs);
+    set["cuda_graph_sizes"] = Json(static_cast<double>(s.graph_sizes));
+    j["budget_bytes"] = Json(r.budget_bytes);
+    j["kv_available_bytes"] = Json(r.kv_available_bytes);
+    j["blocks"] = Json(static_cast<double>(r.blocks));
+    j["block_bytes"] = Json(r.block_bytes);
+    j["kv_tokens"] = Json(static_cast<double>(r.pool_tokens));
+    j["max_concurrency"] = Json(r.max_concurrency);
+    j["max_model_len"] = Json(static_cast<double>(r.max_model_len));
+  } else {
+    set["n_ctx"] = Json(static_cast<double>(s.n_ctx));
+    set["slots"] = Json(static_cast<double>(s.slots));
+    set["n_ubatch"] = Json(static_cast<double>(s.n_ubatch));
+    set["gpu_layers"] = Json(static_cast<double>(s.gpu_layers));
+    set["cache_type_k"] = Json(Info(s.k_type).id);
+    set["cache_type_v"] = Json(Info(s.v_type).id);
+    if (r.runtime == Runtime::kOllama) set["ollama_default_num_ctx"] = Json(static_cast<double>(s.ollama_default_ctx));
+    j["gpu_layers"] = Json(static_cast<double>(r.gpu_layers));
+    j["gpu_bytes"] = Json(r.gpu_bytes);
+    j["ram_bytes"] = Json(r.ram_bytes);
+    j["ram_fits"] = Json(r.ram_fits);
+    j["kv_bytes"] = Json(r.kv_bytes);
+    j["compute_buffer_bytes"] = Json(r.compute_buffer_bytes);
+    j["host_buffer_bytes"] = Json(r.host_buffer_bytes);
+  }
+  j["settings"] = std::move(set);
+  Json::Array lines;
+  for (const ServingLine& l : r.lines) {
+    Json row(Json::Object{});
+    row["label"] = Json(l.label);
+    row["value"] = Json(l.value);
+    row["note"] = Json(l.note);
+    lines.push_back(std::move(row));
+  }
+  j["lines"] = Json(std::move(lines));
+  return j;
+}
+
+}  // namespace llmmem::core
