@@ -98,7 +98,11 @@ inline ServingPlan PlanServing(const Derived& d) {
     p.kv_token_layer = detail::KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
     p.layers_here = d.stage_layers;
     const double mbt = static_cast<double>(p.set.batched_tokens);
-    p.workspace = PrefillWorkspace(d, mbt).total;
+    // vLLM's layers keep one more h-wide tensor beside the MLP's gate_up and activation than
+    // the generic prefill workspace (fused_add_rms_norm's residual and output, and the layer's
+    // input): issue #10517's two logs give 110.6 KB per token for Llama-3.1-8B (2.07 GiB at
+    // 20000 tokens, 2.99 at 29000), 3h + 3f 16-bit values.
+    p.workspace = PrefillWorkspace(d, mbt).total + (c.runtime == Runtime::kVllm ? e * mbt * d.h : 0);
     const double graph_pool = 2.0 * kMiB;  // each captured graph's private outputs (logs: 6-28 MiB per size on 8B-class models)
     p.graphs = p.set.cuda_graphs ? PrefillWorkspace(d, static_cast<double>(p.set.graph_max_tokens)).total +
                                        static_cast<double>(p.set.graph_sizes) * graph_pool

@@ -272,6 +272,8 @@ ServingReport Serve(const Config& c) {
   r.gpu_layers = p.set.gpu_layers;
   r.gpu_bytes = t.peak_bytes;
   r.compute_buffer_bytes = p.compute_gpu;
+  r.host_compute_bytes = host.compute_cpu;
+  r.output_buffer_bytes = host.output_buffer;
   r.host_buffer_bytes = host.compute_cpu + host.output_buffer;
   r.ram_bytes = host.weights_cpu + host.kv_cpu + r.host_buffer_bytes;
   r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_layer;

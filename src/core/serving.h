@@ -81,6 +81,8 @@ struct ServingReport {
   double kv_bytes = 0;            // whole KV cache (all devices)
   double compute_buffer_bytes = 0;  // on the estimated GPU
   double host_buffer_bytes = 0;   // host compute + output buffers
+  double host_compute_bytes = 0;  // of which the host compute buffer
+  double output_buffer_bytes = 0; // of which the logits output buffer
   bool ram_fits = true;           // ram_gb == 0 or ram_bytes <= ram_gb
   std::vector<ServingLine> lines; // the report in words, in order
 };

@@ -38,6 +38,8 @@ Json ServingToJson(const ServingReport& r) {
     j["kv_bytes"] = Json(r.kv_bytes);
     j["compute_buffer_bytes"] = Json(r.compute_buffer_bytes);
     j["host_buffer_bytes"] = Json(r.host_buffer_bytes);
+    j["host_compute_bytes"] = Json(r.host_compute_bytes);
+    j["output_buffer_bytes"] = Json(r.output_buffer_bytes);
   }
   j["settings"] = std::move(set);
   Json::Array lines;
