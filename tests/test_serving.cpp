@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/gpus.h"
+#include "core/serve_fit.h"
 #include "core/serving.h"
 #include "core/units.h"
 #include "setups.h"
@@ -253,4 +254,41 @@ TEST_CASE("Serving estimates: the fast path equals Explain for every runtime") {
       CHECK(fast.cpu_bytes == full.totals.cpu_bytes);
     }
   }
+}
+
+TEST_CASE("Serving fit: the inverse answers agree with the forward estimate") {
+  Config c = Serving("qwen2.5-32b", Runtime::kVllm, "RTX-4090-24GB");
+  c.dtype = Dtype::kAwq;
+  c.tp = 2;
+  c.seq = 32768;
+  const ServeFit f = FitServing(c);
+  REQUIRE(f.ok);
+  // Most requests at 32k: vLLM's maximum concurrency, rounded down.
+  CHECK(f.max_concurrency == static_cast<int64_t>(std::floor(Serve(c).max_concurrency)));
+  // Longest context for one request: the pool's tokens (vLLM's estimate_max_model_len).
+  Config one = c;
+  one.batch = 1;
+  one.seq = f.max_context;
+  CHECK(EstimateTotals(one).Fits());
+  one.seq += 16;
+  CHECK_FALSE(EstimateTotals(one).Fits());
+  CHECK(f.max_context == Serve(one).pool_tokens);
+  REQUIRE_FALSE(f.gpu_sets.empty());
+  for (size_t i = 1; i < f.gpu_sets.size(); ++i) CHECK(f.gpu_sets[i - 1].memory_bytes <= f.gpu_sets[i].memory_bytes);
+
+  // llama.cpp: the most layers on a 12 GB card, checked one past it.
+  Config g = Serving("llama-3.1-70b", Runtime::kLlamaCpp, "RTX-3060-12GB");
+  g.dtype = Dtype::kQ4_K_M;
+  const ServeFit gf = FitServing(g);
+  REQUIRE(gf.max_gpu_layers > 0);
+  g.gpu_layers = gf.max_gpu_layers;
+  CHECK(EstimateTotals(g).Fits());
+  CHECK(gf.ram_bytes_at_max_layers == Serve(g).ram_bytes);
+  g.gpu_layers += 1;
+  CHECK_FALSE(EstimateTotals(g).Fits());
+  // The most precise GGUF type that fits all of an 8B on that card.
+  Config small = Serving("llama-3.1-8b", Runtime::kLlamaCpp, "RTX-3060-12GB");
+  const ServeFit sf = FitServing(small);
+  REQUIRE(sf.formats_found);
+  CHECK(sf.dtype == Dtype::kQ8_0);  // f16 (16 GB) does not fit 12 GB; q8_0 (8.5 GB) does
 }

@@ -3,6 +3,7 @@
 #include "core/estimate.h"
 #include "core/fit.h"
 #include "core/gpus.h"
+#include "core/serve_fit.h"
 #include "core/units.h"
 
 namespace llmmem::cli {
@@ -14,6 +15,42 @@ using core::FormatNumber;
 std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
 
 }  // namespace
+
+// The serving questions (core/serve_fit.h) under the configured runtime.
+core::Json ServingFitToJson(const core::Config& c) {
+  using core::Json;
+  const core::ServeFit f = core::FitServing(c);
+  Json j(Json::Object{});
+  j["runtime"] = Json(core::RuntimeId(c.runtime));
+  j["ok"] = Json(f.ok);
+  if (!f.ok) return j;
+  j["max_context"] = Json(static_cast<double>(f.max_context));
+  j["model_context"] = Json(static_cast<double>(f.model_context));
+  j["max_concurrency"] = Json(static_cast<double>(f.max_concurrency));
+  if (f.ggml) {
+    j["max_gpu_layers"] = Json(static_cast<double>(f.max_gpu_layers));
+    j["ram_bytes_at_max_layers"] = Json(f.ram_bytes_at_max_layers);
+  }
+  Json formats(Json::Object{});
+  formats["found"] = Json(f.formats_found);
+  if (f.formats_found) {
+    formats["dtype"] = Json(core::Info(f.dtype).id);
+    formats["kv_dtype"] = Json(core::Info(f.kv_dtype).id);
+  }
+  j["formats"] = std::move(formats);
+  Json::Array sets;
+  for (const core::GpuSetFit& g : f.gpu_sets) {
+    Json row(Json::Object{});
+    row["gpu"] = Json(g.gpu);
+    row["count"] = Json(static_cast<double>(g.count));
+    row["memory_bytes"] = Json(g.memory_bytes);
+    row["peak_bytes"] = Json(g.peak_bytes);
+    if (g.max_concurrency > 0) row["max_concurrency"] = Json(g.max_concurrency);
+    sets.push_back(std::move(row));
+  }
+  j["gpu_sets"] = Json(std::move(sets));
+  return j;
+}
 
 core::Json FitToJson(const core::Config& c) {
   using core::Json;
@@ -48,6 +85,7 @@ core::Json FitToJson(const core::Config& c) {
     inf["peak_bytes"] = Json(formats.peak_bytes);
   }
   j["inference_formats"] = std::move(inf);
+  if (c.mode == core::Mode::kInference) j["serving"] = ServingFitToJson(c);
   return j;
 }
 
@@ -83,6 +121,33 @@ std::string RenderFit(const core::Config& c) {
            FormatBytesBoth(inf->Find("peak_bytes")->AsNumber()) + ")\n";
   } else {
     out += "none down to 2-bit weights and 4-bit KV\n";
+  }
+  if (const core::Json* sv = j.Find("serving"); sv != nullptr && sv->Find("ok")->AsBool()) {
+    const bool ggml = sv->Find("max_gpu_layers") != nullptr;
+    out += "\nServing under " + std::string(core::Info(c.runtime).label) + ":\n";
+    const double ctx = sv->Find("max_context")->AsNumber();
+    const double model_ctx = sv->Find("model_context")->AsNumber();
+    out += "  longest context per request:   " + (ctx > 0 ? FormatNumber(ctx, 0) + " tokens" : std::string("none")) +
+           (model_ctx > 0 ? " (the model was trained for " + FormatNumber(model_ctx, 0) + ")" : "") + "\n";
+    out += "  most requests of " + std::to_string(c.seq) + " tokens at once: " + FormatNumber(sv->Find("max_concurrency")->AsNumber(), 0) + "\n";
+    if (ggml) {
+      const double n = sv->Find("max_gpu_layers")->AsNumber();
+      out += "  most layers on the GPU (-ngl):  " +
+             (n >= 0 ? FormatNumber(n, 0) + " of " + std::to_string(c.model.layers + 1) + "; the rest needs " +
+                           FormatBytesBoth(sv->Find("ram_bytes_at_max_layers")->AsNumber()) + " of system RAM"
+                     : std::string("none (the compute buffer and context alone do not fit)")) + "\n";
+    }
+    const core::Json* fm = sv->Find("formats");
+    out += "  most precise formats it runs:  " +
+           (fm->Find("found")->AsBool() ? "weights " + fm->Find("dtype")->AsString() + ", KV " + fm->Find("kv_dtype")->AsString()
+                                        : std::string("none")) + "\n";
+    out += "  GPU sets that run it (least memory first; memory is the cost proxy, the catalogue has no prices):\n";
+    for (const core::Json& g : sv->Find("gpu_sets")->AsArray()) {
+      out += "    " + FormatNumber(g.Find("count")->AsNumber(), 0) + " x " + Pad(g.Find("gpu")->AsString(), 20) +
+             FormatBytesBoth(g.Find("memory_bytes")->AsNumber()) + " in all";
+      if (const core::Json* mc = g.Find("max_concurrency")) out += ", " + FormatNumber(mc->AsNumber(), 1) + " requests at once";
+      out += "\n";
+    }
   }
   return out;
 }
