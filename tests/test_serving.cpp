@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "core/gpus.h"
+#include "core/json.h"
+#include "core/launch_export.h"
 #include "core/serve_fit.h"
 #include "core/serving.h"
 #include "core/units.h"
@@ -291,4 +293,85 @@ TEST_CASE("Serving fit: the inverse answers agree with the forward estimate") {
   const ServeFit sf = FitServing(small);
   REQUIRE(sf.formats_found);
   CHECK(sf.dtype == Dtype::kQ8_0);  // f16 (16 GB) does not fit 12 GB; q8_0 (8.5 GB) does
+}
+
+TEST_CASE("Launch commands: each export parses back to the configuration") {
+  Config c = Serving("qwen2.5-32b", Runtime::kVllm, "RTX-4090-24GB");
+  c.dtype = Dtype::kAwq;
+  c.tp = 2;
+  c.seq = 32768;
+  c.kv_dtype = Dtype::kFp8;
+  const ServingSettings vs = ResolveServing(c);
+  auto v = ParseLaunchFlags(ExportLaunch(c, LaunchTarget::kVllm));
+  CHECK(v[""] == "vllm serve Qwen/Qwen2.5-32B");
+  CHECK(v["--tensor-parallel-size"] == "2");
+  CHECK(v["--max-model-len"] == "32768");
+  CHECK(std::stod(v["--gpu-memory-utilization"]) == vs.mem_fraction);
+  CHECK(std::stoll(v["--max-num-seqs"]) == vs.max_num_seqs);
+  CHECK(std::stoll(v["--max-num-batched-tokens"]) == vs.batched_tokens);
+  CHECK(v["--quantization"] == "awq");
+  CHECK(v["--kv-cache-dtype"] == "fp8");
+  CHECK(v.count("--enforce-eager") == 0);
+
+  c.runtime = Runtime::kSglang;
+  const ServingSettings ss = ResolveServing(c);
+  auto sg = ParseLaunchFlags(ExportLaunch(c, LaunchTarget::kSglang));
+  CHECK(sg["--model-path"] == "Qwen/Qwen2.5-32B");
+  CHECK(sg["--tp"] == "2");
+  CHECK(std::stod(sg["--mem-fraction-static"]) == ss.mem_fraction);
+  CHECK(std::stoll(sg["--chunked-prefill-size"]) == ss.batched_tokens);
+  CHECK(sg["--kv-cache-dtype"] == "fp8_e4m3");
+
+  Config g = Serving("llama-3.1-8b", Runtime::kLlamaCpp, "RTX-3060-12GB");
+  g.dtype = Dtype::kQ4_K_M;
+  g.seq = 8192;
+  g.batch = 2;
+  g.gpu_layers = 20;
+  g.kv_dtype = Dtype::kQ8_0;
+  g.kv_dtype_v = Dtype::kQ4_0;
+  auto l = ParseLaunchFlags(ExportLaunch(g, LaunchTarget::kLlamaCpp));
+  CHECK(l["-m"] == "Llama-3.1-8B-Q4_K_M.gguf");
+  CHECK(l["-c"] == "16384");
+  CHECK(l["-np"] == "2");
+  CHECK(l["-ngl"] == "20");
+  CHECK(l["-ub"] == "512");
+  CHECK(l["-ctk"] == "q8_0");
+  CHECK(l["-ctv"] == "q4_0");
+  CHECK(l["-fa"] == "on");
+  // What llama-server would allocate for that command is what the estimate counted.
+  const ServingSettings ls = ResolveServing(g);
+  CHECK(std::stoll(l["-c"]) == ls.n_ctx);
+
+  const std::string modelfile = ExportLaunch(g, LaunchTarget::kOllama);
+  CHECK(modelfile.find("PARAMETER num_ctx 8192\n") != std::string::npos);
+  CHECK(modelfile.find("PARAMETER num_gpu 20\n") != std::string::npos);
+  CHECK(modelfile.find("OLLAMA_NUM_PARALLEL=2 OLLAMA_KV_CACHE_TYPE=q8_0") != std::string::npos);
+
+  Config t = DefaultConfig();
+  t.model = FindPreset("llama-3.1-8b")->model;
+  t.zero = 3;
+  t.dp = 8;
+  t.batch = 2;
+  t.grad_accum = 4;
+  t.offload_optimizer = Offload::kCpu;
+  const JsonParseResult ds = ParseJson(ExportLaunch(t, LaunchTarget::kDeepSpeed));
+  REQUIRE(ds.ok);
+  CHECK(ds.value.Find("zero_optimization")->Find("stage")->AsNumber() == 3);
+  CHECK(ds.value.Find("zero_optimization")->Find("offload_optimizer")->Find("device")->AsString() == "cpu");
+  CHECK(ds.value.Find("zero_optimization")->Find("stage3_prefetch_bucket_size")->AsNumber() == t.prefetch_bucket);
+  CHECK(ds.value.Find("train_micro_batch_size_per_gpu")->AsNumber() == 2);
+  CHECK(ds.value.Find("gradient_accumulation_steps")->AsNumber() == 4);
+  CHECK(ds.value.Find("bf16")->Find("enabled")->AsBool());
+  const std::string fsdp = ExportLaunch(t, LaunchTarget::kFsdp);
+  CHECK(fsdp.find("fsdp_sharding_strategy: FULL_SHARD\n") != std::string::npos);
+  CHECK(fsdp.find("num_processes: 8\n") != std::string::npos);
+  const std::string hf = ExportLaunch(t, LaunchTarget::kHfTrainer);
+  CHECK(hf.find("per_device_train_batch_size=2,") != std::string::npos);
+  CHECK(hf.find("gradient_accumulation_steps=4,") != std::string::npos);
+  CHECK(hf.find("optim=\"adamw_torch\"") != std::string::npos);
+  for (int i = 0; i < kLaunchTargetCount; ++i) {
+    LaunchTarget back;
+    CHECK(ParseLaunchTarget(Info(LaunchTargetAt(i)).id, back));
+    CHECK(back == LaunchTargetAt(i));
+  }
 }

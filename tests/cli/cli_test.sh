@@ -128,5 +128,21 @@ eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(ac
 "$bin" --model llama-3.2-1b --framework hf-eager --formulas >/tmp/llmmem_cli_out 2>/dev/null
 grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" /tmp/llmmem_cli_out \
   && ok "formulas name the autograd node and the departure from the paper" || bad "formula node text"
+# Serving runtimes (issue 16): the report, the fit answers and the launch commands.
+expect_exit "vLLM report" 0 --model llama-3.1-8b --mode infer --runtime vllm --seq 8192
+grep -q "maximum concurrency for 8,192 tokens per request" /tmp/llmmem_cli_out && ok "vLLM concurrency line" || bad "vLLM concurrency line"
+expect_exit "unknown runtime" 2 --runtime tgi
+grep -q "hf-generate, vllm, sglang, llama.cpp, ollama" /tmp/llmmem_cli_err && ok "unknown runtime lists the runtimes" || bad "runtime message"
+expect_exit "quantised V without flash attention" 2 --model llama-3.1-8b --mode infer --runtime llama.cpp --dtype q4_k_m --kv-dtype q8_0 --no-flash-attn
+grep -q "flash attention" /tmp/llmmem_cli_err && ok "llama.cpp V cache rule named" || bad "V cache rule"
+"$bin" fit --model llama-3.1-70b --mode infer --runtime llama.cpp --dtype q4_k_m --gpu RTX-3060-12GB --json >/tmp/llmmem_cli_out 2>/dev/null
+python3 -c "import json; s=json.load(open('/tmp/llmmem_cli_out'))['serving']; assert 0 < s['max_gpu_layers'] < 81 and s['ram_bytes_at_max_layers'] > 0" \
+  && ok "fit: most layers on a 12 GB card and the RAM the rest needs" || bad "fit serving JSON"
+"$bin" --model llama-3.1-8b --mode infer --runtime vllm --seq 16384 --tp 2 --export vllm >/tmp/llmmem_cli_out 2>/dev/null
+grep -q -- "--max-model-len 16384" /tmp/llmmem_cli_out && grep -q -- "--tensor-parallel-size 2" /tmp/llmmem_cli_out \
+  && ok "--export vllm" || bad "--export vllm"
+"$bin" --model llama-3.1-8b --zero 3 --gpus 8 --export deepspeed 2>/dev/null | python3 -c "import json,sys; assert json.load(sys.stdin)['zero_optimization']['stage'] == 3" \
+  && ok "--export deepspeed is JSON" || bad "--export deepspeed"
+expect_exit "unknown export" 2 --export triton
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
