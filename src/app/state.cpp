@@ -8,7 +8,7 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "doctor"};
+const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "serving", "doctor"};
 constexpr size_t kUndoMax = 50;
 }
 
