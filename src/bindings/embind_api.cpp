@@ -9,6 +9,9 @@
 //     context when that is shorter than the default)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
+//   exportLaunch(configJson, "vllm" | "sglang" | "llama.cpp" | "ollama" | "deepspeed" | "fsdp" |
+//     "hf-trainer") -> the launch command or config (as llmmem --export)
+//   fitServing(configJson) -> the serving fit answers (as llmmem fit's "serving")
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -23,7 +26,9 @@
 #include "core/estimate.h"
 #include "core/hf_config.h"
 #include "core/presets.h"
+#include "core/launch_export.h"
 #include "core/result_json.h"
+#include "core/serving_json.h"
 
 namespace llmmem::bindings {
 namespace {
@@ -112,6 +117,16 @@ std::string Diagnose(const std::string& config_json) {
   return Json(std::move(out)).Dump();
 }
 
+std::string ExportLaunch(const std::string& config_json, const std::string& target) {
+  core::LaunchTarget t;
+  if (!core::ParseLaunchTarget(target, t)) return "unknown target \"" + target + "\"; one of " + core::LaunchTargetIdList();
+  return core::ExportLaunch(core::ConfigFromJsonText(config_json, core::DefaultConfig()).config, t);
+}
+
+std::string FitServing(const std::string& config_json) {
+  return core::ServingFitToJson(core::ConfigFromJsonText(config_json, core::DefaultConfig()).config).Dump();
+}
+
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
   const core::WeightHeaderResult r = core::ParseWeightHeader(
       reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
@@ -131,6 +146,8 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("importHfConfig", &ImportHfConfig);
   emscripten::function("exportEstimate", &ExportEstimate);
   emscripten::function("diagnose", &Diagnose);
+  emscripten::function("exportLaunch", &ExportLaunch);
+  emscripten::function("fitServing", &FitServing);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -3,7 +3,7 @@
 #include "core/estimate.h"
 #include "core/fit.h"
 #include "core/gpus.h"
-#include "core/serve_fit.h"
+#include "core/serving_json.h"
 #include "core/units.h"
 
 namespace llmmem::cli {
@@ -15,42 +15,6 @@ using core::FormatNumber;
 std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
 
 }  // namespace
-
-// The serving questions (core/serve_fit.h) under the configured runtime.
-core::Json ServingFitToJson(const core::Config& c) {
-  using core::Json;
-  const core::ServeFit f = core::FitServing(c);
-  Json j(Json::Object{});
-  j["runtime"] = Json(core::RuntimeId(c.runtime));
-  j["ok"] = Json(f.ok);
-  if (!f.ok) return j;
-  j["max_context"] = Json(static_cast<double>(f.max_context));
-  j["model_context"] = Json(static_cast<double>(f.model_context));
-  j["max_concurrency"] = Json(static_cast<double>(f.max_concurrency));
-  if (f.ggml) {
-    j["max_gpu_layers"] = Json(static_cast<double>(f.max_gpu_layers));
-    j["ram_bytes_at_max_layers"] = Json(f.ram_bytes_at_max_layers);
-  }
-  Json formats(Json::Object{});
-  formats["found"] = Json(f.formats_found);
-  if (f.formats_found) {
-    formats["dtype"] = Json(core::Info(f.dtype).id);
-    formats["kv_dtype"] = Json(core::Info(f.kv_dtype).id);
-  }
-  j["formats"] = std::move(formats);
-  Json::Array sets;
-  for (const core::GpuSetFit& g : f.gpu_sets) {
-    Json row(Json::Object{});
-    row["gpu"] = Json(g.gpu);
-    row["count"] = Json(static_cast<double>(g.count));
-    row["memory_bytes"] = Json(g.memory_bytes);
-    row["peak_bytes"] = Json(g.peak_bytes);
-    if (g.max_concurrency > 0) row["max_concurrency"] = Json(g.max_concurrency);
-    sets.push_back(std::move(row));
-  }
-  j["gpu_sets"] = Json(std::move(sets));
-  return j;
-}
 
 core::Json FitToJson(const core::Config& c) {
   using core::Json;
@@ -85,7 +49,7 @@ core::Json FitToJson(const core::Config& c) {
     inf["peak_bytes"] = Json(formats.peak_bytes);
   }
   j["inference_formats"] = std::move(inf);
-  if (c.mode == core::Mode::kInference) j["serving"] = ServingFitToJson(c);
+  if (c.mode == core::Mode::kInference) j["serving"] = core::ServingFitToJson(c);
   return j;
 }
 

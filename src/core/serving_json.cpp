@@ -1,5 +1,7 @@
 #include "core/serving_json.h"
 
+#include "core/serve_fit.h"
+
 namespace llmmem::core {
 
 Json ServingToJson(const ServingReport& r) {
@@ -51,6 +53,41 @@ Json ServingToJson(const ServingReport& r) {
     lines.push_back(std::move(row));
   }
   j["lines"] = Json(std::move(lines));
+  return j;
+}
+
+// The serving questions (core/serve_fit.h) under the configured runtime.
+Json ServingFitToJson(const Config& c) {
+  const ServeFit f = FitServing(c);
+  Json j(Json::Object{});
+  j["runtime"] = Json(RuntimeId(c.runtime));
+  j["ok"] = Json(f.ok);
+  if (!f.ok) return j;
+  j["max_context"] = Json(static_cast<double>(f.max_context));
+  j["model_context"] = Json(static_cast<double>(f.model_context));
+  j["max_concurrency"] = Json(static_cast<double>(f.max_concurrency));
+  if (f.ggml) {
+    j["max_gpu_layers"] = Json(static_cast<double>(f.max_gpu_layers));
+    j["ram_bytes_at_max_layers"] = Json(f.ram_bytes_at_max_layers);
+  }
+  Json formats(Json::Object{});
+  formats["found"] = Json(f.formats_found);
+  if (f.formats_found) {
+    formats["dtype"] = Json(Info(f.dtype).id);
+    formats["kv_dtype"] = Json(Info(f.kv_dtype).id);
+  }
+  j["formats"] = std::move(formats);
+  Json::Array sets;
+  for (const GpuSetFit& g : f.gpu_sets) {
+    Json row(Json::Object{});
+    row["gpu"] = Json(g.gpu);
+    row["count"] = Json(static_cast<double>(g.count));
+    row["memory_bytes"] = Json(g.memory_bytes);
+    row["peak_bytes"] = Json(g.peak_bytes);
+    if (g.max_concurrency > 0) row["max_concurrency"] = Json(g.max_concurrency);
+    sets.push_back(std::move(row));
+  }
+  j["gpu_sets"] = Json(std::move(sets));
   return j;
 }
 

@@ -1,4 +1,5 @@
-// The serving report (serving.h) as JSON: the figures by name, and the report's lines.
+// The serving report (serving.h) and the serving fit answers (serve_fit.h) as JSON, shared by
+// the CLI, the estimate's JSON and the JS API.
 #pragma once
 
 #include "core/json.h"
@@ -7,5 +8,7 @@
 namespace llmmem::core {
 
 Json ServingToJson(const ServingReport& r);
+// The serving fit answers (serve_fit.h) for a configuration: llmmem fit's "serving" object.
+Json ServingFitToJson(const Config& c);
 
 }  // namespace llmmem::core
