@@ -1,6 +1,7 @@
 #include "cli/cli_table.h"
 
 #include "core/serving.h"
+#include "core/speed.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -79,6 +80,13 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
     out += "\n" + std::string(core::Info(c.runtime).label) + ":\n";
     for (const core::ServingLine& l : r.lines) {
       out += "  " + Pad(l.label, 50) + Pad(l.value, 28) + (l.note.empty() ? "" : "  " + l.note) + "\n";
+    }
+    out += "\n";
+  }
+  if (const core::SpeedEstimate sp = core::EstimateSpeed(c); sp.ok) {
+    out += "Speed (roofline; assumptions adjustable with --bw-efficiency, --mfu, --bandwidth-gbps, --tflops):\n";
+    for (const core::SpeedLine& l : sp.lines) {
+      out += "  " + Pad(l.label, 28) + Pad(l.value, 26) + (l.note.empty() ? "" : "  " + l.note) + "\n";
     }
     out += "\n";
   }

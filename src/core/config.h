@@ -103,6 +103,13 @@ struct Config {
   Dtype kv_dtype_v = Dtype::kCount;  // llama.cpp -ctv (V cache); kCount: as kv_dtype (-ctk)
   double ram_gb = 0;           // system RAM for what stays off the GPU (mmapped weights, CPU KV); 0: not checked
 
+  // Speed (speed.h): a roofline, every assumption adjustable.
+  double bw_efficiency = 0.7;  // share of the memory bandwidth a decode step reads at
+  double mfu = 0.4;            // share of the dense peak the matrix units sustain
+  double bandwidth_gbps = 0;   // memory bandwidth of one GPU, GB/s; 0: the catalogue's
+  double tflops = 0;           // dense peak of one GPU, TFLOPS; 0: the catalogue's 16-bit (fp8 for fp8 weights)
+  double ram_bandwidth_gbps = 60;  // system RAM bandwidth for llama.cpp's CPU layers, GB/s
+
   // LoRA / QLoRA.
   int64_t lora_rank = 16;
   uint32_t lora_targets = kLoraAllLinear;

@@ -289,6 +289,11 @@ std::vector<FieldDef> Build() {
                  return std::string();
                }},
       NUM_FIELD("ram_gb", ram_gb, "system RAM for offloaded weights and KV, GB; 0: not checked"),
+      NUM_FIELD("bw_efficiency", bw_efficiency, "speed: share of the memory bandwidth a decode step reads at"),
+      NUM_FIELD("mfu", mfu, "speed: share of the dense peak the matrix units sustain (model FLOPs utilisation)"),
+      NUM_FIELD("bandwidth_gbps", bandwidth_gbps, "speed: one GPU's memory bandwidth, GB/s; 0: the catalogue's"),
+      NUM_FIELD("tflops", tflops, "speed: one GPU's dense peak, TFLOPS; 0: the catalogue's"),
+      NUM_FIELD("ram_bandwidth_gbps", ram_bandwidth_gbps, "speed: system RAM bandwidth for llama.cpp's CPU layers, GB/s"),
       INT_FIELD("lora_rank", lora_rank, false, "LoRA rank"),
       FieldDef{"lora_targets", FieldKind::kLoraTargets, false, "all, attention, or a list like q,v",
                [](const Config& c) { return LoraTargetsId(c.lora_targets); },

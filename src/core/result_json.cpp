@@ -2,6 +2,7 @@
 
 #include "core/config_json.h"
 #include "core/serving_json.h"
+#include "core/speed.h"
 #include "core/units.h"
 
 namespace llmmem::core {
@@ -130,6 +131,7 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   j["quick_rule"] = std::move(quick);
   j["breakdown"] = NodeToJson(e.tree);
   if (UsesServingRuntime(c)) j["serving"] = ServingToJson(Serve(c));  // issue 16: blocks, concurrency, layers
+  j["speed"] = SpeedToJson(EstimateSpeed(c));
   return j;
 }
 

@@ -1,6 +1,7 @@
 #include "core/serving_json.h"
 
 #include "core/serve_fit.h"
+#include "core/speed.h"
 
 namespace llmmem::core {
 
@@ -57,6 +58,40 @@ Json ServingToJson(const ServingReport& r) {
 }
 
 // The serving questions (core/serve_fit.h) under the configured runtime.
+Json SpeedToJson(const SpeedEstimate& s) {
+  Json j(Json::Object{});
+  j["ok"] = Json(s.ok);
+  if (!s.ok) {
+    j["why_not"] = Json(s.why_not);
+    return j;
+  }
+  j["bandwidth_bytes_s"] = Json(s.bandwidth);
+  j["peak_flops"] = Json(s.peak_flops);
+  if (s.training) {
+    j["step_flops"] = Json(s.step_flops);
+    j["step_s"] = Json(s.step_s);
+    j["train_tokens_s"] = Json(s.train_tokens_s);
+  } else {
+    j["weight_bytes_step"] = Json(s.weight_bytes_step);
+    j["kv_bytes_step"] = Json(s.kv_bytes_step);
+    j["decode_step_s"] = Json(s.decode_step_s);
+    j["decode_tokens_s"] = Json(s.decode_tokens_s);
+    j["batch_tokens_s"] = Json(s.batch_tokens_s);
+    j["prefill_tokens_s"] = Json(s.prefill_tokens_s);
+    j["ttft_s"] = Json(s.ttft_s);
+  }
+  Json::Array lines;
+  for (const SpeedLine& l : s.lines) {
+    Json row(Json::Object{});
+    row["label"] = Json(l.label);
+    row["value"] = Json(l.value);
+    row["note"] = Json(l.note);
+    lines.push_back(std::move(row));
+  }
+  j["lines"] = Json(std::move(lines));
+  return j;
+}
+
 Json ServingFitToJson(const Config& c) {
   const ServeFit f = FitServing(c);
   Json j(Json::Object{});

@@ -10,5 +10,8 @@ namespace llmmem::core {
 Json ServingToJson(const ServingReport& r);
 // The serving fit answers (serve_fit.h) for a configuration: llmmem fit's "serving" object.
 Json ServingFitToJson(const Config& c);
+// The speed estimate (speed.h).
+struct SpeedEstimate;
+Json SpeedToJson(const SpeedEstimate& s);
 
 }  // namespace llmmem::core

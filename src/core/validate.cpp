@@ -148,6 +148,11 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "max_num_seqs", static_cast<double>(c.max_num_seqs));
   RANGE(k, "gpu_layers", static_cast<double>(c.gpu_layers));
   RANGE(k, "ram_gb", c.ram_gb);
+  RANGE(k, "bw_efficiency", c.bw_efficiency);
+  RANGE(k, "mfu", c.mfu);
+  RANGE(k, "bandwidth_gbps", c.bandwidth_gbps);
+  RANGE(k, "tflops", c.tflops);
+  RANGE(k, "ram_bandwidth_gbps", c.ram_bandwidth_gbps);
   RANGE(k, "gptq_bits", static_cast<double>(c.quant.gptq_bits));
   RANGE(k, "group_size", static_cast<double>(c.quant.group_size));
   RANGE(k, "cuda_context_gb", c.cuda_context_gb);
