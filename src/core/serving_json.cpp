@@ -1,6 +1,9 @@
 #include "core/serving_json.h"
 
+#include <cmath>
+
 #include "core/serve_fit.h"
+#include "core/sinks.h"
 #include "core/speed.h"
 
 namespace llmmem::core {
@@ -19,10 +22,10 @@ Json ServingToJson(const ServingReport& r) {
     set["max_num_seqs"] = Json(static_cast<double>(s.max_num_seqs));
     set["cuda_graphs"] = Json(s.cuda_graphs);
     set["cuda_graph_sizes"] = Json(static_cast<double>(s.graph_sizes));
-    j["budget_bytes"] = Json(r.budget_bytes);
-    j["kv_available_bytes"] = Json(r.kv_available_bytes);
+    j["budget_bytes"] = Json(std::floor(r.budget_bytes));
+    j["kv_available_bytes"] = Json(std::floor(r.kv_available_bytes));
     j["blocks"] = Json(static_cast<double>(r.blocks));
-    j["block_bytes"] = Json(r.block_bytes);
+    j["block_bytes"] = Json(WholeBytes(r.block_bytes));
     j["kv_tokens"] = Json(static_cast<double>(r.pool_tokens));
     j["max_concurrency"] = Json(r.max_concurrency);
     j["max_model_len"] = Json(static_cast<double>(r.max_model_len));
@@ -35,14 +38,14 @@ Json ServingToJson(const ServingReport& r) {
     set["cache_type_v"] = Json(Info(s.v_type).id);
     if (r.runtime == Runtime::kOllama) set["ollama_default_num_ctx"] = Json(static_cast<double>(s.ollama_default_ctx));
     j["gpu_layers"] = Json(static_cast<double>(r.gpu_layers));
-    j["gpu_bytes"] = Json(r.gpu_bytes);
-    j["ram_bytes"] = Json(r.ram_bytes);
+    j["gpu_bytes"] = Json(WholeBytes(r.gpu_bytes));
+    j["ram_bytes"] = Json(WholeBytes(r.ram_bytes));
     j["ram_fits"] = Json(r.ram_fits);
-    j["kv_bytes"] = Json(r.kv_bytes);
-    j["compute_buffer_bytes"] = Json(r.compute_buffer_bytes);
-    j["host_buffer_bytes"] = Json(r.host_buffer_bytes);
-    j["host_compute_bytes"] = Json(r.host_compute_bytes);
-    j["output_buffer_bytes"] = Json(r.output_buffer_bytes);
+    j["kv_bytes"] = Json(WholeBytes(r.kv_bytes));
+    j["compute_buffer_bytes"] = Json(WholeBytes(r.compute_buffer_bytes));
+    j["host_buffer_bytes"] = Json(WholeBytes(r.host_buffer_bytes));
+    j["host_compute_bytes"] = Json(WholeBytes(r.host_compute_bytes));
+    j["output_buffer_bytes"] = Json(WholeBytes(r.output_buffer_bytes));
   }
   j["settings"] = std::move(set);
   Json::Array lines;
@@ -72,8 +75,8 @@ Json SpeedToJson(const SpeedEstimate& s) {
     j["step_s"] = Json(s.step_s);
     j["train_tokens_s"] = Json(s.train_tokens_s);
   } else {
-    j["weight_bytes_step"] = Json(s.weight_bytes_step);
-    j["kv_bytes_step"] = Json(s.kv_bytes_step);
+    j["weight_bytes_step"] = Json(WholeBytes(s.weight_bytes_step));  // whole bytes, as every *_bytes figure
+    j["kv_bytes_step"] = Json(WholeBytes(s.kv_bytes_step));
     j["decode_step_s"] = Json(s.decode_step_s);
     j["decode_tokens_s"] = Json(s.decode_tokens_s);
     j["batch_tokens_s"] = Json(s.batch_tokens_s);
@@ -103,7 +106,7 @@ Json ServingFitToJson(const Config& c) {
   j["max_concurrency"] = Json(static_cast<double>(f.max_concurrency));
   if (f.ggml) {
     j["max_gpu_layers"] = Json(static_cast<double>(f.max_gpu_layers));
-    j["ram_bytes_at_max_layers"] = Json(f.ram_bytes_at_max_layers);
+    j["ram_bytes_at_max_layers"] = Json(WholeBytes(f.ram_bytes_at_max_layers));
   }
   Json formats(Json::Object{});
   formats["found"] = Json(f.formats_found);
@@ -117,8 +120,8 @@ Json ServingFitToJson(const Config& c) {
     Json row(Json::Object{});
     row["gpu"] = Json(g.gpu);
     row["count"] = Json(static_cast<double>(g.count));
-    row["memory_bytes"] = Json(g.memory_bytes);
-    row["peak_bytes"] = Json(g.peak_bytes);
+    row["memory_bytes"] = Json(WholeBytes(g.memory_bytes));
+    row["peak_bytes"] = Json(WholeBytes(g.peak_bytes));
     if (g.max_concurrency > 0) row["max_concurrency"] = Json(g.max_concurrency);
     sets.push_back(std::move(row));
   }

@@ -85,7 +85,8 @@ def walk(x, path):
 walk(json.load(open("/tmp/llmmem_cli_out")), "")'
 for args in "--mode train --params-override 7000000001" "--mode lora" "--mode qlora" "--mode infer --dtype int4" \
             "--mode infer --dtype nf4" "--mode infer --dtype q4_k_m --kv-dtype fp8" "--mode rlhf --dp 3 --zero 3" \
-            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789"; do
+            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789" \
+            "--mode infer --runtime vllm --tp 2" "--mode infer --runtime llama.cpp --dtype q4_k_m --gpu-layers 20 --pp 2"; do
   "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
   python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
 done
