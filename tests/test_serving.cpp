@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/account_serving.h"
 #include "core/gpus.h"
 #include "core/json.h"
 #include "core/launch_export.h"
@@ -374,4 +375,26 @@ TEST_CASE("Launch commands: each export parses back to the configuration") {
     CHECK(ParseLaunchTarget(Info(LaunchTargetAt(i)).id, back));
     CHECK(back == LaunchTargetAt(i));
   }
+}
+
+TEST_CASE("llama.cpp over unlike GPUs: layers split by memory, each GPU against its own capacity") {
+  Config c = Serving("llama-3.1-70b", Runtime::kLlamaCpp, "RTX-4090-24GB");
+  c.dtype = Dtype::kQ4_K_M;
+  c.seq = 4096;
+  Diagnostics d;
+  REQUIRE(SetField(c, "gpu_set", "RTX-4090-24GB,RTX-3060-12GB", d));
+  CHECK(c.pp == 2);
+  CHECK(c.gpu == "RTX-4090-24GB");
+  // 80 layers by memory, 25.76 : 12.88 GB: 53 and 27 (llama.cpp's default --tensor-split).
+  const Derived first(c, 0), last(c, 1);
+  CHECK(detail::GpuLayersOnStage(80, first) == 53);
+  CHECK(detail::GpuLayersOnStage(80, last) == 27);
+  CHECK(ServingCapacityBytes(c, 0) == FindGpu("RTX-4090-24GB")->UsableBytes());
+  CHECK(ServingCapacityBytes(c, 1) == FindGpu("RTX-3060-12GB")->UsableBytes());
+  const Totals t = EstimateTotals(c);
+  REQUIRE(t.ok);
+  // The verdict is for the GPU nearest its own limit.
+  CHECK(t.capacity_bytes == ServingCapacityBytes(c, t.pipeline_stage));
+  c.pp = 3;
+  CHECK(HasErrors(Validate(c)));  // one stage per GPU of the set
 }

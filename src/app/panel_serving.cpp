@@ -11,6 +11,7 @@
 #include "core/launch_export.h"
 #include "core/serve_fit.h"
 #include "core/serving.h"
+#include "core/speed.h"
 #include "core/units.h"
 #include "imgui.h"
 
@@ -91,6 +92,30 @@ void Report(const State& s) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("Source: %s", core::Info(s.config.runtime).source);
   ImGui::PopTextWrapPos();
+}
+
+// Speed beside memory (core/speed.h): the roofline's figures and its two assumptions.
+void Speed(State& s) {
+  Heading("Speed (roofline)");
+  FieldDouble(s, "Bandwidth efficiency", "bw_efficiency", &s.config.bw_efficiency, 0.05, "%.2f");
+  FieldDouble(s, "MFU", "mfu", &s.config.mfu, 0.05, "%.2f");
+  const core::SpeedEstimate sp = core::EstimateSpeed(s.config);
+  if (!sp.ok) {
+    ImGui::TextDisabled("%s", sp.why_not.c_str());
+    return;
+  }
+  if (ImGui::BeginTable("speed", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const core::SpeedLine& l : sp.lines) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.value.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", l.note.c_str());
+    }
+    ImGui::EndTable();
+  }
 }
 
 void Launch(State& s) {
@@ -179,6 +204,7 @@ void DrawServing(State& s) {
     if (s.estimate.totals.ok) Report(s);
     DrawServingFit(s);
   }
+  if (s.estimate.totals.ok) Speed(s);
   Launch(s);
   ImGui::EndChild();
 }

@@ -17,6 +17,7 @@
 #include "core/account_inference.h"
 #include "core/account_weights.h"
 #include "core/derived.h"
+#include "core/gpus.h"
 #include "core/serving.h"
 #include "core/sinks.h"
 #include "core/units.h"
@@ -75,6 +76,16 @@ inline double KvTokenLayerBytes(const Derived& d, Dtype k, Dtype v) {
 // taking the remainder's extra layer (as Derived splits pipeline stages).
 inline double GpuLayersOnStage(double gpu_layers, const Derived& d) {
   if (d.pp <= 1) return gpu_layers;
+  // Unlike GPUs: llama.cpp's default --tensor-split is each device's memory, layer il going
+  // to the device whose cumulative share first exceeds il / n (llama-model.cpp).
+  const std::vector<const Gpu*> set = GpuSet(d.c);
+  if (static_cast<double>(set.size()) == d.pp) {
+    double total = 0, before = 0;
+    for (const Gpu* g : set) total += g->UsableBytes();
+    for (int i = 0; i < d.stage; ++i) before += set[static_cast<size_t>(i)]->UsableBytes();
+    const double here = set[static_cast<size_t>(d.stage)]->UsableBytes();
+    return std::round(gpu_layers * (before + here) / total) - std::round(gpu_layers * before / total);
+  }
   const double per = std::ceil(gpu_layers / d.pp);
   const double before = per * d.stage;
   return std::max(0.0, std::min(per, gpu_layers - before));
@@ -87,7 +98,8 @@ inline ServingPlan PlanServing(const Derived& d) {
   const ModelSpec& m = c.model;
   ServingPlan p;
   p.set = ResolveServing(c);
-  p.total = p.set.total_bytes;
+  p.total = ServingTotalBytes(c, d.stage);
+  p.set.total_bytes = p.total;
   p.context = c.cuda_context_gb * kGB;
   p.capacity = p.total;
   if (!d.has_arch || m.arch != Arch::kDecoder) return p;

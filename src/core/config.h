@@ -102,6 +102,7 @@ struct Config {
   int64_t gpu_layers = -1;     // llama.cpp -ngl: layers on the GPU (layers + 1: the output layer too); -1: all
   Dtype kv_dtype_v = Dtype::kCount;  // llama.cpp -ctv (V cache); kCount: as kv_dtype (-ctk)
   double ram_gb = 0;           // system RAM for what stays off the GPU (mmapped weights, CPU KV); 0: not checked
+  std::string gpu_set;         // llama.cpp over unlike GPUs: catalogue keys, one per pipeline stage ("RTX-4090-24GB,RTX-3090-24GB")
 
   // Speed (speed.h): a roofline, every assumption adjustable.
   double bw_efficiency = 0.7;  // share of the memory bandwidth a decode step reads at

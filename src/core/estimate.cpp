@@ -136,7 +136,10 @@ void Prune(BreakdownNode& node) {
 // (the first on a tie). The stages between hold no more than the first.
 struct EndStages {
   Totals first, last;
-  const Totals& MoreLoaded() const { return last.peak_bytes > first.peak_bytes ? last : first; }
+  // By share of each GPU's own capacity (equal GPUs: the larger peak), the first on a tie.
+  const Totals& MoreLoaded() const {
+    return last.peak_bytes * first.capacity_bytes > first.peak_bytes * last.capacity_bytes ? last : first;
+  }
 };
 
 EndStages EstimateEndStages(const Config& c) {

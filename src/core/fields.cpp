@@ -3,6 +3,7 @@
 // out-of-range value is kept and flagged rather than silently clamped.
 #include "core/fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -289,6 +290,31 @@ std::vector<FieldDef> Build() {
                  return std::string();
                }},
       NUM_FIELD("ram_gb", ram_gb, "system RAM for offloaded weights and KV, GB; 0: not checked"),
+      FieldDef{"gpu_set", FieldKind::kText, false,
+               "llama.cpp over unlike GPUs: catalogue keys separated by commas, one per GPU (sets pp; layers split by memory)",
+               [](const Config& c) { return c.gpu_set; },
+               [](Config& c, const std::string& t) {
+                 if (t.empty()) { c.gpu_set.clear(); return std::string(); }
+                 std::string keys;
+                 int64_t n = 0;
+                 size_t at = 0;
+                 const Gpu* first = nullptr;
+                 while (at <= t.size()) {
+                   const size_t comma = std::min(t.find(',', at), t.size());
+                   const std::string key = t.substr(at, comma - at);
+                   const Gpu* g = FindGpu(key);
+                   if (g == nullptr) return "\"" + key + "\" is not in the GPU catalogue (llmmem --list-gpus)";
+                   if (first == nullptr) first = g;
+                   keys += (n++ ? "," : "") + g->key;
+                   at = comma + 1;
+                 }
+                 if (n > 64) return std::string("at most 64 GPUs in a set");
+                 c.gpu_set = keys;
+                 c.pp = n;
+                 c.gpu = first->key;
+                 c.gpu_memory_gb = first->UsableBytes() / 1e9;
+                 return std::string();
+               }},
       NUM_FIELD("bw_efficiency", bw_efficiency, "speed: share of the memory bandwidth a decode step reads at"),
       NUM_FIELD("mfu", mfu, "speed: share of the dense peak the matrix units sustain (model FLOPs utilisation)"),
       NUM_FIELD("bandwidth_gbps", bandwidth_gbps, "speed: one GPU's memory bandwidth, GB/s; 0: the catalogue's"),

@@ -87,9 +87,30 @@ void GgmlDefaults(const Config& c, ServingSettings& s) {
 
 }  // namespace
 
-double ServingTotalBytes(const Config& c) {
+std::vector<const Gpu*> GpuSet(const Config& c) {
+  std::vector<const Gpu*> out;
+  size_t at = 0;
+  while (!c.gpu_set.empty() && at <= c.gpu_set.size()) {
+    const size_t comma = std::min(c.gpu_set.find(',', at), c.gpu_set.size());
+    const Gpu* g = FindGpu(c.gpu_set.substr(at, comma - at));
+    if (g == nullptr) return {};
+    out.push_back(g);
+    at = comma + 1;
+  }
+  return out;
+}
+
+double ServingTotalBytes(const Config& c, int pipeline_stage) {
   const double set = std::round(c.gpu_memory_gb * kGB);
   if (!UsesServingRuntime(c)) return set;
+  // A set of unlike GPUs: each pipeline stage is sized by its own card (what CUDA reports).
+  if (IsGgml(c.runtime) && !c.gpu_set.empty()) {
+    const std::vector<const Gpu*> gpus = GpuSet(c);
+    if (pipeline_stage >= 0 && pipeline_stage < static_cast<int>(gpus.size())) {
+      const Gpu* g = gpus[static_cast<size_t>(pipeline_stage)];
+      return g->cuda_bytes > 0 ? g->cuda_bytes : g->UsableBytes();
+    }
+  }
   // CUDA sees less than nvidia-smi's total (the driver's reserve): a catalogue card still at
   // its reported size is taken at what CUDA reports, where a log showed it (gpus.json cuda_bytes).
   const Gpu* g = FindGpu(c.gpu);
@@ -161,6 +182,16 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
   if (IsPagedServer(c.runtime) && c.kv_dtype_v != Dtype::kCount && c.kv_dtype_v != c.kv_dtype) {
     error("kv_dtype_v", std::string(id) + " keeps K and V in one format (--kv-cache-dtype)");
   }
+  if (!c.gpu_set.empty()) {
+    const size_t n = GpuSet(c).size();
+    if (n == 0) error("gpu_set", "gpu_set names a GPU that is not in the catalogue");
+    else if (static_cast<int64_t>(n) != c.pp) {
+      error("gpu_set", "gpu_set has " + std::to_string(n) + " GPUs but pp is " + std::to_string(c.pp) + ": one pipeline stage per GPU");
+    } else if (!IsGgml(c.runtime) && out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "gpu_set",
+                      "a set of unlike GPUs is modelled for llama.cpp's layer split; the other runtimes size every GPU as gpu"});
+    }
+  }
   if (IsGgml(c.runtime)) {
     const Dtype v = KvDtypeV(c);
     const bool v_quantised = v != Dtype::kFp32 && v != Dtype::kFp16 && v != Dtype::kBf16;
@@ -194,7 +225,7 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
 // [SECTION] Capacity ------------------------------------------------------------------------
 
 double ServingCapacityBytes(const Config& c, int pipeline_stage) {
-  const double total = ServingTotalBytes(c);
+  const double total = ServingTotalBytes(c, pipeline_stage);
   if (!UsesServingRuntime(c) || !IsPagedServer(c.runtime)) return total;
   const Derived d(c, pipeline_stage);
   return PlanServing(d).capacity;
@@ -288,6 +319,14 @@ ServingReport Serve(const Config& c) {
   line("host buffers (compute + output)", FormatBytesBoth(r.host_buffer_bytes));
   line("system RAM needed", FormatBytesBoth(r.ram_bytes),
        c.ram_gb > 0 ? (r.ram_fits ? "fits the " : "exceeds the ") + FormatNumber(c.ram_gb) + " GB set" : "mmapped weights, CPU KV, host buffers");
+  // Unlike GPUs: each one's layers and memory (llama.cpp's default split by memory).
+  const std::vector<const Gpu*> set = GpuSet(c);
+  for (size_t i = 0; i < set.size() && static_cast<int64_t>(set.size()) == c.pp; ++i) {
+    const ServingPlan q = PlanServing(Derived(c, static_cast<int>(i)));
+    const double used = q.weights_gpu + q.kv_gpu + q.compute_gpu + c.cuda_context_gb * kGB + c.comm_buffer_gb * kGB;
+    line("GPU " + std::to_string(i) + ": " + set[i]->key, FormatNumber(q.gpu_layers_here, 0) + " layers" + (q.output_here ? " + output" : ""),
+         FormatBytesBoth(used) + " of " + FormatBytesBoth(q.total));
+  }
   if (c.runtime == Runtime::kOllama) {
     line("Ollama's default num_ctx here", FormatCount(p.set.ollama_default_ctx), "by total VRAM (server/routes.go)");
   }

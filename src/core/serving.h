@@ -15,6 +15,8 @@
 
 namespace llmmem::core {
 
+struct Gpu;
+
 // Every runtime setting with its default applied: what the runtime would run with.
 struct ServingSettings {
   Runtime runtime = Runtime::kHfGenerate;
@@ -40,7 +42,9 @@ struct ServingSettings {
 ServingSettings ResolveServing(const Config& c);
 // One GPU's memory as the runtime sees it: gpu_memory_gb, or for a catalogue card at its
 // reported size under a serving runtime, the total CUDA reports (gpus.json cuda_bytes).
-double ServingTotalBytes(const Config& c);
+double ServingTotalBytes(const Config& c, int pipeline_stage = 0);
+// The GPUs of gpu_set (catalogue rows), in order; empty when not set or not all known.
+std::vector<const Gpu*> GpuSet(const Config& c);
 
 // The runtime's own rules: errors stop the estimate (the runtime would refuse to start),
 // notes explain a setting. `out` may be nullptr (the fast path decides validity only).
