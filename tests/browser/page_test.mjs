@@ -57,6 +57,9 @@ const cases = [
   { name: 'fit', hash: '#v=1&model=llama-3.1-8b&dp=4&zero=3&view=fit' },
   { name: 'charts', hash: '#v=1&model=qwen2.5-7b&mode=lora&view=charts&units=gib' },
   { name: 'doctor', hash: '#v=1&model=llama-3.3-70b&mode=train&seq=8192&view=doctor&theme=light' },
+  // Serving (issue 16): vLLM on two 4090s, llama.cpp with layers left on the CPU.
+  { name: 'serving-vllm', hash: '#v=1&model=qwen2.5-32b&mode=infer&dtype=awq&runtime=vllm&tp=2&seq=32768&batch=2&gpu=RTX-4090-24GB&view=serving' },
+  { name: 'serving-llamacpp', hash: '#v=1&model=llama-3.1-70b&mode=infer&dtype=q4_k_m&runtime=llama.cpp&gpu_layers=40&kv_dtype=q8_0&seq=8192&gpu=RTX-4090-24GB&view=serving' },
 ];
 
 try {
