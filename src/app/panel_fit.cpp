@@ -409,6 +409,7 @@ void DrawFit(State& s) {
   }
   Workload(s, cache);
   Formats(s, cache);
+  DrawServingFit(s);  // panel_serving.cpp: the serving runtime's answers
   Compatibility(s, cache);
   ImGui::Spacing();
   char solved[160];

@@ -16,6 +16,8 @@ void DrawCharts(const State& s);       // panel_charts.cpp: per-layer terms, swe
 void DrawFitMap(const State& s);       // panel_fitmap.cpp: batch x seq plane, OOM boundary
 void ShutdownFitMap();                 // frees its GL objects
 void DrawFit(State& s);                // panel_fit.cpp: fewest GPUs per ZeRO stage, largest batch/sequence, formats; DeepSpeed/Megatron figures
+void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
+void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
 void DrawOom(State& s);                // panel_oom.cpp: paste an OOM message / nvidia-smi; what held the GPU, why it failed
 void DrawPinExport(State& s);          // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports

@@ -9,7 +9,7 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "doctor", "oom"};
+const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "serving", "doctor", "oom"};
 constexpr size_t kUndoMax = 50;
 }
 

@@ -80,13 +80,13 @@ struct State {
   PlatformHooks hooks;
 };
 
-enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabDoctor, kTabOom, kTabCount };
+enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabServing, kTabDoctor, kTabOom, kTabCount };
 
 // Replaces the configuration as one undoable step.
 void ApplyConfig(State& s, const core::Config& c, const std::string& label);
 void AddBanner(State& s, Banner b);
 
-// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|doctor|oom
+// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|serving|doctor|oom
 // (defaults are not written). Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);

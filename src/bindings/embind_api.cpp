@@ -15,6 +15,9 @@
 // configToQuery, exportEstimate and diagnose then return {"ok": false, "error", "diagnostics"}
 // (JSON text) instead of their usual answer; estimate, estimateQuery and importHfConfig
 // carry ok: false and the diagnostics in their own answer; inspectWeightHeader status "error".
+//   exportLaunch(configJson, "vllm" | "sglang" | "llama.cpp" | "ollama" | "deepspeed" | "fsdp" |
+//     "hf-trainer") -> the launch command or config (as llmmem --export)
+//   fitServing(configJson) -> the serving fit answers (as llmmem fit's "serving")
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -30,9 +33,11 @@
 #include "core/hf_config.h"
 #include "core/oom_json.h"
 #include "core/presets.h"
+#include "core/launch_export.h"
 #include "core/result_json.h"
 #include "core/safe_text.h"
 #include "core/validate.h"
+#include "core/serving_json.h"
 
 namespace llmmem::bindings {
 namespace {
@@ -158,6 +163,18 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
   core::Json j = core::OomReportToJson(core::ReadOomReport(text, &parsed.config));
   j["config_diagnostics"] = core::DiagnosticsToJson(parsed.diagnostics);
   return j.Dump();
+std::string ExportLaunch(const std::string& config_json, const std::string& target) {
+  core::LaunchTarget t;
+  if (!core::ParseLaunchTarget(target, t)) return "unknown target \"" + target + "\"; one of " + core::LaunchTargetIdList();
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  return core::ExportLaunch(parsed.config, t);
+}
+
+std::string FitServing(const std::string& config_json) {
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  return core::ServingFitToJson(parsed.config).Dump();
 }
 
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
@@ -189,6 +206,8 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("exportEstimate", &ExportEstimate);
   emscripten::function("diagnose", &Diagnose);
   emscripten::function("readOom", &ReadOom);
+  emscripten::function("exportLaunch", &ExportLaunch);
+  emscripten::function("fitServing", &FitServing);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -6,6 +6,7 @@
 #include "core/fields.h"
 #include "core/gpus.h"
 #include "core/hf_config.h"
+#include "core/launch_export.h"
 #include "core/limits.h"
 #include "core/presets.h"
 #include "core/safe_text.h"
@@ -122,6 +123,15 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       else if (*value == "markdown" || *value == "md") r.options.format = "markdown";
       else if (*value == "csv") r.options.format = "csv";
       else if (*value != "table") Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not table, json, markdown or csv");
+      continue;
+    }
+    if (key == "export") {
+      core::LaunchTarget target;
+      if (!core::ParseLaunchTarget(*value, target)) {
+        Error(r, flag, flag + ": \"" + *value + "\" is not one of " + core::LaunchTargetIdList());
+      } else {
+        r.options.export_target = core::Info(target).id;
+      }
       continue;
     }
     if (key == "weights_file") {
@@ -290,6 +300,7 @@ std::string HelpText() {
       "  --formulas           print each row's formula and source in the table\n"
       "  --format FORMAT      table (default), json, markdown or csv\n"
       "  --doctor             when it does not fit: the remedies, each re-estimated, best first\n"
+      "  --export TARGET      the launch command or config for this configuration: " + core::LaunchTargetIdList() + "\n"
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"

@@ -27,6 +27,7 @@ struct CliOptions {
   std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;
   bool doctor = false;
+  std::string export_target;    // --export vllm|sglang|llama.cpp|ollama|deepspeed|fsdp|hf-trainer (core/launch_export.h)
 };
 
 struct CliParse {

@@ -3,6 +3,7 @@
 #include "core/estimate.h"
 #include "core/fit.h"
 #include "core/gpus.h"
+#include "core/serving_json.h"
 #include "core/units.h"
 
 namespace llmmem::cli {
@@ -48,6 +49,7 @@ core::Json FitToJson(const core::Config& c) {
     inf["peak_bytes"] = Json(formats.peak_bytes);
   }
   j["inference_formats"] = std::move(inf);
+  if (c.mode == core::Mode::kInference) j["serving"] = core::ServingFitToJson(c);
   return j;
 }
 
@@ -83,6 +85,33 @@ std::string RenderFit(const core::Config& c) {
            FormatBytesBoth(inf->Find("peak_bytes")->AsNumber()) + ")\n";
   } else {
     out += "none down to 2-bit weights and 4-bit KV\n";
+  }
+  if (const core::Json* sv = j.Find("serving"); sv != nullptr && sv->Find("ok")->AsBool()) {
+    const bool ggml = sv->Find("max_gpu_layers") != nullptr;
+    out += "\nServing under " + std::string(core::Info(c.runtime).label) + ":\n";
+    const double ctx = sv->Find("max_context")->AsNumber();
+    const double model_ctx = sv->Find("model_context")->AsNumber();
+    out += "  longest context per request:   " + (ctx > 0 ? FormatNumber(ctx, 0) + " tokens" : std::string("none")) +
+           (model_ctx > 0 ? " (the model was trained for " + FormatNumber(model_ctx, 0) + ")" : "") + "\n";
+    out += "  most requests of " + std::to_string(c.seq) + " tokens at once: " + FormatNumber(sv->Find("max_concurrency")->AsNumber(), 0) + "\n";
+    if (ggml) {
+      const double n = sv->Find("max_gpu_layers")->AsNumber();
+      out += "  most layers on the GPU (-ngl):  " +
+             (n >= 0 ? FormatNumber(n, 0) + " of " + std::to_string(c.model.layers + 1) + "; the rest needs " +
+                           FormatBytesBoth(sv->Find("ram_bytes_at_max_layers")->AsNumber()) + " of system RAM"
+                     : std::string("none (the compute buffer and context alone do not fit)")) + "\n";
+    }
+    const core::Json* fm = sv->Find("formats");
+    out += "  most precise formats it runs:  " +
+           (fm->Find("found")->AsBool() ? "weights " + fm->Find("dtype")->AsString() + ", KV " + fm->Find("kv_dtype")->AsString()
+                                        : std::string("none")) + "\n";
+    out += "  GPU sets that run it (least memory first; memory is the cost proxy, the catalogue has no prices):\n";
+    for (const core::Json& g : sv->Find("gpu_sets")->AsArray()) {
+      out += "    " + FormatNumber(g.Find("count")->AsNumber(), 0) + " x " + Pad(g.Find("gpu")->AsString(), 20) +
+             FormatBytesBoth(g.Find("memory_bytes")->AsNumber()) + " in all";
+      if (const core::Json* mc = g.Find("max_concurrency")) out += ", " + FormatNumber(mc->AsNumber(), 1) + " requests at once";
+      out += "\n";
+    }
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "cli/cli_table.h"
 
+#include "core/serving.h"
+#include "core/speed.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -73,6 +75,21 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   const double head = t.Headroom();
   out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) + "): " +
          (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) + "\n";
+  if (core::UsesServingRuntime(c)) {
+    const core::ServingReport r = core::Serve(c);
+    out += "\n" + std::string(core::Info(c.runtime).label) + ":\n";
+    for (const core::ServingLine& l : r.lines) {
+      out += "  " + Pad(l.label, 50) + Pad(l.value, 28) + (l.note.empty() ? "" : "  " + l.note) + "\n";
+    }
+    out += "\n";
+  }
+  if (const core::SpeedEstimate sp = core::EstimateSpeed(c); sp.ok) {
+    out += "Speed (roofline; assumptions adjustable with --bw-efficiency, --mfu, --bandwidth-gbps, --tflops):\n";
+    for (const core::SpeedLine& l : sp.lines) {
+      out += "  " + Pad(l.label, 28) + Pad(l.value, 26) + (l.note.empty() ? "" : "  " + l.note) + "\n";
+    }
+    out += "\n";
+  }
   if (c.mode == core::Mode::kInference) out += "Quick rule for comparison: " + e.quick_rule_formula + "\n";
   out += "(GB = 1e9 bytes, GiB = 2^30 bytes)\n";
   return out;

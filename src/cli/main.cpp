@@ -12,6 +12,7 @@
 #include "core/estimate.h"
 #include "core/export.h"
 #include "core/json.h"
+#include "core/launch_export.h"
 #include "core/units.h"
 #include "core/result_json.h"
 #include "core/safe_text.h"
@@ -74,6 +75,12 @@ int main(int argc, char** argv) {
     return all_ok ? 0 : 2;
   }
   const core::Config& c = parsed.options.config;
+  if (!parsed.options.export_target.empty()) {
+    core::LaunchTarget target;
+    core::ParseLaunchTarget(parsed.options.export_target, target);
+    Print(std::cout, core::ExportLaunch(c, target));
+    return 0;
+  }
   if (parsed.options.fit) {
     if (parsed.options.json) std::cout << cli::FitToJson(c).Dump(2) << "\n";
     else Print(std::cout, cli::RenderFit(c));

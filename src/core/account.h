@@ -7,6 +7,7 @@
 #include "core/account_model_states.h"
 #include "core/account_parallel_buffers.h"
 #include "core/account_rlhf.h"
+#include "core/account_serving.h"
 #include "core/derived.h"
 
 namespace llmmem::core {
@@ -17,6 +18,8 @@ void Account(const Derived& d, Sink& s) {
   s.Begin("model_states", d.training ? "Model states" : "Model");
   if (rlhf) {
     AccountRlhfModels(d, s);
+  } else if (UsesServingRuntime(d.c) && IsGgml(d.c.runtime) && d.has_arch) {
+    AccountGgmlWeights(d, PlanServing(d), s);  // llama.cpp: layers on the GPU, the rest in RAM
   } else {
     AccountWeights(d, s);
     if (d.training) AccountTrainingStates(d, s);
@@ -27,8 +30,9 @@ void Account(const Derived& d, Sink& s) {
     AccountActivations(d, s);
     if (rlhf) AccountRollout(d, s);
   } else {
-    s.Begin("inference", "Inference state");
-    AccountInference(d, s);
+    s.Begin("inference", UsesServingRuntime(d.c) ? Info(d.c.runtime).label : "Inference state");
+    if (UsesServingRuntime(d.c)) AccountServing(d, s);
+    else AccountInference(d, s);
     s.End();
   }
   AccountOverheads(d.c, s);

@@ -27,7 +27,10 @@ inline double KvCacheBytes(const Derived& d) {
   const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
   const double windowed = m.sliding_window > 0 ? std::fmin(d.s_local, static_cast<double>(m.sliding_window)) : 0;
   const double token_layers = (d.stage_layers - sliding) * d.s_local + sliding * windowed;
-  return per_token_layer * token_layers * (Info(d.c.kv_dtype).bits / 8.0) * d.b;
+  // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
+  const double bytes = m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0
+                                 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
+  return per_token_layer * token_layers * bytes * d.b;
 }
 
 template <class Sink>
@@ -54,31 +57,45 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
   }
 }
 
+// Prefill workspace: the residual stream plus the larger of the attention and MLP
+// blocks' live tensors for one layer (no autograd keeps earlier layers'), in the compute
+// precision: fp32 for fp32 weights, else 16-bit (quantised weights are dequantised to it).
+// Chunked prefill (vLLM, SGLang) runs at most prefill_chunk tokens per forward; each
+// chunk's queries attend to the whole context. The serving runtimes' profiling forward
+// (account_serving.h) is the same computation at their batched-token budget.
+struct PrefillParts {
+  double attention = 0, mlp = 0, total = 0;
+};
+
+inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
+  const Config& c = d.c;
+  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double residual = e * sb * d.h;
+  const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
+  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
+  PrefillParts p;
+  p.attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
+  const double f_width = c.model.IsMoe()
+                             ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
+                                                   c.model.shared_experts * c.model.shared_ffn)
+                             : d.f;
+  p.mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
+  p.total = residual + std::max(p.attention, p.mlp);
+  return p;
+}
+
 template <class Sink>
 void AccountInference(const Derived& d, Sink& s) {
   const Config& c = d.c;
   if (!d.has_arch) return;
   AccountKvCache(d, s, &Live::Both);
 
-  // Prefill workspace: the residual stream plus the larger of the attention and MLP
-  // blocks' live tensors for one layer (no autograd keeps earlier layers'), in the compute
-  // precision: fp32 for fp32 weights, else 16-bit (quantised weights are dequantised to it).
-  // Chunked prefill (vLLM, SGLang) runs at most prefill_chunk tokens per forward; each
-  // chunk's queries attend to the whole context.
   const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
   const double all_tokens = d.s_local * d.b;
   const double chunk = static_cast<double>(c.prefill_chunk);
   const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;
-  const double residual = e * sb * d.h;
-  const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
-  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
-  const double attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
-  const double f_width = c.model.IsMoe()
-                             ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
-                                                   c.model.shared_experts * c.model.shared_ffn)
-                             : d.f;
-  const double mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
-  const double workspace = residual + std::max(attention, mlp);
+  const PrefillParts parts = PrefillWorkspace(d, sb);
+  const double attention = parts.attention, mlp = parts.mlp, workspace = parts.total;
   s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
     return Explanation{"residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
                            (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
@@ -107,7 +124,9 @@ template <class Sink>
 void AccountOverheads(const Config& c, Sink& s) {
   const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2)};
   s.Begin("overheads", "Overheads");
-  if (c.fragmentation_pct > 0) {
+  // Serving runtimes preallocate (vLLM/SGLang pools) or size exact buffers (ggml): their
+  // reserve is the share of memory they leave alone, not a caching-allocator margin.
+  if (c.fragmentation_pct > 0 && !UsesServingRuntime(c)) {
     const double k = c.fragmentation_pct / 100.0;
     s.Leaf("fragmentation", "Allocator fragmentation reserve", Category::kOverheads,
            Live{allocated[0] * k, allocated[1] * k, allocated[2] * k}, [&] {

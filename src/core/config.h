@@ -10,6 +10,7 @@
 #include "core/dtype.h"
 #include "core/framework.h"
 #include "core/optimizer_impl.h"
+#include "core/runtime.h"
 #include "core/model.h"
 
 namespace llmmem::core {
@@ -90,6 +91,25 @@ struct Config {
   Dtype kv_dtype = Dtype::kBf16;
   bool all_logits = false;     // keep logits for every prompt position (HF forward), not only the last
   int64_t prefill_chunk = 0;   // tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once
+  // Serving (issue 16, runtime.h): which program allocates the memory, and its settings; 0 / -1
+  // take the runtime's default. batch is the concurrent requests (llama.cpp: -np slots), seq the
+  // tokens of each (vLLM max_model_len; llama.cpp: n_ctx per slot); prefill_chunk is vLLM's
+  // max_num_batched_tokens, SGLang's chunked_prefill_size, llama.cpp's n_ubatch (0: default).
+  Runtime runtime = Runtime::kHfGenerate;
+  double mem_fraction = 0;     // vLLM gpu_memory_utilization / SGLang mem_fraction_static; 0: default
+  int64_t max_num_seqs = 0;    // vLLM max_num_seqs / SGLang cuda_graph_max_bs; 0: default
+  bool cuda_graphs = true;     // vLLM/SGLang capture CUDA graphs (off: --enforce-eager / --disable-cuda-graph)
+  int64_t gpu_layers = -1;     // llama.cpp -ngl: layers on the GPU (layers + 1: the output layer too); -1: all
+  Dtype kv_dtype_v = Dtype::kCount;  // llama.cpp -ctv (V cache); kCount: as kv_dtype (-ctk)
+  double ram_gb = 0;           // system RAM for what stays off the GPU (mmapped weights, CPU KV); 0: not checked
+  std::string gpu_set;         // llama.cpp over unlike GPUs: catalogue keys, one per pipeline stage ("RTX-4090-24GB,RTX-3090-24GB")
+
+  // Speed (speed.h): a roofline, every assumption adjustable.
+  double bw_efficiency = 0.7;  // share of the memory bandwidth a decode step reads at
+  double mfu = 0.4;            // share of the dense peak the matrix units sustain
+  double bandwidth_gbps = 0;   // memory bandwidth of one GPU, GB/s; 0: the catalogue's
+  double tflops = 0;           // dense peak of one GPU, TFLOPS; 0: the catalogue's 16-bit (fp8 for fp8 weights)
+  double ram_bandwidth_gbps = 60;  // system RAM bandwidth for llama.cpp's CPU layers, GB/s
 
   // LoRA / QLoRA.
   int64_t lora_rank = 16;
@@ -121,6 +141,10 @@ bool ParseMode(const std::string& s, Mode& out);
 bool ParseRecompute(const std::string& s, Recompute& out);
 bool ParseOptimizer(const std::string& s, Optimizer& out);
 // "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.
+// Inference under a serving runtime other than HF generate: the runtime decides the accounting.
+inline bool UsesServingRuntime(const Config& c) { return c.mode == Mode::kInference && c.runtime != Runtime::kHfGenerate; }
+// The V cache's format: kv_dtype_v, or kv_dtype when not set.
+inline Dtype KvDtypeV(const Config& c) { return c.kv_dtype_v == Dtype::kCount ? c.kv_dtype : c.kv_dtype_v; }
 bool ParseLoraTargets(const std::string& s, uint32_t& out);
 std::string LoraTargetsId(uint32_t targets);
 // The LoRA adapters' format. auto: fp32 under the HF profiles (PEFT's get_peft_model

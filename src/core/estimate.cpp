@@ -5,6 +5,7 @@
 
 #include "core/account.h"
 #include "core/result_notes.h"
+#include "core/serving.h"
 #include "core/sources.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -68,7 +69,7 @@ double QuickRuleBytes(const Derived& d) { return WholeBytes(NaiveModelBytes(d.P,
 
 void FillCommon(const Derived& d, Totals& t) {
   t.ok = true;
-  t.capacity_bytes = CapacityBytes(d.c);
+  t.capacity_bytes = ServingCapacityBytes(d.c, d.stage);  // the GPU, or a serving runtime's share (serving.h)
   t.params = static_cast<int64_t>(d.P);
   t.active_params = static_cast<int64_t>(d.P_active);
   t.trainable_params = static_cast<int64_t>(d.T);
@@ -90,7 +91,8 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   t.peak_bytes = t.moment_bytes[peak];
   for (int i = 0; i < kCategoryCount; ++i) t.category_bytes[i] = sink.CategoryAt(i, peak);
   t.allocated_bytes = t.peak_bytes - t.category_bytes[static_cast<int>(Category::kOverheads)];
-  t.reserved_bytes = WholeBytes(t.allocated_bytes * (1 + d.c.fragmentation_pct / 100.0));
+  // Serving runtimes preallocate: no caching-allocator margin on top (account_inference.h).
+  t.reserved_bytes = WholeBytes(t.allocated_bytes * (1 + (UsesServingRuntime(d.c) ? 0 : d.c.fragmentation_pct) / 100.0));
 }
 
 Totals TotalsForStage(const Config& c, int stage) {
@@ -135,7 +137,10 @@ void Prune(BreakdownNode& node) {
 // (the first on a tie). The stages between hold no more than the first.
 struct EndStages {
   Totals first, last;
-  const Totals& MoreLoaded() const { return last.peak_bytes > first.peak_bytes ? last : first; }
+  // By share of each GPU's own capacity (equal GPUs: the larger peak), the first on a tie.
+  const Totals& MoreLoaded() const {
+    return last.peak_bytes * first.capacity_bytes > first.peak_bytes * last.capacity_bytes ? last : first;
+  }
 };
 
 EndStages EstimateEndStages(const Config& c) {
@@ -164,7 +169,7 @@ std::string PipelineNote(const Config& c, const EndStages& ends) {
 
 }  // namespace
 
-double CapacityBytes(const Config& c) { return std::round(c.gpu_memory_gb * kGB); }
+double CapacityBytes(const Config& c) { return ServingCapacityBytes(c, 0); }
 
 Totals EstimateTotals(const Config& c) {
   if (!IsValid(c)) return Totals{};
@@ -198,6 +203,7 @@ Estimate Explain(const Config& c) {
   e.tree.source = "the total is a peak: only tensors alive at the same moment are added";
   e.peak_note = d.training ? std::string("Peak at the ") + MomentName(e.totals.peak_moment) + "."
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
+  if (UsesServingRuntime(c)) e.peak_note = ServingPeakNote(c, d);
   if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
   if (e.totals.cpu_bytes > 0) e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
   if (e.totals.nvme_bytes > 0) e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";

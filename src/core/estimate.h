@@ -45,7 +45,7 @@ struct Totals {
   double category_bytes[kCategoryCount] = {};  // at peak_moment
   double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
   double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
-  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9, whole bytes
+  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9 in whole bytes (vLLM/SGLang: their share)
   int64_t gpus = 1;                // dp x tp x pp x cp
   int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
   int64_t params = 0;              // the model's parameters (params_override when given)
@@ -97,7 +97,8 @@ struct Estimate {
   std::string quick_rule_formula;
 };
 
-// The memory the verdict compares against: gpu_memory_gb in whole bytes.
+// The memory the verdict compares against: gpu_memory_gb in whole bytes; under vLLM or
+// SGLang the share they may fill plus what lives outside it (serving.h ServingCapacityBytes).
 double CapacityBytes(const Config& c);
 
 Totals EstimateTotals(const Config& c);

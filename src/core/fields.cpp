@@ -3,6 +3,7 @@
 // out-of-range value is kept and flagged rather than silently clamped.
 #include "core/fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -267,6 +268,60 @@ std::vector<FieldDef> Build() {
       DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
       BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
       INT_FIELD("prefill_chunk", prefill_chunk, false, "tokens per prefill forward (chunked prefill); 0: all at once"),
+      FieldDef{"runtime", FieldKind::kText, false,
+               "serving runtime: hf-generate (default), vllm, sglang, llama.cpp or ollama (how it allocates memory)",
+               [](const Config& c) { return std::string(RuntimeId(c.runtime)); },
+               [](Config& c, const std::string& t) {
+                 Runtime v;
+                 if (!ParseRuntime(t, v)) return "\"" + t + "\" is not a runtime; one of: " + RuntimeIdList();
+                 c.runtime = v;
+                 return std::string();
+               }},
+      NUM_FIELD("mem_fraction", mem_fraction,
+                "vLLM gpu_memory_utilization / SGLang mem_fraction_static; 0: the runtime's default"),
+      INT_FIELD("max_num_seqs", max_num_seqs, false, "vLLM max_num_seqs / SGLang cuda_graph_max_bs; 0: default"),
+      BOOL_FIELD("cuda_graphs", cuda_graphs, false, "vLLM/SGLang capture CUDA graphs (off: --enforce-eager)"),
+      INT_FIELD("gpu_layers", gpu_layers, false, "llama.cpp -ngl: layers on the GPU (layers + 1 adds the output layer); -1: all"),
+      FieldDef{"kv_dtype_v", FieldKind::kText, false, "V cache format (llama.cpp -ctv): auto (as kv_dtype) or a format",
+               [](const Config& c) { return std::string(c.kv_dtype_v == Dtype::kCount ? "auto" : Info(c.kv_dtype_v).id); },
+               [](Config& c, const std::string& t) {
+                 Dtype d;
+                 if (t == "auto") c.kv_dtype_v = Dtype::kCount;
+                 else if (ParseDtype(t, d)) c.kv_dtype_v = d;
+                 else return "\"" + t + "\" is not a format; one of: auto, " + DtypeIdList();
+                 return std::string();
+               }},
+      NUM_FIELD("ram_gb", ram_gb, "system RAM for offloaded weights and KV, GB; 0: not checked"),
+      FieldDef{"gpu_set", FieldKind::kText, false,
+               "llama.cpp over unlike GPUs: catalogue keys separated by commas, one per GPU (sets pp; layers split by memory)",
+               [](const Config& c) { return c.gpu_set; },
+               [](Config& c, const std::string& t) {
+                 if (t.empty()) { c.gpu_set.clear(); return std::string(); }
+                 std::string keys;
+                 int64_t n = 0;
+                 size_t at = 0;
+                 const Gpu* first = nullptr;
+                 while (at <= t.size()) {
+                   const size_t comma = std::min(t.find(',', at), t.size());
+                   const std::string key = t.substr(at, comma - at);
+                   const Gpu* g = FindGpu(key);
+                   if (g == nullptr) return "\"" + key + "\" is not in the GPU catalogue (llmmem --list-gpus)";
+                   if (first == nullptr) first = g;
+                   keys += (n++ ? "," : "") + g->key;
+                   at = comma + 1;
+                 }
+                 if (n > 64) return std::string("at most 64 GPUs in a set");
+                 c.gpu_set = keys;
+                 c.pp = n;
+                 c.gpu = first->key;
+                 c.gpu_memory_gb = first->UsableBytes() / 1e9;
+                 return std::string();
+               }},
+      NUM_FIELD("bw_efficiency", bw_efficiency, "speed: share of the memory bandwidth a decode step reads at"),
+      NUM_FIELD("mfu", mfu, "speed: share of the dense peak the matrix units sustain (model FLOPs utilisation)"),
+      NUM_FIELD("bandwidth_gbps", bandwidth_gbps, "speed: one GPU's memory bandwidth, GB/s; 0: the catalogue's"),
+      NUM_FIELD("tflops", tflops, "speed: one GPU's dense peak, TFLOPS; 0: the catalogue's"),
+      NUM_FIELD("ram_bandwidth_gbps", ram_bandwidth_gbps, "speed: system RAM bandwidth for llama.cpp's CPU layers, GB/s"),
       INT_FIELD("lora_rank", lora_rank, false, "LoRA rank"),
       FieldDef{"lora_targets", FieldKind::kLoraTargets, false, "all, attention, or a list like q,v",
                [](const Config& c) { return LoraTargetsId(c.lora_targets); },

@@ -28,8 +28,13 @@ std::vector<Gpu> Load() {
       g.vendor = text("vendor");
       g.memory_gb = number("memory_gb");
       g.memory_bytes = number("memory_bytes");
+      g.cuda_bytes = number("cuda_bytes");
       g.bandwidth_gbps = number("bandwidth_gbps");
       g.bf16_tflops = number("bf16_tflops");
+      g.fp8_tflops = number("fp8_tflops");
+      g.int8_tops = number("int8_tops");
+      if (const Json* u = row.Find("unified"); u != nullptr && u->IsBool()) g.unified = u->AsBool();
+      g.gpu_share = g.unified ? NumberMember(row, "gpu_share", 0.75) : 1.0;
       g.source = text("source");
       g.usable_note = text("usable_note");
       if (!g.key.empty() && g.memory_gb > 0) out.push_back(std::move(g));

@@ -2,6 +2,7 @@
 // bytes the device actually reports where known, bandwidth, and the source of each row.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,13 +15,22 @@ struct Gpu {
   std::string vendor;
   double memory_gb = 0;       // as marketed
   double memory_bytes = 0;    // as the device reports (nvidia-smi / torch total_memory); 0: unknown
+  double cuda_bytes = 0;      // as CUDA reports it (torch total_memory; vLLM/SGLang size from it); 0: unknown
   double bandwidth_gbps = 0;
-  double bf16_tflops = 0;
+  double bf16_tflops = 0;     // dense 16-bit tensor throughput; 0: not confirmed
+  double fp8_tflops = 0;      // dense FP8 tensor throughput where the cited document gives it; 0: none/unknown
+  double int8_tops = 0;       // dense INT8 tensor throughput likewise
+  bool unified = false;       // Apple silicon: memory shared with the CPU
+  double gpu_share = 1;       // of unified memory, what the GPU may wire by default (macOS: 2/3 or 3/4)
   std::string source;
   std::string usable_note;
 
-  // What the estimate compares against: the reported bytes when known, else nominal GB.
-  double UsableBytes() const { return memory_bytes > 0 ? memory_bytes : memory_gb * 1e9; }
+  // What the estimate compares against: the reported bytes when known, else nominal GB; on
+  // unified memory, the share the GPU may wire.
+  double UsableBytes() const {
+    const double bytes = memory_bytes > 0 ? memory_bytes : memory_gb * 1e9;
+    return unified ? std::floor(bytes * gpu_share) : bytes;
+  }
 };
 
 const std::vector<Gpu>& Gpus();

@@ -1,6 +1,8 @@
 #include "core/result_json.h"
 
 #include "core/config_json.h"
+#include "core/serving_json.h"
+#include "core/speed.h"
 #include "core/units.h"
 
 namespace llmmem::core {
@@ -128,6 +130,8 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   quick["formula"] = Json(e.quick_rule_formula);
   j["quick_rule"] = std::move(quick);
   j["breakdown"] = NodeToJson(e.tree);
+  if (UsesServingRuntime(c)) j["serving"] = ServingToJson(Serve(c));  // issue 16: blocks, concurrency, layers
+  j["speed"] = SpeedToJson(EstimateSpeed(c));
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/limits.h"
+#include "core/serving.h"
 #include "core/units.h"
 
 namespace llmmem::core {
@@ -143,6 +144,15 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "tp", static_cast<double>(c.tp));
   RANGE(k, "lora_rank", static_cast<double>(c.lora_rank));
   RANGE(k, "prefill_chunk", static_cast<double>(c.prefill_chunk));
+  RANGE(k, "mem_fraction", c.mem_fraction);
+  RANGE(k, "max_num_seqs", static_cast<double>(c.max_num_seqs));
+  RANGE(k, "gpu_layers", static_cast<double>(c.gpu_layers));
+  RANGE(k, "ram_gb", c.ram_gb);
+  RANGE(k, "bw_efficiency", c.bw_efficiency);
+  RANGE(k, "mfu", c.mfu);
+  RANGE(k, "bandwidth_gbps", c.bandwidth_gbps);
+  RANGE(k, "tflops", c.tflops);
+  RANGE(k, "ram_bandwidth_gbps", c.ram_bandwidth_gbps);
   RANGE(k, "gptq_bits", static_cast<double>(c.quant.gptq_bits));
   RANGE(k, "group_size", static_cast<double>(c.quant.group_size));
   RANGE(k, "cuda_context_gb", c.cuda_context_gb);
@@ -214,7 +224,8 @@ void Check(const Config& c, Checker& k) {
             std::string("optimizer states are kept in fp32, bf16 or fp16, not ") + Info(c.optimizer_dtype).id +
                 " (use --optimizer adam8bit for 8-bit states)");
   }
-  if (!training && !(TrainableFormat(c.kv_dtype) || c.kv_dtype == Dtype::kInt4)) {
+  if (!CheckRuntime(c, k.out)) k.ok = false;  // the serving runtime's own rules (serving.cpp)
+  if (!training && !IsGgml(c.runtime) && !(TrainableFormat(c.kv_dtype) || c.kv_dtype == Dtype::kInt4)) {
     k.Error(DiagId::kInconsistent, "kv_dtype",
             std::string("the KV cache is stored in fp32, bf16, fp16, fp8, int8 or int4, not ") + Info(c.kv_dtype).id);
   }

@@ -60,6 +60,9 @@ const cases = [
   // Issue 18: seed 002's OOM message dropped on the page (a .txt goes to "Read an OOM").
   { name: 'oom', hash: '#v=1&model=baichuan-7b&mode=infer&seq=2048',
     oom: readFileSync(root + 'tests/fuzz/corpus/oom/seed002_baichuan_a30.txt', 'utf8') },
+  // Serving (issue 16): vLLM on two 4090s, llama.cpp with layers left on the CPU.
+  { name: 'serving-vllm', hash: '#v=1&model=qwen2.5-32b&mode=infer&dtype=awq&runtime=vllm&tp=2&seq=32768&batch=2&gpu=RTX-4090-24GB&view=serving' },
+  { name: 'serving-llamacpp', hash: '#v=1&model=llama-3.1-70b&mode=infer&dtype=q4_k_m&runtime=llama.cpp&gpu_layers=40&kv_dtype=q8_0&seq=8192&gpu=RTX-4090-24GB&view=serving' },
 ];
 
 try {

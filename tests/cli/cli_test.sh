@@ -85,7 +85,8 @@ def walk(x, path):
 walk(json.load(open("/tmp/llmmem_cli_out")), "")'
 for args in "--mode train --params-override 7000000001" "--mode lora" "--mode qlora" "--mode infer --dtype int4" \
             "--mode infer --dtype nf4" "--mode infer --dtype q4_k_m --kv-dtype fp8" "--mode rlhf --dp 3 --zero 3" \
-            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789"; do
+            "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789" \
+            "--mode infer --runtime vllm --tp 2" "--mode infer --runtime llama.cpp --dtype q4_k_m --gpu-layers 20 --pp 2"; do
   "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
   python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
 done
@@ -151,5 +152,21 @@ expect_exit "oom: no file" 2 oom
 expect_exit "8B serving fits an empty A10" 0 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB
 expect_exit "not beside 14.45 GB held by others" 1 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB --other-processes-gb 14.45
 expect_exit "other processes out of range" 2 --other-processes-gb -3
+# Serving runtimes (issue 16): the report, the fit answers and the launch commands.
+expect_exit "vLLM report" 0 --model llama-3.1-8b --mode infer --runtime vllm --seq 8192
+grep -q "maximum concurrency for 8,192 tokens per request" /tmp/llmmem_cli_out && ok "vLLM concurrency line" || bad "vLLM concurrency line"
+expect_exit "unknown runtime" 2 --runtime tgi
+grep -q "hf-generate, vllm, sglang, llama.cpp, ollama" /tmp/llmmem_cli_err && ok "unknown runtime lists the runtimes" || bad "runtime message"
+expect_exit "quantised V without flash attention" 2 --model llama-3.1-8b --mode infer --runtime llama.cpp --dtype q4_k_m --kv-dtype q8_0 --no-flash-attn
+grep -q "flash attention" /tmp/llmmem_cli_err && ok "llama.cpp V cache rule named" || bad "V cache rule"
+"$bin" fit --model llama-3.1-70b --mode infer --runtime llama.cpp --dtype q4_k_m --gpu RTX-3060-12GB --json >/tmp/llmmem_cli_out 2>/dev/null
+python3 -c "import json; s=json.load(open('/tmp/llmmem_cli_out'))['serving']; assert 0 < s['max_gpu_layers'] < 81 and s['ram_bytes_at_max_layers'] > 0" \
+  && ok "fit: most layers on a 12 GB card and the RAM the rest needs" || bad "fit serving JSON"
+"$bin" --model llama-3.1-8b --mode infer --runtime vllm --seq 16384 --tp 2 --export vllm >/tmp/llmmem_cli_out 2>/dev/null
+grep -q -- "--max-model-len 16384" /tmp/llmmem_cli_out && grep -q -- "--tensor-parallel-size 2" /tmp/llmmem_cli_out \
+  && ok "--export vllm" || bad "--export vllm"
+"$bin" --model llama-3.1-8b --zero 3 --gpus 8 --export deepspeed 2>/dev/null | python3 -c "import json,sys; assert json.load(sys.stdin)['zero_optimization']['stage'] == 3" \
+  && ok "--export deepspeed is JSON" || bad "--export deepspeed"
+expect_exit "unknown export" 2 --export triton
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -36,6 +36,10 @@ const queries = [
   'v=1&model=qwen2.5-7b&framework=hf-eager&seq=2048',
   'v=1&model=llama-3.1-8b&framework=liger&recompute=full',
   'v=1&model=gpt2&framework=megatron&dropout=1&seq=1024',
+  'v=1&model=llama-3.1-8b&mode=infer&runtime=vllm&seq=8192',
+  'v=1&model=qwen2.5-32b&mode=infer&runtime=sglang&dtype=awq&tp=2&gpu=RTX-4090-24GB&seq=32768',
+  'v=1&model=llama-3.1-70b&mode=infer&runtime=llama.cpp&dtype=q4_k_m&gpu_layers=40&kv_dtype=q8_0&gpu=RTX-4090-24GB',
+  'v=1&model=llama-3.1-8b&mode=infer&runtime=ollama&dtype=q4_k_m&batch=2&gpu=RTX-3060-12GB',
 ];
 
 for (const q of queries) {
@@ -161,6 +165,23 @@ check('JSON output is valid UTF-8 with control characters escaped', () => {
   const r = JSON.parse(text);
   assert.equal(r.ok, true);
   assert.ok(!r.config.model.name.includes('\ufffd'), 'cut on a character boundary');
+check('serving (issue 16): the report, the fit answers and the launch commands equal the CLI', () => {
+  const cfg = JSON.parse(api.estimateQuery('v=1&model=llama-3.1-8b&mode=infer&runtime=vllm&seq=8192')).config;
+  const js = JSON.parse(api.estimate(JSON.stringify(cfg)));
+  const native = cli(['--model', 'llama-3.1-8b', '--mode', 'infer', '--runtime', 'vllm', '--seq', '8192']);
+  assert.equal(js.serving.blocks, native.serving.blocks);
+  assert.equal(js.serving.max_concurrency, native.serving.max_concurrency);
+  assert.ok(js.serving.blocks > 20000);
+  const fit = JSON.parse(api.fitServing(JSON.stringify(cfg)));
+  assert.equal(fit.ok, true);
+  assert.ok(fit.max_concurrency >= 1);
+  const cmd = api.exportLaunch(JSON.stringify(cfg), 'vllm');
+  assert.match(cmd, /^vllm serve meta-llama\/Llama-3\.1-8B/);
+  assert.match(cmd, /--max-model-len 8192/);
+  const nativeCmd = execFileSync(root + 'build/native/llmmem',
+    ['--model', 'llama-3.1-8b', '--mode', 'infer', '--runtime', 'vllm', '--seq', '8192', '--export', 'vllm'], { encoding: 'utf8' });
+  assert.equal(cmd, nativeCmd);
+  assert.match(api.exportLaunch(JSON.stringify(cfg), 'bogus'), /unknown target/);
 });
 
 console.log(`${passed} passed, ${failed} failed`);

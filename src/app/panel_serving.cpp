@@ -1,0 +1,212 @@
+// The Serving tab (issue 16): which runtime runs the model (core/runtime.h) and its
+// settings, what it allocates (core/serving.h: vLLM's blocks and concurrency, SGLang's token
+// pool, llama.cpp's layers and the RAM the rest needs), the serving fit answers
+// (core/serve_fit.h, also drawn at the end of the Fit tab) and the launch command with a copy
+// button (core/launch_export.h, the same text as the CLI's --export).
+// May include: imgui, core, app/state.h.
+#include <string>
+
+#include "app/panels.h"
+#include "app/widgets.h"
+#include "core/launch_export.h"
+#include "core/serve_fit.h"
+#include "core/serving.h"
+#include "core/speed.h"
+#include "core/units.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+void Heading(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", title);
+  ImGui::Separator();
+}
+
+std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
+
+const char* RuntimeName(int i) { return core::Info(static_cast<core::Runtime>(i)).label; }
+
+// The V cache combo: "as K" then the formats llama.cpp stores.
+const core::Dtype kVTypes[] = {core::Dtype::kCount, core::Dtype::kFp16, core::Dtype::kBf16, core::Dtype::kFp32,
+                               core::Dtype::kQ8_0,  core::Dtype::kQ5_1, core::Dtype::kQ5_0, core::Dtype::kQ4_1,
+                               core::Dtype::kQ4_0,  core::Dtype::kIQ4_NL};
+const char* VTypeName(int i) { return i == 0 ? "as K (-ctk)" : core::Info(kVTypes[i]).id; }
+
+void Settings(State& s) {
+  core::Config& c = s.config;
+  int runtime = static_cast<int>(c.runtime);
+  if (FieldCombo(s, "Runtime", "runtime", &runtime, 5, RuntimeName, core::Info(c.runtime).help)) {
+    c.runtime = static_cast<core::Runtime>(runtime);
+    // llama.cpp loads GGUF: move a non-GGUF quantised format to the usual GGUF type.
+    if (core::IsGgml(c.runtime) && (c.dtype == core::Dtype::kAwq || c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kNf4)) {
+      c.dtype = core::Dtype::kQ4_K_M;
+    }
+  }
+  const bool ggml = core::IsGgml(c.runtime);
+  FieldInt(s, ggml ? "Slots (-np)" : "Concurrent requests", "batch", &c.batch, 1, 8);
+  FieldInt(s, ggml ? "Context per slot" : "Context per request", "seq", &c.seq, 1024, 8192);
+  if (core::IsPagedServer(c.runtime)) {
+    const bool vllm = c.runtime == core::Runtime::kVllm;
+    // Short labels; the tooltips name the runtime's own flags.
+    FieldDouble(s, "Memory share", "mem_fraction", &c.mem_fraction, 0.01, "%.3f");
+    FieldInt(s, vllm ? "Batched tokens" : "Prefill chunk", "prefill_chunk", &c.prefill_chunk, 512, 2048);
+    FieldInt(s, vllm ? "Max sequences" : "Graph batch", "max_num_seqs", &c.max_num_seqs, 8, 64);
+    FieldBool(s, "CUDA graphs", "cuda_graphs", &c.cuda_graphs, nullptr);
+    ImGui::TextDisabled(vllm ? "gpu_memory_utilization, max_num_batched_tokens, max_num_seqs; 0: vLLM's default."
+                             : "mem_fraction_static, chunked_prefill_size, cuda_graph_max_bs; 0: SGLang's default.");
+  } else if (ggml) {
+    FieldInt(s, "GPU layers", "gpu_layers", &c.gpu_layers, 1, 8);
+    FieldInt(s, "n_ubatch", "prefill_chunk", &c.prefill_chunk, 128, 512);
+    int v = 0;
+    for (int i = 0; i < static_cast<int>(sizeof kVTypes / sizeof kVTypes[0]); ++i) {
+      if (kVTypes[i] == c.kv_dtype_v) v = i;
+    }
+    if (FieldCombo(s, "V cache", "kv_dtype_v", &v, static_cast<int>(sizeof kVTypes / sizeof kVTypes[0]), VTypeName, nullptr)) {
+      c.kv_dtype_v = kVTypes[v];
+    }
+    FieldBool(s, "Flash attention", "flash_attn", &c.flash_attn, nullptr);
+    FieldDouble(s, "RAM, GB", "ram_gb", &c.ram_gb, 8, "%.0f");
+    ImGui::TextDisabled("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked.");
+  }
+}
+
+void Report(const State& s) {
+  const core::ServingReport r = core::Serve(s.config);
+  if (!r.ok) return;
+  Heading("What it allocates");
+  if (ImGui::BeginTable("serving_report", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const core::ServingLine& l : r.lines) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.value.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", l.note.c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (!r.ram_fits) ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "The system RAM set is not enough for what stays off the GPU.");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("Source: %s", core::Info(s.config.runtime).source);
+  ImGui::PopTextWrapPos();
+}
+
+// Speed beside memory (core/speed.h): the roofline's figures and its two assumptions.
+void Speed(State& s) {
+  Heading("Speed (roofline)");
+  FieldDouble(s, "Bandwidth efficiency", "bw_efficiency", &s.config.bw_efficiency, 0.05, "%.2f");
+  FieldDouble(s, "MFU", "mfu", &s.config.mfu, 0.05, "%.2f");
+  const core::SpeedEstimate sp = core::EstimateSpeed(s.config);
+  if (!sp.ok) {
+    ImGui::TextDisabled("%s", sp.why_not.c_str());
+    return;
+  }
+  if (ImGui::BeginTable("speed", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const core::SpeedLine& l : sp.lines) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.value.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", l.note.c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+void Launch(State& s) {
+  static int target = 0;
+  static std::string message;
+  Heading("Launch command");
+  for (int i = 0; i < core::kLaunchTargetCount; ++i) {
+    if (i > 0) ImGui::SameLine();
+    if (ImGui::RadioButton(core::Info(core::LaunchTargetAt(i)).label, target == i)) {
+      target = i;
+      message.clear();
+    }
+  }
+  const std::string text = core::ExportLaunch(s.config, core::LaunchTargetAt(target));
+  if (ImGui::Button("Copy")) {
+    const bool ok = s.hooks.copy_text && s.hooks.copy_text(text);
+    message = ok ? "Copied to the clipboard." : "Could not copy; select the text below.";
+  }
+  if (!message.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", message.c_str());
+  }
+  ImGui::InputTextMultiline("##launch", const_cast<char*>(text.c_str()), text.size() + 1,
+                            ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 12), ImGuiInputTextFlags_ReadOnly);
+}
+
+}  // namespace
+
+void DrawServingFit(const State& s) {
+  static std::string key;
+  static core::ServeFit fit;
+  if (s.config.mode != core::Mode::kInference || !s.estimate.totals.ok) return;
+  if (key != s.config_query) {
+    key = s.config_query;
+    fit = core::FitServing(s.config);
+  }
+  if (!fit.ok) return;
+  Heading((std::string("Serving under ") + core::Info(s.config.runtime).label).c_str());
+  ImGui::Text("Longest context per request: %s tokens%s", core::FormatCount(fit.max_context).c_str(),
+              fit.model_context > 0 ? (" (trained for " + core::FormatCount(fit.model_context) + ")").c_str() : "");
+  ImGui::Text("Most requests of %s tokens at once: %s", core::FormatCount(s.config.seq).c_str(),
+              core::FormatCount(fit.max_concurrency).c_str());
+  if (fit.ggml) {
+    if (fit.max_gpu_layers >= 0) {
+      ImGui::Text("Most layers on the GPU: -ngl %lld of %lld; the rest needs %s of RAM",
+                  static_cast<long long>(fit.max_gpu_layers), static_cast<long long>(s.config.model.layers + 1),
+                  Bytes(fit.ram_bytes_at_max_layers, s).c_str());
+    } else {
+      ImGui::TextUnformatted("Not even -ngl 0 fits: the compute buffer and context alone exceed the GPU.");
+    }
+  }
+  if (fit.formats_found) {
+    ImGui::Text("Most precise formats it runs: weights %s, KV %s", core::Info(fit.dtype).id, core::Info(fit.kv_dtype).id);
+  }
+  if (!fit.gpu_sets.empty() && ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("GPU set (least memory first)");
+    ImGui::TableSetupColumn("memory");
+    ImGui::TableSetupColumn("requests at once");
+    ImGui::TableHeadersRow();
+    for (const core::GpuSetFit& g : fit.gpu_sets) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld x %s", static_cast<long long>(g.count), g.gpu.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(Bytes(g.memory_bytes, s).c_str());
+      ImGui::TableNextColumn();
+      if (g.max_concurrency > 0) ImGui::Text("%.1f", g.max_concurrency); else ImGui::TextDisabled("-");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Memory stands in for cost: the catalogue has no prices.");
+}
+
+void DrawServing(State& s) {
+  ImGui::BeginChild("serving_scroll", ImVec2(0, 0), false);
+  if (s.config.mode != core::Mode::kInference) {
+    ImGui::TextWrapped("Serving runtimes describe inference. The launch configs for training are below.");
+    if (ImGui::Button("Switch to inference")) {
+      core::Config c = s.config;
+      c.mode = core::Mode::kInference;
+      if (!core::Info(c.dtype).trainable) c.dtype = core::Dtype::kBf16;
+      ApplyConfig(s, c, "switch to inference");
+    }
+  } else {
+    Settings(s);
+    if (s.estimate.totals.ok) Report(s);
+    DrawServingFit(s);
+  }
+  if (s.estimate.totals.ok) Speed(s);
+  Launch(s);
+  ImGui::EndChild();
+}
+
+}  // namespace llmmem::app
