@@ -6,6 +6,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
+#include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
 #include "core/compat.h"
@@ -42,6 +43,7 @@ std::optional<std::string> ReadFile(const std::string& path, std::string& error)
 int main(int argc, char** argv) {
   using namespace llmmem;
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (cli::IsNetworkCommand(args)) return cli::RunNetworkCommand(args, ReadFile);  // any network, layer by layer
   const cli::CliParse parsed = cli::ParseCli(args, ReadFile);
   if (parsed.options.help) {
     std::cout << cli::HelpText();
