@@ -17,6 +17,7 @@ void DrawFitMap(const State& s);       // panel_fitmap.cpp: batch x seq plane, O
 void ShutdownFitMap();                 // frees its GL objects
 void DrawFit(State& s);                // panel_fit.cpp: fewest GPUs per ZeRO stage, largest batch/sequence, formats; DeepSpeed/Megatron figures
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
+void DrawNetwork(State& s);            // panel_network.cpp: any network layer by layer (seed 002's CNN accounting)
 void DrawPinExport(State& s);          // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports
 void DrawWeightsInput(State& s);       // panel_weights.cpp: desktop path field for a weights file
 void DrawWeightsWindow(State& s);      // panel_weights.cpp: a weights header's counts per dtype

@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "app/compare.h"
+#include "app/network_view.h"
 #include "core/config.h"
 #include "core/diagnostics.h"
 #include "core/doctor.h"
@@ -52,6 +53,7 @@ struct State {
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
   std::vector<UndoStep> undo;
   WeightsView weights;
+  NetworkView network;                 // the "Any network" tab (layer stacks; net_ keys in the URL)
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below
@@ -75,14 +77,14 @@ struct State {
   PlatformHooks hooks;
 };
 
-enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabDoctor, kTabCount };
+enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabDoctor, kTabNetwork, kTabCount };
 
 // Replaces the configuration as one undoable step.
 void ApplyConfig(State& s, const core::Config& c, const std::string& label);
 void AddBanner(State& s, Banner b);
 
-// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|doctor
-// (defaults are not written). Removes them from `query` and applies them to `s`.
+// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|doctor|network,
+// and the network tab's net_ keys (defaults are not written). Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);
 

@@ -9,6 +9,9 @@
 //     context when that is shorter than the default)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
+//   estimateNetwork(requestJson) -> any network, layer by layer (as llmmem --model resnet50
+//     --json; keys in core/network_request.h); networks() -> the vision presets;
+//   torchReprToNetwork(printModelText) -> {ok, network, graph_exact, diagnostics}
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -22,6 +25,7 @@
 #include "core/weight_headers.h"
 #include "core/estimate.h"
 #include "core/hf_config.h"
+#include "core/network_request.h"
 #include "core/presets.h"
 #include "core/result_json.h"
 
@@ -134,4 +138,8 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);
+  // Any network, layer by layer (issue 17).
+  emscripten::function("estimateNetwork", &llmmem::core::EstimateNetworkJson);
+  emscripten::function("networks", &llmmem::core::NetworkPresetsJson);
+  emscripten::function("torchReprToNetwork", &llmmem::core::TorchReprToNetworkJson);
 }

@@ -1,6 +1,7 @@
 // Requests and results for layer-stack estimates (CLI, JS API, URL).
 #include "core/network_request.h"
 
+#include <cctype>
 #include <cmath>
 
 #include "core/gpus.h"
@@ -330,6 +331,125 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e) {
   }
   j["profile_differences"] = Json(diffs);
   return j;
+}
+
+namespace {
+
+std::string PercentEncode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string PercentDecode(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const int hi = i + 2 < s.size() && s[i] == '%' ? HexDigitValue(static_cast<unsigned char>(s[i + 1])) : -1;
+    const int lo = hi >= 0 ? HexDigitValue(static_cast<unsigned char>(s[i + 2])) : -1;
+    if (lo >= 0) {
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += s[i] == '+' ? ' ' : s[i];
+    }
+  }
+  return out;
+}
+
+constexpr size_t kMaxNetworkQueryValue = 65536;  // a custom stack of a few hundred layers
+
+}  // namespace
+
+std::string NetworkRequestToQuery(const Json& request) {
+  std::string q;
+  if (!request.IsObject()) return q;
+  for (const char* const* k = kNetworkRequestKeys; *k; ++k) {
+    const std::string key = *k;
+    if (key == "torch_repr" || key == "gpu" || key == "gpu_memory_gb" || key == "cuda_context_gb" ||
+        key == "fragmentation_pct")
+      continue;  // the repr travels parsed, as network; the card is the page's
+    const Json* v = request.Find(key);
+    if (v == nullptr || v->IsNull()) continue;
+    std::string text = v->IsString() ? v->AsString() : v->Dump();
+    if (!q.empty()) q += '&';
+    q += "net_" + key + "=" + PercentEncode(text);
+  }
+  return q;
+}
+
+Json NetworkRequestFromQuery(const std::string& query, std::string* rest) {
+  Json j(Json::Object{});
+  size_t i = 0;
+  while (i <= query.size()) {
+    size_t e = query.find('&', i);
+    if (e == std::string::npos) e = query.size();
+    const std::string pair = query.substr(i, e - i);
+    const size_t eq = pair.find('=');
+    bool taken = false;
+    if (pair.compare(0, 4, "net_") == 0 && eq != std::string::npos && pair.size() - eq <= kMaxNetworkQueryValue * 3) {
+      const std::string key = pair.substr(4, eq - 4);
+      const std::string value = PercentDecode(pair.substr(eq + 1));
+      for (const char* const* k = kNetworkRequestKeys; *k && !taken; ++k) taken = key == *k;
+      if (taken) {
+        if (key == "network" || key == "input") {
+          const JsonParseResult p = ParseJson(value);
+          j[key] = p.ok ? p.value : Json(value);  // a broken one is reported by the request
+        } else {
+          j[key] = value;
+        }
+      }
+    }
+    if (!taken && !pair.empty() && rest != nullptr) {
+      if (!rest->empty()) *rest += '&';
+      *rest += pair;
+    }
+    i = e + 1;
+  }
+  return j;
+}
+
+std::string NetworkPresetsJson() {
+  Json::Array out;
+  for (const NetworkPreset& p : NetworkPresets()) {
+    Json j;
+    j["key"] = p.key;
+    j["name"] = p.spec.name;
+    j["family"] = p.spec.family;
+    j["task"] = NetworkTaskId(p.spec.task);
+    j["params"] = p.spec.published_params;
+    Json::Array in;
+    for (int64_t d : p.spec.input) in.push_back(Json(d));
+    j["input"] = Json(in);
+    out.push_back(j);
+  }
+  return Json(out).Dump();
+}
+
+std::string TorchReprToNetworkJson(const std::string& text) {
+  const TorchReprParse p = ParseTorchRepr(text);
+  Json j;
+  j["ok"] = p.ok;
+  j["graph_exact"] = p.graph_exact;
+  if (p.ok) j["network"] = NetworkToJson(p.spec);
+  Json::Array diags;
+  for (const Diagnostic& d : p.diagnostics) {
+    Json x;
+    x["id"] = DiagIdName(d.id);
+    x["severity"] = SeverityName(d.severity);
+    x["message"] = d.message;
+    diags.push_back(x);
+  }
+  j["diagnostics"] = Json(diags);
+  return j.Dump();
 }
 
 std::string EstimateNetworkJson(const std::string& request_json) {

@@ -40,4 +40,17 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e);
 // request JSON in, result JSON out (what the JS API's estimateNetwork calls).
 std::string EstimateNetworkJson(const std::string& request_json);
 
+// The request in a URL: "net_model=resnet50&net_batch=64" (each key with a net_ prefix,
+// values percent-encoded; network as compact JSON; torch_repr is not carried: the parsed
+// stack travels as network). Keys the request does not know are dropped; an empty request
+// gives "". NetworkRequestFromQuery reads the pairs it recognises and returns the rest.
+std::string NetworkRequestToQuery(const Json& request);
+Json NetworkRequestFromQuery(const std::string& query, std::string* rest = nullptr);
+
+// JSON text in and out, for the JS API (src/bindings/embind_api.cpp):
+//   NetworkPresetsJson() -> [{key, name, family, task, params, input}]
+//   TorchReprToNetworkJson(text) -> {ok, network (the stack, no input), graph_exact, diagnostics}
+std::string NetworkPresetsJson();
+std::string TorchReprToNetworkJson(const std::string& text);
+
 }  // namespace llmmem::core
