@@ -506,9 +506,13 @@ void DrawNetwork(State& s) {
     DrawLayerChart(v);
     if (v.model.empty()) DrawEditBar(v, changed);
     DrawLayerTable(v, std::max(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 6));
-    if (!v.differences.empty() && ImGui::TreeNode("Where PyTorch versions and devices differ")) {
+    const auto& notes = v.estimate.analysis.notes;
+    if ((!v.differences.empty() || !notes.empty()) && ImGui::TreeNode("Where PyTorch versions and devices differ")) {
+      ImGui::PushTextWrapPos(0);
       for (const core::ProfileDifference& d : v.differences)
         ImGui::BulletText("%s per sample: %s", Bytes(d.bytes_per_sample).c_str(), d.what.c_str());
+      for (const std::string& n : notes) ImGui::BulletText("%s", n.c_str());
+      ImGui::PopTextWrapPos();
       ImGui::TreePop();
     }
   } else if (v.model.empty()) {

@@ -1001,6 +1001,21 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   }
   for (size_t t = 0; t < alive.size() && t < workspace_.size(); ++t) alive[t] += workspace_[t];
   a_.inference_peak_bytes = *std::max_element(alive.begin(), alive.end());
+  // Where a GPU keeps something the CPU measurement cannot show (named, not counted).
+  bool has[static_cast<size_t>(LayerKind::kCount)] = {};
+  for (const LayerRow& r : a_.rows) has[static_cast<size_t>(r.kind)] = true;
+  auto kind = [&](LayerKind k) { return has[static_cast<size_t>(k)]; };
+  if (s_.training && kind(LayerKind::kBatchNorm))
+    a_.notes.push_back("CUDA: cuDNN's BatchNorm (cudnn_batch_norm, training: CUDNN_BATCHNORM_SPATIAL_PERSISTENT) keeps "
+                       "the input, save_mean and save_var (fp32 per channel) as the CPU does, plus a reserve-space "
+                       "tensor whose size cuDNN decides (cudnnGetBatchNormalizationTrainingExReserveSpaceSize; "
+                       "0 bytes for plain BN in the cuDNN versions read): not counted");
+  if (kind(LayerKind::kConv1d) || kind(LayerKind::kConv2d) || kind(LayerKind::kConvTranspose2d))
+    a_.notes.push_back("CUDA: cuDNN convolutions take a workspace while they run (more with "
+                       "torch.backends.cudnn.benchmark = True); a transient, in the allocator's reserve, not here");
+  if (s_.training && kind(LayerKind::kDropout))
+    a_.notes.push_back("Dropout: CUDA's fused kernel keeps a bool mask (1 byte per element, counted); torch 1.13 on "
+                       "the CPU keeps a noise tensor in the input's dtype instead (the measurement used CUDA's)");
   if (spec.published_params && spec.published_params != a_.params) {
     a_.diagnostics.push_back({DiagId::kInconsistent, Severity::kWarning, "network",
                               "the stack counts " + std::to_string(a_.params) + " parameters; " +
