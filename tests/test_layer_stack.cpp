@@ -282,6 +282,9 @@ TEST_CASE("Layer stack: against what PyTorch kept (torch 1.13, CPU, torchvision 
       NetworkSettings s;
       s.profile = TorchProfile::kTorch113Cpu;
       s.batch = static_cast<int64_t>(b);
+      const bool bf16 = c.Find("dtype")->AsString() == "bf16";
+      s.dtype = bf16 ? Dtype::kBf16 : Dtype::kFp32;
+      const double elem = bf16 ? 2 : 4;
       const NetworkAnalysis a = AnalyzeNetwork(spec, s);
       REQUIRE_MESSAGE(a.ok, FirstError(a));
       // Parameters, buffers and gradients to the byte.
@@ -293,15 +296,15 @@ TEST_CASE("Layer stack: against what PyTorch kept (torch 1.13, CPU, torchvision 
       // sums nothing), and AccumulateGrad keeps that view: its storage holds every token.
       double grad_extra = 0;
       for (const LayerRow& r : a.rows) {
-        if (b == 1 && r.kind == LayerKind::kClassToken) grad_extra = static_cast<double>(r.out.d[0] - 1) * r.out.d[1] * 4;
+        if (b == 1 && r.kind == LayerKind::kClassToken) grad_extra = static_cast<double>(r.out.d[0] - 1) * r.out.d[1] * elem;
       }
-      CHECK(static_cast<double>(a.trainable_params) * 4 + grad_extra == Num(c, "grad_bytes"));
+      CHECK(static_cast<double>(a.trainable_params) * elem + grad_extra == Num(c, "grad_bytes"));
       if (const Json* opts = c.Find("optimizers"); opts && opts->IsObject()) {
         const OptimizerStateBytes m = NetworkOptimizerState(Optimizer::kSgdMomentum, static_cast<double>(a.trainable_params),
-                                                            a.trainable_tensors, 4);
+                                                            a.trainable_tensors, elem);
         CHECK(m.gpu == Num(*opts->Find("momentum"), "state_bytes"));
         const OptimizerStateBytes w = NetworkOptimizerState(Optimizer::kAdamW, static_cast<double>(a.trainable_params),
-                                                            a.trainable_tensors, 4);
+                                                            a.trainable_tensors, elem);
         CHECK(w.gpu + w.host == Num(*opts->Find("adamw"), "state_bytes"));
       }
       // Saved tensors: within 2% per model (the torch 1.13 / CPU profile; the named

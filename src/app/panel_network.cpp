@@ -510,7 +510,8 @@ void DrawNetwork(State& s) {
     if ((!v.differences.empty() || !notes.empty()) && ImGui::TreeNode("Where PyTorch versions and devices differ")) {
       ImGui::PushTextWrapPos(0);
       for (const core::ProfileDifference& d : v.differences)
-        ImGui::BulletText("%s per sample: %s", Bytes(d.bytes_per_sample).c_str(), d.what.c_str());
+        ImGui::BulletText("%s per sample, %s per step: %s", Bytes(d.bytes_per_sample).c_str(),
+                          Bytes(d.bytes_per_step).c_str(), d.what.c_str());
       for (const std::string& n : notes) ImGui::BulletText("%s", n.c_str());
       ImGui::PopTextWrapPos();
       ImGui::TreePop();

@@ -132,7 +132,11 @@ std::string Render(const core::NetworkRequest& r, const core::NetworkEstimate& e
   const auto diffs = core::ProfileDifferences(r.spec, in.settings);
   if (in.settings.training && !diffs.empty()) {
     out += "\nWhere PyTorch versions and devices differ (per sample, torch 1.13 CPU minus PyTorch 2.x CUDA):\n";
-    for (const core::ProfileDifference& d : diffs) out += "  " + FormatNumber(d.bytes_per_sample / 1e6, 3) + " MB: " + d.what + "\n";
+    for (const core::ProfileDifference& d : diffs) {
+      out += "  " + FormatNumber(d.bytes_per_sample / 1e6, 3) + " MB per sample";
+      if (d.bytes_per_step != 0) out += ", " + FormatNumber(d.bytes_per_step / 1e6, 3) + " MB per step";
+      out += ": " + d.what + "\n";
+    }
   }
   for (const std::string& n : a.notes) out += "Note: " + n + "\n";
   out += "(MB = 1e6 bytes, GB = 1e9 bytes, GiB = 2^30 bytes)\n";

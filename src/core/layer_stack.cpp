@@ -12,7 +12,8 @@
 // autograd formulas are PyTorch's tools/autograd/derivatives.yaml):
 //   convolution, linear: the input (for the weight's gradient); a linear on a permuted
 //     (non-contiguous) input of rank >= 2 per sample keeps a contiguous copy (matmul's reshape)
-//   BatchNorm (train): the input, and save_mean/save_invstd (2 x C fp32, whatever the batch)
+//   BatchNorm (train): the input, and save_mean/save_invstd (2 x C fp32, whatever the batch;
+//     the input dtype on the CPU for 16-bit models)
 //   LayerNorm: the input and mean/rstd per row (fp32 on CUDA; the input dtype on the CPU)
 //   GroupNorm: the input and mean/rstd per (sample, group)
 //   ReLU, Sigmoid, Tanh: their output (in place: the input's storage, nothing new);
@@ -188,14 +189,14 @@ namespace {
 struct Rules {
   bool mean_keeps_input = false;     // torch 1.13's MeanBackward1 keeps its input
   bool attention_math = false;       // MultiheadAttention on the math path (not SDPA fused)
-  bool ln_stats_in_dtype = false;    // CPU LayerNorm keeps mean/rstd in the input dtype
+  bool norm_stats_in_dtype = false;  // CPU BatchNorm/LayerNorm keep their statistics in the input dtype
 };
 
 Rules RulesFor(const NetworkSettings& s) {
   Rules r;
   const bool old = s.profile == TorchProfile::kTorch113Cpu;
   r.mean_keeps_input = old;
-  r.ln_stats_in_dtype = old;
+  r.norm_stats_in_dtype = old;
   r.attention_math = s.attention == AttentionKernel::kMath || (s.attention == AttentionKernel::kAuto && old);
   return r;
 }
@@ -331,7 +332,6 @@ class Analyzer {
   std::vector<double> workspace_;  // per step (inference temporaries)
   Shape net_input_;
   int step_ = 0;
-  int depth_ = 0;
   bool failed_ = false;
 };
 
@@ -619,7 +619,10 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
         row->buffer_bytes += 2 * c * elem_ + 8;  // running_mean, running_var, num_batches_tracked (int64)
         if (in.requires_grad || trainable_affine) {
           Save(in, *row, "input");
-          SaveNew(0, 2 * c * 4, *row, "mean and inverse std per channel (fp32)");
+          if (rules_.norm_stats_in_dtype && elem_ < 4)
+            SaveNew(0, 2 * c * elem_, *row, "mean and inverse std per channel (input dtype, CPU)");
+          else
+            SaveNew(0, 2 * c * 4, *row, "mean and inverse std per channel (fp32)");
         }
       } else if (in.requires_grad || trainable_affine) {
         Save(in, *row, "input");
@@ -640,8 +643,8 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
       const bool trainable_affine = l.affine && l.trainable;
       if (in.requires_grad || trainable_affine) {
         Save(in, *row, "input");
-        SaveNew(2 * sh.Numel() / d * (rules_.ln_stats_in_dtype ? elem_ : 4), 0, *row,
-                rules_.ln_stats_in_dtype ? "mean and rstd per row (input dtype, CPU)" : "mean and rstd per row (fp32)");
+        SaveNew(2 * sh.Numel() / d * (rules_.norm_stats_in_dtype ? elem_ : 4), 0, *row,
+                rules_.norm_stats_in_dtype ? "mean and rstd per row (input dtype, CPU)" : "mean and rstd per row (fp32)");
       }
       out = NewValue(sh, in.requires_grad || trainable_affine);
       break;
@@ -1069,13 +1072,15 @@ std::vector<ProfileDifference> ProfileDifferences(const NetworkSpec& spec, const
        &Rules::attention_math},
       {"AdaptiveAvgPool2d(1) runs mean(): torch 1.13's MeanBackward1 keeps its input; PyTorch 2.x keeps nothing",
        &Rules::mean_keeps_input},
-      {"LayerNorm's mean and rstd: fp32 on CUDA; the input dtype on the CPU", &Rules::ln_stats_in_dtype},
+      {"BatchNorm's and LayerNorm's statistics: fp32 on CUDA; the input dtype on the CPU (16-bit models)",
+       &Rules::norm_stats_in_dtype},
   };
   for (const Flip& f : flips) {
     Rules r = base;
     r.*(f.rule) = true;
     const NetworkAnalysis b = AnalyzeWith(spec, s, r);
-    if (b.ok && b.saved_bytes != a.saved_bytes) out.push_back({f.what, b.saved_bytes - a.saved_bytes});
+    if (b.ok && (b.saved_bytes != a.saved_bytes || b.saved_fixed_bytes != a.saved_fixed_bytes))
+      out.push_back({f.what, b.saved_bytes - a.saved_bytes, b.saved_fixed_bytes - a.saved_fixed_bytes});
   }
   return out;
 }

@@ -185,6 +185,7 @@ NetworkAnalysis AnalyzeNetwork(const NetworkSpec& spec, const NetworkSettings& s
 struct ProfileDifference {
   std::string what;
   double bytes_per_sample = 0;  // kTorch113Cpu minus kTorch2Cuda
+  double bytes_per_step = 0;    // the same, for what does not grow with the batch
 };
 std::vector<ProfileDifference> ProfileDifferences(const NetworkSpec& spec, const NetworkSettings& settings);
 

@@ -327,6 +327,7 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e) {
     Json x;
     x["what"] = d.what;
     x["bytes_per_sample"] = d.bytes_per_sample;
+    x["bytes_per_step"] = d.bytes_per_step;
     diffs.push_back(x);
   }
   j["profile_differences"] = Json(diffs);

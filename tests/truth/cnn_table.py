@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def run(cli, case, profile):
-    args = [cli, "--json", "--profile", profile, "--batch", str(case["batch"]),
+    args = [cli, "--json", "--profile", profile, "--batch", str(case["batch"]), "--dtype", case["dtype"],
             "--input", ",".join(str(d) for d in case["input"])]
     tmp = None
     if "preset" in case:
@@ -52,8 +52,9 @@ def main():
         new, d_new = run(cli, c, "torch2-cuda")
         ratio = old / c["saved_bytes"]
         worst = max(worst, abs(ratio - 1))
-        diffs = "; ".join(f"{x['bytes_per_sample'] / 1e3:+,.1f} KB: {x['what'].split(':')[0]}"
-                          for x in d_old["profile_differences"]) or "none"
+        diffs = "; ".join(f"{x['bytes_per_sample'] / 1e3:+,.1f} KB" +
+                          (f" ({x['bytes_per_step'] / 1e3:+,.1f} KB per step)" if x["bytes_per_step"] else "") +
+                          f": {x['what'].split(':')[0]}" for x in d_old["profile_differences"]) or "none"
         print(f"| {c['id']} | {d_old['network']['params']:,} | {c['saved_bytes']:,} | {old:,.0f} | {ratio:.4f} | "
               f"{new:,.0f} | {diffs} |")
     print(f"\nLargest departure: {100 * worst:.3f}% over {len(doc['cases'])} cases.")

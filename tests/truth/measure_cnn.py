@@ -247,14 +247,19 @@ def all_cases():
     C.append(case("fcn_resnet50", 64, 2, classes=21, task="segmentation"))
     C.append(case("deeplabv3_resnet50", 64, 2, classes=21, task="segmentation"))
     C.append(case("lraspp_mobilenet_v3_large", 64, 2, classes=21, task="segmentation"))
+    # 16-bit (model.to(torch.bfloat16)): BatchNorm's statistics stay fp32, LayerNorm's are
+    # bf16 on the CPU, buffers and optimizer states follow the parameters
+    C.append(case("resnet18", 64, 2, dtype="bf16"))
+    C.append(case("convnext_tiny", 64, 2, dtype="bf16", optimizers=False))
     for k, st in CUSTOM.items():
-        c = case(k, st["input"][-1], 2, channels=st["input"][0] if len(st["input"]) > 1 else 0,
-                 classes=st["classes"])
-        c["id"] = f"{k}_fp32_b2_" + "x".join(str(x) for x in st["input"])
-        c["input"] = st["input"]
-        if "ids" in st:
-            c["ids"] = st["ids"]
-        C.append(c)
+        for dt in ("fp32", "bf16") if k == "custom_tokens" else ("fp32",):
+            c = case(k, st["input"][-1], 2, dtype=dt, channels=st["input"][0] if len(st["input"]) > 1 else 0,
+                     classes=st["classes"])
+            c["id"] = f"{k}_{dt}_b2_" + "x".join(str(x) for x in st["input"])
+            c["input"] = st["input"]
+            if "ids" in st:
+                c["ids"] = st["ids"]
+            C.append(c)
     return C
 
 
@@ -332,6 +337,8 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--show", default=None, help="measure the cases whose id contains this and print every storage")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--update", action="store_true",
+                    help="with --only: measure those cases and put them into the committed file (case order kept)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -356,7 +363,12 @@ def main():
         results.append(r)
         print(f"{secs:7.2f}s {r['id']}: saved {r['saved_bytes']} B, params {r['params']}, "
               f"check {r['cross_check']}", flush=True)
-    out = args.out or (default_out if not (args.quick or args.only) else "/tmp/cnn_truth_quick.json")
+    out = args.out or (default_out if not (args.quick or args.only) or args.update else "/tmp/cnn_truth_quick.json")
+    if args.update:  # the other cases as committed (a full run gives the same bytes: deterministic)
+        with open(out) as fh:
+            old = {c["id"]: c for c in json.load(fh)["cases"]}
+        new = {r["id"]: r for r in results}
+        results = [new.get(c["id"]) or old[c["id"]] for c in all_cases() if c["id"] in new or c["id"] in old]
     data = document(results)
     with open(out, "w") as fh:
         json.dump(data, fh, indent=1)
