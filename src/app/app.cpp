@@ -209,7 +209,7 @@ void Frame() {
     const std::string doctor = s.remedies.empty() || !over
                                    ? std::string("OOM doctor###doctor")
                                    : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
-    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", "Serving", doctor.c_str(), "Read an OOM###oom"};
+    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", "Serving", doctor.c_str(), "Read an OOM###oom", "Any network"};
     for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
       if (!ImGui::BeginTabItem(tabs[t], nullptr, f)) continue;
@@ -224,6 +224,7 @@ void Frame() {
       if (t == kTabServing) DrawServing(s);
       if (t == kTabDoctor) DrawDoctor(s);
       if (t == kTabOom) DrawOom(s);
+      if (t == kTabNetwork) DrawNetwork(s);
       ImGui::EndTabItem();
     }
     s.select_tab = false;

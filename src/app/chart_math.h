@@ -5,6 +5,7 @@
 // and NiceTicks (the same rule as implot's ImNiceNum).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -172,6 +173,27 @@ inline std::vector<int64_t> LogSamples(int64_t lo, int64_t hi, int per_octave) {
     out.push_back(v);
   }
   return out;
+}
+
+// The indices of the `n` largest values, largest first (equal values: the earlier index
+// first); non-finite and negative values count as 0. The per-layer chart colours these.
+inline std::vector<int> LargestIndices(const std::vector<double>& values, int n) {
+  std::vector<int> idx;
+  for (int i = 0; i < static_cast<int>(values.size()); ++i) idx.push_back(i);
+  auto val = [&](int i) { return std::isfinite(values[i]) && values[i] > 0 ? values[i] : 0.0; };
+  const int k = n < 0 ? 0 : n < static_cast<int>(idx.size()) ? n : static_cast<int>(idx.size());
+  std::partial_sort(idx.begin(), idx.begin() + k, idx.end(),
+                    [&](int a, int b) { return val(a) != val(b) ? val(a) > val(b) : a < b; });
+  idx.resize(static_cast<size_t>(k));
+  return idx;
+}
+
+// Which of `n` equal slots across [0, width) a position x falls in (-1 outside): the
+// per-layer chart's hover.
+inline int SlotAt(double x, double width, int n) {
+  if (n <= 0 || !(width > 0) || !(x >= 0) || x >= width) return -1;
+  const int i = static_cast<int>(x / width * n);
+  return i < n ? i : n - 1;
 }
 
 }  // namespace llmmem::app::chart

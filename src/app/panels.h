@@ -20,6 +20,7 @@ void DrawServing(State& s);            // panel_serving.cpp: runtime, what it al
 void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
 void DrawOom(State& s);                // panel_oom.cpp: paste an OOM message / nvidia-smi; what held the GPU, why it failed
+void DrawNetwork(State& s);            // panel_network.cpp: any network layer by layer (seed 002's CNN accounting)
 void DrawPinExport(State& s);          // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports
 void DrawWeightsInput(State& s);       // panel_weights.cpp: desktop path field for a weights file
 void DrawWeightsWindow(State& s);      // panel_weights.cpp: a weights header's counts per dtype

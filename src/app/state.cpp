@@ -9,11 +9,14 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "serving", "doctor", "oom"};
+const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "serving", "doctor", "oom", "network"};
 constexpr size_t kUndoMax = 50;
 }
 
-std::string TakeViewKeys(State& s, const std::string& query) {
+std::string TakeViewKeys(State& s, const std::string& query_in) {
+  core::Diagnostics network_notes;
+  const std::string query = TakeNetworkKeys(s.network, query_in, &network_notes);
+  if (!network_notes.empty()) AddBanner(s, {"Network in the link", "not used", network_notes, false});
   std::string rest;
   size_t i = 0;
   while (i <= query.size()) {
@@ -52,6 +55,8 @@ std::string ViewKeys(const State& s) {
   if (s.units == core::UnitSystem::kBinary) v += "&units=gib";
   if (!s.dark) v += "&theme=light";
   if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + kTabIds[s.tab];
+  const std::string net = NetworkViewQuery(s.network);
+  if (!net.empty()) v += "&" + net;
   return v;
 }
 

@@ -11,6 +11,7 @@
 #include "app/app.h"
 #include "app/compare.h"
 #include "app/oom_view.h"
+#include "app/network_view.h"
 #include "core/config.h"
 #include "core/diagnostics.h"
 #include "core/doctor.h"
@@ -57,6 +58,7 @@ struct State {
   OomView oom;                         // the "Read an OOM" tab
   std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
   std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame
+  NetworkView network;                 // the "Any network" tab (layer stacks; net_ keys in the URL)
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below
@@ -80,14 +82,14 @@ struct State {
   PlatformHooks hooks;
 };
 
-enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabServing, kTabDoctor, kTabOom, kTabCount };
+enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabServing, kTabDoctor, kTabOom, kTabNetwork, kTabCount };
 
 // Replaces the configuration as one undoable step.
 void ApplyConfig(State& s, const core::Config& c, const std::string& label);
 void AddBanner(State& s, Banner b);
 
-// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|serving|doctor|oom
-// (defaults are not written). Removes them from `query` and applies them to `s`.
+// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|serving|doctor|oom|network,
+// and the network tab's net_ keys (defaults are not written). Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);
 

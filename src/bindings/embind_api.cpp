@@ -18,6 +18,9 @@
 //   exportLaunch(configJson, "vllm" | "sglang" | "llama.cpp" | "ollama" | "deepspeed" | "fsdp" |
 //     "hf-trainer") -> the launch command or config (as llmmem --export)
 //   fitServing(configJson) -> the serving fit answers (as llmmem fit's "serving")
+//   estimateNetwork(requestJson) -> any network, layer by layer (as llmmem --model resnet50
+//     --json; keys in core/network_request.h); networks() -> the vision presets;
+//   torchReprToNetwork(printModelText) -> {ok, network, graph_exact, diagnostics}
 //   inspectWeightHeader(bytes: Uint8Array of the file's first bytes, fileSize) ->
 //     {status: "complete" | "need_more" | "error", need_bytes, ...}: call again with
 //     File.slice(0, need_bytes) until complete (never the whole file)
@@ -32,6 +35,7 @@
 #include "core/estimate.h"
 #include "core/hf_config.h"
 #include "core/oom_json.h"
+#include "core/network_request.h"
 #include "core/presets.h"
 #include "core/launch_export.h"
 #include "core/result_json.h"
@@ -211,4 +215,8 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);
+  // Any network, layer by layer (issue 17).
+  emscripten::function("estimateNetwork", &llmmem::core::EstimateNetworkJson);
+  emscripten::function("networks", &llmmem::core::NetworkPresetsJson);
+  emscripten::function("torchReprToNetwork", &llmmem::core::TorchReprToNetworkJson);
 }

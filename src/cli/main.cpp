@@ -5,6 +5,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
 #include "cli/cli_oom.h"
+#include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
 #include "core/compat.h"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   using namespace llmmem;
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "oom") return cli::RunOom(args, ReadFile, std::cout, std::cerr);
+  if (cli::IsNetworkCommand(args)) return cli::RunNetworkCommand(args, ReadFile);  // any network, layer by layer
   const cli::CliParse parsed = cli::ParseCli(args, ReadFile);
   if (parsed.options.help) {
     Print(std::cout, cli::HelpText());
