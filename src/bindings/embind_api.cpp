@@ -167,6 +167,8 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
   core::Json j = core::OomReportToJson(core::ReadOomReport(text, &parsed.config));
   j["config_diagnostics"] = core::DiagnosticsToJson(parsed.diagnostics);
   return j.Dump();
+}
+
 std::string ExportLaunch(const std::string& config_json, const std::string& target) {
   core::LaunchTarget t;
   if (!core::ParseLaunchTarget(target, t)) return "unknown target \"" + target + "\"; one of " + core::LaunchTargetIdList();
