@@ -310,9 +310,14 @@ std::string ConfigToQuery(const Config& c) {
   reference.model = BaseModel(c);
   // A link that changes hidden or heads states head_dim too, or loading it would derive one.
   const bool head_shape_changed = c.model.hidden != reference.model.hidden || c.model.heads != reference.model.heads;
+  // A catalogue card states its memory: gpu_memory_gb is written only when it differs from
+  // the card's, so the link (and the CLI flags made from it) never sets the memory twice.
+  const Gpu* card = FindGpu(c.gpu);
+  const bool memory_is_cards = card != nullptr && c.gpu_memory_gb == card->UsableBytes() / 1e9;
   for (const FieldDef& f : Fields()) {
     const std::string v = f.get(c);
     const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
+    if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
     if (v != f.get(reference) || keep_head_dim) q += "&" + std::string(f.name) + "=" + Encode(v);
   }
   return q;

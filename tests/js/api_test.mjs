@@ -92,40 +92,6 @@ check('presets list and HF import', () => {
   assert.ok(missing.diagnostics.some(d => d.field === 'hidden_size'));
 });
 
-// Issue 18: readOom gives what `llmmem oom --json` gives, with and without a configuration.
-const oomDir = root + 'tests/fuzz/corpus/oom/';
-function cliOom(file, args) {
-  try {
-    return JSON.parse(execFileSync(root + 'build/native/llmmem', ['oom', oomDir + file, ...args, '--json'], { encoding: 'utf8' }));
-  } catch (e) {
-    if (e.status === 2) return JSON.parse(e.stdout);  // 2: not recognised, still a result
-    throw e;
-  }
-}
-for (const file of ['seed002_baichuan_a30.txt', 'torch2_other_process.txt', 'nvidia_smi_a30.txt', 'memory_summary.txt',
-                    'ddp_two_ranks.txt', 'contradictory.txt', 'unknown.txt']) {
-  check(`readOom equals llmmem oom --json for ${file}`, () => {
-    const js = JSON.parse(api.readOom(readFileSync(oomDir + file, 'utf8'), ''));
-    const native = cliOom(file, []);
-    assert.deepEqual(js, native);
-  });
-}
-check('readOom beside a configuration: seed 002 failed while loading the weights', () => {
-  const config = JSON.parse(api.estimateQuery('v=1&model=baichuan-7b&mode=infer&seq=2048')).config;
-  const js = JSON.parse(api.readOom(readFileSync(oomDir + 'seed002_baichuan_a30.txt', 'utf8'), JSON.stringify(config)));
-  const d = js.devices[0];
-  assert.equal(d.findings[0].id, 'held_elsewhere');
-  assert.match(d.comparison.stage, /While loading the weights/);
-  assert.equal(d.suggested.fits, false);
-  const native = cliOom('seed002_baichuan_a30.txt', ['--model', 'baichuan-7b', '--mode', 'infer', '--seq', '2048']);
-  assert.deepEqual(d, native.devices[0]);
-});
-check('readOom: unknown text names the forms it knows', () => {
-  const js = JSON.parse(api.readOom('hello', ''));
-  assert.equal(js.recognised, false);
-  assert.match(js.notes[0], /nvidia-smi table/);
-  assert.ok(js.known_forms.every(f => f.source.length > 20));
-
 // Every entry point reports bad input; none answers for the defaults instead (issue 14).
 const badConfigs = ['{"batch": "NaN"}', '{"batch": true}', '{"seq": "0x10"}', '{"flash_attn": 1}', '{"mode": 3}',
   '{"model": {"preset": 5}}', '{"batch": ', '\uFEFF{"batch": 2}', '[]', '"x"', '{"gpu": "nope"}'];
@@ -165,6 +131,44 @@ check('JSON output is valid UTF-8 with control characters escaped', () => {
   const r = JSON.parse(text);
   assert.equal(r.ok, true);
   assert.ok(!r.config.model.name.includes('\ufffd'), 'cut on a character boundary');
+});
+
+
+// Issue 18: readOom gives what `llmmem oom --json` gives, with and without a configuration.
+const oomDir = root + 'tests/fuzz/corpus/oom/';
+function cliOom(file, args) {
+  try {
+    return JSON.parse(execFileSync(root + 'build/native/llmmem', ['oom', oomDir + file, ...args, '--json'], { encoding: 'utf8' }));
+  } catch (e) {
+    if (e.status === 2) return JSON.parse(e.stdout);  // 2: not recognised, still a result
+    throw e;
+  }
+}
+for (const file of ['seed002_baichuan_a30.txt', 'torch2_other_process.txt', 'nvidia_smi_a30.txt', 'memory_summary.txt',
+                    'ddp_two_ranks.txt', 'contradictory.txt', 'unknown.txt']) {
+  check(`readOom equals llmmem oom --json for ${file}`, () => {
+    const js = JSON.parse(api.readOom(readFileSync(oomDir + file, 'utf8'), ''));
+    const native = cliOom(file, []);
+    assert.deepEqual(js, native);
+  });
+}
+check('readOom beside a configuration: seed 002 failed while loading the weights', () => {
+  const config = JSON.parse(api.estimateQuery('v=1&model=baichuan-7b&mode=infer&seq=2048')).config;
+  const js = JSON.parse(api.readOom(readFileSync(oomDir + 'seed002_baichuan_a30.txt', 'utf8'), JSON.stringify(config)));
+  const d = js.devices[0];
+  assert.equal(d.findings[0].id, 'held_elsewhere');
+  assert.match(d.comparison.stage, /While loading the weights/);
+  assert.equal(d.suggested.fits, false);
+  const native = cliOom('seed002_baichuan_a30.txt', ['--model', 'baichuan-7b', '--mode', 'infer', '--seq', '2048']);
+  assert.deepEqual(d, native.devices[0]);
+});
+check('readOom: unknown text names the forms it knows', () => {
+  const js = JSON.parse(api.readOom('hello', ''));
+  assert.equal(js.recognised, false);
+  assert.match(js.notes[0], /nvidia-smi table/);
+  assert.ok(js.known_forms.every(f => f.source.length > 20));
+});
+
 check('serving (issue 16): the report, the fit answers and the launch commands equal the CLI', () => {
   const cfg = JSON.parse(api.estimateQuery('v=1&model=llama-3.1-8b&mode=infer&runtime=vllm&seq=8192')).config;
   const js = JSON.parse(api.estimate(JSON.stringify(cfg)));
