@@ -235,6 +235,7 @@ std::string HelpText() {
       "usage: llmmem [--model KEY | --hf-config config.json | dimension flags] [options] [--json]\n"
       "       llmmem fit [same options]   the inverse questions: fewest GPUs per ZeRO stage, largest\n"
       "                                   micro-batch and sequence, most precise inference formats\n"
+      "       llmmem --model resnet50 --image-size 224 ...   any network layer by layer (--network-help)\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"

@@ -1040,7 +1040,9 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   if (s_.training && kind(LayerKind::kDropout))
     a_.notes.push_back("Dropout: CUDA's fused kernel keeps a bool mask (1 byte per element, counted); torch 1.13 on "
                        "the CPU keeps a noise tensor in the input's dtype instead (the measurement used CUDA's)");
-  if (spec.published_params && spec.published_params != a_.params) {
+  // A count that differs is worth a warning, except where the input decides it: a ViT's
+  // position embedding has one row per patch (torchvision rebuilds it with image_size).
+  if (spec.published_params && spec.published_params != a_.params && !kind(LayerKind::kPositionEmbedding)) {
     a_.diagnostics.push_back({DiagId::kInconsistent, Severity::kWarning, "network",
                               "the stack counts " + std::to_string(a_.params) + " parameters; " +
                                   (spec.params_source.empty() ? std::string("its source") : spec.params_source) +
