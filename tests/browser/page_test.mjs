@@ -57,6 +57,7 @@ const cases = [
   { name: 'fit', hash: '#v=1&model=llama-3.1-8b&dp=4&zero=3&view=fit' },
   { name: 'charts', hash: '#v=1&model=qwen2.5-7b&mode=lora&view=charts&units=gib' },
   { name: 'doctor', hash: '#v=1&model=llama-3.3-70b&mode=train&seq=8192&view=doctor&theme=light' },
+  { name: 'network', hash: '#v=1&model=llama-3.1-8b&view=network&net_model=swin_t&net_batch=64' },
 ];
 
 try {
@@ -95,9 +96,13 @@ try {
       if (c.hash) {
         // View keys (units, theme, view) belong to the page, not to the configuration.
         const wanted = c.hash.slice(1).split('&')
-          .filter(p => !/^(v|view|units|theme)=/.test(p) && p !== 'mode=train');
+          .filter(p => !/^(v|view|units|theme|net_[a-z_]+)=/.test(p) && p !== 'mode=train');
         const got = new Set(state.config.split('&'));
         check(`${c.name}: the URL state was restored`, wanted.every(p => got.has(p)), `${state.config}`);
+        // The network tab's keys (net_...) live in the page's URL state, beside the config.
+        const net = c.hash.slice(1).split('&').filter(p => p.startsWith('net_'));
+        const url = new Set(state.url_state.split('&'));
+        if (net.length) check(`${c.name}: the network tab's state was restored`, net.every(p => url.has(p)), state.url_state);
       }
     }
     await context.close();
