@@ -153,6 +153,26 @@ TEST_CASE("Layer stack: blocks (residual add, concat, squeeze-and-excitation)") 
   CHECK(a.rows.size() == 9);
 }
 
+TEST_CASE("Layer stack: a tap is a side output the caller holds (FPN levels); frozen layers keep nothing") {
+  // stem (frozen) -> tap [conv -> P] -> conv: the tap's output is held, not kept for backward;
+  // the frozen stem's input is not kept (no weight gradient, no gradient to pass back).
+  const NetworkAnalysis a = Analyze(R"({"task": "backbone", "input": [3, 8, 8], "layers": [
+      {"type": "conv2d", "name": "stem", "out": 4, "kernel": 1, "trainable": false},
+      {"type": "frozen_batchnorm", "name": "stem_bn"},
+      {"type": "tap", "name": "level", "branches": [[{"type": "conv2d", "name": "p", "out": 2, "kernel": 1}]]},
+      {"type": "conv2d", "name": "next", "out": 4, "kernel": 1},
+      {"type": "frozen_batchnorm", "name": "next_bn"}]})");
+  REQUIRE_MESSAGE(a.ok, FirstError(a));
+  CHECK(Row(a, "stem")->saved_bytes == 0);
+  CHECK(Row(a, "stem_bn")->saved_fixed_bytes == 0);           // its input needs no gradient
+  CHECK(Row(a, "p")->saved_bytes == 4 * 8 * 8 * 4.0);         // the stem's output, once
+  CHECK(Row(a, "next")->shared_bytes == 4 * 8 * 8 * 4.0);
+  CHECK(Row(a, "next_bn")->saved_fixed_bytes == 4 * 4.0);     // scale, one value per channel
+  CHECK(a.output_held_bytes == (2 + 4) * 8 * 8 * 4.0);        // the tap's and the last output
+  CHECK(a.loss_bytes == 0);                                   // a backbone has no loss here
+  CHECK(a.trainable_params == 4 * 2 + 2 + 4 * 4 + 4);
+}
+
 TEST_CASE("Layer stack: errors are values naming the layer") {
   NetworkAnalysis a = Analyze(R"({"input": [3, 32, 32], "layers": [
       {"type": "conv2d", "name": "c", "in": 4, "out": 8, "kernel": 3}]})");
@@ -209,7 +229,7 @@ TEST_CASE("Layer stack: presets count exactly torchvision's parameters") {
   const char* required[] = {"resnet18", "resnet50", "resnet152", "vgg16", "vgg16_bn", "mobilenet_v2",
                             "mobilenet_v3_large", "efficientnet_b0", "efficientnet_b4", "densenet121",
                             "convnext_tiny", "vit_b_16", "swin_t", "fcn_resnet50", "deeplabv3_resnet50",
-                            "lraspp_mobilenet_v3_large"};
+                            "lraspp_mobilenet_v3_large", "fasterrcnn_resnet50_fpn"};
   for (const char* k : required) {
     CAPTURE(k);
     CHECK(FindNetworkPreset(k) != nullptr);

@@ -271,6 +271,9 @@ core::Layer DefaultLayer(core::LayerKind kind) {
     case core::LayerKind::kMul:
       l.branches = {{}, {}};  // both the block input: fill them with InsertLayerInBranch
       break;
+    case core::LayerKind::kTap:
+      l.branches = {{}};
+      break;
     case core::LayerKind::kReLU: l.inplace = true; break;
     default: break;
   }

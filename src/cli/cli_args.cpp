@@ -292,6 +292,7 @@ std::string HelpText() {
       "                                   micro-batch and sequence, most precise inference formats\n"
       "       llmmem oom FILE|- [same options]   read a CUDA out-of-memory message, nvidia-smi output,\n"
       "                                   memory_summary() or mem_get_info(): what held the GPU, and why it failed\n"
+      "       llmmem --model resnet50 --image-size 224 ...   any network layer by layer (--network-help)\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"

@@ -94,6 +94,7 @@ const LayerKindInfo kLayerKinds[] = {
     {LayerKind::kAdd, "add", "Add", "a + b (residual)", true, "nothing"},
     {LayerKind::kConcat, "concat", "Concat", "torch.cat", true, "nothing"},
     {LayerKind::kMul, "mul", "Mul", "a * b (squeeze-and-excitation)", true, "both operands"},
+    {LayerKind::kTap, "tap", "Tap", "a side output (FPN level)", true, "nothing (its output is held by the caller)"},
 };
 static_assert(sizeof(kLayerKinds) / sizeof(kLayerKinds[0]) == static_cast<size_t>(LayerKind::kCount),
               "every LayerKind needs a row");
@@ -330,6 +331,7 @@ class Analyzer {
   double elem_;
   std::vector<Storage> storages_;
   std::vector<double> workspace_;  // per step (inference temporaries)
+  std::vector<Value> held_;        // side outputs (taps), held by the caller to the end
   Shape net_input_;
   int step_ = 0;
   bool failed_ = false;
@@ -605,7 +607,10 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
       }
       const double c = static_cast<double>(sh.d[0]);
       if (l.kind == LayerKind::kFrozenBatchNorm) {
+        // torchvision: x * scale + shift, scale = weight * (running_var + eps).rsqrt() made
+        // each forward: x's gradient needs scale (C values per step), nothing else is kept
         row->buffer_bytes += 4 * c * elem_;  // weight, bias, running_mean, running_var (buffers)
+        if (in.requires_grad) SaveNew(0, c * elem_, *row, "scale (C values)");
         out = NewValue(sh, in.requires_grad);
         break;
       }
@@ -855,6 +860,17 @@ Value Analyzer::RunBlock(const Layer& l, const Value& in, int depth, int branch,
     Error(a_.rows[row_index].name, "a block needs 1 to " + std::to_string(kMaxBranches) + " branches");
     return in;
   }
+  if (l.kind == LayerKind::kTap) {
+    if (l.branches.size() != 1) {
+      Error(a_.rows[row_index].name, "a tap has one branch (the side output)");
+      return in;
+    }
+    const Value side = RunList(l.branches[0], in, depth + 1, 0, in, a_.rows[row_index].name + ".branch0");
+    if (failed_) return in;
+    held_.push_back(side);
+    a_.rows[row_index].out = side.shape;
+    return in;
+  }
   std::vector<Value> outs;
   for (size_t b = 0; b < l.branches.size() && !failed_; ++b) {
     outs.push_back(RunList(l.branches[b], in, depth + 1, static_cast<int>(b), in,
@@ -986,9 +1002,14 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   for (const Storage& st : storages_)
     if (st.saved) a_.saved_bytes += st.bytes;
   if (!storages_[out.storage].saved) a_.output_held_bytes = out.Bytes();
+  for (const Value& v : held_) {
+    Storage& st = storages_[static_cast<size_t>(v.storage)];
+    st.last_use = step_;
+    if (!st.saved && v.storage != out.storage) a_.output_held_bytes += st.bytes;
+  }
   if (!storages_[x.storage].saved) a_.input_held_bytes = x.Bytes();
   storages_[x.storage].last_use = step_;  // the caller holds the input batch throughout
-  if (s_.training && s_.loss && out.shape.rank >= 1) {
+  if (s_.training && s_.loss && spec.task != NetworkTask::kBackbone && out.shape.rank >= 1) {
     // nn.CrossEntropyLoss: log_softmax's result (output-sized) and the int64 targets, one per
     // position (classes along dim 0 of (C, H, W), or the only dim); total_weight (a scalar)
     const double classes = static_cast<double>(out.shape.rank == 1 ? out.shape.d[0] : out.shape.d[0]);
@@ -1019,7 +1040,9 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   if (s_.training && kind(LayerKind::kDropout))
     a_.notes.push_back("Dropout: CUDA's fused kernel keeps a bool mask (1 byte per element, counted); torch 1.13 on "
                        "the CPU keeps a noise tensor in the input's dtype instead (the measurement used CUDA's)");
-  if (spec.published_params && spec.published_params != a_.params) {
+  // A count that differs is worth a warning, except where the input decides it: a ViT's
+  // position embedding has one row per patch (torchvision rebuilds it with image_size).
+  if (spec.published_params && spec.published_params != a_.params && !kind(LayerKind::kPositionEmbedding)) {
     a_.diagnostics.push_back({DiagId::kInconsistent, Severity::kWarning, "network",
                               "the stack counts " + std::to_string(a_.params) + " parameters; " +
                                   (spec.params_source.empty() ? std::string("its source") : spec.params_source) +

@@ -8,7 +8,8 @@
 // mul) runs each of its branches from the block's input (an empty branch is the input
 // itself) and combines their outputs: a ResNet block is add[main, shortcut], DenseNet's
 // dense layer concat[[], body], squeeze-and-excitation mul[[], gate]. Tensor shapes exclude
-// the batch dimension; dims given PyTorch-style (flatten, permute, concat) count it.
+// the batch dimension; dims given PyTorch-style (flatten, permute, concat) count it. A tap
+// block runs its one branch as a side output (an FPN level) and passes its input on.
 //
 // What each layer keeps was measured (tests/truth/measure_cnn.py, torch 1.13 on the CPU,
 // saved-tensor hooks): kLayerKinds names it per kind, and the profile below names where
@@ -34,6 +35,7 @@ enum class LayerKind : uint8_t {
   kLayerScale, kClassToken, kPositionEmbedding, kSelectToken,
   kAttention, kWindowAttention, kPatchMerging,
   kAdd, kConcat, kMul,  // blocks: their branches combined
+  kTap,                 // a block whose one branch is a side output (FPN levels); the input passes on
   kCount
 };
 
@@ -86,7 +88,8 @@ struct Layer {
   std::vector<std::vector<Layer>> branches;  // blocks only
 };
 
-enum class NetworkTask : uint8_t { kClassification, kSegmentation, kOther };
+// kBackbone: no loss (its outputs feed heads the stack does not hold); every output is held.
+enum class NetworkTask : uint8_t { kClassification, kSegmentation, kBackbone, kOther };
 
 struct NetworkSpec {
   std::string key;             // preset key: "resnet50"
@@ -172,7 +175,7 @@ struct NetworkAnalysis {
   double loss_bytes = 0;               // per sample: cross-entropy's log-probabilities and int64 targets
   double loss_fixed_bytes = 0;
   double feature_map_bytes = 0;        // per sample: seed 002's view, every new output summed
-  double output_held_bytes = 0;        // per sample: the output the caller holds, when nothing keeps it
+  double output_held_bytes = 0;        // per sample: the outputs the caller holds (tap outputs too), when nothing keeps them
   double input_held_bytes = 0;         // per sample: the input batch, when no layer keeps it
   double inference_peak_bytes = 0;     // per sample: most bytes alive at once in eval (input included)
   std::vector<std::string> notes;      // differences and caveats that apply to this network

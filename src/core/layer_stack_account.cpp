@@ -86,7 +86,7 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
     e.host_bytes = os.host;
     const double fixed = a.saved_fixed_bytes + a.loss_fixed_bytes;
     if (fixed > 0) {
-      term("saved_fixed", "Kept per step", fixed, false, "BatchNorm mean and inverse std (2 x channels x 4 B each)");
+      term("saved_fixed", "Kept per step", fixed, false, "per-channel statistics: BatchNorm mean and inverse std, FrozenBatchNorm scales");
       model += fixed;
     }
     per_sample = a.saved_bytes + a.loss_bytes + a.output_held_bytes + a.input_held_bytes;

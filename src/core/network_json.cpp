@@ -168,7 +168,7 @@ class Reader {
       else if (k == "trainable") ok = Bool(v, where + " trainable", l.trainable);
       else if (k == "branches") {
         if (!Info(l.kind).block) {
-          ok = (Err(where, "only add, concat and mul blocks have branches"), false);
+          ok = (Err(where, "only add, concat, mul and tap blocks have branches"), false);
         } else if (!v.IsArray() || v.AsArray().empty() || v.AsArray().size() > kMaxBranches) {
           ok = (Err(where + " branches", "must be a list of 1 to 64 layer lists"), false);
         } else {
@@ -260,6 +260,7 @@ Json LayersToJson(const std::vector<Layer>& layers) {
 const char* NetworkTaskId(NetworkTask t) {
   switch (t) {
     case NetworkTask::kSegmentation: return "segmentation";
+    case NetworkTask::kBackbone: return "backbone";
     case NetworkTask::kOther: return "other";
     default: return "classification";
   }
@@ -280,6 +281,7 @@ NetworkParse NetworkFromJson(const Json& j) {
   s.params_source = StringMember(j, "params_source");
   const std::string task = AsciiLower(StringMember(j, "task", "classification"));
   if (task == "segmentation") s.task = NetworkTask::kSegmentation;
+  else if (task == "backbone") s.task = NetworkTask::kBackbone;
   else if (task != "classification") s.task = NetworkTask::kOther;
   for (const auto& [k, v] : j.AsObject()) {
     (void)v;
@@ -364,7 +366,7 @@ std::vector<NetworkPreset> LoadAll() {
     all.push_back(std::move(p));
   }
   const char* order[] = {"ResNet", "VGG", "MobileNet", "EfficientNet", "DenseNet", "ConvNeXt", "ViT", "Swin",
-                         "Segmentation"};
+                         "Segmentation", "Detection"};
   auto rank = [&](const NetworkPreset& p) {
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i)
       if (p.spec.family == order[i]) return static_cast<int>(i);

@@ -584,7 +584,7 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
   static const char* const kSequential[] = {"Sequential", "ModuleList", "ModuleDict", "Conv2dNormActivation",
                                             "ConvNormActivation", "ConvBNActivation", "ConvBNReLU", "MLP", "MLPBlock",
                                             "_DenseBlock", "_Transition", "ASPPConv", "DeepLabHead", "FCNHead",
-                                            "IntermediateLayerGetter", "BackboneWithFPN"};
+                                            "IntermediateLayerGetter"};
   bool sequential = false;
   for (const char* s : kSequential) sequential |= t == s;
   if (m.children.empty()) {

@@ -63,6 +63,7 @@ const cases = [
   // Serving (issue 16): vLLM on two 4090s, llama.cpp with layers left on the CPU.
   { name: 'serving-vllm', hash: '#v=1&model=qwen2.5-32b&mode=infer&dtype=awq&runtime=vllm&tp=2&seq=32768&batch=2&gpu=RTX-4090-24GB&view=serving' },
   { name: 'serving-llamacpp', hash: '#v=1&model=llama-3.1-70b&mode=infer&dtype=q4_k_m&runtime=llama.cpp&gpu_layers=40&kv_dtype=q8_0&seq=8192&gpu=RTX-4090-24GB&view=serving' },
+  { name: 'network', hash: '#v=1&model=llama-3.1-8b&view=network&net_model=swin_t&net_batch=64' },
 ];
 
 try {
@@ -110,9 +111,13 @@ try {
       if (c.hash) {
         // View keys (units, theme, view) belong to the page, not to the configuration.
         const wanted = c.hash.slice(1).split('&')
-          .filter(p => !/^(v|view|units|theme)=/.test(p) && p !== 'mode=train');
+          .filter(p => !/^(v|view|units|theme|net_[a-z_]+)=/.test(p) && p !== 'mode=train');
         const got = new Set(state.config.split('&'));
         check(`${c.name}: the URL state was restored`, wanted.every(p => got.has(p)), `${state.config}`);
+        // The network tab's keys (net_...) live in the page's URL state, beside the config.
+        const net = c.hash.slice(1).split('&').filter(p => p.startsWith('net_'));
+        const url = new Set(state.url_state.split('&'));
+        if (net.length) check(`${c.name}: the network tab's state was restored`, net.every(p => url.has(p)), state.url_state);
       }
     }
     await context.close();

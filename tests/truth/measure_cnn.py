@@ -51,18 +51,23 @@ def dropout_as_cuda(input, p=0.5, training=True, inplace=False):
     return out
 
 
-def collect_saved(model, x, loss_fn, labels):
-    """One train-mode forward + loss under the recorder; the collected storages."""
+def collect_saved(model, x, loss_fn, labels, backbone=False):
+    """One train-mode forward + loss under the recorder; the collected storages. A backbone's
+    outputs (FPN levels) are summed: sum() keeps nothing, so only the backbone's tensors count."""
     rec = M.Recorder(model, "")
     tags = {M.storage_key(x): "input"}
     F.dropout = dropout_as_cuda
     try:
         with M._ORIG_SAVED_TENSORS_HOOKS(rec.pack, rec.unpack):
             out = model(x)
-            if isinstance(out, dict):  # segmentation models
-                out = out["out"]
-            with rec.scope("loss"):
-                loss = loss_fn(out, labels)
+            if backbone:
+                with rec.scope("loss"):
+                    loss = sum(o.sum() for o in out.values())
+            else:
+                if isinstance(out, dict):  # segmentation models
+                    out = out["out"]
+                with rec.scope("loss"):
+                    loss = loss_fn(out, labels)
     finally:
         F.dropout = _ORIG_DROPOUT
     saved, saved_params, saved_buffers, host_only, cross = M.collect(None, [loss.grad_fn], rec, [model], tags)
@@ -111,13 +116,14 @@ def measure_case(c):
     else:
         labels = torch.randint(0, classes, (c["batch"],), generator=g)
     loss_fn = nn.CrossEntropyLoss()
-    loss, out, saved, saved_params, saved_buffers, host_only, cross = collect_saved(model, x, loss_fn, labels)
+    backbone = c.get("task") == "backbone"
+    loss, out, saved, saved_params, saved_buffers, host_only, cross = collect_saved(model, x, loss_fn, labels, backbone)
     r = dict(c)
     if c["model"] in CUSTOM:
         r["stack"] = stack
     else:  # the preset file must describe exactly the network measured
         r["preset"] = TS.check_preset(c["model"], stack)
-    r["output_shape"] = list(out.shape[1:])
+    r["output_shape"] = ({k: list(v.shape[1:]) for k, v in out.items()} if backbone else list(out.shape[1:]))
     r["saved_bytes"] = sum(s["bytes"] for s in saved)
     per_module = {}
     for s in saved:
@@ -247,6 +253,7 @@ def all_cases():
     C.append(case("fcn_resnet50", 64, 2, classes=21, task="segmentation"))
     C.append(case("deeplabv3_resnet50", 64, 2, classes=21, task="segmentation"))
     C.append(case("lraspp_mobilenet_v3_large", 64, 2, classes=21, task="segmentation"))
+    C.append(case("fasterrcnn_resnet50_fpn", 96, 2, task="backbone"))
     # 16-bit (model.to(torch.bfloat16)): BatchNorm's statistics stay fp32, LayerNorm's are
     # bf16 on the CPU, buffers and optimizer states follow the parameters
     C.append(case("resnet18", 64, 2, dtype="bf16"))

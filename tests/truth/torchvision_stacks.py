@@ -53,6 +53,11 @@ PRESETS = {
                            "segmentation", 520, "without the auxiliary classifier"),
     "lraspp_mobilenet_v3_large": ("lraspp_mobilenet_v3_large", "LR-ASPP MobileNetV3-Large (segmentation)",
                                   "Segmentation", "segmentation", 520, ""),
+    "fasterrcnn_resnet50_fpn": ("fasterrcnn_resnet50_fpn", "Faster R-CNN ResNet-50-FPN backbone (detection)",
+                                "Detection", "backbone", 800,
+                                "the backbone as fasterrcnn_resnet50_fpn builds it to fine-tune pretrained weights: "
+                                "FrozenBatchNorm2d, conv1 and layer1 frozen (trainable_backbone_layers=3), the FPN's "
+                                "five outputs; the RPN and ROI heads are not included"),
 }
 
 
@@ -60,7 +65,12 @@ def build(name, c=None):
     """(torch module, stack dict) for a torchvision model name; c: the measurement case
     (its input size matters to ViT, whose position embedding is sized by the image)."""
     size = c["input"][1] if c else None
-    if hasattr(tvm, name) and not hasattr(tvs, name):
+    if name == "fasterrcnn_resnet50_fpn":
+        # what the builder does when weights are given (no download: the same modules)
+        from torchvision.models.detection.backbone_utils import _resnet_fpn_extractor
+        from torchvision.ops import misc
+        m = _resnet_fpn_extractor(tvm.resnet50(weights=None, norm_layer=misc.FrozenBatchNorm2d), 3)
+    elif hasattr(tvm, name) and not hasattr(tvs, name):
         kw = {}
         if name.startswith("vit") and size:
             kw["image_size"] = size
@@ -342,6 +352,32 @@ def convert_model(m, key):
     elif cls in ("FCN", "DeepLabV3"):
         L += seq(m.backbone, "backbone") + seq(m.classifier, "classifier")
         L += [{"type": "upsample", "match": "input", "mode": "bilinear", "name": "interpolate"}]
+    elif cls == "BackboneWithFPN":
+        body = dict(m.body.named_children())
+        fpn = m.fpn
+        for n in ("conv1", "bn1", "relu", "maxpool", "layer1"):
+            L += convert(body[n], "body." + n)
+        stages = [k for k in ("layer1", "layer2", "layer3", "layer4") if k in m.body.return_layers]
+        top = len(stages) - 1
+        pool = type(fpn.extra_blocks).__name__ == "LastLevelMaxPool"
+
+        def out_block(i):  # P_i from last_inner_i; the top one also gives the max-pooled level
+            out = convert(fpn.layer_blocks[i], f"fpn.layer_blocks.{i}")
+            if i == top and pool:
+                out.append({"type": "tap", "name": "fpn.extra_blocks", "branches": [
+                    [{"type": "maxpool2d", "kernel": 1, "stride": 2, "name": "fpn.extra_blocks.pool"}]]})
+            return out
+
+        def level(i):  # from C_i to last_inner_i (the levels above inside, their outputs tapped)
+            lateral = convert(fpn.inner_blocks[i], f"fpn.inner_blocks.{i}")
+            if i == top:
+                return lateral
+            up = convert(body[stages[i + 1]], "body." + stages[i + 1]) + level(i + 1)
+            up.append({"type": "tap", "name": f"fpn.output{i + 1}", "branches": [out_block(i + 1)]})
+            up.append({"type": "upsample", "match": "block", "name": f"fpn.top_down{i}"})
+            return [{"type": "add", "name": f"fpn.inner{i}", "branches": [lateral, up]}]
+
+        L += level(0) + out_block(0)
     elif cls == "LRASPP":
         feats = list(m.backbone.named_children())
         low_name = [k for k, v in m.backbone.return_layers.items() if v == "low"][0]
@@ -391,8 +427,11 @@ def preset_json(key):
         "task": task,
         "input": [3, size, size],
         "params": count_params(m),
-        "params_source": f"torchvision {torchvision.__version__.split('+')[0]} models.{builder}(weights=None): "
-                         "sum of p.numel() over model.parameters()",
+        "params_source": f"torchvision {torchvision.__version__.split('+')[0]} " +
+                         ("models.detection.backbone_utils._resnet_fpn_extractor(resnet50(norm_layer="
+                          "FrozenBatchNorm2d), 3), as fasterrcnn_resnet50_fpn builds its backbone with weights"
+                          if key == "fasterrcnn_resnet50_fpn" else f"models.{builder}(weights=None)") +
+                         ": sum of p.numel() over model.parameters()",
         "generated_by": "tests/truth/torchvision_stacks.py",
     }
     if note:
@@ -505,7 +544,7 @@ class StackModule(nn.Module):
         plan = []
         for d in layers:
             t = d["type"]
-            if t in ("add", "concat", "mul"):
+            if t in ("add", "concat", "mul", "tap"):
                 plan.append((t, d, [self._build(b) for b in d["branches"]]))
                 continue
             m = self._module(d)
@@ -571,6 +610,9 @@ class StackModule(nn.Module):
         import torch.nn.functional as F
         for kind, d, m in plan:
             t = d["type"]
+            if kind == "tap":
+                self.taps.append(self._run(m[0], x, x))
+                continue
             if kind in ("add", "concat", "mul"):
                 outs = [self._run(b, x, x) for b in m]
                 if t == "add":
@@ -621,4 +663,6 @@ class StackModule(nn.Module):
         return x
 
     def forward(self, x):
-        return self._run(self.plan, x, x)
+        self.taps = []
+        out = self._run(self.plan, x, x)
+        return out if not self.taps else {"out": out, **{f"tap{i}": t for i, t in enumerate(self.taps)}}
