@@ -368,6 +368,14 @@ std::string TestStateJson() {
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
+  const WeightsView& w = g_state->weights;  // the weights window (a dropped file)
+  core::Json weights(core::Json::Object{});
+  weights["reading"] = w.stream.reading();
+  weights["name"] = w.name;
+  weights["ok"] = w.result.ok();
+  weights["tensors"] = static_cast<int64_t>(w.result.tensor_count);
+  weights["message"] = w.result.message;
+  j["weights"] = std::move(weights);
   return j.Dump();
 }
 
