@@ -1,9 +1,14 @@
-// A large weights file dropped on the page (issue 14): the header is read chunk by chunk
-// across frames, so the page keeps drawing while it parses, the result arrives, and the
-// weights window's Cancel (Escape) stops a read halfway. Headless Chromium (Debian's),
-// served by scripts/serve.py under the strict CSP. usage: node tests/browser/weights_drop_test.mjs
+// The page against issue 14's hostile inputs, in headless Chromium (Debian's), served by
+// scripts/serve.py under the strict CSP:
+//  - a large weights file dropped on the page is read chunk by chunk across frames, so the
+//    page keeps drawing while it parses, the result arrives, and the weights window's Cancel
+//    (Escape) stops a read halfway;
+//  - a link that sets values the current mode has no control for (pp, cp, zero in
+//    inference) shows them under "Also in effect", and the figures are the CLI's.
+// usage: node tests/browser/hostile_page_test.mjs
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const port = 20000 + Math.floor(Math.random() * 2000);
@@ -96,6 +101,19 @@ try {
   s = await state(page);
   check('Escape cancels the read', !s.weights.reading && /cancelled/.test(s.weights.message), JSON.stringify(s.weights));
   check('no console errors', errors.length === 0, errors.join(' | '));
+
+  // 3. A link's values without a control in inference are listed, not silently in effect.
+  const link = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await link.goto(`${origin}/index.html#v=1&model=llama-3.1-8b&mode=infer&pp=2&cp=2&zero=3&dp=2`);
+  while (!(await link.evaluate(() => typeof window.llmmemTestState === 'function'))) await link.waitForTimeout(200);
+  await link.waitForTimeout(1500);
+  const ls = await state(link);
+  mkdirSync(root + 'build/screenshots', { recursive: true });
+  await link.screenshot({ path: root + 'build/screenshots/web-also-in-effect.png' });
+  for (const f of ['pp', 'cp', 'zero']) {
+    check(`inference link: ${f} is listed under "Also in effect"`, ls.also_in_effect.includes(f), JSON.stringify(ls.also_in_effect));
+  }
+  check('inference link: tp, which has a control, is not listed', !ls.also_in_effect.includes('tp'));
 } finally {
   await browser.close();
   server.kill();
