@@ -321,6 +321,10 @@ TEST_CASE("Hostile: numbers are plain decimals, JSON values have their field's t
   CHECK(ParseJson("\xEF\xBB\xBF{}").error.find("byte-order mark") != std::string::npos);
   CHECK(ParseJson("{\"a\": \"\xFF\"}").error.find("UTF-8") != std::string::npos);
   CHECK(ParseJson("{\"a\": \x1b}").error.find("\\x1b") != std::string::npos);
+  // An escape of a raw byte is shown as \xNN, not sent (fuzz_safetensors_struct found it).
+  const std::string bad_escape = ParseJson("{\"a\": \"\\\xff\"}").error;
+  CHECK(bad_escape.find("\\xff") != std::string::npos);
+  CHECK(ValidUtf8(bad_escape) == bad_escape);
 }
 
 TEST_CASE("Hostile: a link's card and memory that disagree make a custom card, said in a note") {

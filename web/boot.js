@@ -77,22 +77,37 @@
     });
   }
 
-  // Reads the header chunk by chunk from the offsets the app asks for (it skips what it does
-  // not need, and never asks for the tensor data). Each chunk is parsed as it arrives and
-  // the page keeps drawing between chunks; the app's Cancel (or a newer drop) ends the loop.
+  // Reads the header from the offsets the app asks for (it skips what it does not need, and
+  // never asks for the tensor data): a slice of a few MiB at a time, fed to the app in pieces
+  // for at most ~10 ms per turn of the event loop, so the page keeps drawing while a large
+  // header is parsed (a slow machine, whose frames take longer, gets up to 40 ms a turn:
+  // half the time between turns). The app's Cancel (Escape), or a newer drop, ends the loop.
+  var kSliceBytes = 4 << 20;
   function inspectWeights(file) {
     var id = window.llmmemWeightsBegin(file.name, file.size);
-    var at = 0;
-    function step() {
+    var at = 0, buf = null, bufAt = 0, lastTurn = performance.now();
+    function inBuffer() { return buf !== null && at >= bufAt && at < bufAt + buf.length; }
+    function turn() {
       if (at < 0) return Promise.resolve();
-      var n = window.llmmemWeightsNextSize();
-      if (!(n > 0)) n = 1 << 20;
-      return readRange(file, at, at + n).then(function (bytes) {
-        at = window.llmmemWeightsFeed(id, bytes);
-        return step();
-      });
+      if (!inBuffer()) {
+        var n = Math.max(window.llmmemWeightsNextSize(), kSliceBytes);
+        return readRange(file, at, at + n).then(function (bytes) {
+          if (bytes.length === 0) { at = window.llmmemWeightsFeed(id, bytes); return turn(); }  // reports the cut
+          buf = bytes;
+          bufAt = at;
+          return turn();
+        });
+      }
+      var start = performance.now();
+      var budget = Math.min(40, Math.max(8, (start - lastTurn) / 2));
+      lastTurn = start;
+      while (at >= 0 && inBuffer() && performance.now() - start < budget) {
+        var end = Math.min(bufAt + buf.length, at + window.llmmemWeightsNextSize());
+        at = window.llmmemWeightsFeed(id, buf.subarray(at - bufAt, end - bufAt));
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, 0); }).then(turn);
     }
-    return step();
+    return turn();
   }
 
   function isWeightsName(name) {

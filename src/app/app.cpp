@@ -411,6 +411,22 @@ std::string TestStateJson() {
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
   j["oom_headline"] = g_state->oom.report.headline;
   j["oom_devices"] = static_cast<int64_t>(g_state->oom.report.devices.size());
+  const WeightsView& w = g_state->weights;  // the weights window (a dropped file)
+  core::Json weights(core::Json::Object{});
+  weights["reading"] = w.stream.reading();
+  weights["name"] = w.name;
+  weights["ok"] = w.result.ok();
+  weights["tensors"] = static_cast<int64_t>(w.result.tensor_count);
+  weights["message"] = w.result.message;
+  j["weights"] = std::move(weights);
+  // Settings that change the figures with no control drawn for them: listed under "Also in
+  // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
+  core::Json::Array hidden;
+  for (const std::string& f : g_state->in_effect) {
+    if (std::find(g_state->shown_fields.begin(), g_state->shown_fields.end(), f) == g_state->shown_fields.end())
+      hidden.push_back(core::Json(f));
+  }
+  j["also_in_effect"] = core::Json(std::move(hidden));
   return j.Dump();
 }
 

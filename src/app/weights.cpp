@@ -1,6 +1,8 @@
 // Opened files and weight headers; see weights.h.
 #include "app/weights.h"
 
+#include <algorithm>
+
 #include "core/json.h"
 
 namespace llmmem::app {
@@ -82,7 +84,14 @@ double WeightStream::Feed(int64_t id, const uint8_t* data, size_t size) {
 }
 
 double WeightStream::NextOffset() const { return reader_ ? static_cast<double>(reader_->next_offset()) : -1; }
-double WeightStream::NextSize() const { return reader_ ? static_cast<double>(reader_->next_size()) : 0; }
+// A quarter of the reader's chunk: a few milliseconds of parsing per turn of the event loop,
+// but never less than the next item needs.
+double WeightStream::NextSize() const {
+  if (!reader_) return 0;
+  const uint64_t at = reader_->next_offset();
+  const uint64_t need = reader_->need_end() > at ? reader_->need_end() - at : 1;
+  return static_cast<double>(std::min(reader_->next_size(), std::max(need, kPageChunk)));
+}
 
 void WeightStream::Cancel() {
   reader_.reset();

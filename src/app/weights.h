@@ -44,6 +44,8 @@ core::WeightHeaderResult ProbeWeightHeader(const RangeReader& read, int max_read
 // whose Feed calls then answer -1.
 class WeightStream {
  public:
+  static constexpr uint64_t kPageChunk = 256u << 10;
+
   // Returns the new stream's id (> 0).
   int64_t Begin(const std::string& name, uint64_t file_size);
   // Bytes from NextOffset() for stream `id`; returns the next offset wanted, or -1 when the

@@ -297,6 +297,7 @@ std::string HelpText() {
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"
       "  --config FILE        a saved configuration (the JSON that --json prints under \"config\")\n"
+      "                       (both FILEs: a regular file of at most 8 MiB, or - for standard input)\n"
       "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"
       "  --formulas           print each row's formula and source in the table\n"
       "  --format FORMAT      table (default), json, markdown or csv\n"

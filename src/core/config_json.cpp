@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "core/fields.h"
 #include "core/gpus.h"
@@ -245,6 +246,19 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
   // The model first: a preset replaces the model, then its fields override.
   ModelSpec model_before = r.config.model;
   bool head_dim_given = j.Find("head_dim") != nullptr;  // also read there, with a warning
+  // "preset" at the top is the model's other name: applied first, like "model" (it was
+  // applied after the model's fields, replacing them, and labelled with the old preset).
+  if (const Json* preset = j.Find("preset")) {
+    if (j.Find("model") != nullptr) {
+      r.diagnostics.push_back({DiagId::kInconsistent, Severity::kError, "preset",
+                               "both \"model\" and \"preset\" name the model: give one of them"});
+    } else if (!preset->IsString()) {
+      r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "preset",
+                               std::string("preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
+    } else if (ApplyPreset(r.config, preset->AsString(), r.diagnostics)) {
+      model_before = r.config.model;
+    }
+  }
   if (const Json* model = j.Find("model")) {
     if (model->IsString()) {
       ApplyPreset(r.config, model->AsString(), r.diagnostics);
@@ -280,7 +294,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     }
   }
   for (const auto& [key, value] : j.AsObject()) {
-    if (key == "model" || key == "version") continue;
+    if (key == "model" || key == "preset" || key == "version") continue;
     const FieldDef* f = FindField(key);
     if (f != nullptr && f->model_field) {
       r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
@@ -353,15 +367,28 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     }
   }
   // The model first, so the fields after it override the preset's.
+  // A key given twice keeps its last value, with a note (it was silent); "preset" is the
+  // model's other name (it was applied after the fields, then labelled with the old preset).
+  std::map<std::string, std::string> seen;
   for (const auto& [key, value] : pairs) {
-    if (key == "model") ApplyPreset(r.config, value, r.diagnostics);
+    const std::string k = key == "preset" ? "model" : key;
+    auto it = seen.find(k);
+    if (it != seen.end() && it->second != value) {
+      r.diagnostics.push_back({DiagId::kInconsistent, Severity::kWarning, EchoValue(k),
+                               EchoValue(k) + " is given twice in the link (\"" + EchoValue(it->second) + "\", then \"" +
+                                   EchoValue(value) + "\"); the last is used"});
+    }
+    seen[k] = value;
+  }
+  for (const auto& [key, value] : pairs) {
+    if (key == "model" || key == "preset") ApplyPreset(r.config, value, r.diagnostics);
   }
   const std::string preset_key = r.config.model.preset;
   const ModelSpec model_before = r.config.model;
   bool head_dim_given = false;
   bool customised = false;
   for (const auto& [key, value] : pairs) {
-    if (key == "model" || key == "v") continue;
+    if (key == "model" || key == "preset" || key == "v") continue;
     const FieldDef* f = FindField(key);
     const std::string before = f ? f->get(r.config) : std::string();
     SetField(r.config, key, value, r.diagnostics);

@@ -373,7 +373,7 @@ std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos
       return {};
     }
     default:
-      return std::string("invalid escape '\\") + static_cast<char>(e) + "'";
+      return "invalid escape '\\" + TerminalSafe(std::string(1, static_cast<char>(e))) + "'";  // the byte shown, not sent
   }
 }
 
