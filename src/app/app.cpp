@@ -194,6 +194,8 @@ void Frame() {
   DrawModelInputs(s);
   DrawWeightsInput(s);
   DrawInputs(s);
+  s.inputs_scroll = ImGui::GetScrollY();
+  s.inputs_scroll_max = ImGui::GetScrollMaxY();
   ImGui::EndChild();
   Refresh(s);  // the results below show this frame's inputs
   ImGui::SameLine();
@@ -232,6 +234,32 @@ void Frame() {
   DrawWeightsWindow(s);
   Refresh(s);
   ScheduleSave(s);
+}
+
+void OpenPastedText(const std::string& text) {
+  if (!g_state) return;
+  State& s = *g_state;
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i != std::string::npos && text[i] == '{') {
+    OpenText("clipboard", text);
+    return;
+  }
+  const size_t n = std::min(text.size(), s.paste.text.size() - 1);
+  std::copy(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(n), s.paste.text.begin());
+  s.paste.text[n] = '\0';
+  s.paste.note = text.empty() ? "The clipboard is empty." : "The clipboard holds no JSON.";
+  s.paste.open = true;
+}
+
+void PasteUnavailable() {
+  if (!g_state) return;
+  g_state->paste.note = "The browser did not let the page read the clipboard.";
+  g_state->paste.open = true;
+}
+
+double NextFrameIn() {
+  if (!g_state || g_state->save_due < 0) return -1;
+  return std::max(0.0, g_state->save_due - ImGui::GetTime());
 }
 
 void Flush() {
@@ -353,6 +381,9 @@ std::string TestStateJson() {
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
+  // In CSS pixels (ImGui works in device pixels: scale = devicePixelRatio on the web).
+  j["inputs_scroll_y"] = static_cast<double>(g_state->inputs_scroll / g_state->scale);
+  j["inputs_scroll_max"] = static_cast<double>(g_state->inputs_scroll_max / g_state->scale);
   return j.Dump();
 }
 

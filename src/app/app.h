@@ -43,6 +43,13 @@ struct PlatformHooks {
   // Desktop: reads the first n bytes of a path (the weights path field and OpenPath).
   // Empty on the web, where files arrive by drag and drop instead.
   std::function<FilePrefix(const std::string& path, uint64_t n)> read_prefix;
+  // Opens the platform's file picker (the web page's <input type=file>); the file comes
+  // back through OpenText / OpenWeightBytes. False, or empty, where there is none.
+  std::function<bool()> pick_file;
+  // Starts reading the clipboard's text (the browser's async clipboard API, which may ask
+  // the user); the platform then calls OpenPastedText, or PasteUnavailable when it could
+  // not. Empty: the UI offers a box to paste into instead.
+  std::function<void()> read_clipboard;
   // How files reach the app, for the hint in the weights panel.
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
@@ -69,6 +76,15 @@ void OpenText(const std::string& name, const std::string& text);
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size);
 // Desktop: a path, read through hooks.read_prefix (a .json whole, weights header only).
 void OpenPath(const std::string& path);
+// Text the platform read from the clipboard on request (hooks.read_clipboard): JSON is
+// opened as OpenText does; anything else opens the paste box with it, saying why.
+void OpenPastedText(const std::string& text);
+// The platform could not read the clipboard (no permission, no API): the paste box opens
+// and asks for Ctrl+V instead.
+void PasteUnavailable();
+// Seconds until the UI needs a frame with no input (a pending save), or < 0 for none.
+// Platforms that draw on demand set a timer for it.
+double NextFrameIn();
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

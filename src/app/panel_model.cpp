@@ -1,6 +1,7 @@
 // The model: a searchable preset picker grouped by family, the dimensions (editable; a
 // changed preset shows as "modified"), and an import of a pasted Hugging Face config.json
 // (core/hf_config.h, the same importer the presets go through).
+#include <algorithm>
 #include <cctype>
 #include <cfloat>
 #include <cstring>
@@ -92,39 +93,63 @@ void PresetPicker(State& s) {
   }
 }
 
-void ImportPopup(State& s) {
-  static char text[1 << 16] = "";
-  static core::Diagnostics last;
-  if (ImGui::Button("Paste config.json...")) {
-    last.clear();
-    ImGui::OpenPopup("Import config.json");
+// Imports the box's text as the model; true when it was imported.
+bool ImportText(State& s, const char* text) {
+  core::HfImport imported = core::ImportHfConfigText(text, "imported model");
+  s.paste.last = imported.diagnostics;
+  if (!imported.ok) return false;
+  core::Config c = s.config;
+  c.model = imported.model;
+  c.model.preset.clear();
+  core::Diagnostics notes;
+  core::StartAtModelContext(c, notes);
+  ApplyConfig(s, c, "import config.json");
+  if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
+  return !core::HasErrors(s.paste.last);
+}
+
+// "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
+// through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
+void ImportButtons(State& s) {
+  if (ImGui::Button("Paste config.json")) {
+    s.paste.last.clear();
+    if (s.hooks.read_clipboard) {
+      s.hooks.read_clipboard();
+    } else {
+      s.paste.note.clear();
+      s.paste.open = true;
+    }
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json text");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json, copied to the clipboard");
+  if (s.hooks.pick_file) {
+    ImGui::SameLine();
+    if (ImGui::Button("Open file...") && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
+                        "You can also drop one anywhere on the page.");
+  }
+  if (s.paste.open) {
+    ImGui::OpenPopup("Import config.json");
+    s.paste.open = false;
+  }
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
   ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (ImGui::BeginPopupModal("Import config.json", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     const float em = ImGui::GetFontSize();
-    ImGui::TextUnformatted("Paste a model's config.json (from its Hugging Face page):");
-    ImGui::InputTextMultiline("##json", text, sizeof text, ImVec2(em * 36, em * 18));
-    for (const core::Diagnostic& d : last) {
-      ImGui::PushTextWrapPos(em * 36);
+    const float w = std::min(em * 36, ImGui::GetMainViewport()->WorkSize.x - em * 3);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+    if (!s.paste.note.empty()) ImGui::TextColored(WarnColor(), "%s", s.paste.note.c_str());
+    ImGui::TextUnformatted("Paste a model's config.json (from its Hugging Face page) here, with Ctrl+V:");
+    ImGui::PopTextWrapPos();
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::InputTextMultiline("##json", s.paste.text.data(), s.paste.text.size(), ImVec2(w, em * 14));
+    for (const core::Diagnostic& d : s.paste.last) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
       ImGui::TextColored(d.severity == core::Severity::kError ? BadColor() : WarnColor(), "%s%s%s", d.field.c_str(),
                          d.field.empty() ? "" : ": ", d.message.c_str());
       ImGui::PopTextWrapPos();
     }
-    if (ImGui::Button("Import")) {
-      core::HfImport imported = core::ImportHfConfigText(text, "imported model");
-      last = imported.diagnostics;
-      if (imported.ok) {
-        s.config.model = imported.model;
-        s.config.model.preset.clear();
-        core::Diagnostics notes;
-        core::StartAtModelContext(s.config, notes);
-        if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
-        s.dirty = true;
-        if (!core::HasErrors(last)) ImGui::CloseCurrentPopup();
-      }
-    }
+    if (ImGui::Button("Import") && ImportText(s, s.paste.text.data())) ImGui::CloseCurrentPopup();
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
@@ -218,7 +243,7 @@ void Dimensions(State& s) {
 
 void DrawModelInputs(State& s) {
   PresetPicker(s);
-  ImportPopup(s);
+  ImportButtons(s);
   Dimensions(s);
 }
 

@@ -43,6 +43,15 @@ struct WeightsView {
   char path[1024] = "";             // desktop: the path field
 };
 
+// The "Paste config.json" box: opened by the button when the clipboard could not be read
+// directly, or held no JSON.
+struct PasteBox {
+  bool open = false;               // open it on the next frame
+  std::string note;                // why it opened
+  std::vector<char> text = std::vector<char>(size_t{1} << 16, '\0');
+  core::Diagnostics last;          // the last import's notes
+};
+
 struct State {
   core::Config config;
   core::Estimate estimate;
@@ -52,6 +61,7 @@ struct State {
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
   std::vector<UndoStep> undo;
   WeightsView weights;
+  PasteBox paste;
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below
@@ -65,6 +75,7 @@ struct State {
   bool select_tab = false;             // open `tab` on the next frame (from the URL)
   float scale = 1;
   std::string copied_link;             // shown after "Copy link"
+  float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests
   bool copy_failed = false;
 
   // Persistence (app.cpp): the query last saved, and when the next save is due.
