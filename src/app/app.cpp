@@ -19,6 +19,7 @@
 #include "app/settings_doc.h"
 #include "app/state.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/config_json.h"
 #include "core/hf_config.h"
 #include "core/json.h"
@@ -169,6 +170,7 @@ void Frame() {
   if (!g_state) return;
   State& s = *g_state;
   Refresh(s);
+  s.marks.clear();
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && !io.WantTextInput && !s.undo.empty() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
     s.config = s.undo.back().config;
@@ -197,6 +199,7 @@ void Frame() {
   s.inputs_scroll = ImGui::GetScrollY();
   s.inputs_scroll_max = ImGui::GetScrollMaxY();
   ImGui::EndChild();
+  MarkItem(s, "inputs_panel");
   Refresh(s);  // the results below show this frame's inputs
   ImGui::SameLine();
   ImGui::BeginChild("results", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
@@ -382,6 +385,14 @@ std::string TestStateJson() {
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
   // In CSS pixels (ImGui works in device pixels: scale = devicePixelRatio on the web).
+  core::Json items = core::Json::Object{};
+  const float k = g_state->scale > 0 ? g_state->scale : 1;
+  for (const ItemMark& m : g_state->marks) {
+    core::Json r = core::Json::Array{};
+    for (float v : {m.x / k, m.y / k, m.w / k, m.h / k}) r.MutableArray().push_back(static_cast<double>(v));
+    items[m.name] = std::move(r);
+  }
+  j["items"] = std::move(items);
   j["inputs_scroll_y"] = static_cast<double>(g_state->inputs_scroll / g_state->scale);
   j["inputs_scroll_max"] = static_cast<double>(g_state->inputs_scroll_max / g_state->scale);
   return j.Dump();

@@ -111,7 +111,9 @@ bool ImportText(State& s, const char* text) {
 // "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
 // through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
 void ImportButtons(State& s) {
-  if (ImGui::Button("Paste config.json")) {
+  const bool paste = ImGui::Button("Paste config.json");
+  MarkItem(s, "paste_config");
+  if (paste) {
     s.paste.last.clear();
     if (s.hooks.read_clipboard) {
       s.hooks.read_clipboard();
@@ -123,7 +125,9 @@ void ImportButtons(State& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json, copied to the clipboard");
   if (s.hooks.pick_file) {
     ImGui::SameLine();
-    if (ImGui::Button("Open file...") && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
+    const bool open = ImGui::Button("Open file...");
+    MarkItem(s, "open_file");
+    if (open && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
                         "You can also drop one anywhere on the page.");
@@ -143,13 +147,16 @@ void ImportButtons(State& s) {
     ImGui::PopTextWrapPos();
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::InputTextMultiline("##json", s.paste.text.data(), s.paste.text.size(), ImVec2(w, em * 14));
+    MarkItem(s, "paste_box");
     for (const core::Diagnostic& d : s.paste.last) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
       ImGui::TextColored(d.severity == core::Severity::kError ? BadColor() : WarnColor(), "%s%s%s", d.field.c_str(),
                          d.field.empty() ? "" : ": ", d.message.c_str());
       ImGui::PopTextWrapPos();
     }
-    if (ImGui::Button("Import") && ImportText(s, s.paste.text.data())) ImGui::CloseCurrentPopup();
+    const bool import = ImGui::Button("Import");
+    MarkItem(s, "paste_import");
+    if (import && ImportText(s, s.paste.text.data())) ImGui::CloseCurrentPopup();
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();

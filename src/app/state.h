@@ -52,6 +52,13 @@ struct PasteBox {
   core::Diagnostics last;          // the last import's notes
 };
 
+// Where a named control was drawn this frame (ImGui display pixels), for scripted tests:
+// the browser test clicks "paste", "open_file", ... by name instead of by coordinates.
+struct ItemMark {
+  std::string name;
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
 struct State {
   core::Config config;
   core::Estimate estimate;
@@ -76,6 +83,7 @@ struct State {
   float scale = 1;
   std::string copied_link;             // shown after "Copy link"
   float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests
+  std::vector<ItemMark> marks;         // this frame's named controls (widgets.h MarkItem)
   bool copy_failed = false;
 
   // Persistence (app.cpp): the query last saved, and when the next save is due.

@@ -69,6 +69,16 @@ void RowLabel(const char* label) {
   ImGui::SetNextItemWidth(-FLT_MIN);
 }
 
+void MarkItem(State& s, const char* name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  for (ItemMark& m : s.marks)
+    if (m.name == name) {
+      m = {name, a.x, a.y, b.x - a.x, b.y - a.y};
+      return;
+    }
+  s.marks.push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
+}
+
 void FieldTooltip(const State& s, const char* field, const char* help) {
   if (!ImGui::IsItemHovered()) return;
   ImGui::BeginTooltip();
@@ -93,6 +103,7 @@ bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_
   const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
                                           step_fast > 0 ? &step_fast : nullptr, "%lld");
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
   if (changed) s.dirty = true;
@@ -117,6 +128,7 @@ bool FieldBool(State& s, const char* label, const char* field, bool* v, const ch
   const int pushed = PushFlag(diags);
   const bool changed = ImGui::Checkbox(label, v);
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
   if (changed) s.dirty = true;
@@ -145,6 +157,7 @@ bool FieldCombo(State& s, const char* label, const char* field, int* index, int 
     ImGui::EndCombo();
   }
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
   if (changed) s.dirty = true;

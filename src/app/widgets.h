@@ -22,6 +22,9 @@ bool FieldBool(State& s, const char* label, const char* field, bool* v, const ch
 bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
                 const char* (*names)(int), const char* help);
 
+// Records the last item's rectangle under `name` for scripted tests (State::marks).
+void MarkItem(State& s, const char* name);
+
 // Tooltip for the last item: help text, range, diagnostics.
 void FieldTooltip(const State& s, const char* field, const char* help);
 

@@ -18,7 +18,7 @@
 // that showed it (event.timeStamp to performance.now()), for the browser test and bench.
 function llmmemInstallInput(canvas) {
   "use strict";
-  var stats = { frames: 0, inputs: 0, pending: -1, latencies: [] };
+  var stats = { frames: 0, inputs: 0, pending: -1, latencies: [], copies: [] };
   window.llmmemStats = stats;
 
   function seen(e) {
@@ -196,14 +196,15 @@ function llmmemInstallInput(canvas) {
     return ok;
   }
   // Copies text; the promise says whether it reached the clipboard (and which way).
+  // stats.copies records each copy and the way it went, for the browser test.
   window.llmmemCopyText = function (text) {
-    stats.lastCopy = text;
+    var done = function (via) { stats.copies.push({ text: text, via: via }); return via; };
     if (navigator.clipboard && navigator.clipboard.writeText) {
-      return navigator.clipboard.writeText(text).then(function () { return "clipboard"; }, function () {
-        return execCopy(text) ? "execCommand" : "";
+      return navigator.clipboard.writeText(text).then(function () { return done("clipboard"); }, function () {
+        return done(execCopy(text) ? "execCommand" : "");
       });
     }
-    return Promise.resolve(execCopy(text) ? "execCommand" : "");
+    return Promise.resolve(done(execCopy(text) ? "execCommand" : ""));
   };
 
   // ---- Window --------------------------------------------------------------------------

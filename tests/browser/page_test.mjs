@@ -2,7 +2,15 @@
 // scripts/serve.py under its strict Content-Security-Policy:
 //  - the canvas renders a real frame (screenshots in build/screenshots/, many colours),
 //  - the page logs no error and requests nothing but its own static files,
-//  - the numbers the page computes equal the CLI's for the same state (URL-driven).
+//  - the numbers the page computes equal the CLI's for the same state (URL-driven),
+//  - input works as a user expects: one wheel notch scrolls about 100 px the right way
+//    (pixel and line modes), typing, Ctrl+V paste (clipboard API, paste event, and the
+//    fallback when the browser sends none), copy (clipboard API and execCommand), the
+//    "Paste config.json" and "Open file" buttons, a drop anywhere with its hint,
+//  - idle is idle: over 10 s without input the main thread is busy <= 2% and draws no
+//    frame; no GL state is queried per frame; clicks take no pointer lock or full screen;
+//    the input-to-frame latency is reported.
+// Controls are found by name (the app's test hook reports where it drew them).
 // usage: node tests/browser/page_test.mjs
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -48,6 +56,53 @@ const browser = await chromium.launch({
          '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
+// ---- Helpers ---------------------------------------------------------------------------
+async function waitReady(page) {
+  // Poll with evaluate (waitForFunction would eval a string, which the strict CSP forbids).
+  const deadline = Date.now() + 60000;
+  while (!(await page.evaluate(() => window.llmmemReady === true && typeof window.llmmemTestState === 'function'))) {
+    if (Date.now() > deadline) throw new Error('the page never became ready (60 s)');
+    await page.waitForTimeout(200);
+  }
+  await settle(page);
+}
+// Waits until the page stops drawing (it draws on demand).
+async function settle(page, quiet = 250) {
+  let last = -1, same = 0;
+  for (let i = 0; i < 100; i++) {
+    const f = await page.evaluate(() => window.llmmemStats ? window.llmmemStats.frames : 0);
+    same = f === last ? same + quiet / 5 : 0;
+    if (same >= quiet) return;
+    last = f;
+    await page.waitForTimeout(quiet / 5);
+  }
+}
+async function state(page) { return JSON.parse(await page.evaluate(() => window.llmmemTestState())); }
+async function item(page, name) {
+  const r = (await state(page)).items[name];
+  if (!r) throw new Error(`no control named ${name} on screen`);
+  return { x: r[0] + r[2] / 2, y: r[1] + r[3] / 2, r };
+}
+async function click(page, name) {
+  const p = await item(page, name);
+  await page.mouse.click(p.x, p.y);
+  await settle(page);
+}
+async function typeInto(page, name, text) {
+  await click(page, name);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await settle(page);
+}
+const hasPair = (st, pair) => st.config.split('&').includes(pair);
+const kSmallConfig = JSON.stringify({
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 1536, intermediate_size: 4096,
+  num_attention_heads: 12, num_key_value_heads: 4, num_hidden_layers: 10, vocab_size: 32000,
+  max_position_embeddings: 4096, hidden_act: 'silu', rms_norm_eps: 1e-5, tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+});
+
 const cases = [
   { name: 'default', hash: '' },
   { name: 'inference', hash: '#v=1&model=qwen2.5-7b&mode=infer&batch=8&seq=8192' },
@@ -71,13 +126,7 @@ try {
     await page.goto(`${origin}/index.html${c.hash}`);
     let state = null;
     try {
-      // Poll with evaluate (waitForFunction would eval a string, which the strict CSP forbids).
-      const deadline = Date.now() + 60000;
-      while (!(await page.evaluate(() => typeof window.llmmemTestState === 'function'))) {
-        if (Date.now() > deadline) throw new Error('timed out after 60 s');
-        await page.waitForTimeout(200);
-      }
-      await page.waitForTimeout(1500);
+      await waitReady(page);
       state = JSON.parse(await page.evaluate(() => window.llmmemTestState()));
     } catch (e) {
       errors.push('test hook llmmemTestState() never appeared: ' + e.message);
@@ -102,6 +151,9 @@ try {
     }
     await context.close();
   }
+  await inputTests(browser);
+  await idleTests(browser);
+
   // Without WebGL the page says so in a readable overlay instead of failing silently.
   const noGl = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -130,6 +182,227 @@ try {
 } finally {
   await browser.close();
   server.kill();
+}
+
+// ---- Input -------------------------------------------------------------------------------
+async function newPage(browser, hash, opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 800 },
+                                             deviceScaleFactor: opts.scale || 1 });
+  if (opts.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  if (opts.init) await context.addInitScript(opts.init);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  await page.goto(`${origin}/index.html${hash}`);
+  await page.bringToFront();
+  await waitReady(page);
+  return { context, page, errors };
+}
+
+async function inputTests(browser) {
+  for (const scale of [1, 2]) {
+    const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=lora', { scale, clipboard: true });
+    const panel = await item(page, 'inputs_panel');
+    const max = (await state(page)).inputs_scroll_max;
+    check(`wheel (DPR ${scale}): the inputs overflow at 1280x800 in LoRA mode (${max.toFixed(0)} px more)`, max > 150);
+    // What the browser delivers (CDP's wheel at DPR 2 arrives as deltaY 50): the page must
+    // scroll by what the event says, in CSS pixels, the way the event says.
+    await page.evaluate(() => {
+      window.__wheel = 0;
+      document.addEventListener('wheel', e => { if (e.deltaMode === 0) window.__wheel += e.deltaY; }, true);
+    });
+    await page.mouse.move(panel.x, panel.y);
+    await page.mouse.wheel(0, 100);
+    await settle(page);
+    const down = (await state(page)).inputs_scroll_y;
+    const sent = await page.evaluate(() => window.__wheel);
+    check(`wheel (DPR ${scale}): one notch down (deltaY ${sent}) scrolls the inputs down by as much (${down.toFixed(1)} px)`,
+          sent > 0 && down > sent * 0.8 && down < sent * 1.2);
+    await page.mouse.wheel(0, -100);
+    await settle(page);
+    const back = (await state(page)).inputs_scroll_y;
+    check(`wheel (DPR ${scale}): one notch up scrolls back (${back.toFixed(1)})`, back < 1);
+    // Firefox's mouse wheel: 3 lines per notch (deltaMode 1).
+    await page.evaluate(([x, y]) => {
+      document.getElementById('canvas').dispatchEvent(new WheelEvent('wheel', {
+        deltaY: 3, deltaMode: 1, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+    }, [panel.x, panel.y]);
+    await settle(page);
+    const lines = (await state(page)).inputs_scroll_y;
+    check(`wheel (DPR ${scale}): a 3-line notch (deltaMode 1) scrolls 3 lines (${lines.toFixed(1)} px)`, lines > 40 && lines < 80);
+    check(`wheel (DPR ${scale}): no console errors`, errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+
+  {
+    const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=lora', { clipboard: true });
+    await typeInto(page, 'seq', '8192');
+    check('keys: typing 8192 into the sequence length sets it', hasPair(await state(page), 'seq=8192'), (await state(page)).config);
+
+    await page.evaluate(() => navigator.clipboard.writeText('2048'));
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: Ctrl+V pastes the clipboard into a field', hasPair(await state(page), 'seq=2048'), (await state(page)).config);
+
+    // The browser's paste event, as a browser without clipboard permissions sends it.
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', '1024');
+      document.getElementById('canvas').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await settle(page);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: a paste event (no clipboard API) reaches the field', hasPair(await state(page), 'seq=1024'), (await state(page)).config);
+
+    // No paste event at all (a browser that sends none to a canvas): the async API is asked.
+    await page.evaluate(() => {
+      window.addEventListener('paste', e => e.stopImmediatePropagation(), true);
+      return navigator.clipboard.writeText('3072');
+    });
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await page.waitForTimeout(400);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: without a paste event, Ctrl+V falls back to navigator.clipboard.readText',
+          hasPair(await state(page), 'seq=3072'), (await state(page)).config);
+
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await settle(page);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const via = await page.evaluate(() => window.llmmemStats.copies.slice(-1)[0]);
+    check('copy: Ctrl+C in a field reaches the clipboard through the async API',
+          copied === '3072' && via && via.via === 'clipboard', `${copied} ${JSON.stringify(via)}`);
+    await page.evaluate(() => {
+      window.__writeText = navigator.clipboard.writeText;
+      navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+    });
+    await page.keyboard.press('Control+C');
+    await settle(page);
+    const via2 = await page.evaluate(() => window.llmmemStats.copies.slice(-1)[0]);
+    await page.evaluate(() => { navigator.clipboard.writeText = window.__writeText; });
+    check('copy: when the clipboard API refuses, execCommand("copy") copies', via2 && via2.via === 'execCommand',
+          JSON.stringify(via2));
+    await page.keyboard.press('Escape');
+    await settle(page);
+
+    // "Paste config.json": the async clipboard API reads a config.json and imports it.
+    await page.evaluate(t => navigator.clipboard.writeText(t), kSmallConfig);
+    await click(page, 'paste_config');
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('paste button: a config.json on the clipboard is imported as the model',
+          hasPair(await state(page), 'hidden=1536'), (await state(page)).config);
+
+    // "Open file...": the browser's file chooser, then the same import.
+    const chooser = page.waitForEvent('filechooser', { timeout: 5000 });
+    await click(page, 'open_file');
+    const fc = await chooser.catch(() => null);
+    check('open file: the button opens the browser\'s file chooser', fc !== null);
+    if (fc) {
+      await fc.setFiles({ name: 'config.json', mimeType: 'application/json',
+                          buffer: Buffer.from(kSmallConfig.replace('"num_hidden_layers":10', '"num_hidden_layers":12')) });
+      await page.waitForTimeout(300);
+      await settle(page);
+      check('open file: the chosen config.json is imported', hasPair(await state(page), 'layers=12'), (await state(page)).config);
+    }
+
+    // Drop anywhere: the hint shows while a file is over the page, the drop imports it.
+    const hint = await page.evaluate(t => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'config.json', { type: 'application/json' }));
+      window.__dt = dt;
+      document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return !document.getElementById('drop').hidden;
+    }, kSmallConfig.replace('"num_hidden_layers":10', '"num_hidden_layers":14'));
+    await page.screenshot({ path: `${shots}/web-drop-hint.png` });
+    check('drop: a file dragged over the page shows the drop hint', hint);
+    const hidden = await page.evaluate(() => {
+      document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: window.__dt, bubbles: true, cancelable: true }));
+      return document.getElementById('drop').hidden;
+    });
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('drop: the hint goes and the dropped config.json is imported', hidden && hasPair(await state(page), 'layers=14'),
+          (await state(page)).config);
+    check('input: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+
+  {
+    // Without clipboard permission the paste button opens the box to paste into.
+    const { context, page } = await newPage(browser, '');
+    await page.evaluate(() => { navigator.clipboard.readText = () => Promise.reject(new Error('denied')); });
+    await click(page, 'paste_config');
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('paste button: when the browser refuses, a box to paste into opens', !!(await state(page)).items.paste_box);
+    await page.screenshot({ path: `${shots}/web-paste-box.png` });
+    await context.close();
+  }
+}
+
+// ---- Idle ----------------------------------------------------------------------------------
+// Counts the WebGL calls that read state back (each one a round trip to the GPU process).
+function countGlQueries() {
+  return `(() => {
+  window.__glQueries = 0;
+  const P = WebGL2RenderingContext.prototype;
+  for (const n of ['getParameter', 'isEnabled', 'getError', 'getIntegerv', 'getVertexAttrib', 'getBufferParameter']) {
+    const f = P[n];
+    if (typeof f !== 'function') continue;
+    P[n] = function () { window.__glQueries++; return f.apply(this, arguments); };
+  }
+})();`;
+}
+
+async function idleTests(browser) {
+  const { context, page, errors } = await newPage(browser, '', { init: countGlQueries() });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async () => (await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration').value;
+  const frames = () => page.evaluate(() => window.llmmemStats.frames);
+  await page.waitForTimeout(1000);
+  const t0 = await metric(), f0 = await frames(), w0 = Date.now();
+  await page.waitForTimeout(10000);
+  const t1 = await metric(), f1 = await frames(), w1 = Date.now();
+  const busy = 100 * (t1 - t0) / ((w1 - w0) / 1000);
+  check(`idle: main thread busy ${busy.toFixed(2)}% over 10 s without input (<= 2%)`, busy <= 2);
+  check(`idle: no frame drawn in 10 s without input (${f1 - f0})`, f1 === f0);
+
+  // Interact, then count state queries and frames, and read the latencies.
+  await page.evaluate(() => { window.__glQueries = 0; window.llmmemStats.latencies.length = 0; });
+  const q0 = await frames();
+  for (let i = 0; i < 20; i++) {
+    await page.mouse.move(300 + i * 30, 200 + i * 10);
+    await page.waitForTimeout(30);
+  }
+  await click(page, 'seq');
+  await page.mouse.click(900, 500);
+  await settle(page);
+  const drawn = (await frames()) - q0;
+  const queries = await page.evaluate(() => window.__glQueries);
+  check(`GL: ${queries} state queries in ${drawn} frames of interaction (0 per frame)`, drawn > 0 && queries === 0);
+  const lat = (await page.evaluate(() => window.llmmemStats.latencies.slice())).sort((a, b) => a - b);
+  const median = lat.length ? lat[Math.floor(lat.length / 2)] : NaN;
+  console.log(`info input-to-frame latency: median ${median.toFixed(1)} ms, max ${lat[lat.length - 1].toFixed(1)} ms over ${lat.length} frames (swiftshader)`);
+  const locks = await page.evaluate(() => ({ lock: document.pointerLockElement, full: document.fullscreenElement }));
+  check('clicks take no pointer lock and no full screen', locks.lock === null && locks.full === null);
+  const settled = await frames();
+  await page.waitForTimeout(1500);
+  check('after input the page stops drawing again', (await frames()) === settled);
+  check('idle: no console errors', errors.length === 0, errors.join(' | '));
+  await context.close();
 }
 
 console.log(`${passed} passed, ${failed} failed`);
