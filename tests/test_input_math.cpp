@@ -1,5 +1,5 @@
 // Wheel and trackpad deltas to Dear ImGui's wheel units (src/app/input_math.h): the three
-// WheelEvent modes, the sign, and the one-page cap.
+// WheelEvent modes, the sign, and the one-page cap; the divisor steps of "-"/"+".
 #include <doctest.h>
 
 #include "app/input_math.h"
@@ -41,4 +41,15 @@ TEST_CASE("Wheel: line mode (Firefox) counts lines, page mode pages, both capped
 TEST_CASE("Wheel: nonsense sizes fall back to sane ones instead of dividing by zero") {
   const WheelDelta d = WheelToImGui(0, 100, WheelMode::kPixel, 0, 0, 0);
   CHECK(d.y == doctest::Approx(-100.0 / 75));
+}
+
+TEST_CASE("Steps: tensor parallel steps through the divisors of the heads only") {
+  CHECK(NextDivisor(32, 8, +1, 1024) == 16);  // not 9: 32 heads do not split 9 ways
+  CHECK(NextDivisor(32, 16, -1, 1024) == 8);
+  CHECK(NextDivisor(32, 1, -1, 1024) == 1);    // nothing below 1
+  CHECK(NextDivisor(32, 32, +1, 1024) == 32);  // nothing above the heads
+  CHECK(NextDivisor(40, 8, +1, 1024) == 10);   // Qwen2.5-14B: 40 heads
+  CHECK(NextDivisor(32, 9, -1, 1024) == 8);    // a typed 9 steps back to a divisor
+  CHECK(NextDivisor(0, 3, +1, 1024) == 4);     // unknown n: plain steps
+  CHECK(NextDivisor(80, 64, +1, 64) == 64);    // the field's own maximum
 }

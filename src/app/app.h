@@ -50,6 +50,12 @@ struct PlatformHooks {
   // the user); the platform then calls OpenPastedText, or PasteUnavailable when it could
   // not. Empty: the UI offers a box to paste into instead.
   std::function<void()> read_clipboard;
+  // The platform's language ("zh-CN", "en-US": navigator.language on the web); the UI
+  // opens in it unless the link or the saved state names one (lang=).
+  std::string language;
+  // Called when the UI's language changes ("en", "zh"): the web page loads the CJK font
+  // then (app::AddFont); may be empty.
+  std::function<void(const std::string& lang)> language_changed;
   // How files reach the app, for the hint in the weights panel.
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };

@@ -1,5 +1,6 @@
-// Pointer input arithmetic with no ImGui or browser in it, so doctest covers it
-// (tests/test_input_math.cpp): browser wheel deltas to Dear ImGui's wheel units.
+// Input arithmetic with no ImGui or browser in it, so doctest covers it
+// (tests/test_input_math.cpp): browser wheel deltas to Dear ImGui's wheel units, and the
+// steps of the parallel sizes' "-"/"+" buttons (divisors only).
 //
 // A WheelEvent carries deltaX/deltaY in one of three units (deltaMode): 0 pixels
 // (Chrome, Safari, every trackpad), 1 lines (Firefox with a mouse wheel, usually 3 per
@@ -10,6 +11,8 @@
 // 100 units backwards (what Emscripten's GLFW layer passed on).
 // May include: standard library only.
 #pragma once
+
+#include <cstdint>
 
 namespace llmmem::app {
 
@@ -40,5 +43,21 @@ inline WheelDelta WheelToImGui(double dx, double dy, WheelMode mode, double line
 // The distance, in CSS pixels, Dear ImGui scrolls a window for a WheelToImGui result
 // (the inverse, for tests and for the browser test's expectations).
 inline double ImGuiWheelPixels(float units_y, double font_px) { return -static_cast<double>(units_y) * 5 * font_px; }
+
+// The "-"/"+" step of a size that must divide `n` (tensor parallel: the heads; pipeline:
+// the layers; expert parallel: the experts; context parallel: the sequence; a ZeRO group:
+// dp): the next divisor of n after `current` in direction dir (> 0 up, < 0 down), within
+// [1, max]. When there is none, `current` (a value that does not divide n steps to the
+// nearest one that does). n <= 0 (unknown): plain steps of one.
+inline int64_t NextDivisor(int64_t n, int64_t current, int dir, int64_t max) {
+  if (max < 1) max = 1;
+  if (dir == 0) return current;
+  const int64_t step = dir > 0 ? 1 : -1;
+  for (int64_t v = current + step; v >= 1 && v <= max; v += step) {
+    if (n <= 0 || n % v == 0) return v;
+    if (v - current > 1'000'000 || current - v > 1'000'000) break;  // bounded search
+  }
+  return current;
+}
 
 }  // namespace llmmem::app

@@ -22,10 +22,12 @@
 #include <vector>
 
 #include "app/panels.h"
+#include "app/i18n.h"
 #include "app/theme.h"
 #include "core/compat.h"
 #include "core/dtype.h"
 #include "core/fit.h"
+#include "core/model.h"
 #include "core/gpus.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -52,7 +54,9 @@ struct ZeroRow {
 
 struct Cache {
   std::string key;
-  double capacity = 0;
+  double capacity = 0;       // what the answers may use: the card less kFitHeadroom
+  double card = 0;           // the card's memory
+  int64_t context = 0;       // the model's context (0: unknown): the longest sequence stops there
   ZeroRow zero[kZeroStages];
   int64_t max_batch = 0, max_seq = 0;
   core::FitFormats formats;
@@ -82,8 +86,11 @@ void Update(Cache& cache, const State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   cache.key = s.config_query;
   const core::Config& c = s.config;
-  const double cap = core::CapacityBytes(c);
+  // Every answer keeps kFitHeadroom of the card free (core/fit.h).
+  const double cap = core::FitBudget(core::CapacityBytes(c));
   cache.capacity = cap;
+  cache.card = core::CapacityBytes(c);
+  cache.context = core::ModelContext(c.model);
   if (c.mode != core::Mode::kInference) {
     for (int z = 0; z < kZeroStages; ++z) {
       ZeroRow& row = cache.zero[z];
@@ -100,7 +107,7 @@ void Update(Cache& cache, const State& s) {
     }
   }
   cache.max_batch = core::MaxMicroBatch(c, cap);
-  cache.max_seq = core::MaxSequence(c, cap);
+  cache.max_seq = core::MaxSequenceInContext(c, cap);
   cache.formats = core::CheapestInferenceFormats(c, cap);
   cache.max_params = core::MaxParamsForMemory(c, cap);
   cache.deepspeed = core::DeepSpeedEstimate(c, kGpusPerNode);
@@ -234,8 +241,8 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
     return;
   }
   const std::string value = core::FormatCount(found);
-  if (found >= search_limit) {
-    ImGui::Text("%s or more (the search stops there)", value.c_str());
+  if (found >= search_limit && !is_seq) {
+    ImGui::Text(Tr("%s or more (the search stops there)"), value.c_str());
   } else {
     ImGui::TextUnformatted(value.c_str());
   }
@@ -257,7 +264,9 @@ void Workload(State& s, const Cache& cache) {
   Heading("Largest workload on this layout (everything else as configured)");
   LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
            kBatchSearchLimit, false);
-  LimitRow(s, "Longest sequence", cache.max_seq, s.config.seq, kSeqSearchLimit, true);
+  LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit, true);
+  if (cache.context > 0 && cache.max_seq >= cache.context)
+    WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) + Tr(" tokens."));
   if (cache.max_params > 0) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Largest model");
@@ -403,7 +412,11 @@ void DrawFit(State& s) {
   Update(cache, s);
   ImGui::BeginChild("fit_scroll", ImVec2(0, 0), false);
   const core::Gpu* gpu = core::FindGpu(s.config.gpu);
-  ImGui::Text("On %s, %s per GPU", gpu != nullptr ? gpu->name.c_str() : "a custom GPU", Bytes(cache.capacity, s).c_str());
+  ImGui::Text(Tr("On %s, %s per GPU"), gpu != nullptr ? gpu->name.c_str() : Tr("a custom GPU"), Bytes(cache.card, s).c_str());
+  char headroom[200];
+  std::snprintf(headroom, sizeof headroom, Tr("Every answer keeps %.0f%% of it free (%s): it must fit in %s."),
+                core::kFitHeadroom * 100, Bytes(cache.card - cache.capacity, s).c_str(), Bytes(cache.capacity, s).c_str());
+  WrappedDisabled(headroom);
   if (s.config.mode != core::Mode::kInference) {
     ZeroTable(s, cache);
   }

@@ -1,6 +1,7 @@
-// The model: a searchable preset picker grouped by family, the dimensions (editable; a
-// changed preset shows as "modified"), and an import of a pasted Hugging Face config.json
-// (core/hf_config.h, the same importer the presets go through).
+// The model beyond the preset picker (panel_questions.cpp): its dimensions (editable; a
+// changed preset shows as "modified"), and the import of a Hugging Face config.json from
+// the clipboard, a file, or a box to paste it into (core/hf_config.h, the same importer
+// the presets go through).
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "app/panels.h"
+#include "app/i18n.h"
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/activation_fn.h"
@@ -19,79 +21,6 @@
 
 namespace llmmem::app {
 namespace {
-
-bool ContainsNoCase(const std::string& hay, const char* needle) {
-  if (*needle == 0) return true;
-  const size_t n = std::strlen(needle);
-  for (size_t i = 0; i + n <= hay.size(); ++i) {
-    size_t k = 0;
-    while (k < n && std::tolower(static_cast<unsigned char>(hay[i + k])) ==
-                        std::tolower(static_cast<unsigned char>(needle[k])))
-      ++k;
-    if (k == n) return true;
-  }
-  return false;
-}
-
-// The fields the dimensions section edits; a preset differs when any of them does.
-bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
-  return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
-         a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
-         a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
-         a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
-}
-
-void PresetPicker(State& s) {
-  static char filter[64] = "";
-  core::ModelSpec& m = s.config.model;
-  const core::Preset* current = m.preset.empty() ? nullptr : core::FindPreset(m.preset);
-  std::string preview = m.name;
-  if (current == nullptr) {
-    preview += " (custom)";
-  } else if (!SameShape(current->model, m)) {
-    preview += " (modified)";
-  }
-  RowLabel("Model");
-  if (ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputTextWithHint("##filter", "search name, family or HF id", filter, sizeof filter);
-    const std::string* family = nullptr;
-    for (const core::Preset& p : core::Presets()) {
-      if (!p.ok) continue;
-      if (!ContainsNoCase(p.name, filter) && !ContainsNoCase(p.family, filter) && !ContainsNoCase(p.hf_id, filter) &&
-          !ContainsNoCase(p.key, filter))
-        continue;
-      if (family == nullptr || *family != p.family) {
-        family = &p.family;
-        ImGui::TextDisabled("%s", p.family.c_str());
-      }
-      const bool selected = current == &p;
-      ImGui::Indent();
-      if (ImGui::Selectable(p.name.c_str(), selected)) {
-        m = p.model;
-        s.dirty = true;
-        filter[0] = 0;
-      }
-      if (ImGui::IsItemHovered()) {
-        const core::ParamCounts c = core::CountParameters(p.model);
-        ImGui::SetTooltip("%s\n%s parameters (%s)", p.hf_id.c_str(), core::FormatParams(static_cast<double>(c.total)).c_str(),
-                          core::FormatCount(c.total).c_str());
-      }
-      ImGui::Unindent();
-      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
-    }
-    ImGui::EndCombo();
-  }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A model preset (Hugging Face config.json); edit its dimensions below");
-  const auto diags = DiagnosticsFor(s, "model");
-  for (const core::Diagnostic* d : diags) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(d->severity == core::Severity::kError ? BadColor() : WarnColor(), "%s", d->message.c_str());
-    ImGui::PopTextWrapPos();
-  }
-}
 
 // Imports the box's text as the model; true when it was imported.
 bool ImportText(State& s, const char* text) {
@@ -110,8 +39,10 @@ bool ImportText(State& s, const char* text) {
 
 // "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
 // through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
-void ImportButtons(State& s) {
-  const bool paste = ImGui::Button("Paste config.json");
+}  // namespace
+
+void DrawImportButtons(State& s) {
+  const bool paste = ImGui::SmallButton(Tr("Paste config.json"));
   MarkItem(s, "paste_config");
   if (paste) {
     s.paste.last.clear();
@@ -122,15 +53,15 @@ void ImportButtons(State& s) {
       s.paste.open = true;
     }
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json, copied to the clipboard");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Import a model from its Hugging Face config.json, copied to the clipboard"));
   if (s.hooks.pick_file) {
     ImGui::SameLine();
-    const bool open = ImGui::Button("Open file...");
+    const bool open = ImGui::SmallButton(Tr("Open file..."));
     MarkItem(s, "open_file");
     if (open && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
-                        "You can also drop one anywhere on the page.");
+      ImGui::SetTooltip("%s", Tr("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
+                                 "You can also drop one anywhere on the page."));
   }
   if (s.paste.open) {
     ImGui::OpenPopup("Import config.json");
@@ -162,6 +93,8 @@ void ImportButtons(State& s) {
     ImGui::EndPopup();
   }
 }
+
+namespace {
 
 // The rarer architecture fields (biases, norms, positions, MLA, sliding windows), folded
 // away: presets and config.json imports set them; custom models can too.
@@ -204,7 +137,7 @@ void Dimensions(State& s) {
   // Open the section when one of its inputs has an error, so the red input is visible.
   for (const core::Diagnostic& d : s.estimate.diagnostics)
     if (d.severity == core::Severity::kError && d.field.compare(0, 6, "model.") == 0) ImGui::SetNextItemOpen(true);
-  if (!ImGui::CollapsingHeader("Model dimensions")) return;
+  if (!ImGui::CollapsingHeader(Tr("Model dimensions"))) return;
   const core::ParamCounts c = core::CountParameters(m);
   ImGui::TextDisabled("%s parameters (%s)", core::FormatParams(static_cast<double>(c.total)).c_str(),
                       core::FormatCount(c.total).c_str());
@@ -248,10 +181,6 @@ void Dimensions(State& s) {
 
 }  // namespace
 
-void DrawModelInputs(State& s) {
-  PresetPicker(s);
-  ImportButtons(s);
-  Dimensions(s);
-}
+void DrawModelInputs(State& s) { Dimensions(s); }
 
 }  // namespace llmmem::app

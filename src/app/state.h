@@ -28,10 +28,11 @@ struct Banner {
   bool error = false;
 };
 
-// A configuration step the user can take back (doctor remedies, imports).
+// A configuration step the user can take back: every edit (a typed value once the field
+// is left, a click, a remedy, an import, a reset), named by what changed.
 struct UndoStep {
   std::string label;
-  core::Config config;  // the configuration before the step
+  core::Config config;  // the configuration before the step (redo: after it)
 };
 
 // The header of a weights file the user dropped or opened.
@@ -64,9 +65,11 @@ struct State {
   core::Estimate estimate;
   std::vector<Banner> banners;
   std::vector<core::Remedy> remedies;  // Diagnose(config), recomputed with the estimate
-  bool fitted = true;                  // the last estimate fitted (the doctor opens on a change)
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
-  std::vector<UndoStep> undo;
+  std::vector<UndoStep> undo, redo;
+  core::Config undo_base;              // the configuration as of the last recorded step
+  std::string undo_base_query;
+  std::string pending_label;           // names the step being made (the first field edited)
   WeightsView weights;
   PasteBox paste;
   std::string export_message;          // where the last export went
@@ -78,6 +81,9 @@ struct State {
   // View.
   core::UnitSystem units = core::UnitSystem::kDecimal;
   bool dark = true;
+  std::string browser_lang = "en";     // the platform's language (hooks.language); lang= is kept when it differs
+  bool formulas = false;               // the breakdown shows each row's formula under it
+  std::vector<std::string> open_formulas;  // rows whose formula was opened by a click
   int tab = 0;                         // Tab
   bool select_tab = false;             // open `tab` on the next frame (from the URL)
   float scale = 1;
@@ -98,10 +104,19 @@ enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabDoctor, kTabCount
 
 // Replaces the configuration as one undoable step.
 void ApplyConfig(State& s, const core::Config& c, const std::string& label);
+// Records the edits since the last step as one step, unless an input is still being
+// edited (`editing`: typing in a field, holding a button), so typing 8192 is one step.
+void CommitEdit(State& s, bool editing);
+// Takes back the last step (recording pending edits first); Redo takes it again. False
+// when there is none.
+bool Undo(State& s);
+bool Redo(State& s);
+// Starts the undo history at the current configuration (at start-up).
+void ResetHistory(State& s);
 void AddBanner(State& s, Banner b);
 
-// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|doctor
-// (defaults are not written). Removes them from `query` and applies them to `s`.
+// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|doctor,
+// lang=zh|en (defaults are not written; lang= when it differs from the browser's). Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);
 

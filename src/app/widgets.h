@@ -16,6 +16,10 @@ void RowLabel(const char* label);
 
 // Each returns true when the value changed (and marks the state dirty).
 bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast);
+// An integer whose "-"/"+" buttons step through the divisors of `divides` only
+// (input_math.h NextDivisor; 0: plain steps); a typed value is kept as typed (validation
+// marks it when it does not divide).
+bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v, int64_t divides);
 bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format);
 bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help);
 // A combo over `count` items named by names(i); *index is the selected item.

@@ -110,6 +110,13 @@ EM_JS(void, JsReadClipboard, (), {
   });
 });
 
+// The browser's preferred language ("zh-CN", "en-US").
+EM_JS(int, JsLanguage, (char* buf, int cap), {
+  var l = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  stringToUTF8(l, buf, cap);
+  return lengthBytesUTF8(l);
+});
+
 EM_JS(void, JsInstallWatch, (), {
   // Device pixels per CSS pixel, for tests: the canvas's backing store over its CSS box.
   window.llmmemCanvasRatio = function() {
@@ -160,9 +167,11 @@ EM_JS(void, JsInstallFileHooks, (), {
 });
 
 // Installs window.llmmemTestState() (JSON text of the current estimate and URL state,
-// app::TestStateJson) and marks the page ready for scripted tests.
+// app::TestStateJson) and window.llmmemBusy() (a frame is due), and marks the page ready
+// for scripted tests.
 EM_JS(void, JsInstallTestHook, (), {
   window.llmmemTestState = function() { return UTF8ToString(_llmmem_test_state()); };
+  window.llmmemBusy = function() { return _llmmem_busy() !== 0; };
   window.llmmemReady = true;
   if (typeof window.llmmemOnReady === "function") window.llmmemOnReady();
 });
@@ -408,6 +417,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_clipboard_text(const char* text) {
   Wake();
 }
 
+// Whether a frame is due (scheduled, or input waiting): tests wait for 0 ("settled").
+extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_busy() { return g_scheduled ? 1 : 0; }
+
 extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
   g_test_state = llmmem::app::TestStateJson();
   return g_test_state.c_str();
@@ -457,6 +469,9 @@ int main() {
   };
   hooks.pick_file = [] { return JsPickFile() != 0; };
   hooks.read_clipboard = [] { JsReadClipboard(); };
+  char lang[32] = "";
+  JsLanguage(lang, sizeof lang);
+  hooks.language = lang;
   llmmem::app::Init(hooks, g_canvas.dpr);
   llmmem::platform::webgl::UpdateFontTexture();
 
