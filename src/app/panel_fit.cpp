@@ -24,6 +24,7 @@
 #include "app/panels.h"
 #include "app/i18n.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/compat.h"
 #include "core/dtype.h"
 #include "core/fit.h"
@@ -121,9 +122,14 @@ void Update(Cache& cache, const State& s) {
 
 void Heading(const char* title) {
   ImGui::Spacing();
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", title);
+  ImGui::PopTextWrapPos();
   ImGui::Separator();
 }
+
+// Narrow (a phone): tables keep their essential columns, rows wrap.
+bool Narrow() { return ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36; }
 
 std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
 
@@ -150,15 +156,16 @@ void ZeroTable(State& s, const Cache& cache) {
                 static_cast<long long>(others));
   Heading(heading);
   const float em = ImGui::GetFontSize();
+  const bool narrow = Narrow();
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("zero_fit", 7, flags)) return;
+  if (!ImGui::BeginTable(narrow ? "zero_fit_narrow" : "zero_fit", narrow ? 5 : 7, flags)) return;
   ImGui::TableSetupColumn("ZeRO", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("Per GPU, k replicas", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Fits when", ImGuiTableColumnFlags_WidthFixed, em * 6);
-  ImGui::TableSetupColumn("Min dp", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
-  ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
-  ImGui::TableSetupColumn("Per GPU at min dp", ImGuiTableColumnFlags_WidthFixed, em * 8);
-  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+  if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU, k replicas"), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tr("Fits when"), narrow ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn(Tr("Min dp"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  ImGui::TableSetupColumn(Tr("GPUs"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU at min dp"), ImGuiTableColumnFlags_WidthFixed, em * 8);
+  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(Tr("current")).x + em * 0.8f);
   ImGui::TableHeadersRow();
   static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
   const char* unit = UnitLabel(s.units);
@@ -170,22 +177,25 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextColumn();
     ImGui::Text("%d", z);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("ZeRO-%d shards %s", z, kShards[z]);
-    ImGui::TableNextColumn();
     const bool valid = row.error.empty() && (f.possible || f.unsharded_bytes > 0 || f.sharded_bytes > 0);
-    if (!valid) {
-      ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
-      if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
-    } else {
-      ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
-      if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(em * 30);
-        ImGui::Text("ZeRO-%d shards %s over the k data-parallel replicas.", z, kShards[z]);
-        ImGui::Text("Kept whole on every GPU (A): %s", Bytes(f.unsharded_bytes, s).c_str());
-        ImGui::Text("Split over k replicas (B): %s", Bytes(f.sharded_bytes, s).c_str());
-        ImGui::TextDisabled("Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", Bytes(cache.capacity, s).c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+    // The A + B/k column (wide windows only).
+    if (!narrow) {
+      ImGui::TableNextColumn();
+      if (!valid) {
+        ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
+        if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
+      } else {
+        ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(em * 30);
+          ImGui::Text("ZeRO-%d shards %s over the k data-parallel replicas.", z, kShards[z]);
+          ImGui::Text("Kept whole on every GPU (A): %s", Bytes(f.unsharded_bytes, s).c_str());
+          ImGui::Text("Split over k replicas (B): %s", Bytes(f.sharded_bytes, s).c_str());
+          ImGui::TextDisabled("Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", Bytes(cache.capacity, s).c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
       }
     }
     ImGui::TableNextColumn();
@@ -206,14 +216,16 @@ void ZeroTable(State& s, const Cache& cache) {
     if (f.possible) RightText(core::FormatCount(f.min_dp));
     ImGui::TableNextColumn();
     if (f.possible) RightText(core::FormatCount(f.min_gpus));
-    ImGui::TableNextColumn();
-    if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+    if (!narrow) {
+      ImGui::TableNextColumn();
+      if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+    }
     ImGui::TableNextColumn();
     if (f.possible) {
       const bool current = c.zero == z && c.dp == f.min_dp && c.zero_group == 0;
       if (current) {
-        ImGui::TextDisabled("current");
-      } else if (ImGui::SmallButton("Apply")) {
+        ImGui::TextDisabled("%s", Tr("current"));
+      } else if (ImGui::SmallButton(Tr("Apply"))) {
         core::Config k = row.config;
         k.dp = f.min_dp;
         ApplyConfig(s, k, "fit: ZeRO-" + std::to_string(z) + ", dp " + std::to_string(f.min_dp));
@@ -232,7 +244,7 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
   ImGui::PushID(label);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(ImGui::GetFontSize() * 14);
+  if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
   if (found <= 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
     ImGui::TextUnformatted(is_seq ? "none: even 1 token does not fit" : "none: even 1 does not fit");
@@ -247,10 +259,10 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
     ImGui::TextUnformatted(value.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("(now %s)", core::FormatCount(current).c_str());
+  ImGui::TextDisabled(Tr("(now %s)"), core::FormatCount(current).c_str());
   if (found != current) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Apply")) {
+    FlowSameLine(ButtonWidth(Tr("Apply")));
+    if (ImGui::SmallButton(Tr("Apply"))) {
       core::Config k = s.config;
       (is_seq ? k.seq : k.batch) = found;
       ApplyConfig(s, k, std::string("fit: ") + label);
@@ -269,8 +281,8 @@ void Workload(State& s, const Cache& cache) {
     WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) + Tr(" tokens."));
   if (cache.max_params > 0) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Largest model");
-    ImGui::SameLine(ImGui::GetFontSize() * 14);
+    ImGui::TextUnformatted(Tr("Largest model"));
+    if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
     ImGui::Text("%s parameters", core::FormatParams(cache.max_params).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The parameter count whose model states (this scheme) fill the GPU,\n"
@@ -290,16 +302,19 @@ void Formats(State& s, const Cache& cache) {
     return;
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("Weights %s, KV cache %s: %s per GPU", core::Info(f.dtype).label, core::Info(f.kv_dtype).label,
+  ImGui::PushTextWrapPos(0);
+  ImGui::Text(Tr("Weights %s, KV cache %s: %s per GPU"), core::Info(f.dtype).label, core::Info(f.kv_dtype).label,
               Bytes(f.peak_bytes, s).c_str());
+  ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
                       "for each, KV cache bf16, fp8, int4. The first pair that fits is shown.");
   const bool current = inference && s.config.dtype == f.dtype && s.config.kv_dtype == f.kv_dtype;
-  ImGui::SameLine();
+  const char* apply = inference ? Tr("Apply") : Tr("Apply (switches to inference)");
   if (current) {
-    ImGui::TextDisabled("(current)");
-  } else if (ImGui::SmallButton(inference ? "Apply" : "Apply (switches to inference)")) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr("(current)"));
+  } else if (FlowSameLine(ButtonWidth(apply)), ImGui::SmallButton(apply)) {
     core::Config k = s.config;
     k.mode = core::Mode::kInference;
     k.dtype = f.dtype;

@@ -8,6 +8,7 @@
 // states in fp32, activations, the KV cache, overheads). The current format's row is
 // marked.
 #include <cstdio>
+#include <string>
 
 #include "app/i18n.h"
 #include "app/panels.h"
@@ -25,8 +26,8 @@ struct Row {
   const char* label;
 };
 constexpr Row kRows[] = {
-    {core::Dtype::kFp32, "float32"}, {core::Dtype::kBf16, "bfloat16 / float16"}, {core::Dtype::kFp8, "float8"},
-    {core::Dtype::kInt8, "int8"},     {core::Dtype::kInt4, "int4"},
+    {core::Dtype::kFp32, "fp32"}, {core::Dtype::kBf16, "bf16 / fp16"}, {core::Dtype::kFp8, "fp8"},
+    {core::Dtype::kInt8, "int8"}, {core::Dtype::kInt4, "int4"},
 };
 constexpr double kAdamFactor = 4;  // weights + gradients + Adam m + v, in the same format (M6)
 
@@ -48,15 +49,17 @@ void DrawModelSizes(State& s) {
   const double params = static_cast<double>(core::TrainableBase(s.config.model, counts));
   if (params <= 0) return;
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (!ImGui::CollapsingHeader(Tr("Model size per precision (the Hugging Face calculator's table)"))) return;
+  const bool open = ImGui::CollapsingHeader((std::string(Tr("Size per precision")) + "###sizes").c_str());
   MarkItem(s, "sizes");
-  const float em = ImGui::GetFontSize();
+  if (!open) return;
+  // A phone drops the largest layer: three columns stay readable at 390 px.
+  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 26;
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("sizes", 4, flags)) {
-    ImGui::TableSetupColumn(Tr("Precision"), ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    ImGui::TableSetupColumn(Tr("Largest layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  if (ImGui::BeginTable("sizes", narrow ? 3 : 4, flags)) {
+    ImGui::TableSetupColumn(Tr("Precision"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    if (!narrow) ImGui::TableSetupColumn(Tr("Largest layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn(Tr("Model size"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(Tr("Training with Adam"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn(Tr("Training with Adam"), ImGuiTableColumnFlags_WidthStretch, 1.3f);
     ImGui::TableHeadersRow();
     for (const Row& r : kRows) {
       const double bytes = core::NaiveModelBytes(params, r.dtype, s.config.quant);
@@ -65,9 +68,11 @@ void DrawModelSizes(State& s) {
       ImGui::TableNextRow();
       if (mine) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImGuiCol_HeaderHovered, 0.55f));
       ImGui::TableNextColumn();
-      ImGui::Text("%s%s", r.label, mine ? Tr("  (current)") : "");
-      ImGui::TableNextColumn();
-      RightCell(core::FormatBytes(largest, s.units));
+      ImGui::TextUnformatted(r.label);
+      if (!narrow) {
+        ImGui::TableNextColumn();
+        RightCell(core::FormatBytes(largest, s.units));
+      }
       ImGui::TableNextColumn();
       RightCell(core::FormatBytes(bytes, s.units));
       ImGui::TableNextColumn();
@@ -76,12 +81,12 @@ void DrawModelSizes(State& s) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled(Tr("%s parameters x bytes per parameter; Adam: 4x (weights, gradients, two moments). The estimate "
-                         "above counts what really runs: 16-bit embeddings in quantised checkpoints, fp32 optimizer "
-                         "states, activations, KV cache, overheads."),
+  ImGui::TextDisabled(Tr("The Hugging Face calculator's figures: %s parameters x bytes per parameter (the current format "
+                         "highlighted); Adam: 4x (weights, gradients, two moments). The estimate above counts what really "
+                         "runs: 16-bit embeddings in quantised checkpoints, fp32 optimizer states, activations, KV cache, "
+                         "overheads."),
                       core::FormatParams(params).c_str());
   ImGui::PopTextWrapPos();
-  (void)em;
 }
 
 }  // namespace llmmem::app

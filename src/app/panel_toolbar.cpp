@@ -16,19 +16,11 @@
 namespace llmmem::app {
 namespace {
 
-float ButtonWidth(const char* label) {
-  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
-}
-
 float RadioWidth(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
-// Starts the next item on this line when `width` still fits, else on the next one.
-void Flow(float width) {
-  ImGui::SameLine();
-  if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
-}
+void Flow(float width) { FlowSameLine(width); }
 
 }  // namespace
 
@@ -56,10 +48,12 @@ void DrawToolbar(State& s) {
   }
   // Right-aligned when the whole group fits on this line; flowing from the left otherwise.
   ImGui::SameLine();
-  const float right = avail - controls + em;
-  if (ImGui::GetCursorPosX() < right) ImGui::SameLine(right);
-
-  Flow(ButtonWidth(undo));
+  const float x = std::max(ImGui::GetCursorPosX(), avail - controls + em);
+  if (x + ButtonWidth(undo) > avail) {
+    ImGui::NewLine();
+  } else {
+    ImGui::SameLine(x);
+  }
   ImGui::BeginDisabled(s.undo.empty());
   if (ImGui::Button(undo)) Undo(s);
   ImGui::EndDisabled();

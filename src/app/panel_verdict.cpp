@@ -2,6 +2,7 @@
 // (and with how much to spare) or by how much it is over, and then, only when it does not
 // fit, a button naming how many single changes would make it fit: the OOM doctor opens
 // when asked, never by itself. GB and GiB both shown, the chosen unit first.
+#include <cstdio>
 #include <string>
 
 #include "app/i18n.h"
@@ -70,22 +71,36 @@ void DrawVerdict(State& s) {
   ImGui::TextUnformatted(peak.c_str());
   ImGui::PopFont();
   MarkItem(s, "verdict_total");
+  // Beside the big number, sat on its baseline, when it fits there; under it otherwise.
+  char of[160];
+  std::snprintf(of, sizeof of, Tr("(%s)  of %s (%s) on %s"), peak2.c_str(), cap.c_str(), cap2.c_str(), c.gpu.c_str());
   ImGui::SameLine();
-  // Sit the smaller text on the big number's baseline.
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (large_h - ImGui::GetTextLineHeight()) * 0.78f);
-  ImGui::TextColored(dim, Tr("(%s)  of %s (%s) on %s"), peak2.c_str(), cap.c_str(), cap2.c_str(), c.gpu.c_str());
+  if (ImGui::CalcTextSize(of).x <= ImGui::GetContentRegionAvail().x) {
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (large_h - ImGui::GetTextLineHeight()) * 0.78f);
+  } else {
+    ImGui::NewLine();
+  }
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(dim, "%s", of);
+  ImGui::PopTextWrapPos();
 
   const double pct = t.capacity_bytes > 0 ? 100.0 * t.peak_bytes / t.capacity_bytes : 0;
   if (t.Fits()) {
+    ImGui::PushTextWrapPos(0);
     ImGui::TextColored(GoodColor(), Tr("Fits, with %s to spare (%.0f%% of the GPU used)"),
                        core::FormatBytes(t.Headroom(), s.units).c_str(), pct);
+    ImGui::PopTextWrapPos();
   } else {
+    ImGui::PushTextWrapPos(0);
     ImGui::TextColored(BadColor(), Tr("Does not fit: over by %s (needs %.0f%% of the GPU)"),
                        core::FormatBytes(-t.Headroom(), s.units).c_str(), pct);
+    ImGui::PopTextWrapPos();
     const int ways = FittingRemedies(s);
-    ImGui::SameLine();
     std::string label = ways > 0 ? std::to_string(ways) + Tr(" ways to make it fit") : std::string(Tr("What would help?"));
     label += "###ways";
+    ImGui::SameLine();
+    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 > ImGui::GetContentRegionAvail().x)
+      ImGui::NewLine();
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(BadColor().x, BadColor().y, BadColor().z, 0.35f));
     if (ImGui::SmallButton(label.c_str())) {
       s.tab = kTabDoctor;

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "app/theme_colors.h"
 #include "core/embedded.h"
 
 namespace llmmem::app {
@@ -72,15 +73,21 @@ void ApplyStyle(bool dark, float scale) {
   style.CellPadding = ImVec2(6, 2);
   style.WindowPadding = ImVec2(10, 10);
   style.ScrollbarSize = 13;
-  if (dark) {
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.15f, 1);
-  } else {
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.95f, 0.95f, 0.96f, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
-    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.87f, 0.88f, 0.91f, 1);
+  // Text and the surfaces it sits on come from theme_colors.h (contrast-tested).
+  const ThemeColors& c = Colors(dark);
+  auto set = [&](ImGuiCol i, Rgba v) { style.Colors[i] = ImVec4(v.r, v.g, v.b, v.a); };
+  set(ImGuiCol_Text, c.text);
+  set(ImGuiCol_TextDisabled, c.text_dim);
+  set(ImGuiCol_WindowBg, c.window_bg);
+  set(ImGuiCol_ChildBg, c.child_bg);
+  set(ImGuiCol_PopupBg, c.popup_bg);
+  set(ImGuiCol_FrameBg, c.frame_bg);
+  set(ImGuiCol_Button, c.button);
+  set(ImGuiCol_Header, c.header);
+  set(ImGuiCol_TableRowBgAlt, c.table_row_alt);
+  set(ImGuiCol_TableHeaderBg, c.table_header);
+  if (!dark) {
     style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.84f, 0.92f, 1);
-    style.Colors[ImGuiCol_PopupBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
     style.FrameBorderSize = 1;
   }
   style.ScaleAllSizes(scale);
@@ -104,9 +111,13 @@ ImU32 CategoryColor(core::Category c) {
   return IM_COL32(128, 128, 128, 255);
 }
 
-ImVec4 GoodColor() { return g_dark ? ImVec4(0.35f, 0.82f, 0.45f, 1) : ImVec4(0.05f, 0.52f, 0.15f, 1); }
-ImVec4 BadColor() { return g_dark ? ImVec4(1.0f, 0.42f, 0.40f, 1) : ImVec4(0.80f, 0.10f, 0.10f, 1); }
-ImVec4 WarnColor() { return g_dark ? ImVec4(0.95f, 0.78f, 0.30f, 1) : ImVec4(0.62f, 0.45f, 0.0f, 1); }
+namespace {
+ImVec4 Vec(Rgba c) { return ImVec4(c.r, c.g, c.b, c.a); }
+}  // namespace
+
+ImVec4 GoodColor() { return Vec(Colors(g_dark).good); }
+ImVec4 BadColor() { return Vec(Colors(g_dark).bad); }
+ImVec4 WarnColor() { return Vec(Colors(g_dark).warn); }
 bool IsDark() { return g_dark; }
 ImFont* LargeFont() { return g_large; }
 

@@ -16,7 +16,7 @@
 namespace llmmem::app {
 namespace {
 
-constexpr float kLabelEm = 9.0f;  // label column width, in font heights
+constexpr float kLabelEm = 10.5f;  // label column width, in font heights
 
 // limits.h's help for numeric fields, fields.h's for the others.
 const char* FieldHelp(const char* field) {
@@ -81,6 +81,15 @@ void RowLabel(const char* label) {
   ImGui::TextUnformatted(label);
   if (text + ImGui::GetStyle().ItemSpacing.x <= column && avail >= column * 1.8f) ImGui::SameLine(column);
   ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+void FlowSameLine(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+}
+
+float ButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
 }
 
 void MarkItem(State& s, const char* name) {

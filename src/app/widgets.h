@@ -26,6 +26,12 @@ bool FieldBool(State& s, const char* label, const char* field, bool* v, const ch
 bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
                 const char* (*names)(int), const char* help);
 
+// Puts the next item (of `width` pixels) on the current line when it fits there, else on
+// the next line: rows of buttons and labels flow instead of running off a narrow window.
+void FlowSameLine(float width);
+// The width of a button labelled `label` (frame padding included).
+float ButtonWidth(const char* label);
+
 // Records the last item's rectangle under `name` for scripted tests (State::marks).
 void MarkItem(State& s, const char* name);
 

@@ -7,6 +7,10 @@
 //    (pixel and line modes), typing, Ctrl+V paste (clipboard API, paste event, and the
 //    fallback when the browser sends none), copy (clipboard API and execCommand), the
 //    "Paste config.json" and "Open file" buttons, a drop anywhere with its hint,
+//  - any screen: at 390 (a phone), 800, 1280 and 1920 px wide, each at DPR 1, 2 and 3, the
+//    canvas is sharp (backing store = CSS size x DPR), every named control lies inside the
+//    window and overlaps no other, and the verdict is on the first screen (screenshots
+//    build/screenshots/web-w<W>-dpr<D>.png, looked at),
 //  - idle is idle: over 10 s without input the main thread is busy <= 2% and draws no
 //    frame; no GL state is queried per frame; clicks take no pointer lock or full screen;
 //    the input-to-frame latency is reported.
@@ -151,6 +155,7 @@ try {
   }
   await inputTests(browser);
   await idleTests(browser);
+  await layoutTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
   const noGl = await chromium.launch({
@@ -403,6 +408,42 @@ async function idleTests(browser) {
   await page.waitForTimeout(1500);
   check('after input the page stops drawing again', (await frames()) === settled);
   check('idle: no console errors', errors.length === 0, errors.join(' | '));
+  await context.close();
+}
+
+// ---- Layout --------------------------------------------------------------------------------
+function overlap(a, b) { return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]; }
+
+async function layoutTests(browser) {
+  const sizes = [[390, 844], [800, 900], [1280, 800], [1920, 1080]];
+  for (const [w, h] of sizes) {
+    for (const dpr of [1, 2, 3]) {
+      // The phone in training mode (more inputs), the others on the first screen.
+      const hash = w === 390 ? '#v=1&model=llama-3.3-70b&mode=lora' : '';
+      const { context, page, errors } = await newPage(browser, hash, { viewport: { width: w, height: h }, scale: dpr });
+      const st = await state(page);
+      const ratio = await page.evaluate(() => window.llmmemCanvasRatio());
+      const file = `${shots}/web-w${w}-dpr${dpr}.png`;
+      await page.screenshot({ path: file });
+      const tag = `layout ${w}x${h} @${dpr}x`;
+      check(`${tag}: the canvas is sharp (backing store ${ratio.toFixed(2)}x its CSS size)`, Math.abs(ratio - dpr) < 0.02);
+      const items = Object.entries(st.items).filter(([n]) => n !== 'inputs_panel');
+      const outside = items.filter(([, r]) => r[0] < -0.5 || r[0] + r[2] > w + 0.5).map(([n]) => n);
+      check(`${tag}: every control lies inside the window`, outside.length === 0, outside.join(', '));
+      const pairs = [];
+      for (let i = 0; i < items.length; i++)
+        for (let j = i + 1; j < items.length; j++)
+          if (overlap(items[i][1], items[j][1])) pairs.push(`${items[i][0]}/${items[j][0]}`);
+      check(`${tag}: no control overlaps another (${items.length} checked)`, pairs.length === 0, pairs.join(', '));
+      const v = st.items.verdict_total;
+      check(`${tag}: the verdict is on the first screen`, v && v[1] + v[3] <= h, JSON.stringify(v));
+      check(`${tag}: no console errors`, errors.length === 0, errors.join(' | '));
+      await context.close();
+    }
+  }
+  // The light theme, as people with it see the first screen.
+  const { context, page } = await newPage(browser, '#v=1&theme=light', { viewport: { width: 1280, height: 800 } });
+  await page.screenshot({ path: `${shots}/web-light.png` });
   await context.close();
 }
 
