@@ -53,7 +53,7 @@ void DrawBanners(State& s) {
       ImGui::BulletText("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
-    const bool dismiss = ImGui::SmallButton("Dismiss");
+    const bool dismiss = ImGui::SmallButton(Tr("Dismiss"));
     ImGui::PopID();
     if (dismiss) {
       s.banners.erase(s.banners.begin() + static_cast<std::ptrdiff_t>(i));
@@ -173,11 +173,16 @@ void Init(const PlatformHooks& hooks, float scale) {
 }
 
 bool SetScale(float scale) {
-  if (!g_state || scale <= 0 || scale == g_state->scale) return false;
+  if (!g_state || scale <= 0) return false;
+  if (scale == g_state->scale && !FontRebuildRequested()) return false;
+  if (scale != g_state->scale) ApplyStyle(g_state->dark, scale);
   g_state->scale = scale;
   LoadFonts(scale);
-  ApplyStyle(g_state->dark, scale);
   return true;
+}
+
+void AddFont(const std::string& name, const uint8_t* data, size_t size) {
+  if (name == "cjk" && data != nullptr && size > 0) SetCjkFont(data, size);
 }
 
 namespace {
@@ -299,13 +304,13 @@ void OpenPastedText(const std::string& text) {
   const size_t n = std::min(text.size(), s.paste.text.size() - 1);
   std::copy(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(n), s.paste.text.begin());
   s.paste.text[n] = '\0';
-  s.paste.note = text.empty() ? "The clipboard is empty." : "The clipboard holds no JSON.";
+  s.paste.note = text.empty() ? Tr("The clipboard is empty.") : Tr("The clipboard holds no JSON.");
   s.paste.open = true;
 }
 
 void PasteUnavailable() {
   if (!g_state) return;
-  g_state->paste.note = "The browser did not let the page read the clipboard.";
+  g_state->paste.note = Tr("The browser did not let the page read the clipboard.");
   g_state->paste.open = true;
 }
 
@@ -430,6 +435,8 @@ std::string TestStateJson() {
   j["url_state"] = g_state->query;
   j["units"] = UnitLabel(g_state->units);
   j["theme"] = g_state->dark ? "dark" : "light";
+  j["lang"] = LangId(CurrentLang());
+  j["fitmap_ms"] = LastFitMapMs();
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());

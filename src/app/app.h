@@ -56,6 +56,9 @@ struct PlatformHooks {
   // Called when the UI's language changes ("en", "zh"): the web page loads the CJK font
   // then (app::AddFont); may be empty.
   std::function<void(const std::string& lang)> language_changed;
+  // The result as text (mirror.h's JSON) whenever it changes: the web page keeps it in
+  // the DOM for screen readers, selection, find and translation. May be empty.
+  std::function<void(const std::string& json)> mirror_changed;
   // How files reach the app, for the hint in the weights panel.
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
@@ -63,12 +66,16 @@ struct PlatformHooks {
 // Needs a current GL context and an ImGui context with the platform/renderer backends
 // initialised. `scale` multiplies font sizes and style sizes (HiDPI).
 void Init(const PlatformHooks& hooks, float scale);
-// Call before ImGui_ImplOpenGL3_NewFrame. Returns true when the font atlas was rebuilt;
-// the platform then re-creates the renderer's font texture.
+// Call before the renderer's NewFrame. Returns true when the font atlas was rebuilt (the
+// scale changed, the language changed, a font arrived); the platform then re-creates the
+// renderer's font texture.
 bool SetScale(float scale);
 // Builds the whole UI into the main viewport. Between ImGui::NewFrame and ImGui::Render.
 void Frame();
 void Shutdown();
+// A font the platform fetched: "cjk", the Chinese subset (build/web/llmmem-cjk.ttf). The
+// atlas is rebuilt on the next frame (SetScale returns true).
+void AddFont(const std::string& name, const uint8_t* data, size_t size);
 
 // Files the user opened (desktop: the command line, a drop, the path field; web: a drop).
 // Errors are shown in the UI; nothing already typed is lost.

@@ -295,7 +295,7 @@ void TermBars(const char* id, const std::vector<Term>& terms, core::UnitSystem u
     if (hovered && my >= y && my < y + row_h) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(em * 32);
-      ImGui::Text("%s: %s per layer", t.name.c_str(), core::FormatBytes(t.bytes, units).c_str());
+      ImGui::Text(Tr("%s: %s per layer"), t.name.c_str(), core::FormatBytes(t.bytes, units).c_str());
       if (!t.detail.empty()) ImGui::TextDisabled("%s", t.detail.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();

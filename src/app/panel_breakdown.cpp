@@ -10,8 +10,8 @@
 
 #include "app/i18n.h"
 #include "app/panels.h"
-#include "app/widgets.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/units.h"
 #include "imgui.h"
 
@@ -27,26 +27,26 @@ void Tooltip(const core::BreakdownNode& n, const core::Estimate& e) {
   if (n.device == core::Device::kGpu) {
     ImGui::Text("%s", core::FormatBytesBoth(n.bytes).c_str());
   } else {
-    ImGui::Text("%s on %s: offloaded, not in the GPU figures", core::FormatBytesBoth(n.bytes).c_str(),
+    ImGui::Text(Tr("%s on %s: offloaded, not in the GPU figures"), core::FormatBytesBoth(n.bytes).c_str(),
                 core::DeviceName(n.device));
   }
   if (n.device == core::Device::kGpu && n.cpu_bytes > 0)
-    ImGui::TextDisabled("Below it, offloaded to CPU: %s", core::FormatBytesBoth(n.cpu_bytes).c_str());
+    ImGui::TextDisabled(Tr("Below it, offloaded to CPU: %s"), core::FormatBytesBoth(n.cpu_bytes).c_str());
   if (n.device == core::Device::kGpu && n.nvme_bytes > 0)
-    ImGui::TextDisabled("Below it, offloaded to NVMe: %s", core::FormatBytesBoth(n.nvme_bytes).c_str());
+    ImGui::TextDisabled(Tr("Below it, offloaded to NVMe: %s"), core::FormatBytesBoth(n.nvme_bytes).c_str());
   if (!n.formula.empty()) {
-    ImGui::TextDisabled("Formula");
+    ImGui::TextDisabled("%s", Tr("Formula"));
     ImGui::TextUnformatted(n.formula.c_str());
   }
   if (!n.source.empty()) {
-    ImGui::TextDisabled("Source");
+    ImGui::TextDisabled("%s", Tr("Source"));
     ImGui::TextUnformatted(n.source.c_str());
   }
-  if (n.per_layer_bytes > 0) ImGui::Text("One layer: %s", core::FormatBytesBoth(n.per_layer_bytes).c_str());
+  if (n.per_layer_bytes > 0) ImGui::Text(Tr("One layer: %s"), core::FormatBytesBoth(n.per_layer_bytes).c_str());
   if (n.moment_bytes[0] != n.moment_bytes[1]) {
     for (int m = 0; m < core::kMomentCount; ++m) {
       const bool peak = static_cast<int>(e.totals.peak_moment) == m;
-      ImGui::Text("At the %s: %s%s", core::MomentName(static_cast<core::Moment>(m)),
+      ImGui::Text(Tr("At the %s: %s%s"), core::MomentName(static_cast<core::Moment>(m)),
                   core::FormatBytes(n.moment_bytes[m], core::UnitSystem::kDecimal).c_str(), peak ? "  (peak)" : "");
     }
   }
@@ -140,7 +140,7 @@ void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, in
     ImGui::TableNextColumn();
     const double delta = n.bytes - (pinned != nullptr ? *pinned : 0.0);
     if (pinned == nullptr) {
-      ImGui::TextDisabled("new");
+      ImGui::TextDisabled("%s", Tr("new"));
     } else if (InUnits(delta, s.units) >= 0.005 || InUnits(delta, s.units) <= -0.005) {
       ImGui::PushStyleColor(ImGuiCol_Text, delta > 0 ? BadColor() : GoodColor());
       Cell("%+.2f", InUnits(delta, s.units));
@@ -190,7 +190,7 @@ void DrawBreakdown(State& s) {
   if (s.pinned) {
     const std::string unit = UnitLabel(s.units);
     ImGui::TableSetupColumn(("Pinned " + unit).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
-    ImGui::TableSetupColumn("Change", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
+    ImGui::TableSetupColumn(Tr("Change"), ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
   }
   ImGui::TableHeadersRow();
   Row(e.tree, e, e.tree.bytes, 0, s);

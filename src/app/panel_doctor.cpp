@@ -65,8 +65,8 @@ void DrawDoctor(State& s) {
     if (hovered || ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(em * 28);
-      ImGui::Text("Changes: %s", r.change.c_str());
-      ImGui::Text("Trade-off: %s", r.tradeoff.c_str());
+      ImGui::Text(Tr("Changes: %s"), r.change.c_str());
+      ImGui::Text(Tr("Trade-off: %s"), r.tradeoff.c_str());
       if (r.changes_workload) ImGui::TextColored(WarnColor(), "This changes what is run or trained, not only how.");
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
@@ -94,7 +94,7 @@ void DrawDoctor(State& s) {
     }
     ImGui::TableNextColumn();
     if (ImGui::SmallButton(Tr("Apply"))) apply = &r;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set %s (undo with Ctrl+Z)", r.change.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Set %s (undo with Ctrl+Z)"), r.change.c_str());
     ImGui::PopID();
   }
   ImGui::EndTable();

@@ -33,25 +33,25 @@ std::string ExportText(const State& s, int format) {
 
 void ExportPopup(State& s) {
   if (!ImGui::BeginPopup("export")) return;
-  ImGui::TextDisabled("This estimate as");
+  ImGui::TextDisabled("%s", Tr("This estimate as"));
   for (int f = 0; f < 3; ++f) {
     ImGui::PushID(f);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(kFormats[f].label);
     ImGui::SameLine(ImGui::GetFontSize() * 6);
-    if (ImGui::Button("Copy")) {
+    if (ImGui::Button(Tr("Copy"))) {
       const bool ok = s.hooks.copy_text && s.hooks.copy_text(ExportText(s, f));
       s.export_message = ok ? std::string(kFormats[f].label) + " copied to the clipboard."
                             : std::string("Could not copy to the clipboard; use Save.");
       ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Save")) {
+    if (ImGui::Button(Tr("Save"))) {
       s.export_message = s.hooks.save_text ? s.hooks.save_text(kFormats[f].file_name, kFormats[f].mime, ExportText(s, f))
                                            : std::string("Could not save here.");
       ImGui::CloseCurrentPopup();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save as %s", kFormats[f].file_name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Save as %s"), kFormats[f].file_name);
     ImGui::PopID();
   }
   ImGui::EndPopup();
@@ -71,7 +71,7 @@ void DrawPinExport(State& s) {
       ImGui::SetTooltip("%s", Tr("Keep this configuration to compare the next changes against"));
   } else {
     if (ImGui::Button(Tr("Unpin"))) s.pinned.reset();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop comparing against %s", s.pinned->label.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Stop comparing against %s"), s.pinned->label.c_str());
     ImGui::SameLine();
     if (ImGui::Button(Tr("Restore pinned"))) ApplyConfig(s, s.pinned->config, Tr("restore pinned"));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Go back to the pinned configuration (undo with Ctrl+Z)"));

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "app/panels.h"
 #include "app/i18n.h"
+#include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/compat.h"
@@ -176,7 +176,7 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", z);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("ZeRO-%d shards %s", z, kShards[z]);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("ZeRO-%d shards %s"), z, kShards[z]);
     const bool valid = row.error.empty() && (f.possible || f.unsharded_bytes > 0 || f.sharded_bytes > 0);
     // The A + B/k column (wide windows only).
     if (!narrow) {
@@ -189,10 +189,10 @@ void ZeroTable(State& s, const Cache& cache) {
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(em * 30);
-          ImGui::Text("ZeRO-%d shards %s over the k data-parallel replicas.", z, kShards[z]);
-          ImGui::Text("Kept whole on every GPU (A): %s", Bytes(f.unsharded_bytes, s).c_str());
-          ImGui::Text("Split over k replicas (B): %s", Bytes(f.sharded_bytes, s).c_str());
-          ImGui::TextDisabled("Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", Bytes(cache.capacity, s).c_str());
+          ImGui::Text(Tr("ZeRO-%d shards %s over the k data-parallel replicas."), z, kShards[z]);
+          ImGui::Text(Tr("Kept whole on every GPU (A): %s"), Bytes(f.unsharded_bytes, s).c_str());
+          ImGui::Text(Tr("Split over k replicas (B): %s"), Bytes(f.sharded_bytes, s).c_str());
+          ImGui::TextDisabled(Tr("Fits when A + B/k <= %s, i.e. k > B / (capacity - A)."), Bytes(cache.capacity, s).c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
         }
@@ -200,16 +200,16 @@ void ZeroTable(State& s, const Cache& cache) {
     }
     ImGui::TableNextColumn();
     if (valid && f.possible && f.min_dp == 1) {
-      ImGui::TextUnformatted("any k");
+      ImGui::TextUnformatted(Tr("any k"));
     } else if (valid && f.possible) {
       ImGui::Text("k > %.2f", f.threshold);
     } else if (valid) {
       ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
-      ImGui::TextUnformatted("never");
+      ImGui::TextUnformatted(Tr("never"));
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
-                          "more data-parallel GPUs never help at this stage.",
+        ImGui::SetTooltip(Tr("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
+                          "more data-parallel GPUs never help at this stage."),
                           Bytes(f.unsharded_bytes, s).c_str(), Bytes(cache.capacity, s).c_str());
     }
     ImGui::TableNextColumn();
@@ -230,7 +230,7 @@ void ZeroTable(State& s, const Cache& cache) {
         k.dp = f.min_dp;
         ApplyConfig(s, k, "fit: ZeRO-" + std::to_string(z) + ", dp " + std::to_string(f.min_dp));
       } else if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Set ZeRO stage %d and data parallel %lld%s", z, static_cast<long long>(f.min_dp),
+        ImGui::SetTooltip(Tr("Set ZeRO stage %d and data parallel %lld%s"), z, static_cast<long long>(f.min_dp),
                           c.zero_group > 0 ? "\n(the ZeRO group is reset to all replicas)" : "");
       }
     }
@@ -273,7 +273,7 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
 
 void Workload(State& s, const Cache& cache) {
   const bool training = s.config.mode != core::Mode::kInference;
-  Heading("Largest workload on this layout (everything else as configured)");
+  Heading(Tr("Largest workload on this layout (everything else as configured)"));
   LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
            kBatchSearchLimit, false);
   LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit, true);
@@ -283,10 +283,10 @@ void Workload(State& s, const Cache& cache) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(Tr("Largest model"));
     if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
-    ImGui::Text("%s parameters", core::FormatParams(cache.max_params).c_str());
+    ImGui::Text(Tr("%s parameters"), core::FormatParams(cache.max_params).c_str());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The parameter count whose model states (this scheme) fill the GPU,\n"
-                        "with this architecture's activations and the overheads kept as they are.");
+      ImGui::SetTooltip("%s", Tr("The parameter count whose model states (this scheme) fill the GPU,\n"
+                        "with this architecture's activations and the overheads kept as they are."));
   }
 }
 
@@ -297,7 +297,7 @@ void Formats(State& s, const Cache& cache) {
   const core::FitFormats& f = cache.formats;
   if (!f.found) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
-    ImGui::TextUnformatted("None: even 2-bit weights with a 4-bit KV cache do not fit.");
+    ImGui::TextUnformatted(Tr("None: even 2-bit weights with a 4-bit KV cache do not fit."));
     ImGui::PopStyleColor();
     return;
   }
@@ -307,8 +307,8 @@ void Formats(State& s, const Cache& cache) {
               Bytes(f.peak_bytes, s).c_str());
   ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
-                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown.");
+    ImGui::SetTooltip("%s", Tr("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
+                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown."));
   const bool current = inference && s.config.dtype == f.dtype && s.config.kv_dtype == f.kv_dtype;
   const char* apply = inference ? Tr("Apply") : Tr("Apply (switches to inference)");
   if (current) {
@@ -328,7 +328,7 @@ void Formats(State& s, const Cache& cache) {
 //-----------------------------------------------------------------------------
 
 void Departures(const core::CompatEstimate& e) {
-  ImGui::TextDisabled("Where it departs from this calculator:");
+  ImGui::TextDisabled("%s", Tr("Where it departs from this calculator:"));
   ImGui::PushTextWrapPos(0);
   for (const std::string& d : e.departures) ImGui::BulletText("%s", d.c_str());
   ImGui::PopTextWrapPos();
@@ -348,7 +348,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
     // The row the config selects (DeepSpeed prints every offload option).
     const bool mine = cpu_column && l.gpu_bytes == e.gpu_bytes && l.cpu_bytes == e.cpu_bytes;
     if (mine) {
-      ImGui::Text("%s  (this config)", l.label.c_str());
+      ImGui::Text(Tr("%s  (this config)"), l.label.c_str());
     } else {
       ImGui::TextUnformatted(l.label.c_str());
     }
@@ -363,7 +363,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
   if (!cpu_column) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("total");
+    ImGui::TextUnformatted(Tr("total"));
     ImGui::TableNextColumn();
     RightText(Bytes(e.gpu_bytes, s));
   }
@@ -372,15 +372,15 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
 
 void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
-  if (!ImGui::CollapsingHeader("Compatibility: what DeepSpeed and Megatron-LM print for this config")) return;
+  if (!ImGui::CollapsingHeader(Tr("Compatibility: what DeepSpeed and Megatron-LM print for this config"))) return;
   const core::Totals& t = s.estimate.totals;
   double states = 0;
   for (core::Category c : {core::Category::kWeights, core::Category::kGradients, core::Category::kMasterWeights,
                            core::Category::kOptimizerStates})
     states += t.category_bytes[static_cast<int>(c)];
   ImGui::PushTextWrapPos(0);
-  ImGui::Text("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
-              "activations %s.",
+  ImGui::Text(Tr("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
+              "activations %s."),
               Bytes(t.peak_bytes, s).c_str(), Bytes(states, s).c_str(),
               Bytes(t.category_bytes[static_cast<int>(core::Category::kActivations)], s).c_str());
   ImGui::PopTextWrapPos();
@@ -389,10 +389,10 @@ void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
   ImGui::Text("%s", ds.tool.empty() ? "DeepSpeed estimator" : ds.tool.c_str());
   if (!ds.ok) {
-    ImGui::TextDisabled("Not available: %s", ds.error.c_str());
+    ImGui::TextDisabled(Tr("Not available: %s"), ds.error.c_str());
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s; model states only", ds.scope.c_str());
+    ImGui::TextDisabled(Tr("%s; model states only"), ds.scope.c_str());
     ImGui::PopTextWrapPos();
     CompatTable("deepspeed", ds, true, s);
     Departures(ds);
@@ -402,10 +402,10 @@ void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
   ImGui::Text("%s", mg.tool.empty() ? "Megatron-LM report" : mg.tool.c_str());
   if (!mg.ok) {
-    ImGui::TextDisabled("Not available: %s", mg.error.c_str());
+    ImGui::TextDisabled(Tr("Not available: %s"), mg.error.c_str());
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("Theoretical memory of %s", mg.scope.c_str());
+    ImGui::TextDisabled(Tr("Theoretical memory of %s"), mg.scope.c_str());
     ImGui::PopTextWrapPos();
     CompatTable("megatron", mg, false, s);
     Departures(mg);
@@ -421,7 +421,7 @@ void Compatibility(const State& s, const Cache& cache) {
 void DrawFit(State& s) {
   static Cache cache;
   if (!s.estimate.totals.ok) {
-    ImGui::TextDisabled("Nothing to solve while the inputs have errors.");
+    ImGui::TextDisabled("%s", Tr("Nothing to solve while the inputs have errors."));
     return;
   }
   Update(cache, s);

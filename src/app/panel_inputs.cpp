@@ -10,8 +10,8 @@
 #include <string>
 #include <cstdio>
 
-#include "app/panels.h"
 #include "app/i18n.h"
+#include "app/panels.h"
 #include "app/widgets.h"
 #include "core/dtype.h"
 #include "core/gpus.h"
@@ -124,10 +124,10 @@ void Rlhf(State& s) {
   if (!Section(s, "section_rlhf", "RLHF", {"rlhf", "reward_model", "rollout_engine"})) return;
   int r = static_cast<int>(c.rlhf);
   static const char* const kAlgos[] = {"PPO", "GRPO", "DPO"};
-  if (FieldCombo(s, "Algorithm", "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
+  if (FieldCombo(s, Tr("Algorithm"), "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
   if (c.rlhf != core::Rlhf::kDpo) {
-    FieldBool(s, "Reward model", "reward_model", &c.reward_model, nullptr);
-    FieldBool(s, "Rollout engine", "rollout_engine", &c.rollout_engine, nullptr);
+    FieldBool(s, Tr("Reward model"), "reward_model", &c.reward_model, nullptr);
+    FieldBool(s, Tr("Rollout engine"), "rollout_engine", &c.rollout_engine, nullptr);
   }
 }
 
@@ -138,17 +138,17 @@ void Precision(State& s, bool training) {
     return;
   DtypeField(s, c.mode == core::Mode::kQlora ? "Adapters" : "Weights", "dtype", &c.dtype, c.mode != core::Mode::kInference);
   if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
-    FieldInt(s, "Quant bits", "gptq_bits", &c.quant.gptq_bits, 1, 1);
-    FieldInt(s, "Group size", "group_size", &c.quant.group_size, 32, 128);
+    FieldInt(s, Tr("Quant bits"), "gptq_bits", &c.quant.gptq_bits, 1, 1);
+    FieldInt(s, Tr("Group size"), "group_size", &c.quant.group_size, 32, 128);
   }
-  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "Double quantisation", "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
+  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, Tr("Double quantisation"), "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
   if (training) {
-    DtypeField(s, "Gradients", "grad_dtype", &c.grad_dtype, true);
-    FieldBool(s, "fp32 master weights", "master_weights", &c.master_weights, nullptr);
-    FieldBool(s, "fp32 grad accumulation buffer", "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
+    DtypeField(s, Tr("Gradients"), "grad_dtype", &c.grad_dtype, true);
+    FieldBool(s, Tr("fp32 master weights"), "master_weights", &c.master_weights, nullptr);
+    FieldBool(s, Tr("fp32 grad accumulation buffer"), "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
   } else {
-    DtypeField(s, "KV cache", "kv_dtype", &c.kv_dtype, false);
-    FieldBool(s, "Logits for every position", "all_logits", &c.all_logits, nullptr);
+    DtypeField(s, Tr("KV cache"), "kv_dtype", &c.kv_dtype, false);
+    FieldBool(s, Tr("Logits for every position"), "all_logits", &c.all_logits, nullptr);
   }
 }
 
@@ -158,13 +158,13 @@ void OptimizerSection(State& s) {
     return;
   int o = static_cast<int>(c.optimizer);
   static const char* const kOpt[] = {"SGD", "SGD + momentum", "AdamW", "Adam 8-bit", "Adafactor", "Lion"};
-  if (FieldCombo(s, "Optimizer", "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
+  if (FieldCombo(s, Tr("Optimizer"), "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
     c.optimizer = static_cast<core::Optimizer>(o);
   if (c.optimizer != core::Optimizer::kSgd && c.optimizer != core::Optimizer::kAdam8bit)
-    DtypeField(s, "State dtype", "optimizer_dtype", &c.optimizer_dtype, true);
-  FieldBool(s, "fp32 gradient copy at the step", "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
-  FieldBool(s, "fp32 logits in the loss", "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
-  FieldBool(s, "Metrics keep logits", "metrics_logits", &c.metrics_logits, nullptr);
+    DtypeField(s, Tr("State dtype"), "optimizer_dtype", &c.optimizer_dtype, true);
+  FieldBool(s, Tr("fp32 gradient copy at the step"), "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
+  FieldBool(s, Tr("fp32 logits in the loss"), "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
+  FieldBool(s, Tr("Metrics keep logits"), "metrics_logits", &c.metrics_logits, nullptr);
 }
 
 void Lora(State& s) {
@@ -172,8 +172,8 @@ void Lora(State& s) {
   if (!Section(s, "section_lora", c.mode == core::Mode::kQlora ? Tr("QLoRA adapters") : Tr("LoRA adapters"),
                {"lora_rank", "lora_targets", "lora_dropout"}))
     return;
-  FieldInt(s, "Rank", "lora_rank", &c.lora_rank, 8, 64);
-  RowLabel("Targets");
+  FieldInt(s, Tr("Rank"), "lora_rank", &c.lora_rank, 8, 64);
+  RowLabel(Tr("Targets"));
   ImGui::NewLine();
   static const struct {
     const char* name;
@@ -186,15 +186,15 @@ void Lora(State& s) {
     if (FieldBool(s, kTargets[i].name, "lora_targets", &on, nullptr))
       c.lora_targets = on ? (c.lora_targets | kTargets[i].bit) : (c.lora_targets & ~kTargets[i].bit);
   }
-  FieldBool(s, "LoRA dropout", "lora_dropout", &c.lora_dropout, nullptr);
+  FieldBool(s, Tr("LoRA dropout"), "lora_dropout", &c.lora_dropout, nullptr);
 }
 
 void Overheads(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "fragmentation_pct", "comm_buffer_gb"})) return;
-  FieldDouble(s, "CUDA context, GB", "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
-  FieldDouble(s, "Fragmentation, %", "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
-  FieldDouble(s, "Comm buffers, GB", "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
+  FieldDouble(s, Tr("CUDA context, GB"), "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
+  FieldDouble(s, Tr("Fragmentation, %"), "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
+  FieldDouble(s, Tr("Comm buffers, GB"), "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
 }
 
 void GpuMemory(State& s) {
@@ -215,28 +215,28 @@ void DrawGpuInfo(const core::Gpu& g) {
   ImGui::Text("%s", g.name.c_str());
   ImGui::TextDisabled("%s%s%s", g.key.c_str(), g.vendor.empty() ? "" : ", ", g.vendor.c_str());
   ImGui::Separator();
-  ImGui::Text("Marketed memory: %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
+  ImGui::Text(Tr("Marketed memory: %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
   if (g.memory_bytes > 0) {
-    ImGui::Text("Reported memory: %s GB = %s GiB (%s MiB)", core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
+    ImGui::Text(Tr("Reported memory: %s GB = %s GiB (%s MiB)"), core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
                 core::FormatNumber(g.memory_bytes / core::kGiB, 2).c_str(),
                 core::FormatCount(static_cast<int64_t>(g.memory_bytes / core::kMiB)).c_str());
   } else {
-    ImGui::Text("Reported memory: not known; the estimate uses the marketed %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
+    ImGui::Text(Tr("Reported memory: not known; the estimate uses the marketed %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
   }
-  if (g.bandwidth_gbps > 0) ImGui::Text("Bandwidth: %s GB/s", core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
+  if (g.bandwidth_gbps > 0) ImGui::Text(Tr("Bandwidth: %s GB/s"), core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
   if (g.bf16_tflops > 0) {
-    ImGui::Text("BF16 dense: %s TFLOP/s", core::FormatNumber(g.bf16_tflops, 1).c_str());
+    ImGui::Text(Tr("BF16 dense: %s TFLOP/s"), core::FormatNumber(g.bf16_tflops, 1).c_str());
   } else {
-    ImGui::TextUnformatted("BF16 dense: no vendor figure (or no BF16 support)");
+    ImGui::TextUnformatted(Tr("BF16 dense: no vendor figure (or no BF16 support)"));
   }
   if (!g.usable_note.empty()) {
     ImGui::Spacing();
-    ImGui::TextDisabled("Usable");
+    ImGui::TextDisabled("%s", Tr("Usable"));
     ImGui::TextUnformatted(g.usable_note.c_str());
   }
   if (!g.source.empty()) {
     ImGui::Spacing();
-    ImGui::TextDisabled("Source");
+    ImGui::TextDisabled("%s", Tr("Source"));
     ImGui::TextUnformatted(g.source.c_str());
   }
   ImGui::PopTextWrapPos();

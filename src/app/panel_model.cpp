@@ -3,13 +3,11 @@
 // the clipboard, a file, or a box to paste it into (core/hf_config.h, the same importer
 // the presets go through).
 #include <algorithm>
-#include <cctype>
 #include <cfloat>
-#include <cstring>
 #include <string>
 
-#include "app/panels.h"
 #include "app/i18n.h"
+#include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/activation_fn.h"
@@ -37,10 +35,10 @@ bool ImportText(State& s, const char* text) {
   return !core::HasErrors(s.paste.last);
 }
 
-// "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
-// through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
 }  // namespace
 
+// "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
+// through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
 void DrawImportButtons(State& s) {
   const bool paste = ImGui::SmallButton(Tr("Paste config.json"));
   MarkItem(s, "paste_config");
@@ -74,7 +72,7 @@ void DrawImportButtons(State& s) {
     const float w = std::min(em * 36, ImGui::GetMainViewport()->WorkSize.x - em * 3);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     if (!s.paste.note.empty()) ImGui::TextColored(WarnColor(), "%s", s.paste.note.c_str());
-    ImGui::TextUnformatted("Paste a model's config.json (from its Hugging Face page) here, with Ctrl+V:");
+    ImGui::TextUnformatted(Tr("Paste a model's config.json (from its Hugging Face page) here, with Ctrl+V:"));
     ImGui::PopTextWrapPos();
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::InputTextMultiline("##json", s.paste.text.data(), s.paste.text.size(), ImVec2(w, em * 14));
@@ -85,11 +83,11 @@ void DrawImportButtons(State& s) {
                          d.field.empty() ? "" : ": ", d.message.c_str());
       ImGui::PopTextWrapPos();
     }
-    const bool import = ImGui::Button("Import");
+    const bool import = ImGui::Button(Tr("Import"));
     MarkItem(s, "paste_import");
     if (import && ImportText(s, s.paste.text.data())) ImGui::CloseCurrentPopup();
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (ImGui::Button(Tr("Cancel"))) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
 }
@@ -99,35 +97,35 @@ namespace {
 // The rarer architecture fields (biases, norms, positions, MLA, sliding windows), folded
 // away: presets and config.json imports set them; custom models can too.
 void MoreArchitecture(State& s, core::ModelSpec& m) {
-  if (!ImGui::TreeNode("More architecture")) return;
+  if (!ImGui::TreeNode(Tr("More architecture"))) return;
   bool encoder = m.arch == core::Arch::kEncoder;
-  if (FieldBool(s, "Encoder only (BERT)", "arch", &encoder, nullptr)) {
+  if (FieldBool(s, Tr("Encoder only (BERT)"), "arch", &encoder, nullptr)) {
     m.arch = encoder ? core::Arch::kEncoder : core::Arch::kDecoder;
   }
-  FieldBool(s, "Q/K/V biases", "qkv_bias", &m.qkv_bias, nullptr);
-  FieldBool(s, "Attention output bias", "attn_out_bias", &m.attn_out_bias, nullptr);
-  FieldBool(s, "MLP biases", "mlp_bias", &m.mlp_bias, nullptr);
-  FieldInt(s, "Norms per layer", "norms_per_layer", &m.norms_per_layer, 1, 1);
+  FieldBool(s, Tr("Q/K/V biases"), "qkv_bias", &m.qkv_bias, nullptr);
+  FieldBool(s, Tr("Attention output bias"), "attn_out_bias", &m.attn_out_bias, nullptr);
+  FieldBool(s, Tr("MLP biases"), "mlp_bias", &m.mlp_bias, nullptr);
+  FieldInt(s, Tr("Norms per layer"), "norms_per_layer", &m.norms_per_layer, 1, 1);
   int qk = static_cast<int>(m.qk_norm);
-  if (FieldCombo(s, "Q/K norm", "qk_norm", &qk, 3,
+  if (FieldCombo(s, Tr("Q/K norm"), "qk_norm", &qk, 3,
                  [](int i) { return i == 0 ? "none" : i == 1 ? "per head (Qwen3, Gemma 3)" : "whole projection (OLMo 2)"; },
                  nullptr)) {
     m.qk_norm = static_cast<core::QkNorm>(qk);
   }
-  FieldBool(s, "Final norm", "final_norm", &m.final_norm, nullptr);
-  FieldInt(s, "Learned positions", "learned_positions", &m.learned_positions, 512, 2048);
-  FieldInt(s, "Token types", "type_vocab", &m.type_vocab, 1, 1);
-  FieldBool(s, "Embedding norm", "embedding_norm", &m.embedding_norm, nullptr);
-  FieldBool(s, "Pooler", "pooler", &m.pooler, nullptr);
-  FieldInt(s, "Trained context", "max_positions", &m.max_positions, 1024, 8192);
-  FieldInt(s, "Sliding window", "sliding_window", &m.sliding_window, 512, 4096);
-  if (m.sliding_window > 0) FieldInt(s, "Sliding layers", "sliding_layers", &m.sliding_layers, 1, 8);
-  FieldInt(s, "MLA KV rank", "kv_lora_rank", &m.kv_lora_rank, 64, 512);
+  FieldBool(s, Tr("Final norm"), "final_norm", &m.final_norm, nullptr);
+  FieldInt(s, Tr("Learned positions"), "learned_positions", &m.learned_positions, 512, 2048);
+  FieldInt(s, Tr("Token types"), "type_vocab", &m.type_vocab, 1, 1);
+  FieldBool(s, Tr("Embedding norm"), "embedding_norm", &m.embedding_norm, nullptr);
+  FieldBool(s, Tr("Pooler"), "pooler", &m.pooler, nullptr);
+  FieldInt(s, Tr("Trained context"), "max_positions", &m.max_positions, 1024, 8192);
+  FieldInt(s, Tr("Sliding window"), "sliding_window", &m.sliding_window, 512, 4096);
+  if (m.sliding_window > 0) FieldInt(s, Tr("Sliding layers"), "sliding_layers", &m.sliding_layers, 1, 8);
+  FieldInt(s, Tr("MLA KV rank"), "kv_lora_rank", &m.kv_lora_rank, 64, 512);
   if (m.kv_lora_rank > 0) {
-    FieldInt(s, "MLA Q rank", "q_lora_rank", &m.q_lora_rank, 64, 512);
-    FieldInt(s, "MLA Q/K nope dim", "qk_nope_dim", &m.qk_nope_dim, 16, 64);
-    FieldInt(s, "MLA rope dim", "qk_rope_dim", &m.qk_rope_dim, 16, 64);
-    FieldInt(s, "MLA V head dim", "v_head_dim", &m.v_head_dim, 16, 64);
+    FieldInt(s, Tr("MLA Q rank"), "q_lora_rank", &m.q_lora_rank, 64, 512);
+    FieldInt(s, Tr("MLA Q/K nope dim"), "qk_nope_dim", &m.qk_nope_dim, 16, 64);
+    FieldInt(s, Tr("MLA rope dim"), "qk_rope_dim", &m.qk_rope_dim, 16, 64);
+    FieldInt(s, Tr("MLA V head dim"), "v_head_dim", &m.v_head_dim, 16, 64);
   }
   ImGui::TreePop();
 }
@@ -139,43 +137,43 @@ void Dimensions(State& s) {
     if (d.severity == core::Severity::kError && d.field.compare(0, 6, "model.") == 0) ImGui::SetNextItemOpen(true);
   if (!ImGui::CollapsingHeader(Tr("Model dimensions"))) return;
   const core::ParamCounts c = core::CountParameters(m);
-  ImGui::TextDisabled("%s parameters (%s)", core::FormatParams(static_cast<double>(c.total)).c_str(),
+  ImGui::TextDisabled(Tr("%s parameters (%s)"), core::FormatParams(static_cast<double>(c.total)).c_str(),
                       core::FormatCount(c.total).c_str());
-  FieldInt(s, "Vocabulary", "vocab", &m.vocab, 1024, 32768);
+  FieldInt(s, Tr("Vocabulary"), "vocab", &m.vocab, 1024, 32768);
   const core::ModelSpec before = m;
-  bool head_shape_edited = FieldInt(s, "Hidden size", "hidden", &m.hidden, 256, 1024);
-  FieldInt(s, "Layers", "layers", &m.layers, 1, 8);
-  head_shape_edited |= FieldInt(s, "Heads", "heads", &m.heads, 1, 8);
+  bool head_shape_edited = FieldInt(s, Tr("Hidden size"), "hidden", &m.hidden, 256, 1024);
+  FieldInt(s, Tr("Layers"), "layers", &m.layers, 1, 8);
+  head_shape_edited |= FieldInt(s, Tr("Heads"), "heads", &m.heads, 1, 8);
   if (head_shape_edited) {
     // The core's rule for every input: head_dim follows hidden / heads (kept when they do
     // not divide; the field below shows it, and can be set after).
     core::Diagnostics kept;
     core::DeriveHeadDim(m, before, false, kept);
   }
-  FieldInt(s, "KV heads", "kv_heads", &m.kv_heads, 1, 8);
-  FieldInt(s, "Head dim", "head_dim", &m.head_dim, 16, 64);
-  FieldInt(s, "MLP size", "ffn", &m.ffn, 256, 1024);
+  FieldInt(s, Tr("KV heads"), "kv_heads", &m.kv_heads, 1, 8);
+  FieldInt(s, Tr("Head dim"), "head_dim", &m.head_dim, 16, 64);
+  FieldInt(s, Tr("MLP size"), "ffn", &m.ffn, 256, 1024);
   int mlp = static_cast<int>(m.mlp);
-  if (FieldCombo(s, "MLP kind", "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
+  if (FieldCombo(s, Tr("MLP kind"), "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
                  nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
   int act = static_cast<int>(m.act);
-  if (FieldCombo(s, "Activation", "act", &act, 7,
+  if (FieldCombo(s, Tr("Activation"), "act", &act, 7,
                  [](int i) { return core::ActivationFnId(static_cast<core::ActivationFn>(i)); }, nullptr))
     m.act = static_cast<core::ActivationFn>(act);
   int norm = static_cast<int>(m.norm);
-  if (FieldCombo(s, "Norm", "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
+  if (FieldCombo(s, Tr("Norm"), "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);
-  FieldBool(s, "Tied embeddings", "tied_embeddings", &m.tied_embeddings, nullptr);
-  FieldInt(s, "Experts", "experts", &m.experts, 1, 8);
+  FieldBool(s, Tr("Tied embeddings"), "tied_embeddings", &m.tied_embeddings, nullptr);
+  FieldInt(s, Tr("Experts"), "experts", &m.experts, 1, 8);
   if (m.experts > 0) {
-    FieldInt(s, "Experts/token", "experts_per_token", &m.experts_per_token, 1, 2);
-    FieldInt(s, "Expert MLP", "moe_ffn", &m.moe_ffn, 256, 1024);
-    FieldInt(s, "Shared experts", "shared_experts", &m.shared_experts, 1, 1);
-    FieldInt(s, "Shared MLP", "shared_ffn", &m.shared_ffn, 256, 1024);
-    FieldInt(s, "Dense layers", "dense_layers", &m.dense_layers, 1, 1);
+    FieldInt(s, Tr("Experts/token"), "experts_per_token", &m.experts_per_token, 1, 2);
+    FieldInt(s, Tr("Expert MLP"), "moe_ffn", &m.moe_ffn, 256, 1024);
+    FieldInt(s, Tr("Shared experts"), "shared_experts", &m.shared_experts, 1, 1);
+    FieldInt(s, Tr("Shared MLP"), "shared_ffn", &m.shared_ffn, 256, 1024);
+    FieldInt(s, Tr("Dense layers"), "dense_layers", &m.dense_layers, 1, 1);
   }
-  FieldInt(s, "Params override", "params_override", &m.params_override, 0, 0);
+  FieldInt(s, Tr("Params override"), "params_override", &m.params_override, 0, 0);
   MoreArchitecture(s, m);
 }
 

@@ -95,6 +95,7 @@ void DrawToolbar(State& s) {
   Flow(ButtonWidth(lang));
   if (ImGui::Button(lang)) {
     SetLang(other);
+    RequestFontRebuild();
     s.view_dirty = true;
     if (s.hooks.language_changed) s.hooks.language_changed(LangId(other));
   }

@@ -14,17 +14,6 @@
 
 namespace llmmem::app {
 
-const char* ModeLabel(core::Mode m) {
-  switch (m) {
-    case core::Mode::kInference: return Tr("Inference");
-    case core::Mode::kTraining: return Tr("Full training");
-    case core::Mode::kLora: return Tr("LoRA fine-tuning");
-    case core::Mode::kQlora: return Tr("QLoRA fine-tuning");
-    case core::Mode::kRlhf: return "RLHF";
-  }
-  return "?";
-}
-
 namespace {
 
 int FittingRemedies(const State& s) {

@@ -20,6 +20,7 @@ void DrawBreakdown(State& s);          // panel_breakdown.cpp: the tree table, f
 void DrawCharts(const State& s);       // panel_charts.cpp: per-layer terms, sweeps, recompute modes
 void DrawFitMap(const State& s);       // panel_fitmap.cpp: batch x seq plane, OOM boundary
 void ShutdownFitMap();                 // frees its GL objects
+double LastFitMapMs();                 // how long the last grid took to compute (-1: none yet)
 void DrawFit(State& s);                // panel_fit.cpp: fewest GPUs per ZeRO stage, largest batch/sequence, formats; DeepSpeed/Megatron figures
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
 void DrawPinExport(State& s);          // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports

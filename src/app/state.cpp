@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "app/i18n.h"
+#include "app/mirror.h"
 #include "app/ui_defaults.h"
 #include "core/config_json.h"
 
@@ -83,6 +84,7 @@ void Refresh(State& s) {
     s.query = std::move(q);
     s.copied_link.clear();
     if (s.hooks.state_changed) s.hooks.state_changed(s.query);
+    if (s.hooks.mirror_changed) s.hooks.mirror_changed(MirrorJson(s));
   }
 }
 

@@ -109,7 +109,7 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
   if (help == nullptr) help = FieldHelp(field);
   if (help != nullptr) ImGui::TextUnformatted(help);
   if (const core::FieldLimit* l = core::FindLimit(field)) {
-    ImGui::TextDisabled("%s: %s to %s", field, core::FormatNumber(l->min, 3).c_str(),
+    ImGui::TextDisabled(Tr("%s: %s to %s"), field, core::FormatNumber(l->min, 3).c_str(),
                         core::FormatNumber(l->max, 3).c_str());
   } else {
     ImGui::TextDisabled("%s", field);

@@ -36,6 +36,8 @@
 
 #include "app/app.h"
 #include "app/gl_min.h"
+#include "core/config_json.h"
+#include "core/estimate.h"
 #include "imgui.h"
 #include "platform/render_frame.h"
 #include "platform/web_gl.h"
@@ -115,6 +117,50 @@ EM_JS(int, JsLanguage, (char* buf, int cap), {
   var l = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   stringToUTF8(l, buf, cap);
   return lengthBytesUTF8(l);
+});
+
+// The result as DOM text (app/mirror.h's JSON) in #mirror: a heading, the verdict, the
+// moment of the peak and a table of the categories, all as textContent.
+EM_JS(void, JsMirror, (const char* json), {
+  var m = document.getElementById("mirror");
+  if (!m) return;
+  var d = JSON.parse(UTF8ToString(json));
+  var el = function(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; };
+  var parts = [el("h2", d.title), el("p", d.verdict)];
+  if (d.detail) parts.push(el("p", d.detail));
+  if (d.rows && d.rows.length) {
+    var t = el("table");
+    d.rows.forEach(function(r) {
+      var tr = el("tr");
+      r.forEach(function(c, i) { tr.appendChild(el(i === 0 ? "th" : "td", c)); });
+      t.appendChild(tr);
+    });
+    parts.push(t);
+  }
+  m.replaceChildren.apply(m, parts);
+  document.documentElement.lang = d.lang === "zh" ? "zh-CN" : "en";
+});
+
+// The UI's language changed: the page's lang, and for Chinese the CJK font (fetched once,
+// handed to the app with llmmem_font).
+EM_JS(void, JsLanguageChanged, (const char* lang), {
+  var l = UTF8ToString(lang);
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  if (l !== "zh" || window.llmmemCjkRequested) return;
+  window.llmmemCjkRequested = true;
+  fetch("llmmem-cjk.ttf").then(function(r) {
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    return r.arrayBuffer();
+  }).then(function(buf) {
+    var bytes = new Uint8Array(buf);
+    var p = _llmmem_alloc(bytes.length);
+    HEAPU8.set(bytes, p);
+    _llmmem_font(p, bytes.length);
+    _llmmem_free(p);
+  }).catch(function(e) {
+    window.llmmemCjkRequested = false;
+    console.warn("llmmem: the Chinese font could not be loaded", e);
+  });
 });
 
 EM_JS(void, JsInstallWatch, (), {
@@ -407,6 +453,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_report_error(const char* title, cons
   Wake();
 }
 
+// The CJK font's bytes (JsLanguageChanged's fetch).
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_font(const uint8_t* data, int size) {
+  llmmem::app::AddFont("cjk", data, size > 0 ? static_cast<size_t>(size) : 0);
+  Wake();
+}
+
 // JsReadClipboard's answer: the clipboard's text, or null when the browser refused.
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_clipboard_text(const char* text) {
   if (text != nullptr) {
@@ -415,6 +467,22 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_clipboard_text(const char* text) {
     llmmem::app::PasteUnavailable();
   }
   Wake();
+}
+
+// bench/: microseconds per core::EstimateTotals over n estimates of a training and an
+// inference configuration (Llama 3.1 8B), as the page's own build runs them.
+extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_bench_estimate(int n) {
+  llmmem::core::Config train = llmmem::core::DefaultConfig();
+  llmmem::core::Config infer = train;
+  infer.mode = llmmem::core::Mode::kInference;
+  volatile double sink = 0;
+  const double t0 = emscripten_get_now();
+  for (int i = 0; i < n; ++i) {
+    llmmem::core::Config& c = (i & 1) != 0 ? infer : train;
+    c.batch = 1 + i % 8;
+    sink = sink + llmmem::core::EstimateTotals(c).peak_bytes;
+  }
+  return (emscripten_get_now() - t0) * 1000.0 / (n > 0 ? n : 1);
 }
 
 // Whether a frame is due (scheduled, or input waiting): tests wait for 0 ("settled").
@@ -472,6 +540,8 @@ int main() {
   char lang[32] = "";
   JsLanguage(lang, sizeof lang);
   hooks.language = lang;
+  hooks.language_changed = [](const std::string& l) { JsLanguageChanged(l.c_str()); };
+  hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
   llmmem::app::Init(hooks, g_canvas.dpr);
   llmmem::platform::webgl::UpdateFontTexture();
 

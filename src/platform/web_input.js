@@ -229,6 +229,7 @@ function llmmemFrameDone() {
   var s = window.llmmemStats;
   if (!s) return;
   s.frames++;
+  if (s.frames === 1) s.firstFrame = performance.now();  // since navigation started (bench/)
   if (s.pending >= 0) {
     s.latencies.push(performance.now() - s.pending);
     if (s.latencies.length > 256) s.latencies.shift();

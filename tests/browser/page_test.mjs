@@ -11,6 +11,11 @@
 //    canvas is sharp (backing store = CSS size x DPR), every named control lies inside the
 //    window and overlaps no other, and the verdict is on the first screen (screenshots
 //    build/screenshots/web-w<W>-dpr<D>.png, looked at),
+//  - weight: the English page travels gzip-encoded (scripts/serve.py sends the build's
+//    precompressed files) in at most 450 KB, without the Chinese font,
+//  - 简体中文: picked from the browser's language, switchable, kept in the URL; the CJK
+//    font arrives only then (screenshots of both languages); the DOM mirror of the result
+//    reads in the UI's language,
 //  - idle is idle: over 10 s without input the main thread is busy <= 2% and draws no
 //    frame; no GL state is queried per frame; clicks take no pointer lock or full screen;
 //    the input-to-frame latency is reported.
@@ -153,6 +158,8 @@ try {
     }
     await context.close();
   }
+  await weightTests(browser);
+  await languageTests(browser);
   await inputTests(browser);
   await idleTests(browser);
   await layoutTests(browser);
@@ -179,7 +186,8 @@ try {
 
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
-  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/favicon.ico']);
+  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/favicon.ico',
+                           '/llmmem-cjk.ttf']);
   const odd = paths.filter(p => !allowed.has(p.split('#')[0].split('?')[0]));
   check('server saw only the site\'s own files', odd.length === 0, odd.join(', '));
 } finally {
@@ -409,6 +417,89 @@ async function idleTests(browser) {
   check('after input the page stops drawing again', (await frames()) === settled);
   check('idle: no console errors', errors.length === 0, errors.join(' | '));
   await context.close();
+}
+
+// ---- Weight --------------------------------------------------------------------------------
+async function weightTests(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const sizes = {};
+  page.on('response', async r => {
+    const url = new URL(r.url());
+    if (url.origin !== origin) return;
+    const h = await r.allHeaders();
+    sizes[url.pathname] = { bytes: Number(h['content-length'] || 0), encoding: h['content-encoding'] || '' };
+  });
+  await page.goto(`${origin}/index.html`);
+  await waitReady(page);
+  const total = Object.values(sizes).reduce((a, b) => a + b.bytes, 0);
+  console.log(`info page bytes on the wire: ${Object.entries(sizes).map(([p, v]) => `${p} ${v.bytes} ${v.encoding}`).join(', ')}`);
+  check(`weight: the English page is ${(total / 1024).toFixed(1)} KiB on the wire (<= 450 KB)`, total > 0 && total <= 450e3);
+  check('weight: the wasm and the JS travel gzip-encoded', sizes['/llmmem.wasm']?.encoding === 'gzip' &&
+        sizes['/llmmem.js']?.encoding === 'gzip', JSON.stringify(sizes));
+  check('weight: the Chinese font is not fetched for English', !('/llmmem-cjk.ttf' in sizes));
+  const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
+  check('mirror: the result is in the DOM as text (verdict and categories)', /GB/.test(mirror) && /Fits|fit/.test(mirror) &&
+        /Weights/.test(mirror), mirror.slice(0, 200));
+  await context.close();
+}
+
+// ---- Languages -----------------------------------------------------------------------------
+async function languageTests(browser) {
+  // A Chinese browser opens in Chinese.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', e => errors.push(String(e)));
+    page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+    const fonts = [];
+    page.on('response', r => { if (r.url().endsWith('/llmmem-cjk.ttf')) fonts.push(r.status()); });
+    await page.goto(`${origin}/index.html`);
+    await waitReady(page);
+    await page.waitForTimeout(500);
+    await settle(page);
+    const st = await state(page);
+    check('中文: a zh-CN browser opens in Chinese', st.lang === 'zh', st.lang);
+    check('中文: the CJK font was fetched once', fonts.length === 1 && fonts[0] === 200, JSON.stringify(fonts));
+    check('中文: lang= is not in the URL when it is the browser\'s', !/lang=/.test(st.url_state), st.url_state);
+    const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
+    check('中文: the DOM mirror reads in Chinese', /放得下|放不下/.test(mirror), mirror.slice(0, 120));
+    check('中文: the page says it is Chinese', (await page.evaluate(() => document.documentElement.lang)) === 'zh-CN');
+    await page.screenshot({ path: `${shots}/web-zh.png` });
+    check('中文: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+  // An English browser switches with the button; the choice is kept in the URL.
+  {
+    const { context, page, errors } = await newPage(browser, '');
+    const fonts = [];
+    page.on('response', r => { if (r.url().endsWith('/llmmem-cjk.ttf')) fonts.push(r.status()); });
+    await click(page, 'language');
+    await page.waitForTimeout(500);
+    await settle(page);
+    const st = await state(page);
+    check('中文: the language button switches to Chinese', st.lang === 'zh', st.lang);
+    check('中文: the switch is kept in the URL', /(^|&)lang=zh(&|$)/.test(st.url_state) &&
+          (await page.evaluate(() => location.hash)).includes('lang=zh'), st.url_state);
+    check('中文: the CJK font arrives on the switch', fonts.length === 1, JSON.stringify(fonts));
+    await page.screenshot({ path: `${shots}/web-zh-switched.png` });
+    await page.reload();
+    await waitReady(page);
+    check('中文: a reload keeps Chinese', (await state(page)).lang === 'zh');
+    await click(page, 'language');
+    check('中文: and switches back to English', (await state(page)).lang === 'en');
+    check('中文 switch: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+  // The phone in Chinese.
+  {
+    const { context, page } = await newPage(browser, '#v=1&lang=zh', { viewport: { width: 390, height: 844 }, scale: 3 });
+    await page.waitForTimeout(500);
+    await settle(page);
+    await page.screenshot({ path: `${shots}/web-zh-w390.png` });
+    await context.close();
+  }
 }
 
 // ---- Layout --------------------------------------------------------------------------------
