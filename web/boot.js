@@ -1,5 +1,6 @@
-// Boots the llmmem page: checks WebGL2 and WebAssembly, defines Module (with the canvas)
-// before loading llmmem.js, and shows a visible error overlay when anything fails.
+// Boots the llmmem page: checks WebAssembly and WebGL2, defines Module (with the canvas)
+// before loading llmmem.js (which index.html preloads with its wasm), and shows a visible
+// error overlay when anything fails.
 // Also: downloads of exports through a Blob URL (window.llmmemDownload), and files dropped
 // anywhere on the page (a hint shows while one is dragged over it) or chosen with the
 // app's "Open file..." button (window.llmmemPickFile): a .json's text goes to the app (a Hugging Face config.json is imported as
@@ -28,15 +29,12 @@
     fail("This browser has no WebAssembly.");
     return;
   }
-  var probe = document.createElement("canvas");
-  var gl = null;
-  try { gl = probe.getContext("webgl2"); } catch (e) { gl = null; }
-  if (!gl) {
+  // WebGL2 itself: the module creates the context and says so when it cannot (creating a
+  // throwaway context here first cost a software renderer about 100 ms before the download).
+  if (typeof WebGL2RenderingContext === "undefined") {
     fail("This browser cannot create a WebGL2 context.");
     return;
   }
-  var lose = gl.getExtension("WEBGL_lose_context");
-  if (lose) lose.loseContext();
 
   canvas.addEventListener("webglcontextlost", function (e) {
     e.preventDefault();

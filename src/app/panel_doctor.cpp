@@ -14,6 +14,7 @@
 namespace llmmem::app {
 
 void DrawDoctor(State& s) {
+  EnsureRemedies(s);
   const core::Totals& t = s.estimate.totals;
   if (!t.ok) {
     ImGui::TextDisabled("%s", Tr("No estimate: fix the inputs marked in red first."));

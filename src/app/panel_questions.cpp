@@ -162,7 +162,9 @@ void PurposePicker(State& s) {
     return;
   }
   for (int i = 0; i < 5; ++i) {
-    if (ImGui::Selectable(Tr(kPurposes[i].label), i == current) && i != current) {
+    const bool picked = ImGui::Selectable(Tr(kPurposes[i].label), i == current);
+    MarkItem(s, (std::string("purpose_") + core::ModeId(kPurposes[i].mode)).c_str());
+    if (picked && i != current) {
       core::Config c = s.config;
       SwitchMode(c, kPurposes[i].mode);
       ApplyConfig(s, c, Tr(kPurposes[i].label));

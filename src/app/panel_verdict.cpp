@@ -85,7 +85,9 @@ void DrawVerdict(State& s) {
                        core::FormatBytes(-t.Headroom(), s.units).c_str(), pct);
     ImGui::PopTextWrapPos();
     const int ways = FittingRemedies(s);
-    std::string label = ways > 0 ? std::to_string(ways) + Tr(" ways to make it fit") : std::string(Tr("What would help?"));
+    std::string label = ways > 1    ? std::to_string(ways) + Tr(" ways to make it fit")
+                        : ways == 1 ? std::string(Tr("1 way to make it fit"))
+                                    : std::string(Tr("What would help?"));
     label += "###ways";
     ImGui::SameLine();
     if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 > ImGui::GetContentRegionAvail().x)

@@ -75,7 +75,11 @@ void Refresh(State& s) {
       if (ApplyLinkDefaults(probe, s.config_query)) s.config_query += std::string("&dtype=") + core::Info(s.config.dtype).id;
     }
     // The doctor is there when asked (the verdict's "ways to make it fit"), never by itself.
-    s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
+    // Its remedies (dozens of estimates) are needed now only when the config does not fit.
+    s.remedies.clear();
+    s.remedies_fresh = false;
+    s.dirty = false;
+    if (s.estimate.totals.ok && !s.estimate.totals.Fits()) EnsureRemedies(s);
   }
   s.dirty = false;
   s.view_dirty = false;
@@ -86,6 +90,12 @@ void Refresh(State& s) {
     if (s.hooks.state_changed) s.hooks.state_changed(s.query);
     if (s.hooks.mirror_changed) s.hooks.mirror_changed(MirrorJson(s));
   }
+}
+
+void EnsureRemedies(State& s) {
+  if (s.remedies_fresh || s.dirty) return;
+  s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
+  s.remedies_fresh = true;
 }
 
 void ApplyConfig(State& s, const core::Config& c, const std::string& label) {

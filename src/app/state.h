@@ -64,7 +64,8 @@ struct State {
   core::Config config;
   core::Estimate estimate;
   std::vector<Banner> banners;
-  std::vector<core::Remedy> remedies;  // Diagnose(config), recomputed with the estimate
+  std::vector<core::Remedy> remedies;  // Diagnose(config): with the estimate when it does not fit,
+  bool remedies_fresh = false;         // else when the doctor asks (EnsureRemedies)
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
   std::vector<UndoStep> undo, redo;
   core::Config undo_base;              // the configuration as of the last recorded step
@@ -122,6 +123,9 @@ std::string ViewKeys(const State& s);
 
 // Runs Explain when the config is dirty, refreshes the query, tells the platform.
 void Refresh(State& s);
+// Diagnose's remedies for the current configuration, computed now if Refresh left them
+// (a configuration that fits needs them only when the doctor is opened).
+void EnsureRemedies(State& s);
 
 // The diagnostics about one input: `field` matches "seq" or "model.seq" style names.
 std::vector<const core::Diagnostic*> DiagnosticsFor(const State& s, const char* field);

@@ -36,6 +36,7 @@ const Translation kStrings[] = {
     {"(no change)", "（无变化）"},
     {"(now %s)", "（现在 %s）"},
     {"(or click a row for its own)", "（或点击某一行单独查看）"},
+    {"1 way to make it fit", "1 种办法可以放下"},
     {"A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\nYou can also drop one anywhere on the page.", "config.json、.safetensors 或 .gguf（只读取文件头），或 model.safetensors.index.json。\n也可以把文件拖到页面任意位置。"},
     {"A model from the catalogue (its Hugging Face config.json); type to search", "目录中的模型（其 Hugging Face config.json）；输入即可搜索"},
     {"Activation", "激活函数"},

@@ -11,6 +11,10 @@
 //    canvas is sharp (backing store = CSS size x DPR), every named control lies inside the
 //    window and overlaps no other, and the verdict is on the first screen (screenshots
 //    build/screenshots/web-w<W>-dpr<D>.png, looked at),
+//  - the first screen: the questions, a verdict that fits, no doctor until asked ("N ways
+//    to make it fit" opens it), Enter picks in the model search, every edit undoable
+//    (Ctrl+Z, Ctrl+Shift+Z, the buttons) and Reset, tensor parallel steps through the
+//    heads' divisors, formulas shown without hovering, LoRA brings checkpointing,
 //  - weight: the English page travels gzip-encoded (scripts/serve.py sends the build's
 //    precompressed files) in at most 450 KB, without the Chinese font,
 //  - 简体中文: picked from the browser's language, switchable, kept in the URL; the CJK
@@ -158,6 +162,7 @@ try {
     }
     await context.close();
   }
+  await firstScreenTests(browser);
   await weightTests(browser);
   await languageTests(browser);
   await inputTests(browser);
@@ -417,6 +422,84 @@ async function idleTests(browser) {
   check('after input the page stops drawing again', (await frames()) === settled);
   check('idle: no console errors', errors.length === 0, errors.join(' | '));
   await context.close();
+}
+
+// ---- First screen --------------------------------------------------------------------------
+async function firstScreenTests(browser) {
+  const { context, page, errors } = await newPage(browser, '');
+  let st = await state(page);
+  check('first screen: opens on a configuration that fits', st.fits === true && st.ok === true, st.config);
+  check('first screen: the three questions are on it', ['model', 'purpose', 'gpu'].every(n => st.items[n]));
+  check('first screen: the size per precision table is on it', !!st.items.sizes);
+  await page.screenshot({ path: `${shots}/web-first-screen.png` });
+
+  // Enter picks the highlighted model in the search.
+  await click(page, 'model');
+  await page.keyboard.type('qwen2.5-7b');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  st = await state(page);
+  check('model search: Enter picks the match', hasPair(st, 'model=qwen2.5-7b'), st.config);
+
+  // LoRA as PEFT runs it: gradient checkpointing comes with the choice.
+  await click(page, 'purpose');
+  await click(page, 'purpose_lora');
+  st = await state(page);
+  check('purpose: picking LoRA brings full gradient checkpointing', hasPair(st, 'mode=lora') && hasPair(st, 'recompute=full'),
+        st.config);
+
+  // Undo and redo every edit, from the keyboard and the buttons; Reset.
+  await page.mouse.click(5, 790);  // nothing: leave any field
+  await page.keyboard.press('Control+Z');
+  await settle(page);
+  check('undo: Ctrl+Z takes back the mode', !hasPair(await state(page), 'mode=lora'), (await state(page)).config);
+  await page.keyboard.press('Control+Z');
+  await settle(page);
+  check('undo: and then the model', !hasPair(await state(page), 'model=qwen2.5-7b'), (await state(page)).config);
+  await page.keyboard.press('Control+Shift+Z');
+  await settle(page);
+  check('redo: Ctrl+Shift+Z brings the model back', hasPair(await state(page), 'model=qwen2.5-7b'));
+  await click(page, 'redo');
+  check('redo: the button brings the mode back', hasPair(await state(page), 'mode=lora'));
+  await typeInto(page, 'seq', '2048');
+  await click(page, 'undo');
+  check('undo: a typed value is one step', !hasPair(await state(page), 'seq=2048') && hasPair(await state(page), 'mode=lora'),
+        (await state(page)).config);
+  await click(page, 'reset');
+  const reset = await state(page);
+  check('reset: back to the first screen', !hasPair(reset, 'mode=lora') && hasPair(reset, 'model=llama-3.1-8b'), reset.config);
+
+  // Tensor parallel's "+" steps through the divisors of the heads (32 for Llama 3.1 8B).
+  await click(page, 'section_parallelism');
+  for (const want of ['tp=2', 'tp=4', 'tp=8', 'tp=16']) {
+    const tp = await item(page, 'tp');
+    await page.mouse.click(tp.r[0] + tp.r[2] - tp.r[3] / 2, tp.r[1] + tp.r[3] / 2);  // "+"
+    await settle(page);
+  }
+  st = await state(page);
+  check('tensor parallel: "+" steps 1, 2, 4, 8, 16 (never 9, which blanks the result)', hasPair(st, 'tp=16') && st.ok, st.config);
+  await context.close();
+
+  // A configuration that does not fit: the doctor waits to be asked.
+  {
+    const { context: c2, page: p2 } = await newPage(browser, '#v=1&model=llama-3.3-70b&mode=train&seq=8192');
+    let s2 = await state(p2);
+    check('doctor: does not open by itself', !/view=doctor/.test(s2.url_state) && s2.fits === false, s2.url_state);
+    check('doctor: the verdict offers a way in', !!s2.items.ways);
+    await click(p2, 'ways');
+    s2 = await state(p2);
+    check('doctor: the button opens it', /view=doctor/.test(s2.url_state), s2.url_state);
+    await c2.close();
+  }
+  // Formulas without hovering.
+  {
+    const { context: c3, page: p3 } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=rlhf');
+    await click(p3, 'formulas');
+    await p3.screenshot({ path: `${shots}/web-formulas.png` });
+    check('formulas: the toggle shows them in the table (no console errors)', (await state(p3)).ok);
+    await c3.close();
+  }
+  check('first screen: no console errors', errors.length === 0, errors.join(' | '));
 }
 
 // ---- Weight --------------------------------------------------------------------------------
