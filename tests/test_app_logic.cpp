@@ -35,7 +35,8 @@ TEST_CASE("Weights: the header loop reads only what the header needs") {
   std::string header = "{\"w\":{\"dtype\":\"BF16\",\"shape\":[32768,16384],\"data_offsets\":[0,1073741824]}}";
   while (header.size() % 8) header += ' ';
   std::string prefix(8, '\0');
-  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  // 64-bit before shifting: size_t is 32 bits in WASM, where a shift by 32 is undefined.
+  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<char>((static_cast<uint64_t>(header.size()) >> (8 * i)) & 0xff);
   prefix += header;
   const uint64_t file_size = prefix.size() + 1073741824ull;
   uint64_t largest_read = 0;
