@@ -4,6 +4,7 @@
 //  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
 //                   median over training and inference configurations
 //  first_frame_ms   navigation start to the end of the page's first frame, median of runs
+//                   (and when the wasm had arrived and the module was ready, medians)
 //  blank_frame_ms   the same for bench/blank (a WebGL2 context cleared once), median
 //  idle_busy_pct    main-thread busy time over an idle spell (CDP TaskDuration)
 //  idle_frames      frames drawn in that spell
@@ -52,7 +53,7 @@ const browser = await chromium.launch({
 const out = {};
 try {
   // First frame, page and blank, each in a fresh context (nothing cached).
-  const first = [], base = [];
+  const first = [], base = [], split = [];
   for (let i = 0; i < runs; i++) {
     for (const [url, into, probe] of [[`${site.origin}/index.html`, first, () => window.llmmemStats && window.llmmemStats.firstFrame],
                                       [`${blank.origin}/index.html`, base, () => window.blankFirstFrame]]) {
@@ -62,12 +63,20 @@ try {
       let t;
       for (let k = 0; k < 600 && !(t = await page.evaluate(probe)); k++) await page.waitForTimeout(20);
       into.push(t);
+      if (into === first) {
+        split.push(await page.evaluate(() => {
+          const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/llmmem.wasm'));
+          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady };
+        }));
+      }
       await ctx.close();
     }
   }
   out.first_frame_ms = median(first);
   out.blank_frame_ms = median(base);
   out.first_frame_runs = first.map(x => Math.round(x));
+  out.wasm_loaded_ms = median(split.map(x => x.wasm_loaded));
+  out.runtime_ready_ms = median(split.map(x => x.runtime_ready));
   out.blank_frame_runs = base.map(x => Math.round(x));
 
   // The page: wire bytes, estimate latency, idle, latency.

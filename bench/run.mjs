@@ -80,6 +80,10 @@ Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, nod
 | llmmem | ${page.first_frame_ms.toFixed(0)} | ${page.first_frame_runs.join(', ')} |
 | blank WebGL2 page (bench/blank) | ${page.blank_frame_ms.toFixed(0)} | ${page.blank_frame_runs.join(', ')} |
 
+Where llmmem's time goes (medians): the wasm has arrived at ${page.wasm_loaded_ms.toFixed(0)} ms, the module
+is compiled and running at ${page.runtime_ready_ms.toFixed(0)} ms, the first frame ends at ${page.first_frame_ms.toFixed(0)} ms
+(context, start-up estimate, font atlas and one frame in between).
+
 ## Idle and input
 
 - Main thread busy ${page.idle_busy_pct.toFixed(2)}% over ${page.idle_seconds} s without input; ${page.idle_frames} frames drawn.
