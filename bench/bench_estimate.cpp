@@ -1,11 +1,19 @@
-// Speed of the estimate, measured side by side as ratios (never as timed unit tests):
-//  - the numeric fast path (EstimateTotals) against the explained path (Explain),
-//  - a fit-map sweep (micro-batch x sequence grid) against a 60 Hz frame budget.
-// usage: build/native/llmmem_bench [iterations]
+// Speed of the estimate, measured side by side as ratios (never as timed unit tests). The
+// same source runs natively (build/native/llmmem_bench) and as WASM under node
+// (build/wasm/llmmem_bench.js); bench/run runs both and the page's own build in Chromium
+// (bench/browser_bench.mjs) and writes bench/RESULTS.md.
+//  - the numeric fast path (EstimateTotals), the same mix the page's llmmem_bench_estimate
+//    uses: Llama 3.1 8B training and inference alternating, micro-batch 1..8,
+//  - the explained path (Explain) against it,
+//  - the UI's fit map: its grid (sequence 128..2^17 and batch 1..256 at 4 samples an octave,
+//    panel_fitmap.cpp) for the same configurations.
+// usage: llmmem_bench [--quick] [--json]
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <vector>
 
+#include "app/chart_math.h"
 #include "core/config_json.h"
 #include "core/estimate.h"
 
@@ -26,32 +34,44 @@ volatile double g_sink = 0;  // keeps the work from being optimised away
 
 int main(int argc, char** argv) {
   using namespace llmmem::core;
-  const int n = argc > 1 ? std::atoi(argv[1]) : 20000;
-  Config c = DefaultConfig();
-
-  const double fast = SecondsPer(n, [&](int i) {
+  bool quick = false, json = false;
+  for (int i = 1; i < argc; ++i) {
+    quick = quick || std::strcmp(argv[i], "--quick") == 0;
+    json = json || std::strcmp(argv[i], "--json") == 0;
+  }
+  const int n = quick ? 2000 : 100000;
+  Config train = DefaultConfig();
+  Config infer = train;
+  infer.mode = Mode::kInference;
+  auto pick = [&](int i) -> Config& {
+    Config& c = (i & 1) != 0 ? infer : train;
     c.batch = 1 + i % 8;
-    g_sink = g_sink + EstimateTotals(c).peak_bytes;
-  });
-  const double explained = SecondsPer(n / 20 + 1, [&](int i) {
-    c.batch = 1 + i % 8;
-    g_sink = g_sink + Explain(c).totals.peak_bytes;
-  });
-  // A 64 x 64 fit map: micro-batch 1..64, sequence 256..16384.
-  const double map = SecondsPer(20, [&](int) {
-    for (int b = 1; b <= 64; ++b) {
-      for (int s = 0; s < 64; ++s) {
+    return c;
+  };
+  SecondsPer(n / 10 + 1, [&](int i) { g_sink = g_sink + EstimateTotals(pick(i)).peak_bytes; });  // warm-up
+  const double fast = SecondsPer(n, [&](int i) { g_sink = g_sink + EstimateTotals(pick(i)).peak_bytes; });
+  const double explained = SecondsPer(n / 100 + 1, [&](int i) { g_sink = g_sink + Explain(pick(i)).totals.peak_bytes; });
+  // The fit map's axes for these configurations (panel_fitmap.cpp: 4 samples an octave).
+  const std::vector<int64_t> seqs = llmmem::app::chart::LogSamples(128, int64_t{1} << 17, 4);
+  const std::vector<int64_t> batches = llmmem::app::chart::LogSamples(1, 256, 4);
+  const int maps = quick ? 2 : 10;
+  const double map = SecondsPer(maps, [&](int m) {
+    Config c = (m & 1) != 0 ? infer : train;
+    for (int64_t b : batches)
+      for (int64_t s : seqs) {
         c.batch = b;
-        c.seq = 256 + s * 256;
+        c.seq = s;
         g_sink = g_sink + EstimateTotals(c).peak_bytes;
       }
-    }
   });
-
-  std::printf("EstimateTotals: %.2f us per estimate (%.0f per second)\n", fast * 1e6, 1 / fast);
-  std::printf("Explain:        %.2f us per estimate\n", explained * 1e6);
-  std::printf("ratio Explain / EstimateTotals: %.1fx\n", explained / fast);
-  std::printf("64x64 fit map: %.2f ms = %.1f%% of a 16.7 ms frame; estimates per frame at this rate: %.0f\n",
-              map * 1e3, map / (1.0 / 60) * 100, (1.0 / 60) / fast);
+  const size_t cells = seqs.size() * batches.size();
+  if (json) {
+    std::printf("{\"estimate_us\": %.4f, \"explain_us\": %.2f, \"fitmap_ms\": %.3f, \"fitmap_cells\": %zu, \"n\": %d}\n",
+                fast * 1e6, explained * 1e6, map * 1e3, cells, n);
+    return 0;
+  }
+  std::printf("EstimateTotals: %.3f us per estimate (%.0f per second)\n", fast * 1e6, 1 / fast);
+  std::printf("Explain:        %.2f us per estimate (%.1fx the fast path)\n", explained * 1e6, explained / fast);
+  std::printf("Fit map (%zu cells): %.2f ms = %.1f%% of a 16.7 ms frame\n", cells, map * 1e3, map / (1.0 / 60) * 100);
   return 0;
 }

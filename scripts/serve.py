@@ -2,7 +2,10 @@
 """Serves the static web calculator from build/web on 127.0.0.1 only.
 
 Only the site's own files are served, with a strict Content-Security-Policy (no
-'unsafe-eval', no inline script: WebAssembly needs 'wasm-unsafe-eval' alone).
+'unsafe-eval', no inline script: WebAssembly needs 'wasm-unsafe-eval' alone). A file with a
+precompressed FILE.gz beside it (scripts/precompress.py, run by the build) is sent as that,
+with Content-Encoding: gzip, to clients that accept gzip (every browser): the page travels
+at about a third of its size.
 usage: serve.py [--port 8080] [--dir build/web] [--log requests.log]
 """
 import argparse
@@ -15,7 +18,8 @@ CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'sel
        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".css": "text/css", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json"}
+         ".css": "text/css", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json",
+         ".ttf": "font/ttf"}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -29,6 +33,25 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def guess_type(self, path):
         return TYPES.get(os.path.splitext(path)[1], "application/octet-stream")
+
+    def send_head(self):
+        """The file's .gz twin when the client takes gzip; the file itself otherwise."""
+        path = self.translate_path(self.path)
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not accepts or not os.path.isfile(path) or not os.path.isfile(path + ".gz"):
+            return super().send_head()
+        try:
+            f = open(path + ".gz", "rb")
+        except OSError:
+            return super().send_head()
+        size = os.fstat(f.fileno()).st_size
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(size))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return f
 
     def list_directory(self, path):
         self.send_error(404, "no directory listings")

@@ -1,9 +1,12 @@
 // The UI's ImGui-free logic: settings documents (tolerant, all-or-nothing), the weights
-// header read loop (bounded reads), file classification and the compare pin.
+// header read loop (bounded reads), file classification, the compare pin, the UI's
+// defaults (first screen, modes, presets' formats) and the undo history.
 #include <doctest.h>
 
 #include "app/compare.h"
 #include "app/settings_doc.h"
+#include "app/state.h"
+#include "app/ui_defaults.h"
 #include "app/weights.h"
 #include "setups.h"
 
@@ -32,7 +35,8 @@ TEST_CASE("Weights: the header loop reads only what the header needs") {
   std::string header = "{\"w\":{\"dtype\":\"BF16\",\"shape\":[32768,16384],\"data_offsets\":[0,1073741824]}}";
   while (header.size() % 8) header += ' ';
   std::string prefix(8, '\0');
-  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  // 64-bit before shifting: size_t is 32 bits in WASM, where a shift by 32 is undefined.
+  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<char>((static_cast<uint64_t>(header.size()) >> (8 * i)) & 0xff);
   prefix += header;
   const uint64_t file_size = prefix.size() + 1073741824ull;
   uint64_t largest_read = 0;
@@ -113,4 +117,90 @@ TEST_CASE("Compare: a pin matches components by id") {
   CHECK(*pinned_total == before.totals.peak_bytes);
   CHECK(PinnedBytes(pin, "total.activations.layer_inputs") == nullptr);  // new with full recompute
   CHECK(after.tree.Find("total.activations.layer_inputs") != nullptr);
+}
+
+// ---- The UI's defaults (app/ui_defaults.h) and its undo history (app/state.h) ----------
+
+TEST_CASE("UI defaults: the first screen fits; LoRA and QLoRA bring gradient checkpointing") {
+  Config c = FirstScreenConfig();
+  CHECK(c.mode == Mode::kInference);
+  CHECK(EstimateTotals(c).Fits());
+  SwitchMode(c, Mode::kQlora);
+  CHECK(c.recompute == Recompute::kFull);  // PEFT/TRL run QLoRA with gradient checkpointing
+  SwitchMode(c, Mode::kLora);
+  CHECK(c.recompute == Recompute::kFull);
+  SwitchMode(c, Mode::kTraining);
+  CHECK(c.recompute == Recompute::kNone);
+  // Qwen2.5-32B QLoRA at 8k: checkpointing is what keeps it on one 80 GB card.
+  Config q = FirstScreenConfig();
+  PickPreset(q, *FindPreset("qwen2.5-32b"));
+  q.seq = 8192;
+  SwitchMode(q, Mode::kQlora);
+  CHECK(EstimateTotals(q).peak_bytes < 60e9);
+}
+
+TEST_CASE("UI defaults: a preset opens in the format it ships in") {
+  const Preset* r1 = FindPreset("deepseek-r1");
+  REQUIRE(r1 != nullptr);
+  CHECK(r1->shipped_dtype == Dtype::kFp8);
+  CHECK(FindPreset("qwen2.5-7b")->shipped_dtype == Dtype::kBf16);
+  CHECK(FindPreset("gpt2")->shipped_dtype == Dtype::kFp32);
+  Config c = FirstScreenConfig();
+  PickPreset(c, *r1);
+  CHECK(c.dtype == Dtype::kFp8);
+  SwitchMode(c, Mode::kLora);  // trains in 16 bits
+  CHECK(c.dtype == Dtype::kBf16);
+  // A link naming the model without a dtype opens it in its format; one with a dtype keeps it.
+  Config link = DefaultConfig();
+  link.mode = Mode::kInference;
+  link.model = r1->model;
+  CHECK(ApplyLinkDefaults(link, "v=1&model=deepseek-r1&mode=infer"));
+  CHECK(link.dtype == Dtype::kFp8);
+  link.dtype = Dtype::kBf16;
+  CHECK_FALSE(ApplyLinkDefaults(link, "v=1&model=deepseek-r1&mode=infer&dtype=bf16"));
+  CHECK(link.dtype == Dtype::kBf16);
+}
+
+TEST_CASE("Undo: every edit is a step, typing is one step, redo takes it again") {
+  State s;
+  s.config = FirstScreenConfig();
+  ResetHistory(s);
+  // Typing 8192 passes through 8, 81, 819 while the field is active: one step.
+  for (int64_t v : {8, 81, 819, 8192}) {
+    s.config.seq = v;
+    s.dirty = true;
+    Refresh(s);
+    CommitEdit(s, /*editing=*/true);
+  }
+  CommitEdit(s, false);
+  REQUIRE(s.undo.size() == 1);
+  s.config.batch = 4;  // a click
+  s.dirty = true;
+  s.pending_label = "Sequences at once";
+  Refresh(s);
+  CommitEdit(s, false);
+  REQUIRE(s.undo.size() == 2);
+  CHECK(s.undo.back().label == "Sequences at once");
+  Config reset = FirstScreenConfig();
+  ApplyConfig(s, reset, "reset to defaults");
+  CHECK(s.undo.size() == 3);
+  CHECK(s.config.seq == reset.seq);
+  REQUIRE(Undo(s));
+  CHECK(s.config.batch == 4);
+  CHECK(s.config.seq == 8192);
+  REQUIRE(Undo(s));
+  CHECK(s.config.batch == reset.batch);
+  CHECK(s.config.seq == 8192);
+  REQUIRE(Redo(s));
+  CHECK(s.config.batch == 4);
+  REQUIRE(Undo(s));
+  REQUIRE(Undo(s));
+  CHECK(s.config.seq == reset.seq);
+  CHECK_FALSE(Undo(s));
+  // A new edit after undoing drops what could be redone.
+  s.config.seq = 2048;
+  s.dirty = true;
+  Refresh(s);
+  CommitEdit(s, false);
+  CHECK(s.redo.empty());
 }

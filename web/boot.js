@@ -1,7 +1,9 @@
-// Boots the llmmem page: checks WebGL2 and WebAssembly, defines Module (with the canvas)
-// before loading llmmem.js, and shows a visible error overlay when anything fails.
+// Boots the llmmem page: checks WebAssembly and WebGL2, defines Module (with the canvas)
+// before loading llmmem.js (which index.html preloads with its wasm), and shows a visible
+// error overlay when anything fails.
 // Also: downloads of exports through a Blob URL (window.llmmemDownload), and files dropped
-// on the page: a .json's text goes to the app (a Hugging Face config.json is imported as
+// anywhere on the page (a hint shows while one is dragged over it) or chosen with the
+// app's "Open file..." button (window.llmmemPickFile): a .json's text goes to the app (a Hugging Face config.json is imported as
 // the model); a weights file (.safetensors, .gguf, model.safetensors.index.json) is read
 // only as far as its header, chunk by chunk with File.slice, each chunk parsed by the app as
 // it arrives (window.llmmemWeightsBegin / llmmemWeightsFeed), cancellable in the app.
@@ -27,22 +29,17 @@
     fail("This browser has no WebAssembly.");
     return;
   }
-  var probe = document.createElement("canvas");
-  var gl = null;
-  try { gl = probe.getContext("webgl2"); } catch (e) { gl = null; }
-  if (!gl) {
+  // WebGL2 itself: the module creates the context and says so when it cannot (creating a
+  // throwaway context here first cost a software renderer about 100 ms before the download).
+  if (typeof WebGL2RenderingContext === "undefined") {
     fail("This browser cannot create a WebGL2 context.");
     return;
   }
-  var lose = gl.getExtension("WEBGL_lose_context");
-  if (lose) lose.loseContext();
 
   canvas.addEventListener("webglcontextlost", function (e) {
     e.preventDefault();
     fail("The WebGL context was lost; reload the page.");
   }, false);
-  // Keyboard input goes to the canvas once clicked.
-  canvas.addEventListener("mousedown", function () { canvas.focus(); });
 
   // Saves text as a file through a Blob URL (revoked once the download started).
   window.llmmemDownload = function (name, mime, text) {
@@ -125,26 +122,58 @@
     return file.text().then(function (text) { window.llmmemOpenText(file.name, text); });
   }
 
+  function openFiles(files) {
+    files.reduce(function (p, f) {
+      return p.then(function () { return openFile(f); }).catch(function (err) {
+        if (window.llmmemReportError) window.llmmemReportError("Open " + f.name, String(err && err.message || err));
+      });
+    }, Promise.resolve());
+  }
+
+  // Drop anywhere on the page; the hint shows while files are dragged over it.
+  var dropHint = document.getElementById("drop");
+  var dragDepth = 0;
+  function hasFiles(e) {
+    var types = e.dataTransfer ? Array.prototype.slice.call(e.dataTransfer.types || []) : [];
+    return types.indexOf("Files") >= 0;
+  }
+  document.addEventListener("dragenter", function (e) {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth++;
+    dropHint.hidden = false;
+  });
+  document.addEventListener("dragleave", function () {
+    if (dragDepth > 0 && --dragDepth === 0) dropHint.hidden = true;
+  });
   document.addEventListener("dragover", function (e) {
     e.preventDefault();
     if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
   });
   document.addEventListener("drop", function (e) {
     e.preventDefault();
-    var files = e.dataTransfer ? Array.prototype.slice.call(e.dataTransfer.files) : [];
-    files.reduce(function (p, f) {
-      return p.then(function () { return openFile(f); }).catch(function (err) {
-        if (window.llmmemReportError) window.llmmemReportError("Open " + f.name, String(err && err.message || err));
-      });
-    }, Promise.resolve());
+    dragDepth = 0;
+    dropHint.hidden = true;
+    openFiles(e.dataTransfer ? Array.prototype.slice.call(e.dataTransfer.files) : []);
     canvas.focus();
   });
+
+  // The "Open file..." button (the app calls window.llmmemPickFile).
+  var picker = document.getElementById("file");
+  picker.addEventListener("change", function () {
+    var files = Array.prototype.slice.call(picker.files || []);
+    picker.value = "";
+    openFiles(files);
+    canvas.focus();
+  });
+  window.llmmemPickFile = function () { picker.click(); };
 
   window.Module = {
     canvas: canvas,
     print: function (t) { console.log(t); },
     printErr: function (t) { console.warn(t); },
-    onRuntimeInitialized: function () { status.hidden = true; canvas.focus(); },
+    // The module compiled and ready (bench/: how the time to the first frame splits).
+    onRuntimeInitialized: function () { window.llmmemRuntimeReady = performance.now(); status.hidden = true; canvas.focus(); },
     onAbort: function (what) { fail("The module stopped: " + what); },
     setStatus: function (t) { if (t) status.textContent = t; }
   };

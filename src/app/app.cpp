@@ -1,7 +1,11 @@
-// The main window: toolbar and banners on top, the inputs on the left, the results on the
-// right (verdict with pin/export, category bar, then tabs: breakdown table, charts, fit map,
-// fit solver, OOM doctor). Owns the State; loads and saves it through the platform's Storage; takes the
-// files the platform hands over (OpenText, OpenWeightBytes, OpenPath).
+// The main window: toolbar and banners on top, then the three questions (which model,
+// what for, which GPU); below them the inputs (workload, Advanced sections) on the left
+// and the results on the right (verdict with pin/export, category bar, the size per
+// precision, then tabs: breakdown table, charts, fit map, fit solver, OOM doctor). Below
+// kNarrowCssPx of width (a phone, a narrow window) one column: questions, the inputs
+// folded, then the results. Owns the State; loads and saves it through the platform's
+// Storage; takes the files the platform hands over (OpenText, OpenWeightBytes, OpenPath).
+// Every edit is an undoable step (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y; the toolbar's buttons).
 //
 // Index
 // [SECTION] Banners
@@ -15,10 +19,13 @@
 #include <memory>
 
 #include "app/gl_min.h"
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/settings_doc.h"
 #include "app/state.h"
 #include "app/theme.h"
+#include "app/ui_defaults.h"
+#include "app/widgets.h"
 #include "core/config_json.h"
 #include "core/hf_config.h"
 #include "core/json.h"
@@ -29,6 +36,7 @@ namespace {
 
 std::unique_ptr<State> g_state;
 constexpr double kSaveDelaySeconds = 0.5;  // coalesces keystrokes into one write
+constexpr float kNarrowCssPx = 900;        // below this (CSS pixels), one column
 
 //-----------------------------------------------------------------------------
 // [SECTION] Banners
@@ -45,7 +53,7 @@ void DrawBanners(State& s) {
       ImGui::BulletText("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
-    const bool dismiss = ImGui::SmallButton("Dismiss");
+    const bool dismiss = ImGui::SmallButton(Tr("Dismiss"));
     ImGui::PopID();
     if (dismiss) {
       s.banners.erase(s.banners.begin() + static_cast<std::ptrdiff_t>(i));
@@ -134,6 +142,11 @@ void Init(const PlatformHooks& hooks, float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // window layout is fixed; the state is kept by Storage
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  // The browser's language first; a lang= in the link or the saved state wins.
+  s.browser_lang = hooks.language.empty() ? "en" : hooks.language;
+  Lang browser = Lang::kEn;
+  ParseLang(s.browser_lang, browser);
+  SetLang(browser);
   const bool from_link = !hooks.initial_query.empty();
   const std::string initial = from_link ? hooks.initial_query : LoadSaved(s);
   core::Config base = core::DefaultConfig();
@@ -141,12 +154,12 @@ void Init(const PlatformHooks& hooks, float scale) {
   if (!config_query.empty()) {
     core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
     s.config = parsed.config;
+    ApplyLinkDefaults(s.config, config_query);  // a named preset without a dtype: its format
     if (!parsed.diagnostics.empty())
       AddBanner(s, {from_link ? "Link state" : "Saved state", "some values were not used", parsed.diagnostics, false});
   } else {
-    s.config = base;
+    s.config = FirstScreenConfig();
   }
-  if (s.select_tab) s.fitted = false;  // a view chosen by the link is kept
   if (hooks.gl_loader != nullptr) gl::Load(hooks.gl_loader);
   LoadFonts(s.scale);
   ApplyStyle(s.dark, s.scale);
@@ -155,27 +168,45 @@ void Init(const PlatformHooks& hooks, float scale) {
   Refresh(s);
   s.hooks.state_changed = std::move(changed);
   s.saved_query = s.query;  // saved once it changes
+  ResetHistory(s);
+  if (CurrentLang() != Lang::kEn && s.hooks.language_changed) s.hooks.language_changed(LangId(CurrentLang()));
 }
 
 bool SetScale(float scale) {
-  if (!g_state || scale <= 0 || scale == g_state->scale) return false;
+  if (!g_state || scale <= 0) return false;
+  if (scale == g_state->scale && !FontRebuildRequested()) return false;
+  if (scale != g_state->scale) ApplyStyle(g_state->dark, scale);
   g_state->scale = scale;
   LoadFonts(scale);
-  ApplyStyle(g_state->dark, scale);
   return true;
 }
+
+void AddFont(const std::string& name, const uint8_t* data, size_t size) {
+  if (name == "cjk" && data != nullptr && size > 0) SetCjkFont(data, size);
+}
+
+namespace {
+
+// Undo and redo from the keyboard, outside text fields (which keep their own).
+void Shortcuts(State& s) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool cmd = io.ConfigMacOSXBehaviors ? io.KeySuper : io.KeyCtrl;
+  if (!cmd || io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
+    if (io.KeyShift) Redo(s); else Undo(s);
+  } else if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y), false)) {
+    Redo(s);
+  }
+}
+
+}  // namespace
 
 void Frame() {
   if (!g_state) return;
   State& s = *g_state;
   Refresh(s);
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && !io.WantTextInput && !s.undo.empty() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
-    s.config = s.undo.back().config;
-    s.undo.pop_back();
-    s.dirty = true;
-    Refresh(s);
-  }
+  s.marks.clear();
+  Shortcuts(s);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -188,31 +219,60 @@ void Frame() {
 
   const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float inputs_w = std::min(em * 24.0f, avail * 0.42f);
+  const bool narrow = avail / s.scale < kNarrowCssPx;
+  s.shown_fields.clear();  // each control drawn this frame adds its field (AlsoInEffect)
+  s.shown_fields.push_back("mode");  // the "What for?" question
   // NavFlattened: arrow keys move between the inputs and the results as one window.
-  ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), true, ImGuiWindowFlags_NavFlattened);
-  DrawModelInputs(s);
-  DrawWeightsInput(s);
-  DrawInputs(s);
-  ImGui::EndChild();
+  if (narrow) {
+    // One column, scrolled as a page: the questions, the inputs (folded), the results.
+    ImGui::BeginChild("page", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
+    DrawQuestions(s, true);
+    ImGui::Spacing();
+    const bool inputs = ImGui::CollapsingHeader(Tr("Workload and advanced settings"));
+    MarkItem(s, "settings");
+    if (inputs) {
+      ImGui::Indent(em * 0.5f);
+      DrawInputs(s);
+      ImGui::Unindent(em * 0.5f);
+    }
+    s.inputs_scroll = ImGui::GetScrollY();
+    s.inputs_scroll_max = ImGui::GetScrollMaxY();
+    ImGui::Separator();
+  } else {
+    DrawQuestions(s, false);
+    ImGui::Separator();
+    const float inputs_w = std::min(em * 24.0f, avail * 0.4f);
+    ImGui::BeginChild("inputs", ImVec2(inputs_w, 0), true, ImGuiWindowFlags_NavFlattened);
+    DrawInputs(s);
+    s.inputs_scroll = ImGui::GetScrollY();
+    s.inputs_scroll_max = ImGui::GetScrollMaxY();
+    ImGui::EndChild();
+    MarkItem(s, "inputs_panel");
+    ImGui::SameLine();
+    ImGui::BeginChild("results", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
+  }
   Refresh(s);  // the results below show this frame's inputs
-  ImGui::SameLine();
-  ImGui::BeginChild("results", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
   DrawVerdict(s);
   DrawPinExport(s);
   ImGui::Spacing();
   DrawCategoryBar(s);
+  DrawModelSizes(s);
   ImGui::Spacing();
+  // On one column the tabs get a page's height of their own (their tables scroll inside).
+  if (narrow) ImGui::BeginChild("views_page", ImVec2(0, std::max(em * 16, vp->WorkSize.y * 0.8f)), false,
+                                ImGuiWindowFlags_NavFlattened);
   if (ImGui::BeginTabBar("views")) {
     // The count invites a look only when the configuration does not fit.
     const bool over = s.estimate.totals.ok && !s.estimate.totals.Fits();
     const std::string doctor = s.remedies.empty() || !over
-                                   ? std::string("OOM doctor###doctor")
-                                   : "OOM doctor (" + std::to_string(s.remedies.size()) + ")###doctor";
-    const char* const tabs[] = {"Breakdown", "Charts", "Fit map", "Fit", "Serving", doctor.c_str(), "Read an OOM###oom", "Any network"};
+                                   ? std::string(Tr("OOM doctor")) + "###doctor"
+                                   : std::string(Tr("OOM doctor")) + " (" + std::to_string(s.remedies.size()) + ")###doctor";
+    const std::string tabs[] = {std::string(Tr("Breakdown")) + "###breakdown", std::string(Tr("Charts")) + "###charts",
+                                std::string(Tr("Fit map")) + "###fitmap", std::string(Tr("Fit")) + "###fit", std::string(Tr("Serving")) + "###serving", doctor,
+                                std::string(Tr("Read an OOM")) + "###oom", std::string(Tr("Any network")) + "###network"};
     for (int t = 0; t < kTabCount; ++t) {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
-      if (!ImGui::BeginTabItem(tabs[t], nullptr, f)) continue;
+      if (!ImGui::BeginTabItem(tabs[t].c_str(), nullptr, f)) continue;
       if (s.tab != t && !s.select_tab) {
         s.tab = t;
         s.view_dirty = true;
@@ -230,11 +290,39 @@ void Frame() {
     s.select_tab = false;
     ImGui::EndTabBar();
   }
+  if (narrow) ImGui::EndChild();
   ImGui::EndChild();
   ImGui::End();
   DrawWeightsWindow(s);
   Refresh(s);
+  CommitEdit(s, ImGui::IsAnyItemActive());
   ScheduleSave(s);
+}
+
+void OpenPastedText(const std::string& text) {
+  if (!g_state) return;
+  State& s = *g_state;
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i != std::string::npos && text[i] == '{') {
+    OpenText("clipboard", text);
+    return;
+  }
+  const size_t n = std::min(text.size(), s.paste.text.size() - 1);
+  std::copy(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(n), s.paste.text.begin());
+  s.paste.text[n] = '\0';
+  s.paste.note = text.empty() ? Tr("The clipboard is empty.") : Tr("The clipboard holds no JSON.");
+  s.paste.open = true;
+}
+
+void PasteUnavailable() {
+  if (!g_state) return;
+  g_state->paste.note = Tr("The browser did not let the page read the clipboard.");
+  g_state->paste.open = true;
+}
+
+double NextFrameIn() {
+  if (!g_state || g_state->save_due < 0) return -1;
+  return std::max(0.0, g_state->save_due - ImGui::GetTime());
 }
 
 void Flush() {
@@ -406,6 +494,8 @@ std::string TestStateJson() {
   j["url_state"] = g_state->query;
   j["units"] = UnitLabel(g_state->units);
   j["theme"] = g_state->dark ? "dark" : "light";
+  j["lang"] = LangId(CurrentLang());
+  j["fitmap_ms"] = LastFitMapMs();
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
   j["pinned"] = g_state->pinned.has_value();
   j["banners"] = static_cast<int64_t>(g_state->banners.size());
@@ -427,6 +517,17 @@ std::string TestStateJson() {
       hidden.push_back(core::Json(f));
   }
   j["also_in_effect"] = core::Json(std::move(hidden));
+  // In CSS pixels (ImGui works in device pixels: scale = devicePixelRatio on the web).
+  core::Json items = core::Json::Object{};
+  const float k = g_state->scale > 0 ? g_state->scale : 1;
+  for (const ItemMark& m : g_state->marks) {
+    core::Json r = core::Json::Array{};
+    for (float v : {m.x / k, m.y / k, m.w / k, m.h / k}) r.MutableArray().push_back(static_cast<double>(v));
+    items[m.name] = std::move(r);
+  }
+  j["items"] = std::move(items);
+  j["inputs_scroll_y"] = static_cast<double>(g_state->inputs_scroll / g_state->scale);
+  j["inputs_scroll_max"] = static_cast<double>(g_state->inputs_scroll_max / g_state->scale);
   return j.Dump();
 }
 

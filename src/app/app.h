@@ -44,6 +44,22 @@ struct PlatformHooks {
   // OpenPath), a regular file only, bounded (src/io). Empty on the web, where files arrive
   // by drag and drop instead.
   std::function<FilePrefix(const std::string& path, uint64_t offset, uint64_t n)> read_range;
+  // Opens the platform's file picker (the web page's <input type=file>); the file comes
+  // back through OpenText / OpenWeightBytes. False, or empty, where there is none.
+  std::function<bool()> pick_file;
+  // Starts reading the clipboard's text (the browser's async clipboard API, which may ask
+  // the user); the platform then calls OpenPastedText, or PasteUnavailable when it could
+  // not. Empty: the UI offers a box to paste into instead.
+  std::function<void()> read_clipboard;
+  // The platform's language ("zh-CN", "en-US": navigator.language on the web); the UI
+  // opens in it unless the link or the saved state names one (lang=).
+  std::string language;
+  // Called when the UI's language changes ("en", "zh"): the web page loads the CJK font
+  // then (app::AddFont); may be empty.
+  std::function<void(const std::string& lang)> language_changed;
+  // The result as text (mirror.h's JSON) whenever it changes: the web page keeps it in
+  // the DOM for screen readers, selection, find and translation. May be empty.
+  std::function<void(const std::string& json)> mirror_changed;
   // How files reach the app, for the hint in the weights panel.
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
@@ -51,12 +67,16 @@ struct PlatformHooks {
 // Needs a current GL context and an ImGui context with the platform/renderer backends
 // initialised. `scale` multiplies font sizes and style sizes (HiDPI).
 void Init(const PlatformHooks& hooks, float scale);
-// Call before ImGui_ImplOpenGL3_NewFrame. Returns true when the font atlas was rebuilt;
-// the platform then re-creates the renderer's font texture.
+// Call before the renderer's NewFrame. Returns true when the font atlas was rebuilt (the
+// scale changed, the language changed, a font arrived); the platform then re-creates the
+// renderer's font texture.
 bool SetScale(float scale);
 // Builds the whole UI into the main viewport. Between ImGui::NewFrame and ImGui::Render.
 void Frame();
 void Shutdown();
+// A font the platform fetched: "cjk", the Chinese subset (build/web/llmmem-cjk.ttf). The
+// atlas is rebuilt on the next frame (SetScale returns true).
+void AddFont(const std::string& name, const uint8_t* data, size_t size);
 
 // Files the user opened (desktop: the command line, a drop, the path field; web: a drop).
 // Errors are shown in the UI; nothing already typed is lost.
@@ -80,6 +100,15 @@ void OpenOomText(const std::string& name, const std::string& text);
 int64_t BeginWeights(const std::string& name, uint64_t file_size);
 double FeedWeights(int64_t id, const uint8_t* data, size_t size);
 double WeightsNextSize();
+// Text the platform read from the clipboard on request (hooks.read_clipboard): JSON is
+// opened as OpenText does; anything else opens the paste box with it, saying why.
+void OpenPastedText(const std::string& text);
+// The platform could not read the clipboard (no permission, no API): the paste box opens
+// and asks for Ctrl+V instead.
+void PasteUnavailable();
+// Seconds until the UI needs a frame with no input (a pending save), or < 0 for none.
+// Platforms that draw on demand set a timer for it.
+double NextFrameIn();
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

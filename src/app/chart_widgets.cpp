@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/chart_math.h"
+#include "app/i18n.h"
 #include "app/state.h"
 #include "app/theme.h"
 
@@ -23,6 +24,7 @@ struct Plot {
 };
 
 ImU32 TextColor() { return ImGui::GetColorU32(ImGuiCol_Text); }
+const char* ChartText(const char* en) { return Tr(en); }
 ImU32 DimColor() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
 ImU32 GridColor() { return ImGui::GetColorU32(ImGuiCol_Separator, 0.45f); }
 
@@ -55,11 +57,12 @@ Plot BeginPlot(const char* id, ImVec2 size, double y_max_units, const char* unit
   return p;
 }
 
-// The capacity as a dashed horizontal line with its value.
-void CapacityLine(const Plot& p, double capacity_units, const char* label) {
+// The capacity as a dashed horizontal line with its value; returns the label's box (empty
+// when off the plot), so other labels can keep clear of it.
+ImVec4 CapacityLine(const Plot& p, double capacity_units, const char* label) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float y = static_cast<float>(p.y(capacity_units));
-  if (y < p.a0.y - 1 || y > p.a1.y + 1) return;
+  if (y < p.a0.y - 1 || y > p.a1.y + 1) return ImVec4(0, 0, 0, 0);
   const ImU32 col = ImGui::ColorConvertFloat4ToU32(BadColor());
   const float dash = ImGui::GetFontSize() * 0.5f;
   for (float x = p.a0.x; x < p.a1.x; x += dash * 2) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, p.a1.x), y), col, 2);
@@ -68,7 +71,10 @@ void CapacityLine(const Plot& p, double capacity_units, const char* label) {
   const ImVec2 t0(p.a1.x - ts.x, y - ts.y - 2);
   dl->AddRectFilled(ImVec2(t0.x - 3, t0.y), ImVec2(p.a1.x, y - 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), 2);
   dl->AddText(t0, col, label);
+  return ImVec4(t0.x - 3, t0.y, p.a1.x, y - 1);
 }
+
+bool Overlaps(ImVec4 a, ImVec4 b) { return a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w; }
 
 double MaxStack(const std::vector<std::array<double, core::kCategoryCount>>& bytes) {
   double m = 0;
@@ -84,8 +90,8 @@ double MaxStack(const std::vector<std::array<double, core::kCategoryCount>>& byt
 // and the GPU's capacity line.
 Plot BeginBytesPlot(const char* id, ImVec2 size, double max_bytes, double capacity, core::UnitSystem units) {
   const double unit = units == core::UnitSystem::kDecimal ? core::kGB : core::kGiB;
-  char unit_label[32];
-  std::snprintf(unit_label, sizeof unit_label, "%s per GPU", UnitLabel(units));
+  char unit_label[48];
+  std::snprintf(unit_label, sizeof unit_label, ChartText("%s per GPU"), UnitLabel(units));
   Plot p = BeginPlot(id, size, std::max(max_bytes, capacity) * 1.05 / unit, unit_label, 0);
   p.unit = unit;
   return p;
@@ -101,10 +107,10 @@ void CategoryTooltip(const char* title, const std::array<double, core::kCategory
     ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(CategoryColor(static_cast<core::Category>(c))),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize() * 0.7f, ImGui::GetFontSize() * 0.7f));
     ImGui::SameLine();
-    ImGui::Text("%s: %s", core::CategoryName(static_cast<core::Category>(c)), core::FormatBytes(row[c], units).c_str());
+    ImGui::Text("%s: %s", ChartText(core::CategoryName(static_cast<core::Category>(c))), core::FormatBytes(row[c], units).c_str());
   }
   ImGui::Separator();
-  ImGui::Text("Total: %s", core::FormatBytes(sum, units).c_str());
+  ImGui::Text(ChartText("Total: %s"), core::FormatBytes(sum, units).c_str());
   ImGui::EndTooltip();
 }
 
@@ -152,7 +158,7 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
 
   char cap[48];
   std::snprintf(cap, sizeof cap, "GPU %s", core::FormatBytes(capacity, units).c_str());
-  CapacityLine(p, capacity / unit, cap);
+  const ImVec4 cap_box = CapacityLine(p, capacity / unit, cap);
 
   // X ticks: every sample (powers of two), labels thinned to fit.
   char buf[24];
@@ -162,20 +168,28 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
     chart::FormatTokens(series.xs[i], buf, sizeof buf);
     const ImVec2 ts = ImGui::CalcTextSize(buf);
     dl->AddLine(ImVec2(xx, p.a1.y), ImVec2(xx, p.a1.y + em * 0.25f), DimColor());
-    if (xx - ts.x * 0.5f > last_right + em * 0.4f) {
-      dl->AddText(ImVec2(xx - ts.x * 0.5f, p.a1.y + em * 0.3f), DimColor(), buf);
-      last_right = xx + ts.x * 0.5f;
+    // Centred under its tick, kept inside the chart's box at both ends.
+    const float lx = std::max(p.p0.x, std::min(xx - ts.x * 0.5f, p.p1.x - ts.x));
+    if (lx > last_right + em * 0.4f) {
+      dl->AddText(ImVec2(lx, p.a1.y + em * 0.3f), DimColor(), buf);
+      last_right = lx + ts.x;
     }
   }
   {
     const ImVec2 ts = ImGui::CalcTextSize(x_label);
     dl->AddText(ImVec2((p.a0.x + p.a1.x - ts.x) * 0.5f, p.p1.y - ts.y), DimColor(), x_label);
   }
-  // Current value.
+  // Current value: its label right of the line, or left of it at the right edge, and
+  // moved down out of the capacity label's way.
   if (current_x >= series.xs.front() && current_x <= series.xs.back()) {
     const float xx = static_cast<float>(x(static_cast<double>(current_x)));
     dl->AddLine(ImVec2(xx, p.a0.y), ImVec2(xx, p.a1.y), TextColor(), 1.0f);
-    dl->AddText(ImVec2(xx + 3, p.a0.y), TextColor(), "current");
+    const char* cur = ChartText("current");
+    const ImVec2 ts = ImGui::CalcTextSize(cur);
+    const float lx = xx + 3 + ts.x > p.a1.x ? xx - 3 - ts.x : xx + 3;
+    float ly = p.a0.y;
+    for (int i = 0; i < 6 && Overlaps(ImVec4(lx, ly, lx + ts.x, ly + ts.y), cap_box); ++i) ly = cap_box.w + 2 + ts.y * i;
+    dl->AddText(ImVec2(lx, ly), TextColor(), cur);
   }
 
   if (hovered) {
@@ -218,10 +232,13 @@ void StackedBarChart(const char* id, const std::vector<std::string>& labels,
                         CategoryColor(static_cast<core::Category>(c)));
       acc += v;
     }
+    // The total over the bar, where the slot is wide enough for it.
     const std::string total = core::FormatBytes(acc, units);
     const ImVec2 ts = ImGui::CalcTextSize(total.c_str());
-    dl->AddText(ImVec2(cx - ts.x * 0.5f, static_cast<float>(p.y(acc / unit)) - ts.y - 2), TextColor(), total.c_str());
-    // Labels may have two lines ("ZeRO-1\n(current)"), each centred under the bar.
+    if (ts.x <= slot - em * 0.3f)
+      dl->AddText(ImVec2(cx - ts.x * 0.5f, static_cast<float>(p.y(acc / unit)) - ts.y - 2), TextColor(), total.c_str());
+    // Labels may have two lines ("ZeRO-1\n(current)"), each centred under the bar; a line
+    // wider than the slot is left out rather than run into its neighbours.
     std::string one_line = labels[i];
     float ly = p.a1.y + em * 0.3f;
     for (size_t start = 0; start <= labels[i].size();) {
@@ -230,7 +247,7 @@ void StackedBarChart(const char* id, const std::vector<std::string>& labels,
       const char* b = labels[i].c_str() + start;
       const char* e = labels[i].c_str() + end;
       const ImVec2 ls = ImGui::CalcTextSize(b, e);
-      dl->AddText(ImVec2(cx - ls.x * 0.5f, ly), TextColor(), b, e);
+      if (ls.x <= slot - em * 0.2f) dl->AddText(ImVec2(cx - ls.x * 0.5f, ly), TextColor(), b, e);
       ly += ImGui::GetTextLineHeight();
       if (end < one_line.size()) one_line[end] = ' ';
       start = end + 1;
@@ -278,7 +295,7 @@ void TermBars(const char* id, const std::vector<Term>& terms, core::UnitSystem u
     if (hovered && my >= y && my < y + row_h) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(em * 32);
-      ImGui::Text("%s: %s per layer", t.name.c_str(), core::FormatBytes(t.bytes, units).c_str());
+      ImGui::Text(Tr("%s: %s per layer"), t.name.c_str(), core::FormatBytes(t.bytes, units).c_str());
       if (!t.detail.empty()) ImGui::TextDisabled("%s", t.detail.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/chart_math.h"
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "core/units.h"
@@ -48,12 +49,12 @@ void DrawCategoryBar(const State& s) {
     ImGui::BeginTooltip();
     if (hovered_cat >= 0) {
       const auto c = static_cast<core::Category>(hovered_cat);
-      ImGui::Text("%s: %s (%s), %.1f%% of the total", core::CategoryName(c),
+      ImGui::Text(Tr("%s: %s (%s), %.1f%% of the total"), Tr(core::CategoryName(c)),
                   core::FormatBytes(t.category_bytes[hovered_cat], core::UnitSystem::kDecimal).c_str(),
                   core::FormatBytes(t.category_bytes[hovered_cat], core::UnitSystem::kBinary).c_str(),
                   100.0 * t.category_bytes[hovered_cat] / t.peak_bytes);
     }
-    ImGui::Text("GPU capacity (line): %s", core::FormatBytes(t.capacity_bytes, s.units).c_str());
+    ImGui::Text(Tr("GPU capacity (line): %s"), core::FormatBytes(t.capacity_bytes, s.units).c_str());
     ImGui::EndTooltip();
   }
 
@@ -64,7 +65,7 @@ void DrawCategoryBar(const State& s) {
     if (t.category_bytes[i] <= 0) continue;
     const auto c = static_cast<core::Category>(i);
     char text[128];
-    snprintf(text, sizeof text, "%s %s (%.0f%%)", core::CategoryName(c),
+    snprintf(text, sizeof text, "%s %s (%.0f%%)", Tr(core::CategoryName(c)),
              core::FormatBytes(t.category_bytes[i], s.units).c_str(), 100.0 * t.category_bytes[i] / t.peak_bytes);
     const float w = box + em * 0.4f + ImGui::CalcTextSize(text).x;
     if (ImGui::GetCursorPosX() > line_start && ImGui::GetCursorPosX() + w > line_start + width) ImGui::NewLine();

@@ -5,11 +5,13 @@
 // recomputed only when the configuration (its URL query) changes.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/chart_math.h"
 #include "app/chart_widgets.h"
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "imgui.h"
@@ -96,7 +98,7 @@ void Update(Cache& cache, const State& s) {
   for (int r = 0; r < 4; ++r) {
     core::Config k = c;
     k.recompute = static_cast<core::Recompute>(r);
-    configs.push_back({std::string(kNames[r]) + (k.recompute == c.recompute ? "\n(current)" : ""), k});
+    configs.push_back({std::string(Tr(kNames[r])) + (k.recompute == c.recompute ? Tr("\n(current)") : ""), k});
   }
   cache.recompute = CompareConfigs(configs);
   // ZeRO 0-3 at the current dp; with one replica nothing is sharded, so show 8.
@@ -108,7 +110,7 @@ void Update(Cache& cache, const State& s) {
     k.dp = cache.zero_dp;
     if (z < 3) k.offload_params = core::Offload::kNone;  // parameter offload is ZeRO-3 only
     if (k.dp != c.dp) k.zero_group = 0;
-    configs.push_back({"ZeRO-" + std::to_string(z) + (z == c.zero ? "\n(current)" : ""), k});
+    configs.push_back({"ZeRO-" + std::to_string(z) + (z == c.zero ? Tr("\n(current)") : ""), k});
   }
   cache.zero = CompareConfigs(configs);
   cache.terms.clear();
@@ -124,7 +126,7 @@ void Update(Cache& cache, const State& s) {
 void DrawCharts(const State& s) {
   static Cache cache;
   if (!s.estimate.totals.ok) {
-    ImGui::TextDisabled("No charts while the inputs have errors.");
+    ImGui::TextDisabled("%s", Tr("No charts while the inputs have errors."));
     return;
   }
   Update(cache, s);
@@ -133,33 +135,54 @@ void DrawCharts(const State& s) {
   const bool training = s.config.mode != core::Mode::kInference;
   ImGui::BeginChild("charts_scroll", ImVec2(0, 0), false);
   const float w = ImGui::GetContentRegionAvail().x;
-  const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-  const ImVec2 chart_size(half, em * 16);
-
-  ImGui::TextUnformatted("Memory vs sequence length");
-  ImGui::SameLine(half + ImGui::GetStyle().ItemSpacing.x);
-  ImGui::TextUnformatted(s.config.mode == core::Mode::kInference ? "Memory vs concurrent sequences" : "Memory vs micro-batch");
-  StackedAreaChart("by_seq", "sequence length", cache.by_seq, cap, s.config.seq, s.units, chart_size);
-  ImGui::SameLine();
-  StackedAreaChart("by_batch", "batch", cache.by_batch, cap, s.config.batch, s.units, chart_size);
-
+  // Two charts a row where each gets 22 fonts of width; one a row below that (a phone).
+  const bool pairs = w >= em * 44;
+  const float sp = ImGui::GetStyle().ItemSpacing.x;
+  const float cw = pairs ? (w - sp) * 0.5f : w;
+  const ImVec2 chart_size(cw, em * 16);
+  auto title = [&](const char* text, bool second) {
+    if (second && pairs) ImGui::SameLine(cw + sp);
+    ImGui::PushTextWrapPos(second || !pairs ? 0.0f : cw);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+  };
+  const char* by_batch = s.config.mode == core::Mode::kInference ? Tr("Memory vs concurrent sequences") : Tr("Memory vs micro-batch");
+  if (pairs) {
+    title(Tr("Memory vs sequence length"), false);
+    title(by_batch, true);
+  } else {
+    title(Tr("Memory vs sequence length"), false);
+  }
+  StackedAreaChart("by_seq", Tr("sequence length"), cache.by_seq, cap, s.config.seq, s.units, chart_size);
+  if (pairs) {
+    ImGui::SameLine();
+  } else {
+    title(by_batch, false);
+  }
+  StackedAreaChart("by_batch", Tr("batch"), cache.by_batch, cap, s.config.batch, s.units, chart_size);
   if (training) {
     ImGui::Spacing();
-    ImGui::TextUnformatted("Activation recomputation");
-    ImGui::SameLine(half + ImGui::GetStyle().ItemSpacing.x);
+    char zero_title[160];
     if (cache.zero_dp == s.config.dp) {
-      ImGui::Text("ZeRO stages at dp = %lld", static_cast<long long>(cache.zero_dp));
+      std::snprintf(zero_title, sizeof zero_title, Tr("ZeRO stages at dp = %lld"), static_cast<long long>(cache.zero_dp));
     } else {
-      ImGui::Text("ZeRO stages at dp = %lld (the current dp = 1 shards nothing)", static_cast<long long>(cache.zero_dp));
+      std::snprintf(zero_title, sizeof zero_title, Tr("ZeRO stages at dp = %lld (the current dp = 1 shards nothing)"),
+                    static_cast<long long>(cache.zero_dp));
     }
+    title(Tr("Activation recomputation"), false);
+    if (pairs) title(zero_title, true);
     StackedBarChart("recompute", cache.recompute.labels, cache.recompute.bytes, cap, s.units, chart_size);
-    ImGui::SameLine();
+    if (pairs) {
+      ImGui::SameLine();
+    } else {
+      title(zero_title, false);
+    }
     StackedBarChart("zero", cache.zero.labels, cache.zero.bytes, cap, s.units, chart_size);
   }
   ImGui::Spacing();
-  ImGui::TextUnformatted("Activations of one layer, by term");
+  ImGui::TextUnformatted(Tr("Activations of one layer, by term"));
   if (cache.terms.empty()) {
-    ImGui::TextDisabled("No per-layer activations in this mode.");
+    ImGui::TextDisabled("%s", Tr("No per-layer activations in this mode."));
   } else {
     TermBars("terms", cache.terms, s.units, w);
   }

@@ -1,10 +1,11 @@
 // The row under the verdict: "Pin" keeps the current configuration and estimate for
 // comparison (the breakdown then shows Pinned and Change columns, the verdict the delta),
-// "Undo" takes back the last doctor remedy or import, and "Export" copies or saves the
+// and "Export" copies or saves the
 // estimate as Markdown, JSON or CSV (core/export.h, core/result_json.h: the same text as
 // the CLI's --format and the JS API's exportEstimate).
 #include <string>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "core/export.h"
 #include "core/result_json.h"
@@ -32,25 +33,25 @@ std::string ExportText(const State& s, int format) {
 
 void ExportPopup(State& s) {
   if (!ImGui::BeginPopup("export")) return;
-  ImGui::TextDisabled("This estimate as");
+  ImGui::TextDisabled("%s", Tr("This estimate as"));
   for (int f = 0; f < 3; ++f) {
     ImGui::PushID(f);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(kFormats[f].label);
     ImGui::SameLine(ImGui::GetFontSize() * 6);
-    if (ImGui::Button("Copy")) {
+    if (ImGui::Button(Tr("Copy"))) {
       const bool ok = s.hooks.copy_text && s.hooks.copy_text(ExportText(s, f));
       s.export_message = ok ? std::string(kFormats[f].label) + " copied to the clipboard."
                             : std::string("Could not copy to the clipboard; use Save.");
       ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Save")) {
+    if (ImGui::Button(Tr("Save"))) {
       s.export_message = s.hooks.save_text ? s.hooks.save_text(kFormats[f].file_name, kFormats[f].mime, ExportText(s, f))
                                            : std::string("Could not save here.");
       ImGui::CloseCurrentPopup();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save as %s", kFormats[f].file_name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Save as %s"), kFormats[f].file_name);
     ImGui::PopID();
   }
   ImGui::EndPopup();
@@ -62,38 +63,29 @@ void DrawPinExport(State& s) {
   const bool ok = s.estimate.totals.ok;
   if (!s.pinned) {
     if (!ok) ImGui::BeginDisabled();
-    if (ImGui::Button("Pin")) {
+    if (ImGui::Button(Tr("Pin"))) {
       s.pinned = MakePinned(s.config, s.estimate, s.config.model.name + ", " + ModeLabel(s.config.mode));
     }
     if (!ok) ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("Keep this configuration to compare the next changes against");
+      ImGui::SetTooltip("%s", Tr("Keep this configuration to compare the next changes against"));
   } else {
-    if (ImGui::Button("Unpin")) s.pinned.reset();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop comparing against %s", s.pinned->label.c_str());
+    if (ImGui::Button(Tr("Unpin"))) s.pinned.reset();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Stop comparing against %s"), s.pinned->label.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Restore pinned")) ApplyConfig(s, s.pinned->config, "restore pinned");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Go back to the pinned configuration (undo with Ctrl+Z)");
+    if (ImGui::Button(Tr("Restore pinned"))) ApplyConfig(s, s.pinned->config, Tr("restore pinned"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Go back to the pinned configuration (undo with Ctrl+Z)"));
   }
   ImGui::SameLine();
   if (!ok) ImGui::BeginDisabled();
-  if (ImGui::Button("Export...")) ImGui::OpenPopup("export");
+  if (ImGui::Button(Tr("Export..."))) ImGui::OpenPopup("export");
   if (!ok) ImGui::EndDisabled();
   ExportPopup(s);
-  ImGui::SameLine();
-  const bool can_undo = !s.undo.empty();
-  if (!can_undo) ImGui::BeginDisabled();
-  if (ImGui::Button("Undo") && can_undo) {
-    s.config = s.undo.back().config;
-    s.undo.pop_back();
-    s.dirty = true;
-  } else if (can_undo && ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Undo \"%s\" (Ctrl+Z)", s.undo.back().label.c_str());
-  }
-  if (!can_undo) ImGui::EndDisabled();
   if (!s.export_message.empty()) {
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", s.export_message.c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 

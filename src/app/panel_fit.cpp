@@ -21,11 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/compat.h"
 #include "core/dtype.h"
 #include "core/fit.h"
+#include "core/model.h"
 #include "core/gpus.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -52,7 +55,9 @@ struct ZeroRow {
 
 struct Cache {
   std::string key;
-  double capacity = 0;
+  double capacity = 0;       // what the answers may use: the card less kFitHeadroom
+  double card = 0;           // the card's memory
+  int64_t context = 0;       // the model's context (0: unknown): the longest sequence stops there
   ZeroRow zero[kZeroStages];
   int64_t max_batch = 0, max_seq = 0;
   core::FitFormats formats;
@@ -82,8 +87,11 @@ void Update(Cache& cache, const State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   cache.key = s.config_query;
   const core::Config& c = s.config;
-  const double cap = core::CapacityBytes(c);
+  // Every answer keeps kFitHeadroom of the card free (core/fit.h).
+  const double cap = core::FitBudget(core::CapacityBytes(c));
   cache.capacity = cap;
+  cache.card = core::CapacityBytes(c);
+  cache.context = core::ModelContext(c.model);
   if (c.mode != core::Mode::kInference) {
     for (int z = 0; z < kZeroStages; ++z) {
       ZeroRow& row = cache.zero[z];
@@ -100,7 +108,7 @@ void Update(Cache& cache, const State& s) {
     }
   }
   cache.max_batch = core::MaxMicroBatch(c, cap);
-  cache.max_seq = core::MaxSequence(c, cap);
+  cache.max_seq = core::MaxSequenceInContext(c, cap);
   cache.formats = core::CheapestInferenceFormats(c, cap);
   cache.max_params = core::MaxParamsForMemory(c, cap);
   cache.deepspeed = core::DeepSpeedEstimate(c, kGpusPerNode);
@@ -114,9 +122,14 @@ void Update(Cache& cache, const State& s) {
 
 void Heading(const char* title) {
   ImGui::Spacing();
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", title);
+  ImGui::PopTextWrapPos();
   ImGui::Separator();
 }
+
+// Narrow (a phone): tables keep their essential columns, rows wrap.
+bool Narrow() { return ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 36; }
 
 std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
 
@@ -143,15 +156,16 @@ void ZeroTable(State& s, const Cache& cache) {
                 static_cast<long long>(others));
   Heading(heading);
   const float em = ImGui::GetFontSize();
+  const bool narrow = Narrow();
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("zero_fit", 7, flags)) return;
+  if (!ImGui::BeginTable(narrow ? "zero_fit_narrow" : "zero_fit", narrow ? 5 : 7, flags)) return;
   ImGui::TableSetupColumn("ZeRO", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("Per GPU, k replicas", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Fits when", ImGuiTableColumnFlags_WidthFixed, em * 6);
-  ImGui::TableSetupColumn("Min dp", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
-  ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
-  ImGui::TableSetupColumn("Per GPU at min dp", ImGuiTableColumnFlags_WidthFixed, em * 8);
-  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+  if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU, k replicas"), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tr("Fits when"), narrow ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn(Tr("Min dp"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  ImGui::TableSetupColumn(Tr("GPUs"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
+  if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU at min dp"), ImGuiTableColumnFlags_WidthFixed, em * 8);
+  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(Tr("current")).x + em * 0.8f);
   ImGui::TableHeadersRow();
   static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
   const char* unit = UnitLabel(s.units);
@@ -162,56 +176,61 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", z);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("ZeRO-%d shards %s", z, kShards[z]);
-    ImGui::TableNextColumn();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("ZeRO-%d shards %s"), z, kShards[z]);
     const bool valid = row.error.empty() && (f.possible || f.unsharded_bytes > 0 || f.sharded_bytes > 0);
-    if (!valid) {
-      ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
-      if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
-    } else {
-      ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
-      if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(em * 30);
-        ImGui::Text("ZeRO-%d shards %s over the k data-parallel replicas.", z, kShards[z]);
-        ImGui::Text("Kept whole on every GPU (A): %s", Bytes(f.unsharded_bytes, s).c_str());
-        ImGui::Text("Split over k replicas (B): %s", Bytes(f.sharded_bytes, s).c_str());
-        ImGui::TextDisabled("Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", Bytes(cache.capacity, s).c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+    // The A + B/k column (wide windows only).
+    if (!narrow) {
+      ImGui::TableNextColumn();
+      if (!valid) {
+        ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
+        if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
+      } else {
+        ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(em * 30);
+          ImGui::Text(Tr("ZeRO-%d shards %s over the k data-parallel replicas."), z, kShards[z]);
+          ImGui::Text(Tr("Kept whole on every GPU (A): %s"), Bytes(f.unsharded_bytes, s).c_str());
+          ImGui::Text(Tr("Split over k replicas (B): %s"), Bytes(f.sharded_bytes, s).c_str());
+          ImGui::TextDisabled(Tr("Fits when A + B/k <= %s, i.e. k > B / (capacity - A)."), Bytes(cache.capacity, s).c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
       }
     }
     ImGui::TableNextColumn();
     if (valid && f.possible && f.min_dp == 1) {
-      ImGui::TextUnformatted("any k");
+      ImGui::TextUnformatted(Tr("any k"));
     } else if (valid && f.possible) {
       ImGui::Text("k > %.2f", f.threshold);
     } else if (valid) {
       ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
-      ImGui::TextUnformatted("never");
+      ImGui::TextUnformatted(Tr("never"));
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
-                          "more data-parallel GPUs never help at this stage.",
+        ImGui::SetTooltip(Tr("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
+                          "more data-parallel GPUs never help at this stage."),
                           Bytes(f.unsharded_bytes, s).c_str(), Bytes(cache.capacity, s).c_str());
     }
     ImGui::TableNextColumn();
     if (f.possible) RightText(core::FormatCount(f.min_dp));
     ImGui::TableNextColumn();
     if (f.possible) RightText(core::FormatCount(f.min_gpus));
-    ImGui::TableNextColumn();
-    if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+    if (!narrow) {
+      ImGui::TableNextColumn();
+      if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+    }
     ImGui::TableNextColumn();
     if (f.possible) {
       const bool current = c.zero == z && c.dp == f.min_dp && c.zero_group == 0;
       if (current) {
-        ImGui::TextDisabled("current");
-      } else if (ImGui::SmallButton("Apply")) {
+        ImGui::TextDisabled("%s", Tr("current"));
+      } else if (ImGui::SmallButton(Tr("Apply"))) {
         core::Config k = row.config;
         k.dp = f.min_dp;
         ApplyConfig(s, k, "fit: ZeRO-" + std::to_string(z) + ", dp " + std::to_string(f.min_dp));
       } else if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Set ZeRO stage %d and data parallel %lld%s", z, static_cast<long long>(f.min_dp),
+        ImGui::SetTooltip(Tr("Set ZeRO stage %d and data parallel %lld%s"), z, static_cast<long long>(f.min_dp),
                           c.zero_group > 0 ? "\n(the ZeRO group is reset to all replicas)" : "");
       }
     }
@@ -225,7 +244,7 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
   ImGui::PushID(label);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(ImGui::GetFontSize() * 14);
+  if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
   if (found <= 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
     ImGui::TextUnformatted(is_seq ? "none: even 1 token does not fit" : "none: even 1 does not fit");
@@ -234,16 +253,16 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
     return;
   }
   const std::string value = core::FormatCount(found);
-  if (found >= search_limit) {
-    ImGui::Text("%s or more (the search stops there)", value.c_str());
+  if (found >= search_limit && !is_seq) {
+    ImGui::Text(Tr("%s or more (the search stops there)"), value.c_str());
   } else {
     ImGui::TextUnformatted(value.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("(now %s)", core::FormatCount(current).c_str());
+  ImGui::TextDisabled(Tr("(now %s)"), core::FormatCount(current).c_str());
   if (found != current) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Apply")) {
+    FlowSameLine(ButtonWidth(Tr("Apply")));
+    if (ImGui::SmallButton(Tr("Apply"))) {
       core::Config k = s.config;
       (is_seq ? k.seq : k.batch) = found;
       ApplyConfig(s, k, std::string("fit: ") + label);
@@ -254,18 +273,20 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
 
 void Workload(State& s, const Cache& cache) {
   const bool training = s.config.mode != core::Mode::kInference;
-  Heading("Largest workload on this layout (everything else as configured)");
+  Heading(Tr("Largest workload on this layout (everything else as configured)"));
   LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
            kBatchSearchLimit, false);
-  LimitRow(s, "Longest sequence", cache.max_seq, s.config.seq, kSeqSearchLimit, true);
+  LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit, true);
+  if (cache.context > 0 && cache.max_seq >= cache.context)
+    WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) + Tr(" tokens."));
   if (cache.max_params > 0) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Largest model");
-    ImGui::SameLine(ImGui::GetFontSize() * 14);
-    ImGui::Text("%s parameters", core::FormatParams(cache.max_params).c_str());
+    ImGui::TextUnformatted(Tr("Largest model"));
+    if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
+    ImGui::Text(Tr("%s parameters"), core::FormatParams(cache.max_params).c_str());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The parameter count whose model states (this scheme) fill the GPU,\n"
-                        "with this architecture's activations and the overheads kept as they are.");
+      ImGui::SetTooltip("%s", Tr("The parameter count whose model states (this scheme) fill the GPU,\n"
+                        "with this architecture's activations and the overheads kept as they are."));
   }
 }
 
@@ -276,21 +297,24 @@ void Formats(State& s, const Cache& cache) {
   const core::FitFormats& f = cache.formats;
   if (!f.found) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
-    ImGui::TextUnformatted("None: even 2-bit weights with a 4-bit KV cache do not fit.");
+    ImGui::TextUnformatted(Tr("None: even 2-bit weights with a 4-bit KV cache do not fit."));
     ImGui::PopStyleColor();
     return;
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("Weights %s, KV cache %s: %s per GPU", core::Info(f.dtype).label, core::Info(f.kv_dtype).label,
+  ImGui::PushTextWrapPos(0);
+  ImGui::Text(Tr("Weights %s, KV cache %s: %s per GPU"), core::Info(f.dtype).label, core::Info(f.kv_dtype).label,
               Bytes(f.peak_bytes, s).c_str());
+  ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
-                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown.");
+    ImGui::SetTooltip("%s", Tr("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
+                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown."));
   const bool current = inference && s.config.dtype == f.dtype && s.config.kv_dtype == f.kv_dtype;
-  ImGui::SameLine();
+  const char* apply = inference ? Tr("Apply") : Tr("Apply (switches to inference)");
   if (current) {
-    ImGui::TextDisabled("(current)");
-  } else if (ImGui::SmallButton(inference ? "Apply" : "Apply (switches to inference)")) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Tr("(current)"));
+  } else if (FlowSameLine(ButtonWidth(apply)), ImGui::SmallButton(apply)) {
     core::Config k = s.config;
     k.mode = core::Mode::kInference;
     k.dtype = f.dtype;
@@ -304,7 +328,7 @@ void Formats(State& s, const Cache& cache) {
 //-----------------------------------------------------------------------------
 
 void Departures(const core::CompatEstimate& e) {
-  ImGui::TextDisabled("Where it departs from this calculator:");
+  ImGui::TextDisabled("%s", Tr("Where it departs from this calculator:"));
   ImGui::PushTextWrapPos(0);
   for (const std::string& d : e.departures) ImGui::BulletText("%s", d.c_str());
   ImGui::PopTextWrapPos();
@@ -324,7 +348,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
     // The row the config selects (DeepSpeed prints every offload option).
     const bool mine = cpu_column && l.gpu_bytes == e.gpu_bytes && l.cpu_bytes == e.cpu_bytes;
     if (mine) {
-      ImGui::Text("%s  (this config)", l.label.c_str());
+      ImGui::Text(Tr("%s  (this config)"), l.label.c_str());
     } else {
       ImGui::TextUnformatted(l.label.c_str());
     }
@@ -339,7 +363,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
   if (!cpu_column) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("total");
+    ImGui::TextUnformatted(Tr("total"));
     ImGui::TableNextColumn();
     RightText(Bytes(e.gpu_bytes, s));
   }
@@ -348,15 +372,15 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
 
 void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
-  if (!ImGui::CollapsingHeader("Compatibility: what DeepSpeed and Megatron-LM print for this config")) return;
+  if (!ImGui::CollapsingHeader(Tr("Compatibility: what DeepSpeed and Megatron-LM print for this config"))) return;
   const core::Totals& t = s.estimate.totals;
   double states = 0;
   for (core::Category c : {core::Category::kWeights, core::Category::kGradients, core::Category::kMasterWeights,
                            core::Category::kOptimizerStates})
     states += t.category_bytes[static_cast<int>(c)];
   ImGui::PushTextWrapPos(0);
-  ImGui::Text("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
-              "activations %s.",
+  ImGui::Text(Tr("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
+              "activations %s."),
               Bytes(t.peak_bytes, s).c_str(), Bytes(states, s).c_str(),
               Bytes(t.category_bytes[static_cast<int>(core::Category::kActivations)], s).c_str());
   ImGui::PopTextWrapPos();
@@ -365,10 +389,10 @@ void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
   ImGui::Text("%s", ds.tool.empty() ? "DeepSpeed estimator" : ds.tool.c_str());
   if (!ds.ok) {
-    ImGui::TextDisabled("Not available: %s", ds.error.c_str());
+    ImGui::TextDisabled(Tr("Not available: %s"), ds.error.c_str());
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s; model states only", ds.scope.c_str());
+    ImGui::TextDisabled(Tr("%s; model states only"), ds.scope.c_str());
     ImGui::PopTextWrapPos();
     CompatTable("deepspeed", ds, true, s);
     Departures(ds);
@@ -378,10 +402,10 @@ void Compatibility(const State& s, const Cache& cache) {
   ImGui::Spacing();
   ImGui::Text("%s", mg.tool.empty() ? "Megatron-LM report" : mg.tool.c_str());
   if (!mg.ok) {
-    ImGui::TextDisabled("Not available: %s", mg.error.c_str());
+    ImGui::TextDisabled(Tr("Not available: %s"), mg.error.c_str());
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("Theoretical memory of %s", mg.scope.c_str());
+    ImGui::TextDisabled(Tr("Theoretical memory of %s"), mg.scope.c_str());
     ImGui::PopTextWrapPos();
     CompatTable("megatron", mg, false, s);
     Departures(mg);
@@ -397,13 +421,17 @@ void Compatibility(const State& s, const Cache& cache) {
 void DrawFit(State& s) {
   static Cache cache;
   if (!s.estimate.totals.ok) {
-    ImGui::TextDisabled("Nothing to solve while the inputs have errors.");
+    ImGui::TextDisabled("%s", Tr("Nothing to solve while the inputs have errors."));
     return;
   }
   Update(cache, s);
   ImGui::BeginChild("fit_scroll", ImVec2(0, 0), false);
   const core::Gpu* gpu = core::FindGpu(s.config.gpu);
-  ImGui::Text("On %s, %s per GPU", gpu != nullptr ? gpu->name.c_str() : "a custom GPU", Bytes(cache.capacity, s).c_str());
+  ImGui::Text(Tr("On %s, %s per GPU"), gpu != nullptr ? gpu->name.c_str() : Tr("a custom GPU"), Bytes(cache.card, s).c_str());
+  char headroom[200];
+  std::snprintf(headroom, sizeof headroom, Tr("Every answer keeps %.0f%% of it free (%s): it must fit in %s."),
+                core::kFitHeadroom * 100, Bytes(cache.card - cache.capacity, s).c_str(), Bytes(cache.capacity, s).c_str());
+  WrappedDisabled(headroom);
   if (s.config.mode != core::Mode::kInference) {
     ZeroTable(s, cache);
   }

@@ -5,6 +5,7 @@
 // entry points or on a shader error it falls back to ImDrawList rectangles.
 // [SECTION] Grid   [SECTION] GL   [SECTION] Panel
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 
 #include "app/chart_math.h"
 #include "app/gl_min.h"
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "core/embedded.h"
@@ -36,8 +38,11 @@ struct Grid {
   int64_t max_seq = 0, max_batch = 0;
 };
 
+double g_compute_ms = -1;  // the last grid's time (bench/ reads it through the test hook)
+
 void Compute(Grid& g, const State& s) {
   if (g.key == s.config_query) return;
+  const auto t0 = std::chrono::steady_clock::now();
   g.key = s.config_query;
   const core::Config& c = s.config;
   const int64_t seq_hi = std::max<int64_t>(int64_t{1} << 17, int64_t{1} << static_cast<int>(std::ceil(std::log2(std::max<int64_t>(c.seq, 1) * 2.0))));
@@ -64,6 +69,7 @@ void Compute(Grid& g, const State& s) {
     for (int r = 0; r < rows; ++r) column[r] = g.ratio[static_cast<size_t>(r) * cols + q];
     g.boundary[q] = chart::FirstCrossing(column.data(), rows, 1.0);
   }
+  g_compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // [SECTION] GL ----------------------------------------------------------------------------
@@ -205,10 +211,12 @@ void CpuCells(ImDrawList* dl, const Grid& g, ImVec2 a0, ImVec2 a1) {
 
 }  // namespace
 
+double LastFitMapMs() { return g_compute_ms; }
+
 void DrawFitMap(const State& s) {
   static Grid grid;
   if (!s.estimate.totals.ok) {
-    ImGui::TextDisabled("No fit map while the inputs have errors.");
+    ImGui::TextDisabled("%s", Tr("No fit map while the inputs have errors."));
     return;
   }
   Compute(grid, s);
@@ -216,8 +224,10 @@ void DrawFitMap(const State& s) {
   if (g_gpu.ok) Upload(grid);
 
   const float em = ImGui::GetFontSize();
-  ImGui::TextWrapped("Peak per GPU as a share of the GPU's memory, over batch and sequence length (both log2). "
-                     "The line is the out-of-memory boundary; the ring marks the current configuration.");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(Tr("Peak per GPU as a share of the GPU's memory, over batch and sequence length (both log2). "
+                            "The line is the out-of-memory boundary; the ring marks the current configuration."));
+  ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(em * 12, avail.y - em * 2.2f));
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -292,9 +302,9 @@ void DrawFitMap(const State& s) {
       k.batch = std::max<int64_t>(1, std::llround(ys.Invert(mp.y)));
       const core::Totals t = core::EstimateTotals(k);
       ImGui::BeginTooltip();
-      ImGui::Text("batch %lld, sequence %lld", static_cast<long long>(k.batch), static_cast<long long>(k.seq));
+      ImGui::Text(Tr("batch %lld, sequence %lld"), static_cast<long long>(k.batch), static_cast<long long>(k.seq));
       if (t.ok) {
-        ImGui::Text("%s of %s (%.0f%%)", core::FormatBytes(t.peak_bytes, s.units).c_str(),
+        ImGui::Text(Tr("%s of %s (%.0f%%)"), core::FormatBytes(t.peak_bytes, s.units).c_str(),
                     core::FormatBytes(t.capacity_bytes, s.units).c_str(), 100.0 * t.peak_bytes / t.capacity_bytes);
         ImGui::TextColored(t.Fits() ? GoodColor() : BadColor(), "%s", t.Fits() ? "fits" : "out of memory");
       }

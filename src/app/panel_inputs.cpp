@@ -1,11 +1,17 @@
-// The workload and hardware inputs: mode, batch/sequence/accumulation, parallelism and
-// recompute, the precision scheme, the optimizer, LoRA, overheads and the GPU. Only the
-// sections that matter for the mode are shown. Every input edits the Config directly and
-// shows its help, range and diagnostics (widgets.h).
+// The inputs under the three questions (panel_questions.cpp): the workload (batch,
+// sequence, accumulation, prefill chunk) always shown, and the rest in "Advanced"
+// sections, folded until asked for: memory savers, parallelism, precision, optimizer,
+// LoRA, RLHF, overheads, the GPU's memory, the model's dimensions and a weights file.
+// Only the sections that matter for the mode are shown; one with an error opens itself.
+// Every input edits the Config directly and shows its help, range and diagnostics
+// (widgets.h); parallel sizes step through divisors only.
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
+#include <string>
+#include <vector>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/widgets.h"
 #include "core/config_json.h"
@@ -36,129 +42,147 @@ void DtypeField(State& s, const char* label, const char* field, core::Dtype* d, 
     *d = static_cast<core::Dtype>(i);
 }
 
-void Section(const char* title) {
-  ImGui::Spacing();
-  ImGui::TextDisabled("%s", title);
-  ImGui::Separator();
-}
-
-void ModeField(State& s) {
-  int mode = static_cast<int>(s.config.mode);
-  static const char* const kModes[] = {"Inference", "Full training", "LoRA", "QLoRA", "RLHF"};
-  if (FieldCombo(s, "Mode", "mode", &mode, 5, [](int i) { return kModes[i]; }, nullptr)) {
-    s.config.mode = static_cast<core::Mode>(mode);
-    // Training modes keep trainable weights (QLoRA's dtype is its adapters' precision; the
-    // core stores QLoRA's frozen base in NF4 by itself).
-    if (s.config.mode != core::Mode::kInference && !core::Info(s.config.dtype).trainable) {
-      s.config.dtype = core::Dtype::kBf16;
-    }
-  }
+// A folded section of the Advanced inputs; it opens by itself when one of its fields has
+// an error, so the red input is in view. `fields` are the controls it holds in this mode:
+// folded, they still count as shown (AlsoInEffect lists only settings with no control).
+// `id` names it for tests (MarkItem) and keeps it open across languages.
+bool Section(State& s, const char* id, const char* title, const std::vector<const char*>& fields) {
+  for (const char* f : fields)
+    for (const core::Diagnostic* d : DiagnosticsFor(s, f))
+      if (d->severity == core::Severity::kError) ImGui::SetNextItemOpen(true);
+  const bool open = ImGui::CollapsingHeader((std::string(title) + "###" + id).c_str());
+  MarkItem(s, id);
+  if (!open) s.shown_fields.insert(s.shown_fields.end(), fields.begin(), fields.end());
+  return open;
 }
 
 void Workload(State& s, bool training) {
   core::Config& c = s.config;
-  Section("Workload");
-  FieldInt(s, training ? "Micro-batch" : "Sequences", "batch", &c.batch, 1, 8);
-  FieldInt(s, "Sequence length", "seq", &c.seq, 512, 4096);
-  if (training) FieldInt(s, "Grad accumulation", "grad_accum", &c.grad_accum, 1, 8);
+  ImGui::TextDisabled("%s", Tr("Workload"));
+  ImGui::Separator();
+  FieldInt(s, training ? Tr("Micro-batch") : Tr("Sequences at once"), "batch", &c.batch, 1, 8);
+  FieldInt(s, training ? Tr("Sequence length") : Tr("Tokens per sequence"), "seq", &c.seq, 512, 4096);
+  if (training) FieldInt(s, Tr("Grad accumulation"), "grad_accum", &c.grad_accum, 1, 8);
+  if (!training) FieldInt(s, Tr("Prefill chunk"), "prefill_chunk", &c.prefill_chunk, 512, 2048);
+}
+
+void MemorySavers(State& s, bool training) {
+  core::Config& c = s.config;
+  const std::vector<const char*> fields = training ? std::vector<const char*>{"recompute", "framework", "flash_attn", "dropout", "offload_activations"}
+                                                  : std::vector<const char*>{"flash_attn"};
+  if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
     int r = static_cast<int>(c.recompute);
     static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)", "op-level (torchtitan)"};
-    if (FieldCombo(s, "Recompute", "recompute", &r, 4, [](int i) { return kRecompute[i]; }, nullptr))
+    if (FieldCombo(s, Tr("Recompute"), "recompute", &r, 4, [](int i) { return Tr(kRecompute[i]); }, nullptr))
       c.recompute = static_cast<core::Recompute>(r);
     // The implementation profile decides which tensors are saved (core/framework.h).
     int fw = static_cast<int>(c.framework);
-    if (FieldCombo(s, "Framework", "framework", &fw, 5,
+    if (FieldCombo(s, Tr("Framework"), "framework", &fw, 5,
                    [](int i) { return core::Info(static_cast<core::Framework>(i)).label; }, nullptr))
       c.framework = static_cast<core::Framework>(fw);
   }
   FieldBool(s, "FlashAttention", "flash_attn", &c.flash_attn, nullptr);
   if (training) {
     ImGui::SameLine();
-    FieldBool(s, "Dropout", "dropout", &c.dropout, nullptr);
+    FieldBool(s, Tr("Dropout"), "dropout", &c.dropout, nullptr);
+    if (c.recompute == core::Recompute::kFull)
+      FieldBool(s, Tr("Offload checkpoints to CPU"), "offload_activations", &c.offload_activations, nullptr);
   }
 }
 
 void Parallelism(State& s, bool training) {
   core::Config& c = s.config;
-  Section("Parallelism");
-  FieldInt(s, "Tensor parallel", "tp", &c.tp, 1, 2);
-  if (c.tp > 1) FieldBool(s, "Sequence parallel", "sp", &c.sp, nullptr);
+  const std::vector<const char*> fields =
+      training ? std::vector<const char*>{"tp", "sp", "dp", "zero", "zero_group", "pp", "schedule", "vpp", "cp", "ep", "offload_optimizer", "offload_params"}
+               : std::vector<const char*>{"tp", "sp"};
+  if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
+  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  ImGui::TextDisabled(Tr("%lld GPUs = dp x tp x pp x cp"), static_cast<long long>(gpus));
+  FieldIntDivisor(s, Tr("Tensor parallel"), "tp", &c.tp, c.model.heads);
+  if (c.tp > 1) FieldBool(s, Tr("Sequence parallel"), "sp", &c.sp, nullptr);
   if (!training) return;
-  FieldInt(s, "Data parallel", "dp", &c.dp, 1, 8);
-  FieldInt(s, "ZeRO stage", "zero", &c.zero, 1, 1);
-  if (c.zero > 0) FieldInt(s, "ZeRO group", "zero_group", &c.zero_group, 1, 8);
-  FieldInt(s, "Pipeline stages", "pp", &c.pp, 1, 2);
+  FieldInt(s, Tr("Data parallel"), "dp", &c.dp, 1, 8);
+  FieldInt(s, Tr("ZeRO stage"), "zero", &c.zero, 1, 1);
+  if (c.zero > 0) FieldIntDivisor(s, Tr("ZeRO group"), "zero_group", &c.zero_group, c.dp);
+  FieldIntDivisor(s, Tr("Pipeline stages"), "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {
     int sched = static_cast<int>(c.schedule);
     static const char* const kSchedules[] = {"1F1B", "interleaved 1F1B", "GPipe"};
-    if (FieldCombo(s, "Schedule", "schedule", &sched, 3, [](int i) { return kSchedules[i]; }, nullptr))
+    if (FieldCombo(s, Tr("Schedule"), "schedule", &sched, 3, [](int i) { return kSchedules[i]; }, nullptr))
       c.schedule = static_cast<core::Schedule>(sched);
-    if (c.schedule == core::Schedule::kInterleaved) FieldInt(s, "Virtual stages", "vpp", &c.vpp, 1, 2);
+    if (c.schedule == core::Schedule::kInterleaved)
+      FieldIntDivisor(s, Tr("Virtual stages"), "vpp", &c.vpp, c.pp > 0 && c.model.layers % c.pp == 0 ? c.model.layers / c.pp : 0);
   }
-  FieldInt(s, "Context parallel", "cp", &c.cp, 1, 2);
-  if (c.model.experts > 0) FieldInt(s, "Expert parallel", "ep", &c.ep, 1, 2);
+  FieldIntDivisor(s, Tr("Context parallel"), "cp", &c.cp, c.seq);
+  if (c.model.experts > 0) FieldIntDivisor(s, Tr("Expert parallel"), "ep", &c.ep, c.model.experts);
   static const char* const kOffload[] = {"none", "CPU", "NVMe"};
   int opt = static_cast<int>(c.offload_optimizer);
-  if (FieldCombo(s, "Offload optimizer", "offload_optimizer", &opt, 3, [](int i) { return kOffload[i]; }, nullptr))
+  if (FieldCombo(s, Tr("Offload optimizer"), "offload_optimizer", &opt, 3, [](int i) { return Tr(kOffload[i]); }, nullptr))
     c.offload_optimizer = static_cast<core::Offload>(opt);
   if (c.zero >= 3) {
     int par = static_cast<int>(c.offload_params);
-    if (FieldCombo(s, "Offload params", "offload_params", &par, 3, [](int i) { return kOffload[i]; }, nullptr))
+    if (FieldCombo(s, Tr("Offload params"), "offload_params", &par, 3, [](int i) { return Tr(kOffload[i]); }, nullptr))
       c.offload_params = static_cast<core::Offload>(par);
   }
 }
 
 void Rlhf(State& s) {
   core::Config& c = s.config;
-  Section("RLHF");
+  if (!Section(s, "section_rlhf", "RLHF", {"rlhf", "reward_model", "rollout_engine"})) return;
   int r = static_cast<int>(c.rlhf);
   static const char* const kAlgos[] = {"PPO", "GRPO", "DPO"};
-  if (FieldCombo(s, "Algorithm", "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
+  if (FieldCombo(s, Tr("Algorithm"), "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
   if (c.rlhf != core::Rlhf::kDpo) {
-    FieldBool(s, "Reward model", "reward_model", &c.reward_model, nullptr);
-    FieldBool(s, "Rollout engine", "rollout_engine", &c.rollout_engine, nullptr);
+    FieldBool(s, Tr("Reward model"), "reward_model", &c.reward_model, nullptr);
+    FieldBool(s, Tr("Rollout engine"), "rollout_engine", &c.rollout_engine, nullptr);
   }
 }
 
 void Precision(State& s, bool training) {
   core::Config& c = s.config;
-  Section("Precision");
+  const std::vector<const char*> fields =
+      training ? std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "grad_dtype", "master_weights", "grad_accum_fp32"}
+               : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
+  if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
   DtypeField(s, c.mode == core::Mode::kQlora ? "Adapters" : "Weights", "dtype", &c.dtype, c.mode != core::Mode::kInference);
   if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
-    FieldInt(s, "Quant bits", "gptq_bits", &c.quant.gptq_bits, 1, 1);
-    FieldInt(s, "Group size", "group_size", &c.quant.group_size, 32, 128);
+    FieldInt(s, Tr("Quant bits"), "gptq_bits", &c.quant.gptq_bits, 1, 1);
+    FieldInt(s, Tr("Group size"), "group_size", &c.quant.group_size, 32, 128);
   }
-  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "Double quantisation", "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
+  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, Tr("Double quantisation"), "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
   if (training) {
-    DtypeField(s, "Gradients", "grad_dtype", &c.grad_dtype, true);
-    FieldBool(s, "fp32 master weights", "master_weights", &c.master_weights, nullptr);
-    FieldBool(s, "fp32 grad accumulation buffer", "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
+    DtypeField(s, Tr("Gradients"), "grad_dtype", &c.grad_dtype, true);
+    FieldBool(s, Tr("fp32 master weights"), "master_weights", &c.master_weights, nullptr);
+    FieldBool(s, Tr("fp32 grad accumulation buffer"), "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
   } else {
-    DtypeField(s, "KV cache", "kv_dtype", &c.kv_dtype, false);
-    FieldBool(s, "Logits for every position", "all_logits", &c.all_logits, nullptr);
+    DtypeField(s, Tr("KV cache"), "kv_dtype", &c.kv_dtype, false);
+    FieldBool(s, Tr("Logits for every position"), "all_logits", &c.all_logits, nullptr);
   }
 }
 
 void OptimizerSection(State& s) {
   core::Config& c = s.config;
-  Section("Optimizer");
+  if (!Section(s, "section_optimizer", Tr("Optimizer"), {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "loss_logits_fp32", "metrics_logits"}))
+    return;
   int o = static_cast<int>(c.optimizer);
   static const char* const kOpt[] = {"SGD", "SGD + momentum", "AdamW", "Adam 8-bit", "Adafactor", "Lion"};
-  if (FieldCombo(s, "Optimizer", "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
+  if (FieldCombo(s, Tr("Optimizer"), "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
     c.optimizer = static_cast<core::Optimizer>(o);
   if (c.optimizer != core::Optimizer::kSgd && c.optimizer != core::Optimizer::kAdam8bit)
-    DtypeField(s, "State dtype", "optimizer_dtype", &c.optimizer_dtype, true);
-  FieldBool(s, "fp32 gradient copy at the step", "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
-  FieldBool(s, "fp32 logits in the loss", "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
-  FieldBool(s, "Metrics keep logits", "metrics_logits", &c.metrics_logits, nullptr);
+    DtypeField(s, Tr("State dtype"), "optimizer_dtype", &c.optimizer_dtype, true);
+  FieldBool(s, Tr("fp32 gradient copy at the step"), "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
+  FieldBool(s, Tr("fp32 logits in the loss"), "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
+  FieldBool(s, Tr("Metrics keep logits"), "metrics_logits", &c.metrics_logits, nullptr);
 }
 
 void Lora(State& s) {
   core::Config& c = s.config;
-  Section(c.mode == core::Mode::kQlora ? "QLoRA adapters" : "LoRA adapters");
-  FieldInt(s, "Rank", "lora_rank", &c.lora_rank, 8, 64);
-  RowLabel("Targets");
+  if (!Section(s, "section_lora", c.mode == core::Mode::kQlora ? Tr("QLoRA adapters") : Tr("LoRA adapters"),
+               {"lora_rank", "lora_targets", "lora_dropout"}))
+    return;
+  FieldInt(s, Tr("Rank"), "lora_rank", &c.lora_rank, 8, 64);
+  RowLabel(Tr("Targets"));
   ImGui::NewLine();
   static const struct {
     const char* name;
@@ -171,105 +195,40 @@ void Lora(State& s) {
     if (FieldBool(s, kTargets[i].name, "lora_targets", &on, nullptr))
       c.lora_targets = on ? (c.lora_targets | kTargets[i].bit) : (c.lora_targets & ~kTargets[i].bit);
   }
-  FieldBool(s, "LoRA dropout", "lora_dropout", &c.lora_dropout, nullptr);
+  FieldBool(s, Tr("LoRA dropout"), "lora_dropout", &c.lora_dropout, nullptr);
 }
 
 void Overheads(State& s) {
   core::Config& c = s.config;
-  Section("Overheads");
-  FieldDouble(s, "CUDA context, GB", "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
-  FieldDouble(s, "Fragmentation, %", "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
-  FieldDouble(s, "Comm buffers, GB", "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
+  if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "fragmentation_pct", "comm_buffer_gb"})) return;
+  FieldDouble(s, Tr("CUDA context, GB"), "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
+  FieldDouble(s, Tr("Fragmentation, %"), "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
+  FieldDouble(s, Tr("Comm buffers, GB"), "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
 }
 
-// The catalogue row behind a card (core/gpus.h): marketed and reported memory, bandwidth,
-// BF16 rate, where the figures come from and what CUDA leaves usable.
-void GpuInfo(const core::Gpu& g) {
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::Text("%s", g.name.c_str());
-  ImGui::TextDisabled("%s%s%s", g.key.c_str(), g.vendor.empty() ? "" : ", ", g.vendor.c_str());
-  ImGui::Separator();
-  ImGui::Text("Marketed memory: %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
-  if (g.memory_bytes > 0) {
-    ImGui::Text("Reported memory: %s GB = %s GiB (%s MiB)", core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
-                core::FormatNumber(g.memory_bytes / core::kGiB, 2).c_str(),
-                core::FormatCount(static_cast<int64_t>(g.memory_bytes / core::kMiB)).c_str());
-  } else {
-    ImGui::Text("Reported memory: not known; the estimate uses the marketed %s GB", core::FormatNumber(g.memory_gb, 1).c_str());
-  }
-  if (g.bandwidth_gbps > 0) ImGui::Text("Bandwidth: %s GB/s", core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
-  if (g.bf16_tflops > 0) {
-    ImGui::Text("BF16 dense: %s TFLOP/s", core::FormatNumber(g.bf16_tflops, 1).c_str());
-  } else {
-    ImGui::TextUnformatted("BF16 dense: no vendor figure (or no BF16 support)");
-  }
-  if (!g.usable_note.empty()) {
-    ImGui::Spacing();
-    ImGui::TextDisabled("Usable");
-    ImGui::TextUnformatted(g.usable_note.c_str());
-  }
-  if (!g.source.empty()) {
-    ImGui::Spacing();
-    ImGui::TextDisabled("Source");
-    ImGui::TextUnformatted(g.source.c_str());
-  }
-  ImGui::PopTextWrapPos();
-}
-
-void GpuSection(State& s) {
+void GpuMemory(State& s) {
   core::Config& c = s.config;
-  Section("GPU");
-  RowLabel("Card");
-  const core::Gpu* current = core::FindGpu(c.gpu);
-  // Leave room for the "(i)" marker that shows the card's catalogue row.
-  const char* kInfo = "(i)";
-  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(kInfo).x + ImGui::GetStyle().ItemSpacing.x));
-  if (ImGui::BeginCombo("##gpu", current ? current->key.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
-    for (const core::Gpu& g : core::Gpus()) {
-      char label[96];
-      std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
-      if (ImGui::Selectable(label, current == &g)) {
-        c.gpu = g.key;
-        c.gpu_memory_gb = g.UsableBytes() / 1e9;
-        s.dirty = true;
-      }
-      if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        GpuInfo(g);
-        ImGui::EndTooltip();
-      }
-    }
-    ImGui::EndCombo();
-  }
-  FieldTooltip(s, "gpu", nullptr);
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("%s", kInfo);
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    if (current != nullptr) {
-      GpuInfo(*current);
-    } else {
-      ImGui::Text("Custom GPU: %s GB per GPU, as typed below; not from the catalogue.",
-                  core::FormatNumber(c.gpu_memory_gb, 2).c_str());
-    }
-    ImGui::EndTooltip();
-  }
-  if (FieldDouble(s, "Memory, GB", "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
+  if (!Section(s, "section_gpu", Tr("GPU memory"), {"gpu", "gpu_memory_gb", "other_processes_gb"})) return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", Tr("The card is chosen above; type another size for a card not in the catalogue."));
+  ImGui::PopTextWrapPos();
+  if (FieldDouble(s, Tr("Memory, GB"), "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
   // A shared card (seed 002's OOM): what other processes already hold; "Read an OOM" sets it.
   FieldDouble(s, "Used by others, GB", "other_processes_gb", &c.other_processes_gb, 0.5, "%.2f");
 }
 
 // Settings that change the estimate but have no control in this mode (a link or a file set
 // them: pp in inference, the DeepSpeed buckets, ...): shown with their value and a reset, so
-// the figures never change with nothing visible explaining it.
+// the figures never change with nothing visible explaining it. Never folded.
 void AlsoInEffect(State& s) {
   std::vector<std::string> hidden;
   for (const std::string& f : s.in_effect) {
     if (std::find(s.shown_fields.begin(), s.shown_fields.end(), f) == s.shown_fields.end()) hidden.push_back(f);
   }
   if (hidden.empty()) return;
-  Section("Also in effect");
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", Tr("Also in effect"));
+  ImGui::Separator();
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("Set by a link or a file; no control in this mode, but they change the figures.");
   ImGui::PopTextWrapPos();
@@ -293,20 +252,55 @@ void AlsoInEffect(State& s) {
 
 }  // namespace
 
+// The catalogue row behind a card (core/gpus.h): marketed and reported memory, bandwidth,
+// BF16 rate, where the figures come from and what CUDA leaves usable.
+void DrawGpuInfo(const core::Gpu& g) {
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::Text("%s", g.name.c_str());
+  ImGui::TextDisabled("%s%s%s", g.key.c_str(), g.vendor.empty() ? "" : ", ", g.vendor.c_str());
+  ImGui::Separator();
+  ImGui::Text(Tr("Marketed memory: %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
+  if (g.memory_bytes > 0) {
+    ImGui::Text(Tr("Reported memory: %s GB = %s GiB (%s MiB)"), core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
+                core::FormatNumber(g.memory_bytes / core::kGiB, 2).c_str(),
+                core::FormatCount(static_cast<int64_t>(g.memory_bytes / core::kMiB)).c_str());
+  } else {
+    ImGui::Text(Tr("Reported memory: not known; the estimate uses the marketed %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
+  }
+  if (g.bandwidth_gbps > 0) ImGui::Text(Tr("Bandwidth: %s GB/s"), core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
+  if (g.bf16_tflops > 0) {
+    ImGui::Text(Tr("BF16 dense: %s TFLOP/s"), core::FormatNumber(g.bf16_tflops, 1).c_str());
+  } else {
+    ImGui::TextUnformatted(Tr("BF16 dense: no vendor figure (or no BF16 support)"));
+  }
+  if (!g.usable_note.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", Tr("Usable"));
+    ImGui::TextUnformatted(g.usable_note.c_str());
+  }
+  if (!g.source.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", Tr("Source"));
+    ImGui::TextUnformatted(g.source.c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
 void DrawInputs(State& s) {
   const bool training = s.config.mode != core::Mode::kInference;
-  s.shown_fields.clear();
-  s.shown_fields.push_back("gpu");  // GpuSection's card picker
-  Section("Setup");
-  ModeField(s);
   Workload(s, training);
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", Tr("Advanced"));
+  MemorySavers(s, training);
   Parallelism(s, training);
-  if (s.config.mode == core::Mode::kRlhf) Rlhf(s);
   Precision(s, training);
   if (training) OptimizerSection(s);
   if (s.config.mode == core::Mode::kLora || s.config.mode == core::Mode::kQlora) Lora(s);
+  if (s.config.mode == core::Mode::kRlhf) Rlhf(s);
   Overheads(s);
-  GpuSection(s);
+  GpuMemory(s);
+  DrawModelInputs(s);
+  DrawWeightsInput(s);
   AlsoInEffect(s);
 }
 

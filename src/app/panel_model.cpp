@@ -1,11 +1,12 @@
-// The model: a searchable preset picker grouped by family, the dimensions (editable; a
-// changed preset shows as "modified"), and an import of a pasted Hugging Face config.json
-// (core/hf_config.h, the same importer the presets go through).
-#include <cctype>
+// The model beyond the preset picker (panel_questions.cpp): its dimensions (editable; a
+// changed preset shows as "modified"), and the import of a Hugging Face config.json from
+// the clipboard, a file, or a box to paste it into (core/hf_config.h, the same importer
+// the presets go through).
+#include <algorithm>
 #include <cfloat>
-#include <cstring>
 #include <string>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
@@ -19,150 +20,112 @@
 namespace llmmem::app {
 namespace {
 
-bool ContainsNoCase(const std::string& hay, const char* needle) {
-  if (*needle == 0) return true;
-  const size_t n = std::strlen(needle);
-  for (size_t i = 0; i + n <= hay.size(); ++i) {
-    size_t k = 0;
-    while (k < n && std::tolower(static_cast<unsigned char>(hay[i + k])) ==
-                        std::tolower(static_cast<unsigned char>(needle[k])))
-      ++k;
-    if (k == n) return true;
-  }
-  return false;
+// Imports the box's text as the model; true when it was imported.
+bool ImportText(State& s, const char* text) {
+  core::HfImport imported = core::ImportHfConfigText(text, "imported model");
+  s.paste.last = imported.diagnostics;
+  if (!imported.ok) return false;
+  core::Config c = s.config;
+  c.model = imported.model;
+  c.model.preset.clear();
+  core::Diagnostics notes;
+  core::StartAtModelContext(c, notes);
+  ApplyConfig(s, c, "import config.json");
+  if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
+  return !core::HasErrors(s.paste.last);
 }
 
-// The fields the dimensions section edits; a preset differs when any of them does.
-bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
-  return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
-         a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
-         a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
-         a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
-}
+}  // namespace
 
-void PresetPicker(State& s) {
-  static char filter[64] = "";
-  core::ModelSpec& m = s.config.model;
-  const core::Preset* current = m.preset.empty() ? nullptr : core::FindPreset(m.preset);
-  std::string preview = m.name;
-  if (current == nullptr) {
-    preview += " (custom)";
-  } else if (!SameShape(current->model, m)) {
-    preview += " (modified)";
-  }
-  RowLabel("Model");
-  if (ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputTextWithHint("##filter", "search name, family or HF id", filter, sizeof filter);
-    const std::string* family = nullptr;
-    for (const core::Preset& p : core::Presets()) {
-      if (!p.ok) continue;
-      if (!ContainsNoCase(p.name, filter) && !ContainsNoCase(p.family, filter) && !ContainsNoCase(p.hf_id, filter) &&
-          !ContainsNoCase(p.key, filter))
-        continue;
-      if (family == nullptr || *family != p.family) {
-        family = &p.family;
-        ImGui::TextDisabled("%s", p.family.c_str());
-      }
-      const bool selected = current == &p;
-      ImGui::Indent();
-      if (ImGui::Selectable(p.name.c_str(), selected)) {
-        m = p.model;
-        s.dirty = true;
-        filter[0] = 0;
-      }
-      if (ImGui::IsItemHovered()) {
-        const core::ParamCounts c = core::CountParameters(p.model);
-        ImGui::SetTooltip("%s\n%s parameters (%s)", p.hf_id.c_str(), core::FormatParams(static_cast<double>(c.total)).c_str(),
-                          core::FormatCount(c.total).c_str());
-      }
-      ImGui::Unindent();
-      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+// "Paste config.json" reads the clipboard (hooks.read_clipboard: the text comes back
+// through OpenPastedText); "Open file" is the platform's picker. Both fall back to the box.
+void DrawImportButtons(State& s) {
+  const bool paste = ImGui::SmallButton(Tr("Paste config.json"));
+  MarkItem(s, "paste_config");
+  if (paste) {
+    s.paste.last.clear();
+    if (s.hooks.read_clipboard) {
+      s.hooks.read_clipboard();
+    } else {
+      s.paste.note.clear();
+      s.paste.open = true;
     }
-    ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A model preset (Hugging Face config.json); edit its dimensions below");
-  const auto diags = DiagnosticsFor(s, "model");
-  for (const core::Diagnostic* d : diags) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(d->severity == core::Severity::kError ? BadColor() : WarnColor(), "%s", d->message.c_str());
-    ImGui::PopTextWrapPos();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Import a model from its Hugging Face config.json, copied to the clipboard"));
+  if (s.hooks.pick_file) {
+    ImGui::SameLine();
+    const bool open = ImGui::SmallButton(Tr("Open file..."));
+    MarkItem(s, "open_file");
+    if (open && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", Tr("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
+                                 "You can also drop one anywhere on the page."));
   }
-}
-
-void ImportPopup(State& s) {
-  static char text[1 << 16] = "";
-  static core::Diagnostics last;
-  if (ImGui::Button("Paste config.json...")) {
-    last.clear();
+  if (s.paste.open) {
     ImGui::OpenPopup("Import config.json");
+    s.paste.open = false;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a model from its Hugging Face config.json text");
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
   ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (ImGui::BeginPopupModal("Import config.json", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     const float em = ImGui::GetFontSize();
-    ImGui::TextUnformatted("Paste a model's config.json (from its Hugging Face page):");
-    ImGui::InputTextMultiline("##json", text, sizeof text, ImVec2(em * 36, em * 18));
-    for (const core::Diagnostic& d : last) {
-      ImGui::PushTextWrapPos(em * 36);
+    const float w = std::min(em * 36, ImGui::GetMainViewport()->WorkSize.x - em * 3);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+    if (!s.paste.note.empty()) ImGui::TextColored(WarnColor(), "%s", s.paste.note.c_str());
+    ImGui::TextUnformatted(Tr("Paste a model's config.json (from its Hugging Face page) here, with Ctrl+V:"));
+    ImGui::PopTextWrapPos();
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::InputTextMultiline("##json", s.paste.text.data(), s.paste.text.size(), ImVec2(w, em * 14));
+    MarkItem(s, "paste_box");
+    for (const core::Diagnostic& d : s.paste.last) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
       ImGui::TextColored(d.severity == core::Severity::kError ? BadColor() : WarnColor(), "%s%s%s", d.field.c_str(),
                          d.field.empty() ? "" : ": ", d.message.c_str());
       ImGui::PopTextWrapPos();
     }
-    if (ImGui::Button("Import")) {
-      core::HfImport imported = core::ImportHfConfigText(text, "imported model");
-      last = imported.diagnostics;
-      if (imported.ok) {
-        s.config.model = imported.model;
-        s.config.model.preset.clear();
-        core::Diagnostics notes;
-        core::StartAtModelContext(s.config, notes);
-        if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
-        s.dirty = true;
-        if (!core::HasErrors(last)) ImGui::CloseCurrentPopup();
-      }
-    }
+    const bool import = ImGui::Button(Tr("Import"));
+    MarkItem(s, "paste_import");
+    if (import && ImportText(s, s.paste.text.data())) ImGui::CloseCurrentPopup();
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (ImGui::Button(Tr("Cancel"))) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
   }
 }
 
+namespace {
+
 // The rarer architecture fields (biases, norms, positions, MLA, sliding windows), folded
 // away: presets and config.json imports set them; custom models can too.
 void MoreArchitecture(State& s, core::ModelSpec& m) {
-  if (!ImGui::TreeNode("More architecture")) return;
+  if (!ImGui::TreeNode(Tr("More architecture"))) return;
   bool encoder = m.arch == core::Arch::kEncoder;
-  if (FieldBool(s, "Encoder only (BERT)", "arch", &encoder, nullptr)) {
+  if (FieldBool(s, Tr("Encoder only (BERT)"), "arch", &encoder, nullptr)) {
     m.arch = encoder ? core::Arch::kEncoder : core::Arch::kDecoder;
   }
-  FieldBool(s, "Q/K/V biases", "qkv_bias", &m.qkv_bias, nullptr);
-  FieldBool(s, "Attention output bias", "attn_out_bias", &m.attn_out_bias, nullptr);
-  FieldBool(s, "MLP biases", "mlp_bias", &m.mlp_bias, nullptr);
-  FieldInt(s, "Norms per layer", "norms_per_layer", &m.norms_per_layer, 1, 1);
+  FieldBool(s, Tr("Q/K/V biases"), "qkv_bias", &m.qkv_bias, nullptr);
+  FieldBool(s, Tr("Attention output bias"), "attn_out_bias", &m.attn_out_bias, nullptr);
+  FieldBool(s, Tr("MLP biases"), "mlp_bias", &m.mlp_bias, nullptr);
+  FieldInt(s, Tr("Norms per layer"), "norms_per_layer", &m.norms_per_layer, 1, 1);
   int qk = static_cast<int>(m.qk_norm);
-  if (FieldCombo(s, "Q/K norm", "qk_norm", &qk, 3,
+  if (FieldCombo(s, Tr("Q/K norm"), "qk_norm", &qk, 3,
                  [](int i) { return i == 0 ? "none" : i == 1 ? "per head (Qwen3, Gemma 3)" : "whole projection (OLMo 2)"; },
                  nullptr)) {
     m.qk_norm = static_cast<core::QkNorm>(qk);
   }
-  FieldBool(s, "Final norm", "final_norm", &m.final_norm, nullptr);
-  FieldInt(s, "Learned positions", "learned_positions", &m.learned_positions, 512, 2048);
-  FieldInt(s, "Token types", "type_vocab", &m.type_vocab, 1, 1);
-  FieldBool(s, "Embedding norm", "embedding_norm", &m.embedding_norm, nullptr);
-  FieldBool(s, "Pooler", "pooler", &m.pooler, nullptr);
-  FieldInt(s, "Trained context", "max_positions", &m.max_positions, 1024, 8192);
-  FieldInt(s, "Sliding window", "sliding_window", &m.sliding_window, 512, 4096);
-  if (m.sliding_window > 0) FieldInt(s, "Sliding layers", "sliding_layers", &m.sliding_layers, 1, 8);
-  FieldInt(s, "MLA KV rank", "kv_lora_rank", &m.kv_lora_rank, 64, 512);
+  FieldBool(s, Tr("Final norm"), "final_norm", &m.final_norm, nullptr);
+  FieldInt(s, Tr("Learned positions"), "learned_positions", &m.learned_positions, 512, 2048);
+  FieldInt(s, Tr("Token types"), "type_vocab", &m.type_vocab, 1, 1);
+  FieldBool(s, Tr("Embedding norm"), "embedding_norm", &m.embedding_norm, nullptr);
+  FieldBool(s, Tr("Pooler"), "pooler", &m.pooler, nullptr);
+  FieldInt(s, Tr("Trained context"), "max_positions", &m.max_positions, 1024, 8192);
+  FieldInt(s, Tr("Sliding window"), "sliding_window", &m.sliding_window, 512, 4096);
+  if (m.sliding_window > 0) FieldInt(s, Tr("Sliding layers"), "sliding_layers", &m.sliding_layers, 1, 8);
+  FieldInt(s, Tr("MLA KV rank"), "kv_lora_rank", &m.kv_lora_rank, 64, 512);
   if (m.kv_lora_rank > 0) {
-    FieldInt(s, "MLA Q rank", "q_lora_rank", &m.q_lora_rank, 64, 512);
-    FieldInt(s, "MLA Q/K nope dim", "qk_nope_dim", &m.qk_nope_dim, 16, 64);
-    FieldInt(s, "MLA rope dim", "qk_rope_dim", &m.qk_rope_dim, 16, 64);
-    FieldInt(s, "MLA V head dim", "v_head_dim", &m.v_head_dim, 16, 64);
+    FieldInt(s, Tr("MLA Q rank"), "q_lora_rank", &m.q_lora_rank, 64, 512);
+    FieldInt(s, Tr("MLA Q/K nope dim"), "qk_nope_dim", &m.qk_nope_dim, 16, 64);
+    FieldInt(s, Tr("MLA rope dim"), "qk_rope_dim", &m.qk_rope_dim, 16, 64);
+    FieldInt(s, Tr("MLA V head dim"), "v_head_dim", &m.v_head_dim, 16, 64);
   }
   ImGui::TreePop();
 }
@@ -172,54 +135,50 @@ void Dimensions(State& s) {
   // Open the section when one of its inputs has an error, so the red input is visible.
   for (const core::Diagnostic& d : s.estimate.diagnostics)
     if (d.severity == core::Severity::kError && d.field.compare(0, 6, "model.") == 0) ImGui::SetNextItemOpen(true);
-  if (!ImGui::CollapsingHeader("Model dimensions")) return;
+  if (!ImGui::CollapsingHeader(Tr("Model dimensions"))) return;
   const core::ParamCounts c = core::CountParameters(m);
-  ImGui::TextDisabled("%s parameters (%s)", core::FormatParams(static_cast<double>(c.total)).c_str(),
+  ImGui::TextDisabled(Tr("%s parameters (%s)"), core::FormatParams(static_cast<double>(c.total)).c_str(),
                       core::FormatCount(c.total).c_str());
-  FieldInt(s, "Vocabulary", "vocab", &m.vocab, 1024, 32768);
+  FieldInt(s, Tr("Vocabulary"), "vocab", &m.vocab, 1024, 32768);
   const core::ModelSpec before = m;
-  bool head_shape_edited = FieldInt(s, "Hidden size", "hidden", &m.hidden, 256, 1024);
-  FieldInt(s, "Layers", "layers", &m.layers, 1, 8);
-  head_shape_edited |= FieldInt(s, "Heads", "heads", &m.heads, 1, 8);
+  bool head_shape_edited = FieldInt(s, Tr("Hidden size"), "hidden", &m.hidden, 256, 1024);
+  FieldInt(s, Tr("Layers"), "layers", &m.layers, 1, 8);
+  head_shape_edited |= FieldInt(s, Tr("Heads"), "heads", &m.heads, 1, 8);
   if (head_shape_edited) {
     // The core's rule for every input: head_dim follows hidden / heads (kept when they do
     // not divide; the field below shows it, and can be set after).
     core::Diagnostics kept;
     core::DeriveHeadDim(m, before, false, kept);
   }
-  FieldInt(s, "KV heads", "kv_heads", &m.kv_heads, 1, 8);
-  FieldInt(s, "Head dim", "head_dim", &m.head_dim, 16, 64);
-  FieldInt(s, "MLP size", "ffn", &m.ffn, 256, 1024);
+  FieldInt(s, Tr("KV heads"), "kv_heads", &m.kv_heads, 1, 8);
+  FieldInt(s, Tr("Head dim"), "head_dim", &m.head_dim, 16, 64);
+  FieldInt(s, Tr("MLP size"), "ffn", &m.ffn, 256, 1024);
   int mlp = static_cast<int>(m.mlp);
-  if (FieldCombo(s, "MLP kind", "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
+  if (FieldCombo(s, Tr("MLP kind"), "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
                  nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
   int act = static_cast<int>(m.act);
-  if (FieldCombo(s, "Activation", "act", &act, 7,
+  if (FieldCombo(s, Tr("Activation"), "act", &act, 7,
                  [](int i) { return core::ActivationFnId(static_cast<core::ActivationFn>(i)); }, nullptr))
     m.act = static_cast<core::ActivationFn>(act);
   int norm = static_cast<int>(m.norm);
-  if (FieldCombo(s, "Norm", "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
+  if (FieldCombo(s, Tr("Norm"), "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);
-  FieldBool(s, "Tied embeddings", "tied_embeddings", &m.tied_embeddings, nullptr);
-  FieldInt(s, "Experts", "experts", &m.experts, 1, 8);
+  FieldBool(s, Tr("Tied embeddings"), "tied_embeddings", &m.tied_embeddings, nullptr);
+  FieldInt(s, Tr("Experts"), "experts", &m.experts, 1, 8);
   if (m.experts > 0) {
-    FieldInt(s, "Experts/token", "experts_per_token", &m.experts_per_token, 1, 2);
-    FieldInt(s, "Expert MLP", "moe_ffn", &m.moe_ffn, 256, 1024);
-    FieldInt(s, "Shared experts", "shared_experts", &m.shared_experts, 1, 1);
-    FieldInt(s, "Shared MLP", "shared_ffn", &m.shared_ffn, 256, 1024);
-    FieldInt(s, "Dense layers", "dense_layers", &m.dense_layers, 1, 1);
+    FieldInt(s, Tr("Experts/token"), "experts_per_token", &m.experts_per_token, 1, 2);
+    FieldInt(s, Tr("Expert MLP"), "moe_ffn", &m.moe_ffn, 256, 1024);
+    FieldInt(s, Tr("Shared experts"), "shared_experts", &m.shared_experts, 1, 1);
+    FieldInt(s, Tr("Shared MLP"), "shared_ffn", &m.shared_ffn, 256, 1024);
+    FieldInt(s, Tr("Dense layers"), "dense_layers", &m.dense_layers, 1, 1);
   }
-  FieldInt(s, "Params override", "params_override", &m.params_override, 0, 0);
+  FieldInt(s, Tr("Params override"), "params_override", &m.params_override, 0, 0);
   MoreArchitecture(s, m);
 }
 
 }  // namespace
 
-void DrawModelInputs(State& s) {
-  PresetPicker(s);
-  ImportPopup(s);
-  Dimensions(s);
-}
+void DrawModelInputs(State& s) { Dimensions(s); }
 
 }  // namespace llmmem::app

@@ -1,39 +1,43 @@
-// The verdict banner: model, mode, per-GPU peak in GB and GiB against the GPU's memory,
-// and whether it fits (with headroom) or is over (by how much).
+// The verdict: the per-GPU peak in large type against the card's memory, whether it fits
+// (and with how much to spare) or by how much it is over, and then, only when it does not
+// fit, a button naming how many single changes would make it fit: the OOM doctor opens
+// when asked, never by itself. GB and GiB both shown, the chosen unit first.
+#include <cstdio>
 #include <string>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {
 
-const char* ModeLabel(core::Mode m) {
-  switch (m) {
-    case core::Mode::kInference: return "Inference";
-    case core::Mode::kTraining: return "Full training";
-    case core::Mode::kLora: return "LoRA fine-tuning";
-    case core::Mode::kQlora: return "QLoRA fine-tuning";
-    case core::Mode::kRlhf: return "RLHF";
-  }
-  return "?";
+namespace {
+
+int FittingRemedies(const State& s) {
+  int n = 0;
+  for (const core::Remedy& r : s.remedies) n += r.fits ? 1 : 0;
+  return n;
 }
 
-void DrawVerdict(const State& s) {
+}  // namespace
+
+void DrawVerdict(State& s) {
   const core::Totals& t = s.estimate.totals;
   const core::Config& c = s.config;
   const ImVec4 dim = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
 
-  ImGui::Text("%s", c.model.name.c_str());
-  ImGui::SameLine();
   const double params = t.ok ? static_cast<double>(t.params)
                              : static_cast<double>(core::TrainableBase(c.model, core::CountParameters(c.model)));
-  ImGui::TextColored(dim, "%s params  ·  %s  ·  per GPU%s", core::FormatParams(params).c_str(),
-                     ModeLabel(c.mode), c.tp > 1 ? " (tensor-parallel shard)" : "");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(dim, "%s  ·  %s %s  ·  %s  ·  %s%s", c.model.name.c_str(), core::FormatParams(params).c_str(),
+                     Tr("params"), ModeLabel(c.mode), Tr("per GPU"), c.tp > 1 ? Tr(" (tensor-parallel shard)") : "");
+  ImGui::PopTextWrapPos();
 
   if (!t.ok) {
-    ImGui::TextColored(BadColor(), "No estimate: fix the inputs marked in red.");
+    ImGui::TextColored(BadColor(), "%s", Tr("No estimate: fix the inputs marked in red."));
     for (const core::Diagnostic& d : s.estimate.diagnostics) {
       if (d.severity != core::Severity::kError) continue;
       ImGui::PushTextWrapPos(0);
@@ -43,39 +47,71 @@ void DrawVerdict(const State& s) {
     return;
   }
 
-  const std::string gb = core::FormatBytes(t.peak_bytes, core::UnitSystem::kDecimal);
-  const std::string gib = core::FormatBytes(t.peak_bytes, core::UnitSystem::kBinary);
-  const std::string cap = core::FormatBytes(t.capacity_bytes, core::UnitSystem::kDecimal);
-  const std::string cap_gib = core::FormatBytes(t.capacity_bytes, core::UnitSystem::kBinary);
   const bool gib_first = s.units == core::UnitSystem::kBinary;
+  const core::UnitSystem first = gib_first ? core::UnitSystem::kBinary : core::UnitSystem::kDecimal;
+  const core::UnitSystem second = gib_first ? core::UnitSystem::kDecimal : core::UnitSystem::kBinary;
+  const std::string peak = core::FormatBytes(t.peak_bytes, first);
+  const std::string peak2 = core::FormatBytes(t.peak_bytes, second);
+  const std::string cap = core::FormatBytes(t.capacity_bytes, first);
+  const std::string cap2 = core::FormatBytes(t.capacity_bytes, second);
 
   ImGui::PushFont(LargeFont());
   const float large_h = ImGui::GetTextLineHeight();
-  ImGui::TextUnformatted((gib_first ? gib : gb).c_str());
+  ImGui::TextUnformatted(peak.c_str());
   ImGui::PopFont();
+  MarkItem(s, "verdict_total");
+  // Beside the big number, sat on its baseline, when it fits there; under it otherwise.
+  char of[160];
+  std::snprintf(of, sizeof of, Tr("(%s)  of %s (%s) on %s"), peak2.c_str(), cap.c_str(), cap2.c_str(), c.gpu.c_str());
   ImGui::SameLine();
-  // Sit the smaller text on the big number's baseline.
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (large_h - ImGui::GetTextLineHeight()) * 0.78f);
-  ImGui::TextColored(dim, "(%s)  of %s (%s) on %s", (gib_first ? gb : gib).c_str(), (gib_first ? cap_gib : cap).c_str(),
-                     (gib_first ? cap : cap_gib).c_str(), c.gpu.c_str());
+  if (ImGui::CalcTextSize(of).x <= ImGui::GetContentRegionAvail().x) {
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (large_h - ImGui::GetTextLineHeight()) * 0.78f);
+  } else {
+    ImGui::NewLine();
+  }
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(dim, "%s", of);
+  ImGui::PopTextWrapPos();
 
   const double pct = t.capacity_bytes > 0 ? 100.0 * t.peak_bytes / t.capacity_bytes : 0;
   if (t.Fits()) {
-    ImGui::TextColored(GoodColor(), "Fits, with %s headroom (%.0f%% of the GPU used)",
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(GoodColor(), Tr("Fits, with %s to spare (%.0f%% of the GPU used)"),
                        core::FormatBytes(t.Headroom(), s.units).c_str(), pct);
+    ImGui::PopTextWrapPos();
   } else {
-    ImGui::TextColored(BadColor(), "Does not fit: over by %s (needs %.0f%% of the GPU)",
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(BadColor(), Tr("Does not fit: over by %s (needs %.0f%% of the GPU)"),
                        core::FormatBytes(-t.Headroom(), s.units).c_str(), pct);
+    ImGui::PopTextWrapPos();
+    const int ways = FittingRemedies(s);
+    std::string label = ways > 1    ? std::to_string(ways) + Tr(" ways to make it fit")
+                        : ways == 1 ? std::string(Tr("1 way to make it fit"))
+                                    : std::string(Tr("What would help?"));
+    label += "###ways";
+    ImGui::SameLine();
+    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 > ImGui::GetContentRegionAvail().x)
+      ImGui::NewLine();
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(BadColor().x, BadColor().y, BadColor().z, 0.35f));
+    if (ImGui::SmallButton(label.c_str())) {
+      s.tab = kTabDoctor;
+      s.select_tab = true;
+      s.view_dirty = true;
+    }
+    ImGui::PopStyleColor();
+    MarkItem(s, "ways");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", Tr("Open the OOM doctor: each single change, re-estimated, best first"));
   }
   if (s.pinned && s.pinned->estimate.totals.ok) {
     const double pinned = s.pinned->estimate.totals.peak_bytes;
     const double delta = t.peak_bytes - pinned;
-    ImGui::TextColored(dim, "Pinned: %s = %s", s.pinned->label.c_str(), core::FormatBytes(pinned, s.units).c_str());
+    ImGui::TextColored(dim, "%s: %s = %s", Tr("Pinned"), s.pinned->label.c_str(), core::FormatBytes(pinned, s.units).c_str());
     ImGui::SameLine();
     if (delta == 0) {
-      ImGui::TextColored(dim, "(no change)");
+      ImGui::TextColored(dim, "%s", Tr("(no change)"));
     } else {
-      ImGui::TextColored(delta > 0 ? BadColor() : GoodColor(), "change %s%s (%+.1f%%)", delta > 0 ? "+" : "-",
+      ImGui::TextColored(delta > 0 ? BadColor() : GoodColor(), "%s %s%s (%+.1f%%)", Tr("change"), delta > 0 ? "+" : "-",
                          core::FormatBytes(delta > 0 ? delta : -delta, s.units).c_str(),
                          pinned > 0 ? 100.0 * delta / pinned : 0.0);
     }

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <string>
 
+#include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/weights.h"
@@ -18,26 +19,26 @@ namespace {
 
 void Counts(const State& s, const core::WeightHeaderResult& r) {
   if (r.parameters_known) {
-    ImGui::Text("%s parameters (%s), %s of weights in %s tensors",
+    ImGui::Text(Tr("%s parameters (%s), %s of weights in %s tensors"),
                 core::FormatParams(static_cast<double>(r.parameter_count)).c_str(),
                 core::FormatCount(static_cast<int64_t>(r.parameter_count)).c_str(),
                 core::FormatBytes(static_cast<double>(r.weight_bytes), s.units).c_str(),
                 core::FormatCount(static_cast<int64_t>(r.tensor_count)).c_str());
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%s tensors in %zu shards; the index does not give parameter counts: drop the shards themselves.",
+    ImGui::Text(Tr("%s tensors in %zu shards; the index does not give parameter counts: drop the shards themselves."),
                 core::FormatCount(static_cast<int64_t>(r.index.tensor_count)).c_str(), r.index.shard_files.size());
     if (r.index.has_total_size)
-      ImGui::Text("Total size of the weights: %s", core::FormatBytes(static_cast<double>(r.index.total_size), s.units).c_str());
+      ImGui::Text(Tr("Total size of the weights: %s"), core::FormatBytes(static_cast<double>(r.index.total_size), s.units).c_str());
     ImGui::PopTextWrapPos();
   }
   if (r.by_type.empty()) return;
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("by_type", 4, flags)) return;
   const float em = ImGui::GetFontSize();
-  ImGui::TableSetupColumn("Type", ImGuiTableColumnFlags_WidthFixed, em * 6);
-  ImGui::TableSetupColumn("Tensors", ImGuiTableColumnFlags_WidthFixed, em * 5);
-  ImGui::TableSetupColumn("Parameters", ImGuiTableColumnFlags_WidthFixed, em * 10);
+  ImGui::TableSetupColumn(Tr("Type"), ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn(Tr("Tensors"), ImGuiTableColumnFlags_WidthFixed, em * 5);
+  ImGui::TableSetupColumn(Tr("Parameters"), ImGuiTableColumnFlags_WidthFixed, em * 10);
   ImGui::TableSetupColumn(UnitLabel(s.units), ImGuiTableColumnFlags_WidthFixed, em * 6);
   ImGui::TableHeadersRow();
   for (const core::WeightTypeTally& t : r.by_type) {
@@ -57,13 +58,13 @@ void Counts(const State& s, const core::WeightHeaderResult& r) {
 void Actions(State& s, const core::WeightHeaderResult& r) {
   const std::string file = s.weights.name.substr(s.weights.name.find_last_of("/\\") + 1);
   if (r.parameters_known && r.parameter_count > 0) {
-    if (ImGui::Button("Use this parameter count")) {
+    if (ImGui::Button(Tr("Use this parameter count"))) {
       core::Config c = s.config;
       c.model.params_override = static_cast<int64_t>(r.parameter_count);
       ApplyConfig(s, c, "parameter count of " + file);
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Set params_override=%llu: the weights' memory uses the file's exact count",
+      ImGui::SetTooltip(Tr("Set params_override=%llu: the weights' memory uses the file's exact count"),
                         static_cast<unsigned long long>(r.parameter_count));
   }
   if (r.format == core::WeightFormat::kGguf) {
@@ -71,7 +72,7 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
     const std::string applied = ApplyGgufInfo(r.gguf, &m);
     if (!applied.empty()) {
       ImGui::SameLine();
-      if (ImGui::Button("Use the GGUF hyper-parameters")) {
+      if (ImGui::Button(Tr("Use the GGUF hyper-parameters"))) {
         core::Config c = s.config;
         c.model = m;
         ApplyConfig(s, c, "GGUF hyper-parameters of " + file);
@@ -79,7 +80,7 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-        ImGui::Text("Sets %s (the rest of the model stays as it is)", applied.c_str());
+        ImGui::Text(Tr("Sets %s (the rest of the model stays as it is)"), applied.c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
       }
@@ -90,18 +91,18 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
 }  // namespace
 
 void DrawWeightsInput(State& s) {
-  if (!ImGui::CollapsingHeader("Weights file")) return;
+  if (!ImGui::CollapsingHeader(Tr("Weights file"))) return;
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("Exact parameter counts per dtype from a weights file's header (only the header is read).");
+  ImGui::TextDisabled("%s", Tr("Exact parameter counts per dtype from a weights file's header (only the header is read)."));
   if (!s.hooks.read_range) ImGui::TextDisabled("%s", s.hooks.open_hint.c_str());
   ImGui::PopTextWrapPos();
   if (!s.hooks.read_range) return;
-  RowLabel("Path");
+  RowLabel(Tr("Path"));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   const bool enter = ImGui::InputTextWithHint("##weights_path", ".safetensors, .gguf, index.json or config.json",
                                               s.weights.path, sizeof s.weights.path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && s.weights.path[0] != 0) OpenPath(s.weights.path);
+  if ((ImGui::Button(Tr("Open")) || enter) && s.weights.path[0] != 0) OpenPath(s.weights.path);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.hooks.open_hint.c_str());
 }
 
@@ -146,7 +147,7 @@ void DrawWeightsWindow(State& s) {
     ImGui::TextColored(BadColor(), "Could not read the header: %s", r.message.c_str());
   } else {
     if (r.format == core::WeightFormat::kGguf && !r.gguf.architecture.empty())
-      ImGui::TextDisabled("GGUF v%u, %s%s%s", r.gguf.version, r.gguf.architecture.c_str(),
+      ImGui::TextDisabled(Tr("GGUF v%u, %s%s%s"), r.gguf.version, r.gguf.architecture.c_str(),
                           r.gguf.name.empty() ? "" : ": ", r.gguf.name.c_str());
     Counts(s, r);
   }

@@ -3,6 +3,9 @@
 
 #include <cstring>
 
+#include "app/i18n.h"
+#include "app/mirror.h"
+#include "app/ui_defaults.h"
 #include "core/config_json.h"
 #include "core/field_effect.h"
 
@@ -32,6 +35,9 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
       s.dark = false;
     } else if (pair == "theme=dark") {
       s.dark = true;
+    } else if (pair.compare(0, 5, "lang=") == 0) {
+      Lang l;
+      if (ParseLang(pair.substr(5), l)) SetLang(l);
     } else if (pair.compare(0, 5, "view=") == 0) {
       for (int t = 0; t < kTabCount; ++t)
         if (pair.compare(5, std::string::npos, kTabIds[t]) == 0) {
@@ -57,6 +63,9 @@ std::string ViewKeys(const State& s) {
   if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + kTabIds[s.tab];
   const std::string net = NetworkViewQuery(s.network);
   if (!net.empty()) v += "&" + net;
+  Lang browser = Lang::kEn;
+  ParseLang(s.browser_lang, browser);
+  if (CurrentLang() != browser) v += std::string("&lang=") + LangId(CurrentLang());
   return v;
 }
 
@@ -66,14 +75,18 @@ void Refresh(State& s) {
     s.estimate = core::Explain(s.config);
     s.in_effect = core::FieldsInEffect(s.config);
     s.config_query = core::ConfigToQuery(s.config);
-    const bool fits = !s.estimate.totals.ok || s.estimate.totals.Fits();
-    s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
-    // Open the doctor when the configuration stops fitting.
-    if (s.fitted && !fits && s.tab != kTabDoctor && s.tab != kTabOom) {  // reading an OOM: stay
-      s.tab = kTabDoctor;
-      s.select_tab = true;
+    // A preset's dtype is written when it is not the one the preset would open in, so that
+    // the link reopens it as it is (ui_defaults.h ApplyLinkDefaults).
+    if (!s.config.model.preset.empty() && s.config_query.find("&dtype=") == std::string::npos) {
+      core::Config probe = s.config;
+      if (ApplyLinkDefaults(probe, s.config_query)) s.config_query += std::string("&dtype=") + core::Info(s.config.dtype).id;
     }
-    s.fitted = fits;
+    // The doctor is there when asked (the verdict's "ways to make it fit"), never by itself.
+    // Its remedies (dozens of estimates) are needed now only when the config does not fit.
+    s.remedies.clear();
+    s.remedies_fresh = false;
+    s.dirty = false;
+    if (s.estimate.totals.ok && !s.estimate.totals.Fits()) EnsureRemedies(s);
   }
   s.dirty = false;
   s.view_dirty = false;
@@ -82,14 +95,64 @@ void Refresh(State& s) {
     s.query = std::move(q);
     s.copied_link.clear();
     if (s.hooks.state_changed) s.hooks.state_changed(s.query);
+    if (s.hooks.mirror_changed) s.hooks.mirror_changed(MirrorJson(s));
   }
 }
 
+void EnsureRemedies(State& s) {
+  if (s.remedies_fresh || s.dirty) return;
+  s.remedies = s.estimate.totals.ok ? core::Diagnose(s.config) : std::vector<core::Remedy>{};
+  s.remedies_fresh = true;
+}
+
 void ApplyConfig(State& s, const core::Config& c, const std::string& label) {
-  s.undo.push_back({label, s.config});
-  if (s.undo.size() > kUndoMax) s.undo.erase(s.undo.begin());
+  Refresh(s);
+  CommitEdit(s, false);  // what was typed before stays its own step
   s.config = c;
   s.dirty = true;
+  s.pending_label = label;
+  Refresh(s);
+  CommitEdit(s, false);
+}
+
+void CommitEdit(State& s, bool editing) {
+  if (editing || s.dirty || s.config_query == s.undo_base_query) return;
+  s.undo.push_back({s.pending_label.empty() ? std::string("edit") : s.pending_label, s.undo_base});
+  if (s.undo.size() > kUndoMax) s.undo.erase(s.undo.begin());
+  s.redo.clear();
+  s.undo_base = s.config;
+  s.undo_base_query = s.config_query;
+  s.pending_label.clear();
+}
+
+namespace {
+// Moves one step from `from` to `to`: the current configuration goes to `to`.
+bool Step(State& s, std::vector<UndoStep>& from, std::vector<UndoStep>& to) {
+  Refresh(s);
+  CommitEdit(s, false);
+  if (from.empty()) return false;
+  to.push_back({from.back().label, s.config});
+  s.config = from.back().config;
+  from.pop_back();
+  s.dirty = true;
+  Refresh(s);
+  s.undo_base = s.config;
+  s.undo_base_query = s.config_query;
+  s.pending_label.clear();
+  return true;
+}
+}  // namespace
+
+bool Undo(State& s) { return Step(s, s.undo, s.redo); }
+bool Redo(State& s) { return Step(s, s.redo, s.undo); }
+
+void ResetHistory(State& s) {
+  Refresh(s);
+  s.undo.clear();
+  s.redo.clear();
+  s.undo_base = s.config;
+  s.undo_base_query = s.config_query;
+  s.pending_label.clear();
 }
 
 void AddBanner(State& s, Banner b) {

@@ -30,10 +30,11 @@ struct Banner {
   bool error = false;
 };
 
-// A configuration step the user can take back (doctor remedies, imports).
+// A configuration step the user can take back: every edit (a typed value once the field
+// is left, a click, a remedy, an import, a reset), named by what changed.
 struct UndoStep {
   std::string label;
-  core::Config config;  // the configuration before the step
+  core::Config config;  // the configuration before the step (redo: after it)
 };
 
 // The header of a weights file the user dropped or opened.
@@ -46,19 +47,39 @@ struct WeightsView {
   WeightStream stream;              // web: a dropped file being read across frames
 };
 
+// The "Paste config.json" box: opened by the button when the clipboard could not be read
+// directly, or held no JSON.
+struct PasteBox {
+  bool open = false;               // open it on the next frame
+  std::string note;                // why it opened
+  std::vector<char> text = std::vector<char>(size_t{1} << 16, '\0');
+  core::Diagnostics last;          // the last import's notes
+};
+
+// Where a named control was drawn this frame (ImGui display pixels), for scripted tests:
+// the browser test clicks "paste", "open_file", ... by name instead of by coordinates.
+struct ItemMark {
+  std::string name;
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
 struct State {
   core::Config config;
   core::Estimate estimate;
   std::vector<Banner> banners;
-  std::vector<core::Remedy> remedies;  // Diagnose(config), recomputed with the estimate
-  bool fitted = true;                  // the last estimate fitted (the doctor opens on a change)
+  std::vector<core::Remedy> remedies;  // Diagnose(config): with the estimate when it does not fit,
+  bool remedies_fresh = false;         // else when the doctor asks (EnsureRemedies)
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
-  std::vector<UndoStep> undo;
+  std::vector<UndoStep> undo, redo;
+  core::Config undo_base;              // the configuration as of the last recorded step
+  std::string undo_base_query;
+  std::string pending_label;           // names the step being made (the first field edited)
   WeightsView weights;
   OomView oom;                         // the "Read an OOM" tab
   std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
   std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame
   NetworkView network;                 // the "Any network" tab (layer stacks; net_ keys in the URL)
+  PasteBox paste;
   std::string export_message;          // where the last export went
   std::string config_query;            // ConfigToQuery(config) as of the last recompute
   std::string query;                   // the URL state: config_query plus the view keys below
@@ -68,10 +89,15 @@ struct State {
   // View.
   core::UnitSystem units = core::UnitSystem::kDecimal;
   bool dark = true;
+  std::string browser_lang = "en";     // the platform's language (hooks.language); lang= is kept when it differs
+  bool formulas = false;               // the breakdown shows each row's formula under it
+  std::vector<std::string> open_formulas;  // rows whose formula was opened by a click
   int tab = 0;                         // Tab
   bool select_tab = false;             // open `tab` on the next frame (from the URL)
   float scale = 1;
   std::string copied_link;             // shown after "Copy link"
+  float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests
+  std::vector<ItemMark> marks;         // this frame's named controls (widgets.h MarkItem)
   bool copy_failed = false;
 
   // Persistence (app.cpp): the query last saved, and when the next save is due.
@@ -86,15 +112,28 @@ enum Tab { kTabBreakdown, kTabCharts, kTabFitMap, kTabFit, kTabServing, kTabDoct
 
 // Replaces the configuration as one undoable step.
 void ApplyConfig(State& s, const core::Config& c, const std::string& label);
+// Records the edits since the last step as one step, unless an input is still being
+// edited (`editing`: typing in a field, holding a button), so typing 8192 is one step.
+void CommitEdit(State& s, bool editing);
+// Takes back the last step (recording pending edits first); Redo takes it again. False
+// when there is none.
+bool Undo(State& s);
+bool Redo(State& s);
+// Starts the undo history at the current configuration (at start-up).
+void ResetHistory(State& s);
 void AddBanner(State& s, Banner b);
 
 // View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|serving|doctor|oom|network,
-// and the network tab's net_ keys (defaults are not written). Removes them from `query` and applies them to `s`.
+// the network tab's net_ keys, lang=zh|en (defaults are not written; lang= when it differs from the browser's).
+// Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);
 
 // Runs Explain when the config is dirty, refreshes the query, tells the platform.
 void Refresh(State& s);
+// Diagnose's remedies for the current configuration, computed now if Refresh left them
+// (a configuration that fits needs them only when the doctor is opened).
+void EnsureRemedies(State& s);
 
 // The diagnostics about one input: `field` matches "seq" or "model.seq" style names.
 std::vector<const core::Diagnostic*> DiagnosticsFor(const State& s, const char* field);

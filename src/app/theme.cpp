@@ -1,9 +1,15 @@
-// Fonts and colours. The font is DejaVuSans, embedded at build time (cmake/embed.py) so
-// desktop and web render the same glyphs without a file system.
+// Fonts and colours. The fonts are embedded at build time (scripts/embed.py), subset by
+// scripts/fonts.py: DejaVu Sans cut to glyph_ranges.h, with "中文" merged in for the
+// language button; for Chinese, WenQuanYi Micro Hei cut to the characters strings.cpp
+// uses, merged over it (embedded on the desktop; fetched by the web page, AddCjkFont).
 #include "app/theme.h"
 
 #include <cstring>
+#include <vector>
 
+#include "app/glyph_ranges.h"
+#include "app/i18n.h"
+#include "app/theme_colors.h"
 #include "core/embedded.h"
 
 namespace llmmem::app {
@@ -14,6 +20,8 @@ namespace {
 
 bool g_dark = true;
 ImFont* g_large = nullptr;
+std::vector<unsigned char> g_cjk;  // the CJK subset the platform handed over
+bool g_fonts_dirty = false;
 
 const core::EmbeddedFile* FindAsset(const char* name) {
   for (const core::EmbeddedFile* f = kEmbeddedAssets; f->name != nullptr; ++f)
@@ -21,30 +29,62 @@ const core::EmbeddedFile* FindAsset(const char* name) {
   return nullptr;
 }
 
+// The CJK font's bytes: the platform's, else an embedded one (desktop); null when neither.
+const unsigned char* CjkData(int* size) {
+  if (!g_cjk.empty()) {
+    *size = static_cast<int>(g_cjk.size());
+    return g_cjk.data();
+  }
+  if (const core::EmbeddedFile* f = FindAsset("ui-cjk.ttf")) {
+    *size = static_cast<int>(f->size);
+    return f->data;
+  }
+  return nullptr;
+}
+
+// The glyphs the Chinese strings use (and ASCII, which DejaVu draws first anyway).
+const ImWchar* ChineseRanges() {
+  static ImVector<ImWchar> ranges;
+  if (ranges.empty()) {
+    ImFontGlyphRangesBuilder b;
+    for (const Translation* r = kStrings; r->en != nullptr; ++r)
+      if (r->zh != nullptr) b.AddText(r->zh);
+    b.AddText("中文");
+    b.BuildRanges(&ranges);
+  }
+  return ranges.Data;
+}
+
 }  // namespace
 
 void LoadFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  static const ImWchar kRanges[] = {
-      0x0020, 0x00FF,  // Basic Latin + Latin-1 (§, ×, ·)
-      0x0370, 0x03FF,  // Greek (formulas)
-      0x2000, 0x206F,  // General punctuation (–, —, …, ‖)
-      0x2070, 0x209F,  // Super/subscripts
-      0x2190, 0x21FF,  // Arrows
-      0x2200, 0x22FF,  // Mathematical operators (≈, ≤, ×)
-      0x25A0, 0x25FF,  // Geometric shapes (▲ ▼ ■)
-      0,
-  };
+  static_assert(sizeof(ImWchar) == sizeof(kLatinGlyphRanges[0]), "ImWchar is 16 bits");
+  const ImWchar* latin = reinterpret_cast<const ImWchar*>(kLatinGlyphRanges);
+  const ImWchar* button = reinterpret_cast<const ImWchar*>(kLanguageButtonGlyphs);
+  static const ImWchar kDigits[] = {0x0020, 0x00FF, 0};  // the headline: numbers and units
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;  // the bytes live in the binary
   cfg.OversampleH = 2;
-  const core::EmbeddedFile* font = FindAsset("DejaVuSans.ttf");
+  ImFontConfig merge = cfg;
+  merge.MergeMode = true;
+  merge.OversampleH = 1;  // CJK glyphs are dense: no horizontal oversampling (a smaller atlas)
+  const core::EmbeddedFile* font = FindAsset("ui-latin.ttf");
+  const core::EmbeddedFile* mini = FindAsset("ui-cjk-mini.ttf");
+  int cjk_size = 0;
+  const unsigned char* cjk = CurrentLang() == Lang::kZh ? CjkData(&cjk_size) : nullptr;
   if (font != nullptr) {
     void* data = const_cast<unsigned char*>(font->data);
     const int size = static_cast<int>(font->size);
-    io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * scale, &cfg, kRanges);
-    g_large = io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * 1.7f * scale, &cfg, kRanges);
+    const float px = kBaseFontPx * scale;
+    io.Fonts->AddFontFromMemoryTTF(data, size, px, &cfg, latin);
+    if (cjk != nullptr) {
+      io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(cjk), cjk_size, px, &merge, ChineseRanges());
+    } else if (mini != nullptr) {
+      io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(mini->data), static_cast<int>(mini->size), px, &merge, button);
+    }
+    g_large = io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * 1.7f * scale, &cfg, kDigits);
   } else {
     ImFontConfig fallback;
     fallback.SizePixels = 13.0f * scale;
@@ -52,7 +92,21 @@ void LoadFonts(float scale) {
     g_large = io.Fonts->AddFontDefault(&fallback);
   }
   io.Fonts->Build();
+  g_fonts_dirty = false;
 }
+
+void SetCjkFont(const unsigned char* data, size_t size) {
+  g_cjk.assign(data, data + size);
+  g_fonts_dirty = true;
+}
+
+bool HasCjkFont() {
+  int size = 0;
+  return CjkData(&size) != nullptr;
+}
+
+void RequestFontRebuild() { g_fonts_dirty = true; }
+bool FontRebuildRequested() { return g_fonts_dirty; }
 
 void ApplyStyle(bool dark, float scale) {
   g_dark = dark;
@@ -72,15 +126,21 @@ void ApplyStyle(bool dark, float scale) {
   style.CellPadding = ImVec2(6, 2);
   style.WindowPadding = ImVec2(10, 10);
   style.ScrollbarSize = 13;
-  if (dark) {
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.15f, 1);
-  } else {
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.95f, 0.95f, 0.96f, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
-    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.87f, 0.88f, 0.91f, 1);
+  // Text and the surfaces it sits on come from theme_colors.h (contrast-tested).
+  const ThemeColors& c = Colors(dark);
+  auto set = [&](ImGuiCol i, Rgba v) { style.Colors[i] = ImVec4(v.r, v.g, v.b, v.a); };
+  set(ImGuiCol_Text, c.text);
+  set(ImGuiCol_TextDisabled, c.text_dim);
+  set(ImGuiCol_WindowBg, c.window_bg);
+  set(ImGuiCol_ChildBg, c.child_bg);
+  set(ImGuiCol_PopupBg, c.popup_bg);
+  set(ImGuiCol_FrameBg, c.frame_bg);
+  set(ImGuiCol_Button, c.button);
+  set(ImGuiCol_Header, c.header);
+  set(ImGuiCol_TableRowBgAlt, c.table_row_alt);
+  set(ImGuiCol_TableHeaderBg, c.table_header);
+  if (!dark) {
     style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.84f, 0.92f, 1);
-    style.Colors[ImGuiCol_PopupBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
     style.FrameBorderSize = 1;
   }
   style.ScaleAllSizes(scale);
@@ -104,9 +164,13 @@ ImU32 CategoryColor(core::Category c) {
   return IM_COL32(128, 128, 128, 255);
 }
 
-ImVec4 GoodColor() { return g_dark ? ImVec4(0.35f, 0.82f, 0.45f, 1) : ImVec4(0.05f, 0.52f, 0.15f, 1); }
-ImVec4 BadColor() { return g_dark ? ImVec4(1.0f, 0.42f, 0.40f, 1) : ImVec4(0.80f, 0.10f, 0.10f, 1); }
-ImVec4 WarnColor() { return g_dark ? ImVec4(0.95f, 0.78f, 0.30f, 1) : ImVec4(0.62f, 0.45f, 0.0f, 1); }
+namespace {
+ImVec4 Vec(Rgba c) { return ImVec4(c.r, c.g, c.b, c.a); }
+}  // namespace
+
+ImVec4 GoodColor() { return Vec(Colors(g_dark).good); }
+ImVec4 BadColor() { return Vec(Colors(g_dark).bad); }
+ImVec4 WarnColor() { return Vec(Colors(g_dark).warn); }
 bool IsDark() { return g_dark; }
 ImFont* LargeFont() { return g_large; }
 

@@ -3,6 +3,8 @@
 // May include: imgui, core.
 #pragma once
 
+#include <cstddef>
+
 #include "core/estimate.h"
 #include "imgui.h"
 
@@ -10,8 +12,17 @@ namespace llmmem::app {
 
 constexpr float kBaseFontPx = 15.0f;
 
-// Rebuilds the font atlas with the embedded DejaVuSans at kBaseFontPx * scale.
+// Rebuilds the font atlas at kBaseFontPx * scale: the embedded Latin subset, and for
+// Chinese the CJK subset merged over it (when the platform has handed it over or it is
+// embedded).
 void LoadFonts(float scale);
+// The CJK subset's bytes (the web page fetches them when Chinese is first shown); the
+// atlas is rebuilt on the next frame.
+void SetCjkFont(const unsigned char* data, size_t size);
+bool HasCjkFont();
+// The atlas must be rebuilt (the language changed, a font arrived): app::SetScale does it.
+void RequestFontRebuild();
+bool FontRebuildRequested();
 // The headline font (1.7x), loaded with the regular one.
 ImFont* LargeFont();
 // Resets ImGui's style to the theme, then scales every size by `scale`.

@@ -1,9 +1,12 @@
 // Form widgets; see widgets.h.
 #include "app/widgets.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <string>
 
+#include "app/i18n.h"
+#include "app/input_math.h"
 #include "app/theme.h"
 #include "core/fields.h"
 #include "core/limits.h"
@@ -13,7 +16,7 @@
 namespace llmmem::app {
 namespace {
 
-constexpr float kLabelEm = 9.0f;  // label column width, in font heights
+constexpr float kLabelEm = 10.5f;  // label column width, in font heights
 
 // limits.h's help for numeric fields, fields.h's for the others.
 const char* FieldHelp(const char* field) {
@@ -60,13 +63,43 @@ void Messages(const std::vector<const core::Diagnostic*>& diags) {
 
 std::string Id(const char* field) { return std::string("##") + field; }
 
+// A field changed: recompute, and name the undo step after the first field edited.
+void Changed(State& s, const char* label) {
+  s.dirty = true;
+  if (s.pending_label.empty()) s.pending_label = label;
+}
+
 }  // namespace
 
 void RowLabel(const char* label) {
+  // The input goes beside its label when the label fits the label column and the column
+  // leaves the input room; under it otherwise (long labels, a phone), never over it.
+  const float column = ImGui::GetFontSize() * kLabelEm;
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  const float avail = ImGui::GetContentRegionAvail().x;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(ImGui::GetFontSize() * kLabelEm);
+  if (text + ImGui::GetStyle().ItemSpacing.x <= column && avail >= column * 1.8f) ImGui::SameLine(column);
   ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+void FlowSameLine(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+}
+
+float ButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+void MarkItem(State& s, const char* name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  for (ItemMark& m : s.marks)
+    if (m.name == name) {
+      m = {name, a.x, a.y, b.x - a.x, b.y - a.y};
+      return;
+    }
+  s.marks.push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
 }
 
 void FieldTooltip(const State& s, const char* field, const char* help) {
@@ -76,7 +109,7 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
   if (help == nullptr) help = FieldHelp(field);
   if (help != nullptr) ImGui::TextUnformatted(help);
   if (const core::FieldLimit* l = core::FindLimit(field)) {
-    ImGui::TextDisabled("%s: %s to %s", field, core::FormatNumber(l->min, 3).c_str(),
+    ImGui::TextDisabled(Tr("%s: %s to %s"), field, core::FormatNumber(l->min, 3).c_str(),
                         core::FormatNumber(l->max, 3).c_str());
   } else {
     ImGui::TextDisabled("%s", field);
@@ -94,9 +127,45 @@ bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_
   const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
                                           step_fast > 0 ? &step_fast : nullptr, "%lld");
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
-  if (changed) s.dirty = true;
+  if (changed) Changed(s, label);
+  return changed;
+}
+
+bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v, int64_t divides) {
+  s.shown_fields.push_back(field);
+  const auto diags = DiagnosticsFor(s, field);
+  RowLabel(label);
+  const int pushed = PushFlag(diags);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float button = ImGui::GetFrameHeight();
+  ImGui::BeginGroup();
+  ImGui::PushID(field);
+  ImGui::SetNextItemWidth(std::max(button, ImGui::GetContentRegionAvail().x - 2 * (button + style.ItemInnerSpacing.x)));
+  bool changed = ImGui::InputScalar("##v", ImGuiDataType_S64, v, nullptr, nullptr, "%lld");
+  const core::FieldLimit* limit = core::FindLimit(field);
+  const int64_t max = limit != nullptr ? static_cast<int64_t>(limit->max) : 1 << 20;
+  for (int dir : {-1, +1}) {
+    ImGui::SameLine(0, style.ItemInnerSpacing.x);
+    ImGui::PushButtonRepeat(true);
+    if (ImGui::Button(dir < 0 ? "-" : "+", ImVec2(button, button))) {
+      const int64_t next = NextDivisor(divides, *v, dir, max);
+      if (next != *v) {
+        *v = next;
+        changed = true;
+      }
+    }
+    ImGui::PopButtonRepeat();
+  }
+  ImGui::PopID();
+  ImGui::EndGroup();
+  PopFlag(pushed);
+  MarkItem(s, field);
+  FieldTooltip(s, field, nullptr);
+  Messages(diags);
+  if (changed) Changed(s, label);
   return changed;
 }
 
@@ -108,9 +177,10 @@ bool FieldDouble(State& s, const char* label, const char* field, double* v, doub
   const bool changed =
       ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
-  if (changed) s.dirty = true;
+  if (changed) Changed(s, label);
   return changed;
 }
 
@@ -120,9 +190,10 @@ bool FieldBool(State& s, const char* label, const char* field, bool* v, const ch
   const int pushed = PushFlag(diags);
   const bool changed = ImGui::Checkbox(label, v);
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
-  if (changed) s.dirty = true;
+  if (changed) Changed(s, label);
   return changed;
 }
 
@@ -149,9 +220,10 @@ bool FieldCombo(State& s, const char* label, const char* field, int* index, int 
     ImGui::EndCombo();
   }
   PopFlag(pushed);
+  MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
-  if (changed) s.dirty = true;
+  if (changed) Changed(s, label);
   return changed;
 }
 

@@ -16,11 +16,24 @@ void RowLabel(const char* label);
 
 // Each returns true when the value changed (and marks the state dirty).
 bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast);
+// An integer whose "-"/"+" buttons step through the divisors of `divides` only
+// (input_math.h NextDivisor; 0: plain steps); a typed value is kept as typed (validation
+// marks it when it does not divide).
+bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v, int64_t divides);
 bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format);
 bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help);
 // A combo over `count` items named by names(i); *index is the selected item.
 bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
                 const char* (*names)(int), const char* help);
+
+// Puts the next item (of `width` pixels) on the current line when it fits there, else on
+// the next line: rows of buttons and labels flow instead of running off a narrow window.
+void FlowSameLine(float width);
+// The width of a button labelled `label` (frame padding included).
+float ButtonWidth(const char* label);
+
+// Records the last item's rectangle under `name` for scripted tests (State::marks).
+void MarkItem(State& s, const char* name);
 
 // Tooltip for the last item: help text, range, diagnostics.
 void FieldTooltip(const State& s, const char* field, const char* help);

@@ -86,6 +86,18 @@ int64_t MaxSequence(const Config& c, double capacity) {
   return LargestFittingValue(c, capacity, &Config::seq, "seq");
 }
 
+int64_t MaxSequenceInContext(const Config& c, double capacity) {
+  int64_t hi = static_cast<int64_t>(FindLimit("seq")->max);
+  const int64_t context = ModelContext(c.model);
+  if (context > 0 && context < hi) hi = context;
+  Config x = c;
+  return LargestFitting(hi, [&](int64_t v) {
+    x.seq = v;
+    const Totals t = EstimateTotals(x);
+    return t.ok && t.peak_bytes <= capacity;
+  });
+}
+
 FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
   static const Dtype kWeights[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M,
                                    Dtype::kQ4_K_M, Dtype::kAwq, Dtype::kNf4, Dtype::kQ3_K_M, Dtype::kQ2_K_File,

@@ -13,6 +13,12 @@
 
 namespace llmmem::core {
 
+// The margin the UI's fit answers keep below the card: 2% of its memory, for what an
+// estimate cannot see (allocator jitter between runs, a monitoring process, a newer
+// driver's context). Answers are solved against FitBudget(capacity) and say so.
+constexpr double kFitHeadroom = 0.02;
+inline double FitBudget(double capacity_bytes) { return capacity_bytes * (1.0 - kFitHeadroom); }
+
 struct FitGpus {
   bool possible = false;   // false: the unsharded part alone exceeds the card (more GPUs never help)
   double threshold = 0;    // the continuous k with A + B/k = capacity (seed 002's "k > 1.88")
@@ -26,6 +32,9 @@ FitGpus MinDataParallel(const Config& c, double capacity_bytes);
 // 0 when even 1 does not fit.
 int64_t MaxMicroBatch(const Config& c, double capacity_bytes);
 int64_t MaxSequence(const Config& c, double capacity_bytes);
+// MaxSequence, but never past the model's context (ModelContext: its learned position
+// table or max_position_embeddings): a longer sequence fits in memory but not in the model.
+int64_t MaxSequenceInContext(const Config& c, double capacity_bytes);
 
 struct FitFormats {
   bool found = false;

@@ -14,6 +14,25 @@ extern const EmbeddedFile kEmbeddedPresets[];
 
 namespace {
 
+// The checkpoint's storage format from its config.json (see Preset::shipped_dtype).
+Dtype ShippedDtype(const Json& config) {
+  if (const Json* q = config.Find("quantization_config"); q != nullptr && q->IsObject()) {
+    const std::string method = AsciiLower(StringMember(*q, "quant_method"));
+    if (method == "fp8" || method == "fbgemm_fp8") return Dtype::kFp8;
+    if (method == "gptq") return Dtype::kGptq;
+    if (method == "awq") return Dtype::kAwq;
+    if (method == "bitsandbytes") {
+      const Json* four = q->Find("load_in_4bit");
+      return four != nullptr && four->IsBool() && four->AsBool() ? Dtype::kNf4 : Dtype::kInt8;
+    }
+  }
+  std::string dtype = StringMember(config, "torch_dtype");
+  if (dtype.empty()) dtype = StringMember(config, "dtype");
+  if (dtype == "bfloat16") return Dtype::kBf16;
+  if (dtype == "float16") return Dtype::kFp16;
+  return Dtype::kFp32;
+}
+
 Preset Load(const EmbeddedFile& file) {
   Preset p;
   p.key = file.name;
@@ -36,6 +55,7 @@ Preset Load(const EmbeddedFile& file) {
     p.diagnostics.push_back({DiagId::kMissingField, Severity::kError, p.key, "preset has no \"config\""});
     return p;
   }
+  p.shipped_dtype = ShippedDtype(*config);
   HfImport imported = ImportHfConfig(*config, p.name.empty() ? p.key : p.name);
   p.ok = imported.ok;
   p.model = imported.model;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/diagnostics.h"
+#include "core/dtype.h"
 #include "core/model.h"
 
 namespace llmmem::core {
@@ -20,6 +21,10 @@ struct Preset {
   int64_t published_params = 0;  // 0 when no exact published figure was found
   std::string params_source;
   bool published_counts_tied_head = false;  // the published total counts a tied head twice
+  // The format the checkpoint ships in: quantization_config's method (fp8, GPTQ, AWQ)
+  // when present, else torch_dtype (or dtype), else fp32 (transformers' default, as for
+  // GPT-2 and BERT). The UI opens a preset in it for inference.
+  Dtype shipped_dtype = Dtype::kFp32;
   bool ok = false;               // the config imported
   ModelSpec model;
   Diagnostics diagnostics;       // why it did not import

@@ -219,6 +219,27 @@ float UiScale(GLFWwindow* window) {
 
 void* GetProc(const char* name) { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
 
+// The platform side of RenderFrame (render_frame.h): Dear ImGui's GLFW and OpenGL3 backends.
+struct GlfwBackend {
+  GLFWwindow* window;
+  void FontsChanged() {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  void NewFrame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+  }
+  void Draw(ImDrawData* dd, const float clear[4]) {
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(clear[0], clear[1], clear[2], clear[3]);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+  }
+};
+
 }  // namespace
 
 //-----------------------------------------------------------------------------
@@ -270,6 +291,14 @@ int main(int argc, char** argv) {
     return SaveExport(config_dir, name, text);
   };
   hooks.read_range = ReadRange;
+  hooks.read_clipboard = [window] {
+    const char* text = glfwGetClipboardString(window);
+    if (text != nullptr) {
+      llmmem::app::OpenPastedText(text);
+    } else {
+      llmmem::app::PasteUnavailable();
+    }
+  };
   hooks.open_hint = "Type a path and press Enter, drop a file on the window, or pass it on the command line.";
   llmmem::app::Init(hooks, UiScale(window));
   for (const std::string& e : args.errors) llmmem::app::ReportError("Command line", e);
@@ -286,7 +315,8 @@ int main(int argc, char** argv) {
 
   while (!glfwWindowShouldClose(window)) {
     glfwWaitEventsTimeout(0.25);  // idle without spinning; input wakes it at once
-    llmmem::platform::RenderFrame(window, UiScale(window));
+    GlfwBackend backend{window};
+    llmmem::platform::RenderFrame(backend, UiScale(window));
     glfwSwapBuffers(window);
   }
 

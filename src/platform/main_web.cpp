@@ -1,37 +1,51 @@
-// Web entry point (Emscripten 3.1.6, WebGL2 through its GLFW 3 emulation): the canvas,
-// HiDPI, the main loop, the URL state and the browser-test hook. The UI itself is
-// src/app (app::Init/Frame/Shutdown).
-// HiDPI: Emscripten's GLFW has no content scale, so the canvas's backing store is sized
-// to its CSS box times devicePixelRatio on every resize, ImGui works in device pixels
-// (GLFW reports mouse positions in backing-store pixels) and fonts/style scale by the ratio.
+// Web entry point (Emscripten 3.1.6, WebGL2): the canvas, HiDPI, drawing on demand, the
+// URL state and the browser-test hook. The UI itself is src/app (app::Init/Frame).
+// No GLFW here: Emscripten's GLFW emulation passed raw wheel deltas (backwards, ~100x),
+// stubbed the clipboard, asked for pointer lock and full screen, and its main loop drew
+// every animation frame. Instead:
+//  - the WebGL2 context comes from emscripten_webgl_create_context, and web_gl.cpp draws
+//    ImGui with state this page keeps (no glGet per frame);
+//  - input comes from web_input.js/.cpp (DOM pointer, wheel, key and clipboard events);
+//  - frames are drawn on demand: an event, a resize or a devicePixelRatio change asks for
+//    one animation frame; drawing goes on only while the picture still changes (a hash of
+//    the draw lists), a button or key is held, or events wait, and a timer wakes it for
+//    the app's own deadlines (app::NextFrameIn). Idle, the main thread does nothing.
+// HiDPI: the canvas's backing store is its CSS box times devicePixelRatio, ImGui works in
+// device pixels and fonts/style scale by the ratio.
 // URL state: read from location.hash (or location.search) at start, written back to the
 // hash with history.replaceState when the configuration changes, and kept in localStorage
 // ("llmmem.state") for the next visit without a hash (the URL, when present, wins).
-// Files: web/boot.js handles drops (a config.json's text; a weights file's header read with
-// File.slice, one chunk per turn of the event loop, through window.llmmemWeightsBegin /
-// llmmemWeightsFeed, installed here: the app parses each chunk as it arrives and its
-// Cancel button ends the read) and hands texts to the app through window.llmmemOpenText. Exports download through
-// window.llmmemDownload (a Blob URL, boot.js) or go to the clipboard.
+// Files: web/boot.js handles drops and the file picker (a config.json's text; a weights
+// file's header read with File.slice, one chunk per turn of the event loop, through
+// window.llmmemWeightsBegin / llmmemWeightsFeed, installed here: the app parses each chunk
+// as it arrives and its Cancel button ends the read) and hands texts to the app through
+// window.llmmemOpenText. Exports download through window.llmmemDownload (a Blob URL,
+// boot.js) or go to the clipboard (web_input.js's llmmemCopyText).
 // web/boot.js loads us.
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
+#include <emscripten/html5_webgl.h>
 
-#include <GLFW/glfw3.h>
 #include <GLES3/gl3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "app/app.h"
+#include "app/gl_min.h"
+#include "core/config_json.h"
+#include "core/estimate.h"
 #include "imgui.h"
-#include "imgui_impl_glfw.h"
-#include "imgui_impl_opengl3.h"
 #include "platform/render_frame.h"
+#include "platform/web_gl.h"
+#include "platform/web_input.h"
 
 namespace {
 
-GLFWwindow* g_window = nullptr;
 std::string g_test_state;
 
 // The page's state: "#v=1&seq=8192" or "?v=1&seq=8192", without the leading mark.
@@ -52,8 +66,7 @@ EM_JS(void, JsWriteUrlState, (const char* query), {
 EM_JS(int, JsCopyLink, (const char* query, char* buf, int cap), {
   var q = UTF8ToString(query);
   var link = window.location.origin + window.location.pathname + window.location.search + (q.length ? "#" + q : "");
-  if (!navigator.clipboard || !navigator.clipboard.writeText) return 0;
-  navigator.clipboard.writeText(link).catch(function(e) { console.warn("llmmem: copy failed", e); });
+  window.llmmemCopyText(link);
   stringToUTF8(link, buf, cap);
   return lengthBytesUTF8(link);
 });
@@ -76,9 +89,87 @@ EM_JS(void, JsStorageRemove, (), {
 });
 
 EM_JS(int, JsCopyText, (const char* text), {
-  if (!navigator.clipboard || !navigator.clipboard.writeText) return 0;
-  navigator.clipboard.writeText(UTF8ToString(text)).catch(function(e) { console.warn("llmmem: copy failed", e); });
+  window.llmmemCopyText(UTF8ToString(text));
   return 1;
+});
+
+// The file picker (boot.js); 0 when the page has none.
+EM_JS(int, JsPickFile, (), {
+  if (typeof window.llmmemPickFile !== "function") return 0;
+  window.llmmemPickFile();
+  return 1;
+});
+
+// Reads the clipboard with the async API; the text (or null) comes back to
+// llmmem_clipboard_text.
+EM_JS(void, JsReadClipboard, (), {
+  window.llmmemReadClipboard(function(t) {
+    if (t === null || t === undefined) { _llmmem_clipboard_text(0); return; }
+    var n = lengthBytesUTF8(t) + 1;
+    var p = _llmmem_alloc(n);
+    stringToUTF8(t, p, n);
+    _llmmem_clipboard_text(p);
+    _llmmem_free(p);
+  });
+});
+
+// The browser's preferred language ("zh-CN", "en-US").
+EM_JS(int, JsLanguage, (char* buf, int cap), {
+  var l = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  stringToUTF8(l, buf, cap);
+  return lengthBytesUTF8(l);
+});
+
+// The result as DOM text (app/mirror.h's JSON) in #mirror: a heading, the verdict, the
+// moment of the peak and a table of the categories, all as textContent.
+EM_JS(void, JsMirror, (const char* json), {
+  var m = document.getElementById("mirror");
+  if (!m) return;
+  var d = JSON.parse(UTF8ToString(json));
+  var el = function(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; };
+  var parts = [el("h2", d.title), el("p", d.verdict)];
+  if (d.detail) parts.push(el("p", d.detail));
+  if (d.rows && d.rows.length) {
+    var t = el("table");
+    d.rows.forEach(function(r) {
+      var tr = el("tr");
+      r.forEach(function(c, i) { tr.appendChild(el(i === 0 ? "th" : "td", c)); });
+      t.appendChild(tr);
+    });
+    parts.push(t);
+  }
+  m.replaceChildren.apply(m, parts);
+  document.documentElement.lang = d.lang === "zh" ? "zh-CN" : "en";
+});
+
+// The UI's language changed: the page's lang, and for Chinese the CJK font (fetched once,
+// handed to the app with llmmem_font).
+EM_JS(void, JsLanguageChanged, (const char* lang), {
+  var l = UTF8ToString(lang);
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  if (l !== "zh" || window.llmmemCjkRequested) return;
+  window.llmmemCjkRequested = true;
+  fetch("llmmem-cjk.ttf").then(function(r) {
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    return r.arrayBuffer();
+  }).then(function(buf) {
+    var bytes = new Uint8Array(buf);
+    var p = _llmmem_alloc(bytes.length);
+    HEAPU8.set(bytes, p);
+    _llmmem_font(p, bytes.length);
+    _llmmem_free(p);
+  }).catch(function(e) {
+    window.llmmemCjkRequested = false;
+    console.warn("llmmem: the Chinese font could not be loaded", e);
+  });
+});
+
+EM_JS(void, JsInstallWatch, (), {
+  // Device pixels per CSS pixel, for tests: the canvas's backing store over its CSS box.
+  window.llmmemCanvasRatio = function() {
+    var c = document.getElementById("canvas");
+    return c.width / c.getBoundingClientRect().width;
+  };
 });
 
 // A download through boot.js's Blob URL helper; 0 when boot.js did not install it.
@@ -138,9 +229,11 @@ EM_JS(void, JsInstallFileHooks, (), {
 });
 
 // Installs window.llmmemTestState() (JSON text of the current estimate and URL state,
-// app::TestStateJson) and marks the page ready for scripted tests.
+// app::TestStateJson) and window.llmmemBusy() (a frame is due), and marks the page ready
+// for scripted tests.
 EM_JS(void, JsInstallTestHook, (), {
   window.llmmemTestState = function() { return UTF8ToString(_llmmem_test_state()); };
+  window.llmmemBusy = function() { return _llmmem_busy() !== 0; };
   window.llmmemReady = true;
   if (typeof window.llmmemOnReady === "function") window.llmmemOnReady();
 });
@@ -167,29 +260,155 @@ float DevicePixelRatio() {
   return r > 0.25 && r < 8 ? static_cast<float>(r) : 1.0f;
 }
 
+//-----------------------------------------------------------------------------
+// Drawing on demand
+//-----------------------------------------------------------------------------
+
+constexpr int kSettleFrames = 2;        // frames after an event (popups open a frame later)
+constexpr int kMaxChangingFrames = 240;  // an animation stops after 4 s without input
+
+struct Canvas {
+  int fb_w = 0, fb_h = 0;      // backing store, device pixels
+  double css_w = 0, css_h = 0;
+  float dpr = 1;
+};
+Canvas g_canvas;
+bool g_scheduled = false;
+int g_settle = 0;
+int g_changing = 0;              // consecutive frames whose picture changed
+uint64_t g_last_hash = 0;
+double g_last_time = -1;         // ms, of the last frame
+long g_timer = 0;                // the pending wake-up timeout, 0 when none
+double g_timer_at = 0;
+
 // Sizes the canvas's backing store to its CSS box times devicePixelRatio.
 void FitCanvas() {
-  double css_w = 0, css_h = 0;
-  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
-  const float dpr = DevicePixelRatio();
-  const int w = static_cast<int>(std::lround(css_w * dpr));
-  const int h = static_cast<int>(std::lround(css_h * dpr));
-  int cur_w = 0, cur_h = 0;
-  glfwGetWindowSize(g_window, &cur_w, &cur_h);
-  if (w > 0 && h > 0 && (w != cur_w || h != cur_h)) glfwSetWindowSize(g_window, w, h);
+  Canvas& c = g_canvas;
+  emscripten_get_element_css_size("#canvas", &c.css_w, &c.css_h);
+  c.dpr = DevicePixelRatio();
+  const int w = static_cast<int>(std::lround(c.css_w * c.dpr));
+  const int h = static_cast<int>(std::lround(c.css_h * c.dpr));
+  if (w > 0 && h > 0 && (w != c.fb_w || h != c.fb_h)) {
+    emscripten_set_canvas_element_size("#canvas", w, h);
+    c.fb_w = w;
+    c.fb_h = h;
+  }
 }
 
-EM_BOOL OnResize(int, const EmscriptenUiEvent*, void*) {
-  FitCanvas();
+// A 64-bit hash of what a frame draws: its vertices, indices and commands. Two equal
+// hashes in a row mean the picture settled.
+uint64_t HashDrawData(const ImDrawData* dd) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](const void* p, size_t bytes) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    size_t i = 0;
+    for (; i + 4 <= bytes; i += 4) {
+      uint32_t w;
+      std::memcpy(&w, b + i, 4);
+      h = (h ^ w) * 1099511628211ull;
+    }
+    for (; i < bytes; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  };
+  if (dd == nullptr) return h;
+  mix(&dd->DisplaySize, sizeof dd->DisplaySize);
+  for (int n = 0; n < dd->CmdListsCount; ++n) {
+    const ImDrawList* l = dd->CmdLists[n];
+    mix(l->VtxBuffer.Data, static_cast<size_t>(l->VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(l->IdxBuffer.Data, static_cast<size_t>(l->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : l->CmdBuffer) {
+      mix(&c.ClipRect, sizeof c.ClipRect);
+      mix(&c.ElemCount, sizeof c.ElemCount);
+    }
+  }
+  return h;
+}
+
+// The platform side of RenderFrame (render_frame.h) for WebGL2.
+struct WebBackend {
+  bool events_left = false;
+  void FontsChanged() { llmmem::platform::webgl::UpdateFontTexture(); }
+  void NewFrame() {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(g_canvas.fb_w), static_cast<float>(g_canvas.fb_h));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    const float font_css = ImGui::GetFontSize() > 0 ? ImGui::GetFontSize() / g_canvas.dpr : 15.0f;
+    events_left = llmmem::platform::webinput::Apply(g_canvas.dpr, font_css, static_cast<float>(g_canvas.css_h));
+  }
+  void Draw(const ImDrawData* dd, const float clear[4]) {
+    llmmem::platform::webgl::Render(dd, g_canvas.fb_w, g_canvas.fb_h, clear);
+  }
+};
+
+void Schedule();
+
+void OnTimer(void*) {
+  g_timer = 0;
+  Schedule();
+}
+
+EM_BOOL Tick(double now_ms, void*) {
+  g_scheduled = false;
+  FitCanvas();  // also catches devicePixelRatio changes (zoom, moving between screens)
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = g_last_time < 0 ? 1.0f / 60 : static_cast<float>(std::max(1e-4, (now_ms - g_last_time) / 1000.0));
+  g_last_time = now_ms;
+  WebBackend backend;
+  llmmem::platform::RenderFrame(backend, g_canvas.dpr);
+  llmmem::platform::webinput::FrameDone();
+  const uint64_t hash = HashDrawData(ImGui::GetDrawData());
+  g_changing = hash != g_last_hash ? g_changing + 1 : 0;
+  g_last_hash = hash;
+  bool more = backend.events_left || llmmem::platform::webinput::Held() ||
+              (g_changing > 0 && g_changing < kMaxChangingFrames);
+  if (g_settle > 0) {
+    --g_settle;
+    more = true;
+  }
+  if (more) {
+    Schedule();
+  } else {
+    const double in = llmmem::app::NextFrameIn();
+    if (in >= 0) {
+      const double at = now_ms + in * 1000.0 + 1;
+      if (g_timer != 0 && g_timer_at > at) {
+        emscripten_clear_timeout(g_timer);
+        g_timer = 0;
+      }
+      if (g_timer == 0) {
+        g_timer_at = at;
+        g_timer = emscripten_set_timeout(OnTimer, in * 1000.0 + 1, nullptr);
+      }
+    }
+  }
   return EM_FALSE;
 }
 
-void MainLoop() {
-  FitCanvas();  // also catches devicePixelRatio changes (zoom, moving between screens)
-  llmmem::platform::RenderFrame(g_window, DevicePixelRatio());
+void Schedule() {
+  if (g_scheduled) return;
+  g_scheduled = true;
+  emscripten_request_animation_frame(Tick, nullptr);
 }
 
-void* GetProc(const char* name) { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
+// Every input, resize and focus change: draw, and let the picture settle.
+void Wake() {
+  g_settle = kSettleFrames;
+  g_changing = 0;
+  Schedule();
+}
+
+// gl_min's entry points (the fit map's shader), straight from the GLES3 header.
+void* GetProc(const char* name) {
+  struct Entry {
+    const char* name;
+    void* fn;
+  };
+#define LLMMEM_GL_ENTRY(ret, fn_name, args) {"gl" #fn_name, reinterpret_cast<void*>(&gl##fn_name)},
+  static const Entry kEntries[] = {LLMMEM_GL_FUNCS(LLMMEM_GL_ENTRY)};
+#undef LLMMEM_GL_ENTRY
+  for (const Entry& e : kEntries)
+    if (std::strcmp(e.name, name) == 0) return e.fn;
+  return nullptr;
+}
 
 // The state as the URL query, in this browser's localStorage.
 class LocalStorage : public llmmem::app::Storage {
@@ -236,11 +455,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_free(void* p) { std::free(p); }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const char* text, int size) {
   llmmem::app::OpenText(name, std::string(text, size > 0 ? static_cast<size_t>(size) : 0));
+  Wake();
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const uint8_t* data, int size, double file_size) {
   llmmem::app::OpenWeightBytes(name, data, size > 0 ? static_cast<size_t>(size) : 0,
                                file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
+  Wake();
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_begin(const char* name, double file_size) {
@@ -255,7 +476,43 @@ extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_next_size() { return llmme
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_report_error(const char* title, const char* message) {
   llmmem::app::ReportError(title, message);
+  Wake();
 }
+
+// The CJK font's bytes (JsLanguageChanged's fetch).
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_font(const uint8_t* data, int size) {
+  llmmem::app::AddFont("cjk", data, size > 0 ? static_cast<size_t>(size) : 0);
+  Wake();
+}
+
+// JsReadClipboard's answer: the clipboard's text, or null when the browser refused.
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_clipboard_text(const char* text) {
+  if (text != nullptr) {
+    llmmem::app::OpenPastedText(text);
+  } else {
+    llmmem::app::PasteUnavailable();
+  }
+  Wake();
+}
+
+// bench/: microseconds per core::EstimateTotals over n estimates of a training and an
+// inference configuration (Llama 3.1 8B), as the page's own build runs them.
+extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_bench_estimate(int n) {
+  llmmem::core::Config train = llmmem::core::DefaultConfig();
+  llmmem::core::Config infer = train;
+  infer.mode = llmmem::core::Mode::kInference;
+  volatile double sink = 0;
+  const double t0 = emscripten_get_now();
+  for (int i = 0; i < n; ++i) {
+    llmmem::core::Config& c = (i & 1) != 0 ? infer : train;
+    c.batch = 1 + i % 8;
+    sink = sink + llmmem::core::EstimateTotals(c).peak_bytes;
+  }
+  return (emscripten_get_now() - t0) * 1000.0 / (n > 0 ? n : 1);
+}
+
+// Whether a frame is due (scheduled, or input waiting): tests wait for 0 ("settled").
+extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_busy() { return g_scheduled ? 1 : 0; }
 
 extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
   g_test_state = llmmem::app::TestStateJson();
@@ -263,25 +520,32 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
 }
 
 int main() {
-  if (!glfwInit()) {
-    JsFail("GLFW could not start.");
-    return 1;
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
-  g_window = glfwCreateWindow(1280, 800, "llmmem", nullptr, nullptr);
-  if (g_window == nullptr) {
+  EmscriptenWebGLContextAttributes attrs;
+  emscripten_webgl_init_context_attributes(&attrs);
+  attrs.majorVersion = 2;
+  attrs.minorVersion = 0;
+  attrs.alpha = EM_FALSE;
+  attrs.depth = EM_FALSE;
+  attrs.stencil = EM_FALSE;
+  attrs.antialias = EM_FALSE;
+  // No extension is needed (the fit map samples R32F with NEAREST, core WebGL2); enabling
+  // every one the browser offers cost a software renderer ~300 ms before the first frame.
+  attrs.enableExtensionsByDefault = EM_FALSE;
+  const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE ctx = emscripten_webgl_create_context("#canvas", &attrs);
+  if (ctx <= 0 || emscripten_webgl_make_context_current(ctx) != EMSCRIPTEN_RESULT_SUCCESS) {
     JsFail("A WebGL2 context could not be created.");
     return 1;
   }
-  glfwMakeContextCurrent(g_window);
   FitCanvas();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui_ImplGlfw_InitForOpenGL(g_window, true);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  const char* gl_error = nullptr;
+  if (!llmmem::platform::webgl::Init(&gl_error)) {
+    JsFail(gl_error);
+    return 1;
+  }
+  llmmem::platform::webinput::Install(Wake);
 
   llmmem::app::PlatformHooks hooks;
   hooks.initial_query = ReadUrlState();
@@ -300,11 +564,19 @@ int main() {
     link.resize(n > 0 && n < static_cast<int>(link.size()) ? static_cast<size_t>(n) : 0);
     return link;
   };
-  llmmem::app::Init(hooks, DevicePixelRatio());
+  hooks.pick_file = [] { return JsPickFile() != 0; };
+  hooks.read_clipboard = [] { JsReadClipboard(); };
+  char lang[32] = "";
+  JsLanguage(lang, sizeof lang);
+  hooks.language = lang;
+  hooks.language_changed = [](const std::string& l) { JsLanguageChanged(l.c_str()); };
+  hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
+  llmmem::app::Init(hooks, g_canvas.dpr);
+  llmmem::platform::webgl::UpdateFontTexture();
 
-  emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, EM_FALSE, OnResize);
   JsInstallFileHooks();
+  JsInstallWatch();
   JsInstallTestHook();
-  emscripten_set_main_loop(MainLoop, 0, false);
+  Wake();
   return 0;
 }

@@ -2,7 +2,28 @@
 // scripts/serve.py under its strict Content-Security-Policy:
 //  - the canvas renders a real frame (screenshots in build/screenshots/, many colours),
 //  - the page logs no error and requests nothing but its own static files,
-//  - the numbers the page computes equal the CLI's for the same state (URL-driven).
+//  - the numbers the page computes equal the CLI's for the same state (URL-driven),
+//  - input works as a user expects: one wheel notch scrolls about 100 px the right way
+//    (pixel and line modes), typing, Ctrl+V paste (clipboard API, paste event, and the
+//    fallback when the browser sends none), copy (clipboard API and execCommand), the
+//    "Paste config.json" and "Open file" buttons, a drop anywhere with its hint,
+//  - any screen: at 390 (a phone), 800, 1280 and 1920 px wide, each at DPR 1, 2 and 3, the
+//    canvas is sharp (backing store = CSS size x DPR), every named control lies inside the
+//    window and overlaps no other, and the verdict is on the first screen (screenshots
+//    build/screenshots/web-w<W>-dpr<D>.png, looked at),
+//  - the first screen: the questions, a verdict that fits, no doctor until asked ("N ways
+//    to make it fit" opens it), Enter picks in the model search, every edit undoable
+//    (Ctrl+Z, Ctrl+Shift+Z, the buttons) and Reset, tensor parallel steps through the
+//    heads' divisors, formulas shown without hovering, LoRA brings checkpointing,
+//  - weight: the English page travels gzip-encoded (scripts/serve.py sends the build's
+//    precompressed files) in at most 450 KB, without the Chinese font,
+//  - 简体中文: picked from the browser's language, switchable, kept in the URL; the CJK
+//    font arrives only then (screenshots of both languages); the DOM mirror of the result
+//    reads in the UI's language,
+//  - idle is idle: over 10 s without input the main thread is busy <= 2% and draws no
+//    frame; no GL state is queried per frame; clicks take no pointer lock or full screen;
+//    the input-to-frame latency is reported.
+// Controls are found by name (the app's test hook reports where it drew them).
 // usage: node tests/browser/page_test.mjs
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -48,6 +69,51 @@ const browser = await chromium.launch({
          '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
+// ---- Helpers ---------------------------------------------------------------------------
+async function waitReady(page) {
+  // Poll with evaluate (waitForFunction would eval a string, which the strict CSP forbids).
+  const deadline = Date.now() + 60000;
+  while (!(await page.evaluate(() => window.llmmemReady === true && typeof window.llmmemTestState === 'function'))) {
+    if (Date.now() > deadline) throw new Error('the page never became ready (60 s)');
+    await page.waitForTimeout(200);
+  }
+  await settle(page);
+}
+// Waits until the page has drawn what its input asked for (it draws on demand: no frame
+// due, twice in a row), however slow a software-rendered frame is.
+async function settle(page) {
+  let quiet = 0;
+  for (let i = 0; i < 300 && quiet < 2; i++) {
+    await page.waitForTimeout(50);
+    quiet = (await page.evaluate(() => window.llmmemBusy())) ? 0 : quiet + 1;
+  }
+}
+async function state(page) { return JSON.parse(await page.evaluate(() => window.llmmemTestState())); }
+async function item(page, name) {
+  const r = (await state(page)).items[name];
+  if (!r) throw new Error(`no control named ${name} on screen`);
+  return { x: r[0] + r[2] / 2, y: r[1] + r[3] / 2, r };
+}
+async function click(page, name) {
+  const p = await item(page, name);
+  await page.mouse.click(p.x, p.y);
+  await settle(page);
+}
+async function typeInto(page, name, text) {
+  await click(page, name);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await settle(page);
+}
+const hasPair = (st, pair) => st.config.split('&').includes(pair);
+const kSmallConfig = JSON.stringify({
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 1536, intermediate_size: 4096,
+  num_attention_heads: 12, num_key_value_heads: 4, num_hidden_layers: 10, vocab_size: 32000,
+  max_position_embeddings: 4096, hidden_act: 'silu', rms_norm_eps: 1e-5, tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+});
+
 const cases = [
   { name: 'default', hash: '' },
   { name: 'inference', hash: '#v=1&model=qwen2.5-7b&mode=infer&batch=8&seq=8192' },
@@ -78,16 +144,10 @@ try {
     await page.goto(`${origin}/index.html${c.hash}`);
     let state = null;
     try {
-      // Poll with evaluate (waitForFunction would eval a string, which the strict CSP forbids).
-      const deadline = Date.now() + 60000;
-      while (!(await page.evaluate(() => typeof window.llmmemTestState === 'function'))) {
-        if (Date.now() > deadline) throw new Error('timed out after 60 s');
-        await page.waitForTimeout(200);
-      }
-      await page.waitForTimeout(1500);
+      await waitReady(page);
       if (c.oom) {
         await page.evaluate(text => window.llmmemOpenText('seed002.txt', text), c.oom);
-        await page.waitForTimeout(1000);
+        await settle(page);
       }
       state = JSON.parse(await page.evaluate(() => window.llmmemTestState()));
     } catch (e) {
@@ -122,6 +182,13 @@ try {
     }
     await context.close();
   }
+  await firstScreenTests(browser);
+  await weightTests(browser);
+  await languageTests(browser);
+  await inputTests(browser);
+  await idleTests(browser);
+  await layoutTests(browser);
+
   // Without WebGL the page says so in a readable overlay instead of failing silently.
   const noGl = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -144,12 +211,434 @@ try {
 
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
-  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/favicon.ico']);
+  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/favicon.ico',
+                           '/llmmem-cjk.ttf']);
   const odd = paths.filter(p => !allowed.has(p.split('#')[0].split('?')[0]));
   check('server saw only the site\'s own files', odd.length === 0, odd.join(', '));
 } finally {
   await browser.close();
   server.kill();
+}
+
+// ---- Input -------------------------------------------------------------------------------
+async function newPage(browser, hash, opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 800 },
+                                             deviceScaleFactor: opts.scale || 1 });
+  if (opts.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  if (opts.init) await context.addInitScript(opts.init);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  await page.goto(`${origin}/index.html${hash}`);
+  await page.bringToFront();
+  await waitReady(page);
+  return { context, page, errors };
+}
+
+async function inputTests(browser) {
+  for (const scale of [1, 2]) {
+    const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=lora', { scale, clipboard: true });
+    // The Advanced sections a LoRA user opens: then the inputs overflow the window.
+    for (const section of ['section_savers', 'section_parallelism', 'section_precision', 'section_optimizer', 'section_lora'])
+      await click(page, section);
+    const panel = await item(page, 'inputs_panel');
+    const max = (await state(page)).inputs_scroll_max;
+    check(`wheel (DPR ${scale}): the inputs overflow at 1280x800 in LoRA mode (${max.toFixed(0)} px more)`, max > 150);
+    // What the browser delivers (CDP's wheel at DPR 2 arrives as deltaY 50): the page must
+    // scroll by what the event says, in CSS pixels, the way the event says.
+    await page.evaluate(() => {
+      window.__wheel = 0;
+      document.addEventListener('wheel', e => { if (e.deltaMode === 0) window.__wheel += e.deltaY; }, true);
+    });
+    await page.mouse.move(panel.x, panel.y);
+    await page.mouse.wheel(0, 100);
+    await settle(page);
+    const down = (await state(page)).inputs_scroll_y;
+    const sent = await page.evaluate(() => window.__wheel);
+    check(`wheel (DPR ${scale}): one notch down (deltaY ${sent}) scrolls the inputs down by as much (${down.toFixed(1)} px)`,
+          sent > 0 && down > sent * 0.8 && down < sent * 1.2);
+    await page.mouse.wheel(0, -100);
+    await settle(page);
+    const back = (await state(page)).inputs_scroll_y;
+    check(`wheel (DPR ${scale}): one notch up scrolls back (${back.toFixed(1)})`, back < 1);
+    // Firefox's mouse wheel: 3 lines per notch (deltaMode 1).
+    await page.evaluate(([x, y]) => {
+      document.getElementById('canvas').dispatchEvent(new WheelEvent('wheel', {
+        deltaY: 3, deltaMode: 1, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+    }, [panel.x, panel.y]);
+    await settle(page);
+    const lines = (await state(page)).inputs_scroll_y;
+    check(`wheel (DPR ${scale}): a 3-line notch (deltaMode 1) scrolls 3 lines (${lines.toFixed(1)} px)`, lines > 40 && lines < 80);
+    check(`wheel (DPR ${scale}): no console errors`, errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+
+  {
+    const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=lora', { clipboard: true });
+    await typeInto(page, 'seq', '8192');
+    check('keys: typing 8192 into the sequence length sets it', hasPair(await state(page), 'seq=8192'), (await state(page)).config);
+
+    await page.evaluate(() => navigator.clipboard.writeText('2048'));
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: Ctrl+V pastes the clipboard into a field', hasPair(await state(page), 'seq=2048'), (await state(page)).config);
+
+    // The browser's paste event, as a browser without clipboard permissions sends it.
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', '1024');
+      document.getElementById('canvas').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await settle(page);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: a paste event (no clipboard API) reaches the field', hasPair(await state(page), 'seq=1024'), (await state(page)).config);
+
+    // No paste event at all (a browser that sends none to a canvas): the async API is asked.
+    await page.evaluate(() => {
+      window.addEventListener('paste', e => e.stopImmediatePropagation(), true);
+      return navigator.clipboard.writeText('3072');
+    });
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await page.waitForTimeout(400);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    check('paste: without a paste event, Ctrl+V falls back to navigator.clipboard.readText',
+          hasPair(await state(page), 'seq=3072'), (await state(page)).config);
+
+    await click(page, 'seq');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await settle(page);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const via = await page.evaluate(() => window.llmmemStats.copies.slice(-1)[0]);
+    check('copy: Ctrl+C in a field reaches the clipboard through the async API',
+          copied === '3072' && via && via.via === 'clipboard', `${copied} ${JSON.stringify(via)}`);
+    await page.evaluate(() => {
+      window.__writeText = navigator.clipboard.writeText;
+      navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+    });
+    await page.keyboard.press('Control+C');
+    await settle(page);
+    const via2 = await page.evaluate(() => window.llmmemStats.copies.slice(-1)[0]);
+    await page.evaluate(() => { navigator.clipboard.writeText = window.__writeText; });
+    check('copy: when the clipboard API refuses, execCommand("copy") copies', via2 && via2.via === 'execCommand',
+          JSON.stringify(via2));
+    await page.keyboard.press('Escape');
+    await settle(page);
+
+    // "Paste config.json": the async clipboard API reads a config.json and imports it.
+    await page.evaluate(t => navigator.clipboard.writeText(t), kSmallConfig);
+    await click(page, 'paste_config');
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('paste button: a config.json on the clipboard is imported as the model',
+          hasPair(await state(page), 'hidden=1536'), (await state(page)).config);
+
+    // "Open file...": the browser's file chooser, then the same import.
+    const chooser = page.waitForEvent('filechooser', { timeout: 5000 });
+    await click(page, 'open_file');
+    const fc = await chooser.catch(() => null);
+    check('open file: the button opens the browser\'s file chooser', fc !== null);
+    if (fc) {
+      await fc.setFiles({ name: 'config.json', mimeType: 'application/json',
+                          buffer: Buffer.from(kSmallConfig.replace('"num_hidden_layers":10', '"num_hidden_layers":12')) });
+      await page.waitForTimeout(300);
+      await settle(page);
+      check('open file: the chosen config.json is imported', hasPair(await state(page), 'layers=12'), (await state(page)).config);
+    }
+
+    // Drop anywhere: the hint shows while a file is over the page, the drop imports it.
+    const hint = await page.evaluate(t => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'config.json', { type: 'application/json' }));
+      window.__dt = dt;
+      document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return !document.getElementById('drop').hidden;
+    }, kSmallConfig.replace('"num_hidden_layers":10', '"num_hidden_layers":14'));
+    await page.screenshot({ path: `${shots}/web-drop-hint.png` });
+    check('drop: a file dragged over the page shows the drop hint', hint);
+    const hidden = await page.evaluate(() => {
+      document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: window.__dt, bubbles: true, cancelable: true }));
+      return document.getElementById('drop').hidden;
+    });
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('drop: the hint goes and the dropped config.json is imported', hidden && hasPair(await state(page), 'layers=14'),
+          (await state(page)).config);
+    check('input: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+
+  {
+    // Without clipboard permission the paste button opens the box to paste into.
+    const { context, page } = await newPage(browser, '');
+    await page.evaluate(() => { navigator.clipboard.readText = () => Promise.reject(new Error('denied')); });
+    await click(page, 'paste_config');
+    await page.waitForTimeout(300);
+    await settle(page);
+    check('paste button: when the browser refuses, a box to paste into opens', !!(await state(page)).items.paste_box);
+    await page.screenshot({ path: `${shots}/web-paste-box.png` });
+    await context.close();
+  }
+}
+
+// ---- Idle ----------------------------------------------------------------------------------
+// Counts the WebGL calls that read state back (each one a round trip to the GPU process).
+function countGlQueries() {
+  return `(() => {
+  window.__glQueries = 0;
+  const P = WebGL2RenderingContext.prototype;
+  for (const n of ['getParameter', 'isEnabled', 'getError', 'getIntegerv', 'getVertexAttrib', 'getBufferParameter']) {
+    const f = P[n];
+    if (typeof f !== 'function') continue;
+    P[n] = function () { window.__glQueries++; return f.apply(this, arguments); };
+  }
+})();`;
+}
+
+async function idleTests(browser) {
+  const { context, page, errors } = await newPage(browser, '', { init: countGlQueries() });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metric = async () => (await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration').value;
+  const frames = () => page.evaluate(() => window.llmmemStats.frames);
+  await page.waitForTimeout(1000);
+  const t0 = await metric(), f0 = await frames(), w0 = Date.now();
+  await page.waitForTimeout(10000);
+  const t1 = await metric(), f1 = await frames(), w1 = Date.now();
+  const busy = 100 * (t1 - t0) / ((w1 - w0) / 1000);
+  check(`idle: main thread busy ${busy.toFixed(2)}% over 10 s without input (<= 2%)`, busy <= 2);
+  check(`idle: no frame drawn in 10 s without input (${f1 - f0})`, f1 === f0);
+
+  // Interact, then count state queries and frames, and read the latencies.
+  await page.evaluate(() => { window.__glQueries = 0; window.llmmemStats.latencies.length = 0; });
+  const q0 = await frames();
+  for (let i = 0; i < 20; i++) {
+    await page.mouse.move(300 + i * 30, 200 + i * 10);
+    await page.waitForTimeout(30);
+  }
+  await click(page, 'seq');
+  await page.mouse.click(900, 500);
+  await settle(page);
+  const drawn = (await frames()) - q0;
+  const queries = await page.evaluate(() => window.__glQueries);
+  check(`GL: ${queries} state queries in ${drawn} frames of interaction (0 per frame)`, drawn > 0 && queries === 0);
+  const lat = (await page.evaluate(() => window.llmmemStats.latencies.slice())).sort((a, b) => a - b);
+  const median = lat.length ? lat[Math.floor(lat.length / 2)] : NaN;
+  console.log(`info input-to-frame latency: median ${median.toFixed(1)} ms, max ${lat[lat.length - 1].toFixed(1)} ms over ${lat.length} frames (swiftshader)`);
+  const locks = await page.evaluate(() => ({ lock: document.pointerLockElement, full: document.fullscreenElement }));
+  check('clicks take no pointer lock and no full screen', locks.lock === null && locks.full === null);
+  const settled = await frames();
+  await page.waitForTimeout(1500);
+  check('after input the page stops drawing again', (await frames()) === settled);
+  check('idle: no console errors', errors.length === 0, errors.join(' | '));
+  await context.close();
+}
+
+// ---- First screen --------------------------------------------------------------------------
+async function firstScreenTests(browser) {
+  const { context, page, errors } = await newPage(browser, '');
+  let st = await state(page);
+  check('first screen: opens on a configuration that fits', st.fits === true && st.ok === true, st.config);
+  check('first screen: the three questions are on it', ['model', 'purpose', 'gpu'].every(n => st.items[n]));
+  check('first screen: the size per precision table is on it', !!st.items.sizes);
+  await page.screenshot({ path: `${shots}/web-first-screen.png` });
+
+  // Enter picks the highlighted model in the search.
+  await click(page, 'model');
+  await page.keyboard.type('qwen2.5-7b');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  st = await state(page);
+  check('model search: Enter picks the match', hasPair(st, 'model=qwen2.5-7b'), st.config);
+
+  // LoRA as PEFT runs it: gradient checkpointing comes with the choice.
+  await click(page, 'purpose');
+  await click(page, 'purpose_lora');
+  st = await state(page);
+  check('purpose: picking LoRA brings full gradient checkpointing', hasPair(st, 'mode=lora') && hasPair(st, 'recompute=full'),
+        st.config);
+
+  // Undo and redo every edit, from the keyboard and the buttons; Reset.
+  await page.mouse.click(5, 790);  // nothing: leave any field
+  await page.keyboard.press('Control+Z');
+  await settle(page);
+  check('undo: Ctrl+Z takes back the mode', !hasPair(await state(page), 'mode=lora'), (await state(page)).config);
+  await page.keyboard.press('Control+Z');
+  await settle(page);
+  check('undo: and then the model', !hasPair(await state(page), 'model=qwen2.5-7b'), (await state(page)).config);
+  await page.keyboard.press('Control+Shift+Z');
+  await settle(page);
+  check('redo: Ctrl+Shift+Z brings the model back', hasPair(await state(page), 'model=qwen2.5-7b'));
+  await click(page, 'redo');
+  check('redo: the button brings the mode back', hasPair(await state(page), 'mode=lora'));
+  await typeInto(page, 'seq', '2048');
+  await click(page, 'undo');
+  check('undo: a typed value is one step', !hasPair(await state(page), 'seq=2048') && hasPair(await state(page), 'mode=lora'),
+        (await state(page)).config);
+  await click(page, 'reset');
+  const reset = await state(page);
+  check('reset: back to the first screen', !hasPair(reset, 'mode=lora') && hasPair(reset, 'model=llama-3.1-8b'), reset.config);
+
+  // Tensor parallel's "+" steps through the divisors of the heads (32 for Llama 3.1 8B).
+  await click(page, 'section_parallelism');
+  for (const want of ['tp=2', 'tp=4', 'tp=8', 'tp=16']) {
+    const tp = await item(page, 'tp');
+    await page.mouse.click(tp.r[0] + tp.r[2] - tp.r[3] / 2, tp.r[1] + tp.r[3] / 2);  // "+"
+    await settle(page);
+  }
+  st = await state(page);
+  check('tensor parallel: "+" steps 1, 2, 4, 8, 16 (never 9, which blanks the result)', hasPair(st, 'tp=16') && st.ok, st.config);
+  await context.close();
+
+  // A configuration that does not fit: the doctor waits to be asked.
+  {
+    const { context: c2, page: p2 } = await newPage(browser, '#v=1&model=llama-3.3-70b&mode=train&seq=8192');
+    let s2 = await state(p2);
+    check('doctor: does not open by itself', !/view=doctor/.test(s2.url_state) && s2.fits === false, s2.url_state);
+    check('doctor: the verdict offers a way in', !!s2.items.ways);
+    await click(p2, 'ways');
+    s2 = await state(p2);
+    check('doctor: the button opens it', /view=doctor/.test(s2.url_state), s2.url_state);
+    await c2.close();
+  }
+  // Formulas without hovering.
+  {
+    const { context: c3, page: p3 } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=rlhf');
+    await click(p3, 'formulas');
+    await p3.screenshot({ path: `${shots}/web-formulas.png` });
+    check('formulas: the toggle shows them in the table (no console errors)', (await state(p3)).ok);
+    await c3.close();
+  }
+  check('first screen: no console errors', errors.length === 0, errors.join(' | '));
+}
+
+// ---- Weight --------------------------------------------------------------------------------
+async function weightTests(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const sizes = {};
+  page.on('response', async r => {
+    const url = new URL(r.url());
+    if (url.origin !== origin) return;
+    const h = await r.allHeaders();
+    sizes[url.pathname] = { bytes: Number(h['content-length'] || 0), encoding: h['content-encoding'] || '' };
+  });
+  await page.goto(`${origin}/index.html`);
+  await waitReady(page);
+  const total = Object.values(sizes).reduce((a, b) => a + b.bytes, 0);
+  console.log(`info page bytes on the wire: ${Object.entries(sizes).map(([p, v]) => `${p} ${v.bytes} ${v.encoding}`).join(', ')}`);
+  check(`weight: the English page is ${(total / 1024).toFixed(1)} KiB on the wire (<= 450 KB)`, total > 0 && total <= 450e3);
+  check('weight: the wasm and the JS travel gzip-encoded', sizes['/llmmem.wasm']?.encoding === 'gzip' &&
+        sizes['/llmmem.js']?.encoding === 'gzip', JSON.stringify(sizes));
+  check('weight: the Chinese font is not fetched for English', !('/llmmem-cjk.ttf' in sizes));
+  const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
+  check('mirror: the result is in the DOM as text (verdict and categories)', /GB/.test(mirror) && /Fits|fit/.test(mirror) &&
+        /Weights/.test(mirror), mirror.slice(0, 200));
+  await context.close();
+}
+
+// ---- Languages -----------------------------------------------------------------------------
+async function languageTests(browser) {
+  // A Chinese browser opens in Chinese.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', e => errors.push(String(e)));
+    page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+    const fonts = [];
+    page.on('response', r => { if (r.url().endsWith('/llmmem-cjk.ttf')) fonts.push(r.status()); });
+    await page.goto(`${origin}/index.html`);
+    await waitReady(page);
+    await page.waitForTimeout(500);
+    await settle(page);
+    const st = await state(page);
+    check('中文: a zh-CN browser opens in Chinese', st.lang === 'zh', st.lang);
+    check('中文: the CJK font was fetched once', fonts.length === 1 && fonts[0] === 200, JSON.stringify(fonts));
+    check('中文: lang= is not in the URL when it is the browser\'s', !/lang=/.test(st.url_state), st.url_state);
+    const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
+    check('中文: the DOM mirror reads in Chinese', /放得下|放不下/.test(mirror), mirror.slice(0, 120));
+    check('中文: the page says it is Chinese', (await page.evaluate(() => document.documentElement.lang)) === 'zh-CN');
+    await page.screenshot({ path: `${shots}/web-zh.png` });
+    check('中文: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+  // An English browser switches with the button; the choice is kept in the URL.
+  {
+    const { context, page, errors } = await newPage(browser, '');
+    const fonts = [];
+    page.on('response', r => { if (r.url().endsWith('/llmmem-cjk.ttf')) fonts.push(r.status()); });
+    await click(page, 'language');
+    await page.waitForTimeout(500);
+    await settle(page);
+    const st = await state(page);
+    check('中文: the language button switches to Chinese', st.lang === 'zh', st.lang);
+    check('中文: the switch is kept in the URL', /(^|&)lang=zh(&|$)/.test(st.url_state) &&
+          (await page.evaluate(() => location.hash)).includes('lang=zh'), st.url_state);
+    check('中文: the CJK font arrives on the switch', fonts.length === 1, JSON.stringify(fonts));
+    await page.screenshot({ path: `${shots}/web-zh-switched.png` });
+    await page.reload();
+    await waitReady(page);
+    check('中文: a reload keeps Chinese', (await state(page)).lang === 'zh');
+    await click(page, 'language');
+    check('中文: and switches back to English', (await state(page)).lang === 'en');
+    check('中文 switch: no console errors', errors.length === 0, errors.join(' | '));
+    await context.close();
+  }
+  // The phone in Chinese.
+  {
+    const { context, page } = await newPage(browser, '#v=1&lang=zh', { viewport: { width: 390, height: 844 }, scale: 3 });
+    await page.waitForTimeout(500);
+    await settle(page);
+    await page.screenshot({ path: `${shots}/web-zh-w390.png` });
+    await context.close();
+  }
+}
+
+// ---- Layout --------------------------------------------------------------------------------
+function overlap(a, b) { return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]; }
+
+async function layoutTests(browser) {
+  const sizes = [[390, 844], [800, 900], [1280, 800], [1920, 1080]];
+  for (const [w, h] of sizes) {
+    for (const dpr of [1, 2, 3]) {
+      // The phone in training mode (more inputs), the others on the first screen.
+      const hash = w === 390 ? '#v=1&model=llama-3.3-70b&mode=lora' : '';
+      const { context, page, errors } = await newPage(browser, hash, { viewport: { width: w, height: h }, scale: dpr });
+      const st = await state(page);
+      const ratio = await page.evaluate(() => window.llmmemCanvasRatio());
+      const file = `${shots}/web-w${w}-dpr${dpr}.png`;
+      await page.screenshot({ path: file });
+      const tag = `layout ${w}x${h} @${dpr}x`;
+      check(`${tag}: the canvas is sharp (backing store ${ratio.toFixed(2)}x its CSS size)`, Math.abs(ratio - dpr) < 0.02);
+      const items = Object.entries(st.items).filter(([n]) => n !== 'inputs_panel');
+      const outside = items.filter(([, r]) => r[0] < -0.5 || r[0] + r[2] > w + 0.5).map(([n]) => n);
+      check(`${tag}: every control lies inside the window`, outside.length === 0, outside.join(', '));
+      const pairs = [];
+      for (let i = 0; i < items.length; i++)
+        for (let j = i + 1; j < items.length; j++)
+          if (overlap(items[i][1], items[j][1])) pairs.push(`${items[i][0]}/${items[j][0]}`);
+      check(`${tag}: no control overlaps another (${items.length} checked)`, pairs.length === 0, pairs.join(', '));
+      const v = st.items.verdict_total;
+      check(`${tag}: the verdict is on the first screen`, v && v[1] + v[3] <= h, JSON.stringify(v));
+      check(`${tag}: no console errors`, errors.length === 0, errors.join(' | '));
+      await context.close();
+    }
+  }
+  // The light theme, as people with it see the first screen.
+  const { context, page } = await newPage(browser, '#v=1&theme=light', { viewport: { width: 1280, height: 800 } });
+  await page.screenshot({ path: `${shots}/web-light.png` });
+  await context.close();
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,0 +1,136 @@
+// The page's own build measured in headless Chromium (Debian's, software WebGL), served by
+// scripts/serve.py as a user gets it (gzip-encoded). Prints one JSON object:
+//  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate)
+//  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
+//                   median over training and inference configurations
+//  first_frame_ms   navigation start to the end of the page's first frame, median of runs
+//                   (and when the wasm had arrived and the module was ready, medians)
+//  blank_frame_ms   the same for bench/blank (a WebGL2 context cleared once), median
+//  idle_busy_pct    main-thread busy time over an idle spell (CDP TaskDuration)
+//  idle_frames      frames drawn in that spell
+//  latency_ms       median input-to-frame latency over a few interactions
+//  wire_bytes       what the English page transferred (Content-Length, gzip as served)
+// usage: node bench/browser_bench.mjs [--quick]
+import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
+import { spawn } from 'node:child_process';
+
+const root = new URL('../', import.meta.url).pathname;
+const quick = process.argv.includes('--quick');
+const runs = quick ? 2 : 7;
+const idleSeconds = quick ? 2 : 10;
+
+function serve(dir) {
+  const port = 20000 + Math.floor(Math.random() * 5000);
+  const p = spawn('python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', dir],
+                  { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    p.stdout.on('data', d => { if (String(d).includes('Serving')) resolve({ p, origin: `http://127.0.0.1:${port}` }); });
+    p.on('exit', code => reject(new Error(`server exited ${code}`)));
+  });
+}
+const median = a => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+
+async function ready(page) {
+  const deadline = Date.now() + 60000;
+  while (!(await page.evaluate(() => window.llmmemReady === true && typeof window.llmmemBusy === 'function'))) {
+    if (Date.now() > deadline) throw new Error('page not ready');
+    await page.waitForTimeout(50);
+  }
+  let quiet = 0;
+  for (let i = 0; i < 400 && quiet < 2; i++) {
+    await page.waitForTimeout(50);
+    quiet = (await page.evaluate(() => window.llmmemBusy())) ? 0 : quiet + 1;
+  }
+}
+
+const site = await serve(root + 'build/web');
+const blank = await serve(root + 'bench/blank');
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const out = {};
+try {
+  // First frame, page and blank, each in a fresh context (nothing cached).
+  const first = [], base = [], split = [];
+  for (let i = 0; i < runs; i++) {
+    for (const [url, into, probe] of [[`${site.origin}/index.html`, first, () => window.llmmemStats && window.llmmemStats.firstFrame],
+                                      [`${blank.origin}/index.html`, base, () => window.blankFirstFrame]]) {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await ctx.newPage();
+      await page.goto(url);
+      let t;
+      for (let k = 0; k < 600 && !(t = await page.evaluate(probe)); k++) await page.waitForTimeout(20);
+      into.push(t);
+      if (into === first) {
+        split.push(await page.evaluate(() => {
+          const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/llmmem.wasm'));
+          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady };
+        }));
+      }
+      await ctx.close();
+    }
+  }
+  out.first_frame_ms = median(first);
+  out.blank_frame_ms = median(base);
+  out.first_frame_runs = first.map(x => Math.round(x));
+  out.wasm_loaded_ms = median(split.map(x => x.wasm_loaded));
+  out.runtime_ready_ms = median(split.map(x => x.runtime_ready));
+  out.blank_frame_runs = base.map(x => Math.round(x));
+
+  // The page: wire bytes, estimate latency, idle, latency.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  let wire = 0;
+  page.on('response', async r => {
+    if (!r.url().startsWith(site.origin)) return;
+    const h = await r.allHeaders();
+    wire += Number(h['content-length'] || 0);
+  });
+  await page.goto(`${site.origin}/index.html`);
+  await ready(page);
+  out.wire_bytes = wire;
+  const n = quick ? 2000 : 100000;
+  await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n / 10);  // warm-up
+  out.estimate_us = await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n);
+
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration').value;
+  const frames = () => page.evaluate(() => window.llmmemStats.frames);
+  await page.waitForTimeout(500);
+  const t0 = await task(), f0 = await frames(), w0 = Date.now();
+  await page.waitForTimeout(idleSeconds * 1000);
+  const t1 = await task(), f1 = await frames(), w1 = Date.now();
+  out.idle_busy_pct = 100 * (t1 - t0) / ((w1 - w0) / 1000);
+  out.idle_frames = f1 - f0;
+  out.idle_seconds = idleSeconds;
+
+  await page.evaluate(() => { window.llmmemStats.latencies.length = 0; });
+  for (let i = 0; i < (quick ? 5 : 20); i++) {
+    await page.mouse.move(400 + (i % 10) * 40, 300 + (i % 7) * 30);
+    await page.waitForTimeout(120);
+  }
+  out.latency_ms = median(await page.evaluate(() => window.llmmemStats.latencies.slice()));
+  await ctx.close();
+
+  // The fit map as the page computes it, for a training and an inference configuration.
+  const maps = [];
+  for (const hash of ['#v=1&model=llama-3.1-8b&view=fitmap', '#v=1&model=llama-3.1-8b&mode=infer&view=fitmap',
+                      '#v=1&model=qwen2.5-72b&mode=lora&recompute=full&view=fitmap']) {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await c.newPage();
+    await p.goto(`${site.origin}/index.html${hash}`);
+    await ready(p);
+    maps.push(JSON.parse(await p.evaluate(() => window.llmmemTestState())).fitmap_ms);
+    await c.close();
+  }
+  out.fitmap_ms = median(maps);
+  out.fitmap_runs = maps;
+} finally {
+  await browser.close();
+  site.p.kill();
+  blank.p.kill();
+}
+console.log(JSON.stringify(out));

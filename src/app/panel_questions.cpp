@@ -1,0 +1,271 @@
+// The first thing on screen: three questions a newcomer can answer in ten seconds.
+//   Which model?  a searchable preset picker (type, arrows, Enter picks), a config.json
+//                 from the clipboard or a file (or dropped anywhere)
+//   What for?     run it, fine-tune with LoRA / QLoRA, train it all, RLHF
+//   Which GPU?    the card from the catalogue, its memory as the device reports it
+// Side by side on a wide window, one under the other on a narrow one. Choosing brings
+// what people run with it (ui_defaults.h: PEFT's gradient checkpointing, the format a
+// checkpoint ships in).
+#include <algorithm>
+#include <cctype>
+#include <cfloat>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/i18n.h"
+#include "app/panels.h"
+#include "app/theme.h"
+#include "app/ui_defaults.h"
+#include "app/widgets.h"
+#include "core/gpus.h"
+#include "core/presets.h"
+#include "core/units.h"
+#include "imgui.h"
+
+namespace llmmem::app {
+namespace {
+
+bool ContainsNoCase(const std::string& hay, const char* needle) {
+  if (*needle == 0) return true;
+  const size_t n = std::strlen(needle);
+  for (size_t i = 0; i + n <= hay.size(); ++i) {
+    size_t k = 0;
+    while (k < n && std::tolower(static_cast<unsigned char>(hay[i + k])) ==
+                        std::tolower(static_cast<unsigned char>(needle[k])))
+      ++k;
+    if (k == n) return true;
+  }
+  return false;
+}
+
+// The fields the dimensions section edits; a preset differs when any of them does.
+bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
+  return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
+         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
+         a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
+         a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
+         a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
+}
+
+void Question(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
+// The searchable model list. Typing filters; Up/Down move the highlight; Enter picks it.
+void ModelPicker(State& s) {
+  static char filter[64] = "";
+  static int highlight = 0;
+  core::ModelSpec& m = s.config.model;
+  const core::Preset* current = m.preset.empty() ? nullptr : core::FindPreset(m.preset);
+  std::string preview = m.name;
+  if (current == nullptr) {
+    preview += Tr(" (custom)");
+  } else if (!SameShape(current->model, m)) {
+    preview += Tr(" (modified)");
+  }
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool open = ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge);
+  MarkItem(s, "model");
+  if (!open) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("A model from the catalogue (its Hugging Face config.json); type to search"));
+    return;
+  }
+  const std::vector<core::Preset>& presets = core::Presets();
+  std::vector<int> matches;
+  for (int i = 0; i < static_cast<int>(presets.size()); ++i) {
+    const core::Preset& p = presets[static_cast<size_t>(i)];
+    if (!p.ok) continue;
+    if (ContainsNoCase(p.name, filter) || ContainsNoCase(p.family, filter) || ContainsNoCase(p.hf_id, filter) ||
+        ContainsNoCase(p.key, filter))
+      matches.push_back(i);
+  }
+  const bool appearing = ImGui::IsWindowAppearing();
+  if (appearing) {
+    highlight = 0;
+    for (int k = 0; k < static_cast<int>(matches.size()); ++k)
+      if (&presets[static_cast<size_t>(matches[static_cast<size_t>(k)])] == current) highlight = k;
+    ImGui::SetKeyboardFocusHere();
+  }
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool enter = ImGui::InputTextWithHint("##filter", Tr("search name, family or HF id; Enter picks"), filter,
+                                              sizeof filter, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemEdited()) highlight = 0;
+  bool moved = appearing;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) {
+    ++highlight;
+    moved = true;
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) {
+    --highlight;
+    moved = true;
+  }
+  highlight = std::max(0, std::min(highlight, static_cast<int>(matches.size()) - 1));
+  const core::Preset* picked = nullptr;
+  if (enter && !matches.empty()) picked = &presets[static_cast<size_t>(matches[static_cast<size_t>(highlight)])];
+  if (matches.empty()) ImGui::TextDisabled("%s", Tr("No model matches; paste its config.json instead."));
+  const std::string* family = nullptr;
+  for (int k = 0; k < static_cast<int>(matches.size()); ++k) {
+    const core::Preset& p = presets[static_cast<size_t>(matches[static_cast<size_t>(k)])];
+    if (family == nullptr || *family != p.family) {
+      family = &p.family;
+      ImGui::TextDisabled("%s", p.family.c_str());
+    }
+    ImGui::Indent();
+    std::string label = p.name;
+    if (&p == current) label += Tr("  (current)");
+    if (ImGui::Selectable(label.c_str(), k == highlight)) picked = &p;
+    if (k == highlight && moved) ImGui::SetScrollHereY();
+    if (ImGui::IsItemHovered()) {
+      const core::ParamCounts c = core::CountParameters(p.model);
+      ImGui::SetTooltip("%s\n%s %s (%s)", p.hf_id.c_str(), core::FormatParams(static_cast<double>(c.total)).c_str(),
+                        Tr("parameters"), core::FormatCount(c.total).c_str());
+    }
+    ImGui::Unindent();
+  }
+  if (picked != nullptr) {
+    core::Config c = s.config;
+    PickPreset(c, *picked);
+    ApplyConfig(s, c, std::string(Tr("model")) + " " + picked->name);
+    filter[0] = 0;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndCombo();
+}
+
+// "What for?": in the order newcomers ask, each with what it means.
+struct Purpose {
+  core::Mode mode;
+  const char* label;
+  const char* help;
+};
+constexpr Purpose kPurposes[] = {
+    {core::Mode::kInference, "Run it (inference, serving)", "Generate text: the weights, the KV cache of every sequence, the prefill's workspace."},
+    {core::Mode::kLora, "Fine-tune with LoRA", "Train small adapters on a frozen 16-bit model, with gradient checkpointing as PEFT recipes run it."},
+    {core::Mode::kQlora, "Fine-tune with QLoRA (4-bit)", "LoRA on a base stored in 4-bit NF4 (bitsandbytes), with gradient checkpointing."},
+    {core::Mode::kTraining, "Train every weight", "Full fine-tuning or pre-training: weights, gradients, optimizer states, activations."},
+    {core::Mode::kRlhf, "RLHF (PPO, GRPO, DPO)", "A trained policy with its reference, critic and reward models, and a rollout engine."},
+};
+
+void PurposePicker(State& s) {
+  int current = 0;
+  for (int i = 0; i < 5; ++i)
+    if (kPurposes[i].mode == s.config.mode) current = i;
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool open = ImGui::BeginCombo("##purpose", Tr(kPurposes[current].label));
+  MarkItem(s, "purpose");
+  if (!open) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(kPurposes[current].help));
+    return;
+  }
+  for (int i = 0; i < 5; ++i) {
+    const bool picked = ImGui::Selectable(Tr(kPurposes[i].label), i == current);
+    MarkItem(s, (std::string("purpose_") + core::ModeId(kPurposes[i].mode)).c_str());
+    if (picked && i != current) {
+      core::Config c = s.config;
+      SwitchMode(c, kPurposes[i].mode);
+      ApplyConfig(s, c, Tr(kPurposes[i].label));
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(kPurposes[i].help));
+  }
+  ImGui::EndCombo();
+}
+
+void GpuPicker(State& s) {
+  core::Config& c = s.config;
+  const core::Gpu* current = core::FindGpu(c.gpu);
+  char preview[96];
+  if (current != nullptr) {
+    std::snprintf(preview, sizeof preview, "%s", current->key.c_str());
+  } else {
+    std::snprintf(preview, sizeof preview, "%s (%.1f GB)", Tr("custom"), c.gpu_memory_gb);
+  }
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool open = ImGui::BeginCombo("##gpu", preview, ImGuiComboFlags_HeightLarge);
+  MarkItem(s, "gpu");
+  s.shown_fields.push_back("gpu");
+  if (!open) {
+    if (ImGui::IsItemHovered() && current != nullptr) {
+      ImGui::BeginTooltip();
+      DrawGpuInfo(*current);
+      ImGui::EndTooltip();
+    }
+    return;
+  }
+  const std::string* vendor = nullptr;
+  for (const core::Gpu& g : core::Gpus()) {
+    if (vendor == nullptr || *vendor != g.vendor) {
+      vendor = &g.vendor;
+      ImGui::TextDisabled("%s", g.vendor.c_str());
+    }
+    char label[96];
+    std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
+    if (ImGui::Selectable(label, current == &g) && current != &g) {
+      core::Config k = c;
+      k.gpu = g.key;
+      k.gpu_memory_gb = g.UsableBytes() / 1e9;
+      ApplyConfig(s, k, std::string(Tr("GPU")) + " " + g.key);
+    }
+    if (current == &g && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      DrawGpuInfo(g);
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::EndCombo();
+}
+
+void ModelCell(State& s) {
+  Question(Tr("Which model?"));
+  ModelPicker(s);
+  const core::ParamCounts counts = core::CountParameters(s.config.model);
+  ImGui::TextDisabled("%s %s", core::FormatParams(static_cast<double>(counts.total)).c_str(), Tr("parameters"));
+  ImGui::SameLine();
+  DrawImportButtons(s);
+}
+
+void PurposeCell(State& s) {
+  Question(Tr("What for?"));
+  PurposePicker(s);
+  for (const Purpose& p : kPurposes)
+    if (p.mode == s.config.mode) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", Tr(p.help));
+      ImGui::PopTextWrapPos();
+    }
+}
+
+void GpuCell(State& s) {
+  Question(Tr("Which GPU?"));
+  GpuPicker(s);
+  ImGui::TextDisabled(Tr("%s GB as the device reports it"), core::FormatNumber(s.config.gpu_memory_gb, 1).c_str());
+}
+
+}  // namespace
+
+void DrawQuestions(State& s, bool stacked) {
+  if (stacked) {
+    ModelCell(s);
+    ImGui::Spacing();
+    PurposeCell(s);
+    ImGui::Spacing();
+    GpuCell(s);
+    return;
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX;
+  if (!ImGui::BeginTable("questions", 3, flags)) return;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ModelCell(s);
+  ImGui::TableNextColumn();
+  PurposeCell(s);
+  ImGui::TableNextColumn();
+  GpuCell(s);
+  ImGui::EndTable();
+}
+
+}  // namespace llmmem::app

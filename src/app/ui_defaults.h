@@ -1,0 +1,38 @@
+// What the UI opens with and what its choices bring along, as people run them. Pure (no
+// ImGui): tests/test_app_logic.cpp covers it.
+//  - The first screen: a question most newcomers ask, answered: Llama 3.1 8B for chat
+//    (inference, bf16, 4096 tokens) on one RTX 4090 (24 GB). It fits.
+//  - "What for?" LoRA and QLoRA bring full gradient checkpointing, as PEFT recipes run
+//    them (PEFT's prepare_model_for_kbit_training(use_gradient_checkpointing=True), TRL's
+//    SFTConfig(gradient_checkpointing=True)); training modes need trainable weights.
+//  - A preset opens, for inference, in the format its checkpoint ships in
+//    (core::Preset::shipped_dtype: DeepSeek-R1 in FP8, Qwen in BF16, GPT-2 in FP32).
+// Links keep their meaning: these apply to the UI's own choices and to a link that names
+// a model without a dtype, never to a value the link sets.
+// May include: core.
+#pragma once
+
+#include <string>
+
+#include "core/config.h"
+#include "core/presets.h"
+
+namespace llmmem::app {
+
+core::Config FirstScreenConfig();
+
+// The mode the user picked, with what that mode is run with.
+void SwitchMode(core::Config& c, core::Mode mode);
+
+// The preset the user picked: its model, its shipped format for inference (bf16 or fp16
+// for training, as the weights must train), and its context when the sequence is longer.
+void PickPreset(core::Config& c, const core::Preset& p);
+
+// For a link (URL query) that names a preset but no dtype: the preset's shipped format,
+// as PickPreset would choose it. Returns true when it changed the config.
+bool ApplyLinkDefaults(core::Config& c, const std::string& query);
+
+// The dtype a preset is run in for `mode`.
+core::Dtype PresetDtype(const core::Preset& p, core::Mode mode);
+
+}  // namespace llmmem::app
