@@ -1,5 +1,5 @@
 // The page's own build measured in headless Chromium (Debian's, software WebGL), served by
-// scripts/serve.py as a user gets it (gzip-encoded). Prints one JSON object:
+// scripts/serve.py as a user gets it (Brotli-encoded). Prints one JSON object:
 //  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate)
 //  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
 //                   median over training and inference configurations
@@ -9,7 +9,7 @@
 //  idle_busy_pct    main-thread busy time over an idle spell (CDP TaskDuration)
 //  idle_frames      frames drawn in that spell
 //  latency_ms       median input-to-frame latency over a few interactions
-//  wire_bytes       what the English page transferred (Content-Length, gzip as served)
+//  wire_bytes       what the English page transferred (Content-Length, as served)
 // usage: node bench/browser_bench.mjs [--quick]
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
 import { spawn } from 'node:child_process';

@@ -68,10 +68,15 @@ TEST_CASE("Weights: the page's read across frames is chunked, resumable and canc
   std::string f = std::string("GGUF") + std::string("\x03\0\0\0", 4) + std::string(8, '\0');
   std::string kv;
   const int n = 3000;
-  for (int i = 0; i < 8; ++i) f += static_cast<char>((n >> (8 * i)) & 0xff);
+  // Little-endian 64-bit fields from 64-bit values (an int or a 32-bit size_t shifted by
+  // 32 or more is undefined: the WASM build read garbage).
+  auto u64 = [&f](uint64_t v) {
+    for (int b = 0; b < 8; ++b) f += static_cast<char>((v >> (8 * b)) & 0xff);
+  };
+  u64(static_cast<uint64_t>(n));
   for (int i = 0; i < n; ++i) {
     const std::string key = "k" + std::to_string(i);
-    for (int b = 0; b < 8; ++b) f += static_cast<char>((key.size() >> (8 * b)) & 0xff);
+    u64(key.size());
     f += key + std::string("\0\0\0\0", 4) + "x";  // uint8 value
   }
   WeightStream stream;

@@ -61,7 +61,7 @@ try {
   page.on('pageerror', e => errors.push(String(e)));
   await page.goto(`${origin}/index.html`);
   const ready = Date.now() + 60000;
-  while (!(await page.evaluate(() => typeof window.llmmemTestState === 'function'))) {
+  while (!(await page.evaluate(() => window.llmmemReady === true && typeof window.llmmemTestState === 'function'))) {
     if (Date.now() > ready) throw new Error('the page did not start');
     await page.waitForTimeout(200);
   }
