@@ -398,3 +398,41 @@ TEST_CASE("llama.cpp over unlike GPUs: layers split by memory, each GPU against 
   c.pp = 3;
   CHECK(HasErrors(Validate(c)));  // one stage per GPU of the set
 }
+
+// HF generate's static cache (transformers cache_utils.py StaticLayer): K and V preallocated
+// for max_cache_len tokens. Llama 3.1 8B: 2 x 32 layers x 8 KV heads x 128 x 2 B = 131,072 B
+// per token; a 4096-token sequence in an 8192-token static cache holds 8192 x 131,072 B =
+// 1,073,741,824 B, the dynamic cache 536,870,912 B.
+TEST_CASE("Serving: HF generate's static cache is preallocated for max_cache_len tokens") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-3.1-8b")->model;
+  c.mode = Mode::kInference;
+  c.dtype = Dtype::kBf16;
+  c.kv_dtype = Dtype::kBf16;
+  c.runtime = Runtime::kHfGenerate;
+  c.seq = 4096;
+  c.batch = 1;
+  const Estimate dynamic = Explain(c);
+  REQUIRE(dynamic.totals.ok);
+  CHECK(Node(dynamic, "total.inference.kv_cache").bytes == 536870912.0);
+  c.max_cache_len = 8192;
+  const Estimate fixed = Explain(c);
+  REQUIRE(fixed.totals.ok);
+  CHECK(Node(fixed, "total.inference.kv_cache").bytes == 1073741824.0);
+  // The peak grows by the extra cache and the allocator's reserve on it (fragmentation_pct).
+  CHECK(fixed.totals.peak_bytes - dynamic.totals.peak_bytes ==
+        doctest::Approx(536870912.0 * (1 + c.fragmentation_pct / 100)).epsilon(1e-9));
+  // Shorter than the sequence: the cache overruns, refused with the field named.
+  c.max_cache_len = 2048;
+  const Estimate over = Explain(c);
+  CHECK_FALSE(over.totals.ok);
+  bool named = false;
+  for (const Diagnostic& g : over.diagnostics) named = named || (g.field == "max_cache_len" && g.severity == Severity::kError);
+  CHECK(named);
+  // Other runtimes allocate their own: the setting changes nothing there.
+  c.max_cache_len = 8192;
+  c.runtime = Runtime::kVllm;
+  Config v = c;
+  v.max_cache_len = 0;
+  CHECK(EstimateTotals(c).peak_bytes == EstimateTotals(v).peak_bytes);
+}

@@ -69,6 +69,9 @@ void Settings(State& s) {
     FieldBool(s, "Flash attention", "flash_attn", &c.flash_attn, nullptr);
     FieldDouble(s, "RAM, GB", "ram_gb", &c.ram_gb, 8, "%.0f");
     ImGui::TextDisabled("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked.");
+  } else {  // HF generate
+    FieldInt(s, "Static cache, tokens", "max_cache_len", &c.max_cache_len, 1024, 8192);
+    ImGui::TextDisabled("cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence).");
   }
 }
 

@@ -19,14 +19,26 @@ namespace llmmem::core {
 // MLA caches one latent of kv_lora_rank + qk_rope_dim per token and layer (DeepSeek-V2
 // §2.1.2, as vLLM and SGLang store it), replicated across TP ranks. Sliding-window layers
 // keep at most `sliding_window` tokens (the rolling buffer of Mistral, Gemma's local layers).
+
+// Tokens of cache per sequence on this GPU. HF generate's static cache preallocates K and V
+// of [batch, kv_heads, max_cache_len, head_dim] per layer before the first token, whatever
+// the sequence's length (transformers cache_utils.py StaticLayer.lazy_initialization;
+// generate() passes max_length when max_cache_len is not given, which is seq here). The
+// dynamic cache holds the tokens seen so far (DynamicLayer.update: torch.cat per step).
+inline double KvCacheTokens(const Derived& d) {
+  const bool static_cache = d.c.runtime == Runtime::kHfGenerate && d.c.mode == Mode::kInference && d.c.max_cache_len > 0;
+  return static_cache ? static_cast<double>(d.c.max_cache_len) / static_cast<double>(d.c.cp) : d.s_local;
+}
+
 inline double KvCacheBytes(const Derived& d) {
   const ModelSpec& m = d.c.model;
   if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
   const double per_token_layer = m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim)
                                            : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
   const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
-  const double windowed = m.sliding_window > 0 ? std::fmin(d.s_local, static_cast<double>(m.sliding_window)) : 0;
-  const double token_layers = (d.stage_layers - sliding) * d.s_local + sliding * windowed;
+  const double tokens = KvCacheTokens(d);
+  const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
+  const double token_layers = (d.stage_layers - sliding) * tokens + sliding * windowed;
   // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
   const double bytes = m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0
                                  : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
@@ -40,7 +52,8 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
   if (kv > 0) {
     s.Leaf("kv_cache", "KV cache", Category::kKvCache, lifetime(kv), [&] {
       const ModelSpec& m = c.model;
-      const double per_token = kv / (d.b * d.s_local);
+      const double tokens = KvCacheTokens(d);
+      const double per_token = kv / (d.b * tokens);
       std::string shape = m.IsMla() ? "(kv_lora_rank + qk_rope_dim) x L" : "2 x L x kv_heads x head_dim";
       std::string window;
       if (m.sliding_window > 0) {
@@ -49,10 +62,10 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
       }
       return Explanation{shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " +
                              FormatNumber(per_token, 1) + " B per token (average) x " +
-                             FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
+                             FormatCount(static_cast<int64_t>(tokens)) + " tokens x " +
                              FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")" +
-                             window,
-                         m.IsMla() ? src::kMla : src::kKvCache};
+                             window + (tokens != d.s_local ? "; a static cache, preallocated for max_cache_len tokens" : ""),
+                         m.IsMla() ? src::kMla : tokens != d.s_local ? src::kStaticCache : src::kKvCache};
     });
   }
 }

@@ -91,6 +91,7 @@ struct Config {
   Dtype kv_dtype = Dtype::kBf16;
   bool all_logits = false;     // keep logits for every prompt position (HF forward), not only the last
   int64_t prefill_chunk = 0;   // tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once
+  int64_t max_cache_len = 0;   // HF generate: a static cache preallocated for this many tokens; 0: the dynamic cache
   // Serving (issue 16, runtime.h): which program allocates the memory, and its settings; 0 / -1
   // take the runtime's default. batch is the concurrent requests (llama.cpp: -np slots), seq the
   // tokens of each (vLLM max_model_len; llama.cpp: n_ctx per slot); prefill_chunk is vLLM's

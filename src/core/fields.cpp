@@ -268,6 +268,8 @@ std::vector<FieldDef> Build() {
       DTYPE_FIELD("kv_dtype", kv_dtype, "KV cache format"),
       BOOL_FIELD("all_logits", all_logits, false, "logits for every prompt position"),
       INT_FIELD("prefill_chunk", prefill_chunk, false, "tokens per prefill forward (chunked prefill); 0: all at once"),
+      INT_FIELD("max_cache_len", max_cache_len, false,
+                "HF generate: a static KV cache of this many tokens (cache_implementation=\"static\"); 0: the dynamic cache"),
       FieldDef{"runtime", FieldKind::kText, false,
                "serving runtime: hf-generate (default), vllm, sglang, llama.cpp or ollama (how it allocates memory)",
                [](const Config& c) { return std::string(RuntimeId(c.runtime)); },

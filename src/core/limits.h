@@ -59,6 +59,7 @@ inline constexpr FieldLimit kFieldLimits[] = {
     {"prefetch_bucket", 0, 1e11, "DeepSpeed stage3_prefetch_bucket_size, elements"},
     {"lora_rank", 1, 65'536, "LoRA rank r"},
     {"prefill_chunk", 0, 16'777'216, "tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once"},
+    {"max_cache_len", 0, 16'777'216, "HF generate's static cache, tokens per sequence (0: the dynamic cache)"},
     {"mem_fraction", 0, 1, "vLLM gpu_memory_utilization / SGLang mem_fraction_static (0: the runtime's default)"},
     {"max_num_seqs", 0, 1'048'576, "vLLM max_num_seqs / SGLang cuda_graph_max_bs (0: the runtime's default)"},
     {"gpu_layers", -1, 16'385, "llama.cpp -ngl: layers on the GPU, layers + 1 with the output layer (-1: all)"},

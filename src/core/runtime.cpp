@@ -6,9 +6,10 @@ namespace {
 // Sources, as read for issue 16 (commits of the public index where a file was read there).
 constexpr RuntimeInfo kRuntimes[] = {
     {Runtime::kHfGenerate, "hf-generate", "HF generate (default)",
-     "transformers model.generate(): weights, a dynamic KV cache of batch x seq tokens, one layer's prefill "
-     "workspace and the last position's fp32 logits (the inference mode as before)",
-     "transformers generation/utils.py and cache_utils.py DynamicCache (torch.cat per step)"},
+     "transformers model.generate(): weights, a dynamic KV cache of batch x seq tokens (or a static cache "
+     "preallocated for max_cache_len tokens), one layer's prefill workspace and the last position's fp32 logits",
+     "transformers generation/utils.py and cache_utils.py DynamicLayer (torch.cat per step), StaticLayer "
+     "(preallocated, written in place)"},
     {Runtime::kVllm, "vllm", "vLLM",
      "gpu_memory_utilization x total memory, less the weights, the profiled activation peak at "
      "max_num_batched_tokens and non-torch memory, becomes a KV pool of 16-token blocks; CUDA graphs and the "

@@ -161,7 +161,22 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
       out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype_v",
                       "a separate V cache format is a llama.cpp setting (-ctv); transformers keeps K and V alike"});
     }
+    // The static cache writes position p at index p of its preallocated tensors: a longer
+    // sequence overruns it (transformers raises; cache_utils.py StaticLayer.update).
+    if (c.mode == Mode::kInference && c.max_cache_len > 0 && c.max_cache_len < c.seq) {
+      error("max_cache_len", "the static cache holds " + FormatCount(c.max_cache_len) + " tokens per sequence; a sequence of " +
+                                 FormatCount(c.seq) + " tokens does not fit in it (raise max_cache_len, or 0 for the dynamic cache)");
+      return false;
+    }
+    if (c.mode != Mode::kInference && c.max_cache_len > 0 && out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
+                      "the static KV cache is a setting of inference (HF generate)"});
+    }
     return true;
+  }
+  if (c.max_cache_len > 0 && out) {
+    out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
+                    std::string("max_cache_len is HF generate's static cache; ") + RuntimeId(c.runtime) + " allocates its own"});
   }
   if (c.mode != Mode::kInference) {
     if (out) {

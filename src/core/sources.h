@@ -32,6 +32,9 @@ inline constexpr const char* kMetricsLogits =
     "seed 002, OOM remedy 1: a compute_metrics hook keeps a batch x vocab x seq logits tensor";
 inline constexpr const char* kKvCache =
     "KV cache per token = 2 x L x kv_heads x head_dim x bytes (seed 002; REFERENCE I2: Llama-2-7B fp16 4096 tokens = 2 GiB)";
+inline constexpr const char* kStaticCache =
+    "transformers cache_utils.py StaticLayer.lazy_initialization: K and V of [batch, kv_heads, max_cache_len, head_dim] "
+    "per layer, allocated before the first token (generate(cache_implementation=\"static\"))";
 inline constexpr const char* kPrefill =
     "largest set of tensors alive at once in one layer's prefill (no autograd: earlier layers' are freed)";
 inline constexpr const char* kLora = "Hu et al. 2021, LoRA §4.1: r(d_in + d_out) parameters per adapted matrix; seeds 000, 002";

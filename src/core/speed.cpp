@@ -136,7 +136,9 @@ SpeedEstimate EstimateSpeed(const Config& c) {
   r.batch_tokens_s = b / r.decode_step_s;
   line("decode step", Seconds(r.decode_step_s),
        FormatBytesBoth(weights) + " of weights" + (m.IsMoe() ? " (the experts the batch touches)" : "") + " + " +
-           FormatBytesBoth(kv) + " of KV (" + FormatCount(c.batch) + " x " + FormatCount(c.seq) + " tokens) read" +
+           FormatBytesBoth(kv) + " of KV (" + FormatCount(c.batch) + " x " + FormatCount(c.seq) + " tokens" +
+           // The static cache's attention reads its whole preallocated length, masked.
+           (KvCacheTokens(d) != d.s_local ? ", the static cache's " + FormatCount(c.max_cache_len) + " slots" : "") + ") read" +
            (cpu_bytes > 0 ? "; " + FormatBytesBoth(cpu_bytes) + " from RAM at " + FormatNumber(c.ram_bandwidth_gbps, 0) + " GB/s" : "") +
            (r.decode_compute_bound ? "; compute-bound at this batch" : ""));
   line("decode, per sequence", Rate(r.decode_tokens_s, "tokens/s"), "at the full context (the KV of seq tokens read each step)");

@@ -144,6 +144,7 @@ void Check(const Config& c, Checker& k) {
   RANGE(k, "tp", static_cast<double>(c.tp));
   RANGE(k, "lora_rank", static_cast<double>(c.lora_rank));
   RANGE(k, "prefill_chunk", static_cast<double>(c.prefill_chunk));
+  RANGE(k, "max_cache_len", static_cast<double>(c.max_cache_len));
   RANGE(k, "mem_fraction", c.mem_fraction);
   RANGE(k, "max_num_seqs", static_cast<double>(c.max_num_seqs));
   RANGE(k, "gpu_layers", static_cast<double>(c.gpu_layers));
