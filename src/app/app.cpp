@@ -228,6 +228,11 @@ void Frame() {
     ImGui::BeginChild("page", ImVec2(0, 0), false, ImGuiWindowFlags_NavFlattened);
     DrawQuestions(s, true);
     ImGui::Spacing();
+    // A link that set more than the three questions opens the settings at first, so what it
+    // set (and "Also in effect", at their end) is in view rather than folded away.
+    bool linked = false;
+    for (const std::string& f : s.in_effect) linked = linked || (f != "mode" && f != "gpu" && f != "gpu_memory_gb");
+    if (linked) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     const bool inputs = ImGui::CollapsingHeader(Tr("Workload and advanced settings"));
     MarkItem(s, "settings");
     if (inputs) {

@@ -114,6 +114,20 @@ try {
     check(`inference link: ${f} is listed under "Also in effect"`, ls.also_in_effect.includes(f), JSON.stringify(ls.also_in_effect));
   }
   check('inference link: tp, which has a control, is not listed', !ls.also_in_effect.includes('tp'));
+
+  // 4. On a phone the settings are folded under one header: a link that set some opens it,
+  //    so the same hidden values are listed there too.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  await phone.goto(`${origin}/index.html#v=1&model=llama-3.1-8b&mode=infer&pp=2&cp=2&zero=3&dp=2`);
+  while (!(await phone.evaluate(() => window.llmmemReady === true))) await phone.waitForTimeout(200);
+  await phone.waitForTimeout(1500);
+  const ps = await state(phone);
+  await phone.screenshot({ path: root + 'build/screenshots/web-also-in-effect-w390.png' });
+  check('phone, inference link: the settings open by themselves', ps.items && 'section_parallelism' in ps.items,
+        JSON.stringify(Object.keys(ps.items || {})));
+  check('phone, inference link: pp, cp and zero are listed under "Also in effect"',
+        ['pp', 'cp', 'zero'].every(f => ps.also_in_effect.includes(f)) && !ps.also_in_effect.includes('tp'),
+        JSON.stringify(ps.also_in_effect));
 } finally {
   await browser.close();
   server.kill();
