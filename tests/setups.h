@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <doctest.h>
+
 #include "core/config.h"
 #include "core/config_json.h"
 #include "core/estimate.h"
@@ -84,14 +86,16 @@ inline ModelSpec Llama2_7B() {
   return m;
 }
 
-inline double Bytes(const Estimate& e, const std::string& id) {
+// A breakdown node's figures; a missing node fails the test (a -1 could pass a check such
+// as "<= x" and hide a renamed or vanished row).
+inline const BreakdownNode& NodeOf(const Estimate& e, const std::string& id) {
   const BreakdownNode* n = e.tree.Find(id);
-  return n ? n->bytes : -1;
+  REQUIRE_MESSAGE(n != nullptr, "the breakdown has no node " << id);
+  return *n;
 }
 
-inline double PerLayer(const Estimate& e, const std::string& id) {
-  const BreakdownNode* n = e.tree.Find(id);
-  return n ? n->per_layer_bytes : -1;
-}
+inline double Bytes(const Estimate& e, const std::string& id) { return NodeOf(e, id).bytes; }
+
+inline double PerLayer(const Estimate& e, const std::string& id) { return NodeOf(e, id).per_layer_bytes; }
 
 }  // namespace llmmem::test

@@ -52,6 +52,17 @@ TEST_CASE("I1: 14B bf16 inference needs 28 GB of weights plus the KV cache") {
   c.mode = Mode::kInference;
   const Estimate e = Explain(c);
   CHECK(Bytes(e, "total.model_states.weights") == 28e9);
+  // "+ KV cache": with the dimensions of a 14B model (Qwen2.5-14B: 48 layers, 8 KV heads of
+  // 128), bf16, 4,096 tokens: 2 x 48 x 8 x 128 x 2 B = 196,608 B per token, 805,306,368 B.
+  Config q = c;
+  q.model = FindPreset("qwen2.5-14b")->model;
+  q.dtype = Dtype::kBf16;
+  q.kv_dtype = Dtype::kBf16;
+  q.seq = 4096;
+  q.batch = 1;
+  const Estimate k = Explain(q);
+  CHECK(Bytes(k, "total.inference.kv_cache") == 805306368.0);
+  CHECK(k.totals.peak_bytes > Bytes(k, "total.model_states.weights") + 805306368.0);
 }
 
 TEST_CASE("I2: KV cache of Llama-2-7B in fp16 at 4096 tokens is 2 GiB per sequence") {
