@@ -141,3 +141,21 @@ TEST_CASE("Torch repr: broken or hostile text is an error, never a crash") {
   std::string many = "Sequential(\n  (0-99999): 99999 x ReLU()\n)";
   CHECK_FALSE(ParseTorchRepr(many).ok);
 }
+
+// Found by fuzz_network: a repeated unknown module made one note per copy, each compared
+// with every other (quadratic: seconds for a few hundred bytes) and pages of output.
+TEST_CASE("Torch repr: notes for thousands of repeated unknown modules stay few and quick") {
+  const std::string repr =
+      "Net(\n"
+      "  (features): Sequential(\n"
+      "    (0): Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))\n"
+      "    (1-7242): 7242 x Mystery(width=8)\n"
+      "  )\n"
+      ")\n";
+  const TorchReprParse p = ParseTorchRepr(repr);
+  REQUIRE(p.ok);
+  CHECK(p.diagnostics.size() <= 45);
+  bool summary = false;
+  for (const Diagnostic& d : p.diagnostics) summary = summary || d.message.find("7203 more notes") == 0;
+  CHECK(summary);
+}

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <unordered_set>
 
 #include "core/text.h"
 
@@ -246,11 +247,23 @@ class Converter {
  public:
   explicit Converter(TorchReprParse& r) : r_(r) {}
 
+  // Each distinct note once, and at most kMaxNotes of them: a "(0-9999): 10000 x Unknown(" line
+  // would otherwise make ten thousand notes, each checked against the others (found by
+  // fuzz_network: seconds of work and pages of output for a few hundred bytes of input).
   void Note(const std::string& msg, bool graph = false) {
     if (graph) r_.graph_exact = false;
-    for (const Diagnostic& d : r_.diagnostics)
-      if (d.message == msg) return;
+    if (!seen_notes_.insert(msg).second) return;
+    if (seen_notes_.size() > kMaxNotes) {
+      ++unlisted_notes_;
+      return;
+    }
     r_.diagnostics.push_back({DiagId::kUnsupported, graph ? Severity::kWarning : Severity::kInfo, "torch_repr", msg});
+  }
+  // After the conversion: how many notes were left out.
+  void Finish() {
+    if (unlisted_notes_ == 0) return;
+    r_.diagnostics.push_back({DiagId::kUnsupported, Severity::kWarning, "torch_repr",
+                              std::to_string(unlisted_notes_) + " more notes like the ones above are not listed"});
   }
 
   static std::string Join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
@@ -292,7 +305,10 @@ class Converter {
   }
 
  private:
+  static constexpr size_t kMaxNotes = 40;
   TorchReprParse& r_;
+  std::unordered_set<std::string> seen_notes_;
+  size_t unlisted_notes_ = 0;
 };
 
 bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer>& out) {
@@ -777,6 +793,7 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
   } else {
     conv.Top(*root, s.layers);
   }
+  conv.Finish();
   if (s.layers.empty()) {
     r.diagnostics.push_back({DiagId::kUnsupported, Severity::kError, "torch_repr",
                              "no layer the calculator knows was found in the repr"});
