@@ -163,7 +163,7 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
 
 std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what, const std::string& transport) {
   const std::string id = EchoValue(repo_id, 200);
-  const std::string head = what + " of " + id + ": ";
+  const std::string head = id + " (" + what + "): ";
   switch (status) {
     case 0:
       return head + "no answer from the Hub (" + (transport.empty() ? std::string("offline?") : transport) +

@@ -185,8 +185,11 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
                            in.weights_source);
     // Packed quantised tensors (GPTQ/AWQ int32, bitsandbytes uint8) hold several weights per
     // element: the header's element count is what is stored, not the model's parameters.
-    if (!quantized) b.model.params_override = static_cast<int64_t>(w->parameter_count);
-    else
+    // The header's count replaces the architecture's only where they differ (a repo with
+    // extra tensors, or an architecture read generically).
+    if (!quantized && (!have_arch || CountParameters(b.model).total != static_cast<int64_t>(w->parameter_count)))
+      b.model.params_override = static_cast<int64_t>(w->parameter_count);
+    else if (quantized)
       b.provenance.push_back("quantised (" + std::string(Info(b.dtype).id) +
                              "): the header's elements are packed, the parameter count comes from the architecture");
   } else if (in.weights != nullptr && !in.weights->ok()) {
