@@ -321,8 +321,15 @@ void PasteUnavailable() {
 }
 
 double NextFrameIn() {
-  if (!g_state || g_state->save_due < 0) return -1;
-  return std::max(0.0, g_state->save_due - ImGui::GetTime());
+  if (!g_state) return -1;
+  double next = g_state->save_due < 0 ? -1 : std::max(0.0, g_state->save_due - ImGui::GetTime());
+  // The Hub search fires once typing pauses (hub_view.h): a frame is due then.
+  const HubView& v = g_state->hub;
+  if (v.typed && v.edited_at >= 0 && HubSearchDue(v, v.edited_at + kHubSearchDebounce) != "") {
+    const double at = std::max(0.0, v.edited_at + kHubSearchDebounce - ImGui::GetTime());
+    next = next < 0 ? at : std::min(next, at);
+  }
+  return next;
 }
 
 void Flush() {
@@ -346,6 +353,16 @@ void ClearColor(float rgba[4]) {
 //-----------------------------------------------------------------------------
 // [SECTION] Opened files
 //-----------------------------------------------------------------------------
+
+void HubLoaded(const HubResult& result) {
+  if (g_state) ApplyHubResult(*g_state, result);
+}
+
+void HubSearched(const HubHits& hits) {
+  if (!g_state || hits.seq != g_state->hub.search_seq) return;
+  g_state->hub.searching = false;
+  g_state->hub.hits = hits;
+}
 
 void ReportError(const std::string& title, const std::string& message) {
   if (g_state) AddBanner(*g_state, {title, message, {}, true});

@@ -27,7 +27,15 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// Decodes %XX (a URL's path parts); invalid escapes stay as they are.
+HubRefParse Fail(std::string_view text, const std::string& why) {
+  HubRefParse r;
+  r.error = "\"" + EchoValue(text, 120) + "\" is not a Hugging Face model: " + why +
+            " (write org/name, org/name@revision or a huggingface.co URL)";
+  return r;
+}
+
+}  // namespace
+
 std::string UrlDecode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -42,15 +50,6 @@ std::string UrlDecode(std::string_view s) {
   }
   return out;
 }
-
-HubRefParse Fail(std::string_view text, const std::string& why) {
-  HubRefParse r;
-  r.error = "\"" + EchoValue(text, 120) + "\" is not a Hugging Face model: " + why +
-            " (write org/name, org/name@revision or a huggingface.co URL)";
-  return r;
-}
-
-}  // namespace
 
 bool IsValidRepoId(std::string_view id) {
   if (id.find("--") != std::string_view::npos || id.find("..") != std::string_view::npos) return false;
