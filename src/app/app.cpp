@@ -526,6 +526,16 @@ std::string TestStateJson() {
   weights["tensors"] = static_cast<int64_t>(w.result.tensor_count);
   weights["message"] = w.result.message;
   j["weights"] = std::move(weights);
+  const HubView& hv = g_state->hub;  // the model box's Hugging Face part
+  core::Json hub(core::Json::Object{});
+  hub["loading"] = hv.loading;
+  hub["error"] = hv.error;
+  hub["loaded"] = hv.loaded.ok ? hv.loaded.ref : std::string();
+  hub["approximate"] = hv.loaded.ok && hv.loaded.approximate;
+  hub["searching"] = hv.searching;
+  hub["hits"] = static_cast<int64_t>(hv.hits.hits.size());
+  hub["text"] = std::string(hv.text);
+  j["hub"] = std::move(hub);
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
   core::Json::Array hidden;

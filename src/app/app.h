@@ -129,7 +129,8 @@ void ClearColor(float rgba[4]);
 // For browser and desktop tests, as JSON text: {"ok", "fits", "peak_bytes",
 // "capacity_bytes", "config": "<the config's URL query, as the CLI takes it>",
 // "url_state": "<config plus view keys, as in location.hash>", "units", "theme",
-// "weights": {"reading", "name", "ok", "tensors", "message"}, "also_in_effect": [settings
+// "weights": {"reading", "name", "ok", "tensors", "message"}, "hub": {"loading", "error", "loaded",
+// "approximate", "searching", "hits", "text"}, "also_in_effect": [settings
 // that change the figures and have no control in this mode, listed under "Also in effect"]}.
 std::string TestStateJson();
 

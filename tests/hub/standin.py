@@ -19,7 +19,9 @@ A repo folder may hold _meta.json: {"gated": true} answers 401 without
 {"status": N} answers N to everything (429 rate limit); {"downloads": N}.
 Every request is logged to --log (one "METHOD HOST PATH AUTH RANGE" line) so tests can
 check what was asked. Prints "READY hub=PORT cdn=PORT" once listening.
-usage: standin.py ROOT [--log FILE] [--port P] [--cdn-port P]
+--cdn-base URL writes that origin into the redirects instead of the CDN's own address (the
+browser test routes the real Hub hosts to the stand-in, so the page's CSP is the real one).
+usage: standin.py ROOT [--log FILE] [--port P] [--cdn-port P] [--cdn-base URL]
 """
 import json
 import os
@@ -37,7 +39,7 @@ BITS = {"F64": 64, "F32": 32, "F16": 16, "BF16": 16, "F8_E4M3": 8, "F8_E5M2": 8,
 
 
 def args():
-    a = {"root": sys.argv[1], "log": None, "port": 0, "cdn_port": 0}
+    a = {"root": sys.argv[1], "log": None, "port": 0, "cdn_port": 0, "cdn_base": None}
     rest = sys.argv[2:]
     for i in range(0, len(rest) - 1, 2):
         a[rest[i].lstrip("-").replace("-", "_")] = rest[i + 1]
@@ -191,7 +193,8 @@ class Handler(BaseHTTPRequestHandler):
         if ".." in name or not os.path.isfile(p):
             return self.error(404, "EntryNotFound", "Entry not found")
         if name.endswith(".safetensors") or name.endswith(".gguf"):
-            loc = "http://127.0.0.1:%d/blob/%s/%s" % (CDN["port"], repo_id, urllib.parse.quote(name))
+            base = A.get("cdn_base") or "http://127.0.0.1:%d" % CDN["port"]
+            loc = "%s/blob/%s/%s" % (base, repo_id, urllib.parse.quote(name))
             return self.answer(302, "", "text/plain", [("Location", loc)])
         self.answer(200, open(p, "rb").read(), "application/json")
 
