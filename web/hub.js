@@ -83,14 +83,15 @@
       return r.error && r.status === 200 ? id + " (" + what + "): " + r.error : api.hubErrorMessage(r.status, id, what, r.error || "");
     }
 
-    // A header's first bytes, as far as the core's reader asks (inspectWeightHeader).
+    // A header's first bytes, as far as the core's reader asks (hubInspectHeader: the format by
+    // the file's name, so a safetensors header's length is judged from its first 8 bytes).
     function header(ref, file) {
       var url = api.hubFileUrl(endpoint, ref.repo_id, ref.revision, file);
       return get(url, 8, [0, 7]).then(function (first) {
         if (!first.ok) return { ok: false, error: message(first, ref.repo_id, file) };
         var have = first.bytes, size = first.total;
         function step(rounds) {
-          var r = JSON.parse(api.inspectWeightHeader(have, size));
+          var r = JSON.parse(api.hubInspectHeader(have, size, file));
           if (r.status === "complete") return { ok: true, bytes: have, size: size };
           if (r.status !== "need_more" || rounds > 64) {
             return { ok: false, error: file + ": " + (r.message || "the header did not end") };

@@ -9,6 +9,7 @@
 //   hubReadSearch(text) -> {ok, error, hits: [{id, downloads, parameters}]}
 //   hubErrorMessage(status, repoId, what, transport) -> a sentence
 //   hubIndexShards(bytes of model.safetensors.index.json) -> {ok, error, shard_files}
+//   hubInspectHeader(bytes, fileSize, fileName) -> as inspectWeightHeader, the format by name
 //   hubBuildModel(request, headers) -> {ok, error, config, approximate, model_type, dtype,
 //     stored_bytes, provenance: [...], diagnostics}: request {name, config_text (absent: no
 //     config.json), config_source, info_text, info_source, weights_file, weights_source,
@@ -145,6 +146,22 @@ std::string IndexShards(const std::string& bytes) {
   return j.Dump();
 }
 
+// inspectWeightHeader with the format taken from the file's name (the plan chose the file
+// by it): a safetensors header's length is judged from its first 8 bytes alone, so a
+// header over 100 MB is refused before anything more is fetched.
+std::string InspectHeader(const std::string& bytes, double file_size, const std::string& name) {
+  const uint64_t size = file_size >= static_cast<double>(bytes.size()) && file_size < 9e15 ? static_cast<uint64_t>(file_size)
+                                                                                          : bytes.size();
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  auto ends = [&](const char* suffix) {
+    const std::string s(suffix);
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends(".safetensors")) return core::WeightHeaderToJson(core::ParseSafetensorsHeader(data, bytes.size(), size)).Dump();
+  if (ends(".gguf") || ends(".GGUF")) return core::WeightHeaderToJson(core::ParseGgufHeader(data, bytes.size(), size)).Dump();
+  return core::WeightHeaderToJson(core::ParseWeightHeader(data, bytes.size(), size)).Dump();
+}
+
 std::string ErrorMessage(int status, const std::string& id, const std::string& what, const std::string& transport) {
   return core::HubErrorMessage(status, id, what, transport);
 }
@@ -228,5 +245,6 @@ EMSCRIPTEN_BINDINGS(llmmem_hub) {
   emscripten::function("hubReadSearch", &ReadSearch);
   emscripten::function("hubErrorMessage", &ErrorMessage);
   emscripten::function("hubIndexShards", &IndexShards);
+  emscripten::function("hubInspectHeader", &InspectHeader);
   emscripten::function("hubBuildModel", &BuildModel);
 }

@@ -111,7 +111,16 @@ core::WeightHeaderResult ReadHeader(const Source& src, const std::string& file) 
     fail.message = first.error;
     return fail;
   }
-  core::WeightHeaderReader reader(first.file_size);
+  // The format from the name (the plan chose the file by it), so the reader decides from
+  // the 8 bytes alone instead of asking for more to sniff.
+  auto ends = [&](const char* suffix) {
+    const std::string s(suffix);
+    return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
+  };
+  const core::WeightFormat format = ends(".safetensors") ? core::WeightFormat::kSafetensors
+                                    : ends(".gguf") || ends(".GGUF") ? core::WeightFormat::kGguf
+                                                                     : core::WeightFormat::kUnknown;
+  core::WeightHeaderReader reader(first.file_size, format);
   Got chunk = std::move(first);
   for (int i = 0; i < 4096; ++i) {
     if (chunk.bytes.empty()) {

@@ -72,6 +72,10 @@ run "rate limit" 2 --hf tiny/ratelimited
 has err "rate-limiting requests (HTTP 429)" "429 explained"
 run "truncated header" 2 --hf tiny/truncated
 has err "could not be read" "truncated header reported"
+run "a 200 MB header is refused" 2 --hf tiny/hugeheader
+has err "at most 100000000 are accepted" "the 100 MB header cap is said"
+grep "/blob/tiny/hugeheader" "$tmp/log" | grep -qv "bytes=0-7" && bad "more than the first 8 bytes were fetched" \
+  || ok "only the first 8 bytes were fetched"
 start=$(date +%s)
 run "slow Hub times out" 2 --hf tiny/slow
 [ $(( $(date +%s) - start )) -lt 15 ] && ok "timed out within HF_HUB_DOWNLOAD_TIMEOUT" || bad "the timeout did not hold"

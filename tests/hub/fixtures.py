@@ -13,6 +13,7 @@ usage: fixtures.py ROOT CACHE
   ROOT/tiny/ratelimited     429 to everything
   ROOT/tiny/newarch         model_type "brand_new" (unknown to the importer), text_config
   ROOT/tiny/truncated       a safetensors file cut inside its header
+  ROOT/tiny/hugeheader      a safetensors header declared 200 MB long (over the 100 MB cap)
   CACHE/models--tiny--cached  a cached snapshot (refs/main, snapshots/<sha>, blobs) of a
                             repo the stand-in does not serve
 """
@@ -114,6 +115,11 @@ new_cfg = {"model_type": "brand_new", "text_config": {"hidden_size": H, "num_hid
                                                       "num_key_value_heads": KV, "intermediate_size": FF, "vocab_size": V}}
 repo("newarch", {"config.json": json.dumps(new_cfg), "model.safetensors": safetensors(qwen_tensors() + [("vision.patch", [8, 8])])})
 repo("truncated", {"config.json": cfg, "model.safetensors": single[:40]})
+# A header that says it is 200 MB, in a 300 MB file (sparse: no disk used): refused from its
+# first 8 bytes, nothing more fetched.
+repo("hugeheader", {"config.json": cfg, "model.safetensors": struct.pack("<Q", 200_000_000) + b"{"})
+with open(os.path.join(ROOT, "tiny", "hugeheader", "model.safetensors"), "r+b") as f:
+    f.truncate(300_000_000)
 
 # The cache: huggingface_hub's layout (file_download.py): blobs by hash, snapshots/<commit>
 # files as relative symlinks to them, refs/main holding the commit.

@@ -79,13 +79,18 @@ await check('gated: 401 explained; the token opens it and never reaches the CDN'
 });
 for (const [id, pattern] of [['tiny/missing', /not found \(HTTP 404\)/], ['tiny/malformed', /malformed/],
                              ['tiny/ratelimited', /HTTP 429/], ['tiny/truncated', /could not be read/],
-                             ['tiny/slow', /timed out/], ['a/b/c d', /not a Hugging Face model/]]) {
+                             ['tiny/slow', /timed out/], ['a/b/c d', /not a Hugging Face model/],
+                             ['tiny/hugeheader', /at most 100000000 are accepted/]]) {
   await check(`${id}: a clear error`, async () => {
     const r = await hub.load(id);
     assert.equal(r.ok, false);
     assert.match(r.error, pattern);
   });
 }
+await check('a 200 MB header is refused after its first bytes', async () => {
+  const ranges = requests().filter((l) => l.includes('/blob/tiny/hugeheader')).map((l) => l.split(' ').pop());
+  assert.ok(ranges.length > 0 && ranges.every((r) => /^bytes=(0-7|8-8)$/.test(r)), ranges.join(', '));
+});
 await check('offline (nothing listening): a clear error', async () => {
   const r = await LlmmemHub.create(api, { endpoint: 'http://127.0.0.1:9', timeoutMs: 2000 }).load('tiny/qwen-single');
   assert.equal(r.ok, false);
