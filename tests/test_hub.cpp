@@ -200,3 +200,15 @@ TEST_CASE("Hub model: quantised repos keep the architecture's count and the stor
   CHECK(b.model.params_override == 0);
   CHECK(b.stored_bytes == 64);
 }
+
+TEST_CASE("Hub files: a GGUF split in parts is read whole") {
+  HubFilePlan p = PlanHubFiles({{"m-Q8_0-00002-of-00002.gguf", 5}, {"m-Q8_0-00001-of-00002.gguf", 5}, {"m-Q2_K.gguf", 3}},
+                               "m-Q8_0-00001-of-00002.gguf");
+  CHECK(p.weights_file == "m-Q8_0-00001-of-00002.gguf");
+  REQUIRE(p.gguf_parts.size() == 2);
+  CHECK(p.gguf_parts[1] == "m-Q8_0-00002-of-00002.gguf");
+  p = PlanHubFiles({{"m-Q8_0-00001-of-00003.gguf", 5}}, "m-Q8_0-00001-of-00003.gguf");
+  CHECK(p.gguf_parts.empty());
+  CHECK(p.note.find("split in 3 parts") != std::string::npos);
+  CHECK(PlanHubFiles({{"m-Q2_K.gguf", 3}}).gguf_parts.empty());
+}

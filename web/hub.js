@@ -131,6 +131,10 @@
       }).then(function () {
         var plan = st.plan.plan;
         if (plan.kind === "none") return [];
+        var parts = plan.gguf_parts && plan.gguf_parts.length > 1 ? plan.gguf_parts : null;  // a split GGUF
+        if (parts) return parts.reduce(function (p, part) {
+          return p.then(function (all) { return header(ref, part).then(function (h) { return all.concat([h]); }); });
+        }, Promise.resolve([]));
         if (plan.kind !== "safetensors_index") return header(ref, plan.weights_file).then(function (h) { return [h]; });
         var indexUrl = api.hubFileUrl(endpoint, ref.repo_id, ref.revision, plan.weights_file);
         return get(indexUrl, kJsonCap).then(function (ix) {

@@ -5,7 +5,7 @@
 //   hubFileUrl(endpoint, repoId, revision, file), hubApiUrl(endpoint, repoId, revision),
 //   hubSearchUrl(endpoint, query, limit) -> URL text (huggingface_hub's layout)
 //   hubPlan(infoText, chosenGguf) -> {ok, error, info: {...}, plan: {has_config, kind,
-//     weights_file, gguf_files: [{name, size}], note}}
+//     weights_file, gguf_files: [{name, size}], gguf_parts: [a split GGUF's parts], note}}
 //   hubReadSearch(text) -> {ok, error, hits: [{id, downloads, parameters}]}
 //   hubErrorMessage(status, repoId, what, transport) -> a sentence
 //   hubIndexShards(bytes of model.safetensors.index.json) -> {ok, error, shard_files}
@@ -112,6 +112,9 @@ std::string Plan(const std::string& info_text, const std::string& chosen_gguf) {
   pj["kind"] = Json(kKinds[static_cast<int>(plan.kind)]);
   pj["weights_file"] = Json(plan.weights_file);
   pj["gguf_files"] = FilesJson(plan.gguf_files);
+  Json::Array parts;
+  for (const std::string& p : plan.gguf_parts) parts.push_back(Json(p));
+  pj["gguf_parts"] = Json(std::move(parts));
   pj["note"] = Json(plan.note);
   j["plan"] = std::move(pj);
   return j.Dump();

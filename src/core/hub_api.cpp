@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/json.h"
 #include "core/safe_text.h"
@@ -158,6 +159,24 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
     }
   }
   plan.weights_file = pick->name;
+  // "name-00002-of-00003.gguf": the parts share the prefix and the count.
+  const std::string& n = pick->name;
+  const size_t of = n.size() >= 20 ? n.size() - 20 : std::string::npos;  // "-00001-of-00003.gguf"
+  if (of != std::string::npos && n.compare(of + 6, 4, "-of-") == 0 && n[of] == '-') {
+    const std::string prefix = n.substr(0, of);
+    const std::string tail = n.substr(of + 6);  // "-of-00003.gguf"
+    for (const HubFile& f : plan.gguf_files) {
+      if (f.name.size() == n.size() && f.name.compare(0, prefix.size(), prefix) == 0 &&
+          f.name.compare(of + 6, std::string::npos, tail) == 0)
+        plan.gguf_parts.push_back(f.name);
+    }
+    const int64_t count = std::atoll(tail.c_str() + 4);
+    if (static_cast<int64_t>(plan.gguf_parts.size()) != count) {
+      plan.note = "the GGUF file is split in " + std::to_string(count) + " parts and the repo lists " +
+                  std::to_string(plan.gguf_parts.size());
+      plan.gguf_parts.clear();
+    }
+  }
   return plan;
 }
 

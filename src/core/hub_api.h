@@ -63,6 +63,9 @@ struct HubFilePlan {
   bool has_config = false;            // config.json at the root
   HubWeightKind kind = HubWeightKind::kNone;
   std::string weights_file;           // the index, the single file or the chosen GGUF
+  // A GGUF split into parts (llama.cpp's llama_split_path: "PREFIX-%05d-of-%05d.gguf"):
+  // every part, in order, whose headers are summed; empty otherwise.
+  std::vector<std::string> gguf_parts;
   std::vector<HubFile> gguf_files;    // every GGUF file, by name
   std::string note;                   // why nothing was chosen, or what was skipped
 };

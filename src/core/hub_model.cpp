@@ -133,7 +133,6 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
       if (ReadGenericConfig(config, &b.model, &missing)) {
         have_arch = true;
         b.approximate = true;
-        b.model.max_positions = b.model.max_positions;
         b.provenance.push_back("approximate: architecture " + EchoValue(b.model_type.empty() ? "(no model_type)" : b.model_type, 80) +
                                " read generically (hidden size, layers, heads, KV heads, head dim, intermediate size, "
                                "vocab from config.json, " + in.config_source + ")");

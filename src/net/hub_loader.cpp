@@ -145,6 +145,15 @@ core::WeightHeaderResult ReadHeader(const Source& src, const std::string& file) 
 // The plan's weights: one file, or the index and every shard it lists, combined.
 core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan& plan, std::string* sources) {
   *sources = src.Describe(plan.weights_file);
+  if (plan.gguf_parts.size() > 1) {  // a split GGUF: every part's header, summed
+    std::vector<core::WeightHeaderResult> parts;
+    for (const std::string& part : plan.gguf_parts) {
+      parts.push_back(ReadHeader(src, part));
+      if (!parts.back().ok()) return parts.back();
+    }
+    *sources += " and its other " + std::to_string(parts.size() - 1) + " parts";
+    return core::CombineWeightHeaders(parts);
+  }
   if (plan.kind != core::HubWeightKind::kSafetensorsIndex) return ReadHeader(src, plan.weights_file);
   Got index = src.Whole(plan.weights_file, core::kWeightIndexMaxBytes);
   core::WeightHeaderResult r;

@@ -50,6 +50,8 @@ json "d['config']['dtype']=='q4_k_m'" "the Q4_K_M file chosen, its format applie
 has err "tiny-Q8_0.gguf" "the quant list is shown"
 run "GGUF repo, --hf-file" 0 --hf tiny/gguf --hf-file tiny-Q8_0.gguf --mode infer --json
 json "d['config']['dtype']=='q8_0'" "--hf-file picks the Q8_0"
+run "GGUF split in parts" 0 --hf tiny/gguf --hf-file tiny-F16-00001-of-00002.gguf --mode infer --json
+json "d['parameters']['total']==1600" "both parts' headers summed: 1,600"
 
 run "unknown model_type" 0 --hf tiny/newarch --mode infer --json
 json "d['config']['model']['hidden']==16 and d['parameters']['total']==5840" "generic fields drive the estimate, header count used"

@@ -6,7 +6,8 @@ Qwen2 registers, so the header's count equals the importer's: 5,776 parameters.
 usage: fixtures.py ROOT CACHE
   ROOT/tiny/qwen-single     config.json + model.safetensors (BF16)
   ROOT/tiny/qwen-sharded    two shards + model.safetensors.index.json
-  ROOT/tiny/gguf            two GGUF files (no config.json): tiny-Q4_K_M.gguf, tiny-Q8_0.gguf
+  ROOT/tiny/gguf            GGUF files (no config.json): tiny-Q4_K_M.gguf, tiny-Q8_0.gguf and
+                            tiny-F16 split in two parts (llama.cpp's -00001-of-00002 names)
   ROOT/tiny/gated           as qwen-single, 401 without the token
   ROOT/tiny/malformed       config.json that is not JSON
   ROOT/tiny/slow            answers after 30 s
@@ -105,7 +106,8 @@ index = {"metadata": {"total_size": sum(count(s) * 2 for _, s in t)},
          "weight_map": {n: f for f, ts in shards.items() for n, _ in ts}}
 repo("qwen-sharded", dict({f: safetensors(ts) for f, ts in shards.items()},
                           **{"config.json": cfg, "model.safetensors.index.json": json.dumps(index)}), {"downloads": 300})
-repo("gguf", {"tiny-Q4_K_M.gguf": gguf([1024, 512]), "tiny-Q8_0.gguf": gguf([1024, 512, 64])},
+repo("gguf", {"tiny-Q4_K_M.gguf": gguf([1024, 512]), "tiny-Q8_0.gguf": gguf([1024, 512, 64]),
+              "tiny-F16-00001-of-00002.gguf": gguf([1024]), "tiny-F16-00002-of-00002.gguf": gguf([512, 64])},
      {"downloads": 200, "gguf_total": 1536})
 repo("gated", {"config.json": cfg, "model.safetensors": single}, {"gated": True, "downloads": 100})
 repo("malformed", {"config.json": '{"model_type": "qwen2", "hidden_size": ', "model.safetensors": single})

@@ -54,10 +54,14 @@ await check('GGUF repo: the quant list with sizes, Q4_K_M by default, another by
   let r = await hub.load('tiny/gguf');
   assert.ok(r.ok, r.error);
   assert.equal(r.result.dtype, 'q4_k_m');
-  assert.deepEqual(r.plan.gguf_files.map((f) => f.name), ['tiny-Q4_K_M.gguf', 'tiny-Q8_0.gguf']);
+  assert.deepEqual(r.plan.gguf_files.map((f) => f.name),
+                   ['tiny-F16-00001-of-00002.gguf', 'tiny-F16-00002-of-00002.gguf', 'tiny-Q4_K_M.gguf', 'tiny-Q8_0.gguf']);
   assert.ok(r.plan.gguf_files.every((f) => f.size > 0));
   r = await hub.load('tiny/gguf', 'tiny-Q8_0.gguf');
   assert.equal(r.result.dtype, 'q8_0');
+  r = await hub.load('tiny/gguf', 'tiny-F16-00001-of-00002.gguf');
+  assert.ok(r.ok, r.error);
+  assert.equal(r.result.config.model.params_override, 1600, 'both parts summed');
 });
 await check('unknown model_type: generic fields, marked approximate', async () => {
   const r = await hub.load('tiny/newarch');
