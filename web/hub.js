@@ -51,7 +51,7 @@
         })
         .catch(function (e) {
           var why = controller.signal.aborted ? "timed out after " + Math.round(timeoutMs / 1000) + " s"
-                                              : "blocked or offline (" + (e && e.message || e) + ")";
+                                              : "offline, or blocked by CORS or the page's policy (" + (e && e.message || e) + ")";
           return { ok: false, status: 0, error: why };
         })
         .finally(function () { clearTimeout(timer); });

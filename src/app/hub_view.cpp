@@ -110,7 +110,9 @@ void ApplyHubResult(State& s, const HubResult& r) {
   core::Config c = s.config;
   c.model = r.model;
   c.model.preset.clear();
-  if (r.dtype_known && (core::Info(r.dtype).trainable || c.mode == core::Mode::kInference)) c.dtype = r.dtype;
+  // The stored format, where the mode runs the weights as stored (QLoRA keeps its NF4 base).
+  if (r.dtype_known && (c.mode == core::Mode::kInference || (core::Info(r.dtype).trainable && c.mode != core::Mode::kQlora)))
+    c.dtype = r.dtype;
   core::Diagnostics notes;
   core::StartAtModelContext(c, notes);
   ApplyConfig(s, c, "model " + r.ref);

@@ -262,9 +262,9 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   }
 
   // The weights' stored format, unless --dtype says otherwise; a format that cannot be
-  // trained (GPTQ, GGUF) only for inference.
+  // trained (GPTQ, GGUF) only for inference, and QLoRA keeps its NF4 base.
   if (hub_dtype_known && !given.count("dtype") &&
-      (core::Info(hub_dtype).trainable || c.mode == core::Mode::kInference)) {
+      (c.mode == core::Mode::kInference || (core::Info(hub_dtype).trainable && c.mode != core::Mode::kQlora))) {
     c.dtype = hub_dtype;
   }
   core::Diagnostics derived;
