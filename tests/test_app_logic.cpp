@@ -68,10 +68,10 @@ TEST_CASE("Weights: the page's read across frames is chunked, resumable and canc
   std::string f = std::string("GGUF") + std::string("\x03\0\0\0", 4) + std::string(8, '\0');
   std::string kv;
   const int n = 3000;
-  for (int i = 0; i < 8; ++i) f += static_cast<char>((n >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i) f += static_cast<char>((static_cast<uint64_t>(n) >> (8 * i)) & 0xff);
   for (int i = 0; i < n; ++i) {
     const std::string key = "k" + std::to_string(i);
-    for (int b = 0; b < 8; ++b) f += static_cast<char>((key.size() >> (8 * b)) & 0xff);
+    for (int b = 0; b < 8; ++b) f += static_cast<char>((static_cast<uint64_t>(key.size()) >> (8 * b)) & 0xff);
     f += key + std::string("\0\0\0\0", 4) + "x";  // uint8 value
   }
   WeightStream stream;
