@@ -35,6 +35,10 @@ TEST_CASE("Hub refs: ids, id@rev and URLs") {
   p = ParseHubRef("huggingface.co/org/m");
   REQUIRE(p.ok);
   CHECK(p.ref.repo_id == "org/m");
+  p = ParseHubRef("a.b/c@x/y");
+  REQUIRE(p.ok);
+  CHECK(p.ref.repo_id == "a.b/c");
+  CHECK(p.ref.revision == "x/y");
   p = ParseHubRef("hf.co/gpt2");
   REQUIRE(p.ok);
   CHECK(p.ref.repo_id == "gpt2");

@@ -76,16 +76,12 @@ HubRefParse ParseHubRef(std::string_view text) {
       url = true;
     }
   }
-  // A host: "huggingface.co/..." or "hf.co/..." typed without a scheme counts as a URL too.
+  // A known host typed without a scheme ("huggingface.co/org/name") is a URL too. Only
+  // these: an org with a '.' in its name ("a.b/c@x/y") stays an id.
   const size_t first_slash = rest.find('/');
-  if (!url && first_slash != std::string_view::npos && rest.substr(0, first_slash).find('.') != std::string_view::npos &&
-      rest.find('/', first_slash + 1) != std::string_view::npos) {
-    url = true;
-  }
-  if (!url && first_slash != std::string_view::npos && (rest.substr(0, first_slash) == "huggingface.co" ||
-                                                        rest.substr(0, first_slash) == "hf.co" ||
-                                                        rest.substr(0, first_slash) == "hf-mirror.com")) {
-    url = true;
+  if (!url && first_slash != std::string_view::npos) {
+    const std::string_view host = rest.substr(0, first_slash);
+    url = host == "huggingface.co" || host == "www.huggingface.co" || host == "hf.co" || host == "hf-mirror.com";
   }
   HubRefParse r;
   if (url) {
