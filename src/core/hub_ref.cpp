@@ -27,6 +27,11 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// Hosts that are read as URLs without a scheme, and so are never an organisation's name.
+bool KnownHost(std::string_view host) {
+  return host == "huggingface.co" || host == "www.huggingface.co" || host == "hf.co" || host == "hf-mirror.com";
+}
+
 HubRefParse Fail(std::string_view text, const std::string& why) {
   HubRefParse r;
   r.error = "\"" + EchoValue(text, 120) + "\" is not a Hugging Face model: " + why +
@@ -79,10 +84,7 @@ HubRefParse ParseHubRef(std::string_view text) {
   // A known host typed without a scheme ("huggingface.co/org/name") is a URL too. Only
   // these: an org with a '.' in its name ("a.b/c@x/y") stays an id.
   const size_t first_slash = rest.find('/');
-  if (!url && first_slash != std::string_view::npos) {
-    const std::string_view host = rest.substr(0, first_slash);
-    url = host == "huggingface.co" || host == "www.huggingface.co" || host == "hf.co" || host == "hf-mirror.com";
-  }
+  if (!url && first_slash != std::string_view::npos) url = KnownHost(rest.substr(0, first_slash));
   HubRefParse r;
   if (url) {
     const size_t host_end = rest.find('/');
@@ -121,6 +123,9 @@ HubRefParse ParseHubRef(std::string_view text) {
   if (r.ref.revision.empty()) return Fail(t, "the revision after @ is empty");
   for (char c : r.ref.revision) {
     if (static_cast<unsigned char>(c) < 0x20 || c == ' ') return Fail(t, "the revision has spaces or control characters");
+  }
+  if (KnownHost(r.ref.repo_id.substr(0, r.ref.repo_id.find('/'))) && r.ref.repo_id.find('/') != std::string::npos) {
+    return Fail(t, "the URL's path starts with a host name, not a model");
   }
   if (!IsValidRepoId(r.ref.repo_id)) {
     return Fail(t, "an id is one or two names of letters, digits, '-', '_' and '.' (at most 96 each) joined by '/'");
