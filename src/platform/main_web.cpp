@@ -465,12 +465,18 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const
   Wake();
 }
 
+// The page draws on demand: a read's start (the window opens), its progress and its end
+// (the result to show) each ask for a frame, or an idle page would show none of them.
 extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_begin(const char* name, double file_size) {
-  return static_cast<double>(llmmem::app::BeginWeights(name, file_size > 0 ? static_cast<uint64_t>(file_size) : 0));
+  const int64_t id = llmmem::app::BeginWeights(name, file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
+  Wake();
+  return static_cast<double>(id);
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_feed(double id, const uint8_t* data, int size) {
-  return llmmem::app::FeedWeights(static_cast<int64_t>(id), data, size > 0 ? static_cast<size_t>(size) : 0);
+  const double next = llmmem::app::FeedWeights(static_cast<int64_t>(id), data, size > 0 ? static_cast<size_t>(size) : 0);
+  Schedule();
+  return next;
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_next_size() { return llmmem::app::WeightsNextSize(); }
