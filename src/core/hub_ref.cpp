@@ -185,7 +185,7 @@ std::string HubModelApiUrl(const std::string& endpoint, const HubRef& ref) {
 }
 
 std::string HubSearchUrl(const std::string& endpoint, std::string_view query, int limit) {
-  return endpoint + "/api/models?search=" + UrlEncode(Trim(query), false) + "&sort=downloads&direction=-1&limit=" +
+  return endpoint + "/api/models?search=" + UrlEncode(Trim(query), false) + "&sort=downloads&limit=" +
          std::to_string(limit) + "&expand=downloads&expand=safetensors&expand=gguf";
 }
 

@@ -11,7 +11,8 @@
 //    not starting or ending with '-' or '.' (validate_repo_id also refuses "--" and "..").
 //  - hf_api.py model_info: {endpoint}/api/models/{repo_id}[/revision/{quote(rev, safe='')}],
 //    params blobs=True (siblings with sizes); list_models: {endpoint}/api/models with
-//    search, sort, limit and expand (repeated) params.
+//    search, sort (no direction parameter: huggingface_hub sends none, most downloaded first), limit and expand
+//    (repeated) params.
 #pragma once
 
 #include <string>
