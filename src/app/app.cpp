@@ -16,6 +16,7 @@
 #include "app/app.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "app/gl_min.h"
@@ -151,6 +152,12 @@ void Init(const PlatformHooks& hooks, float scale) {
   const std::string initial = from_link ? hooks.initial_query : LoadSaved(s);
   core::Config base = core::DefaultConfig();
   const std::string config_query = TakeViewKeys(s, initial);
+  // A Hub model is fetched when a link names it, not when last visit's saved state does:
+  // the box shows the id, and Load fetches it.
+  if (!from_link && !s.hub.pending_link.empty()) {
+    std::snprintf(s.hub.text, sizeof s.hub.text, "%s", s.hub.pending_link.c_str());
+    s.hub.pending_link.clear();
+  }
   if (!config_query.empty()) {
     core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
     s.config = parsed.config;

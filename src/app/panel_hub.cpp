@@ -6,6 +6,7 @@
 // A failure shows one line and leaves the model and the typed text as they were.
 // The fetching is the platform's (hooks.hub_load / hub_search); logic in hub_view.h.
 #include <cfloat>
+#include <cstdio>
 #include <string>
 
 #include "app/i18n.h"

@@ -131,6 +131,17 @@ try {
   check('the CSP refuses a host outside the list', other === 'refused' && cspBlocks.some((t) => t.includes('example.com')),
         other + ' ' + cspBlocks.join(' | '));
   await page.screenshot({ path: root + 'build/screenshots/web-hub.png' }).catch(() => {});
+  // The next visit without a link restores the saved state: the id is in the box, and
+  // nothing is fetched until the user presses Load.
+  await page.waitForTimeout(1500);  // the state is saved a moment after it changes
+  const before = hosts.length;
+  await page.goto(`${origin}/index.html`);
+  while (!(await page.evaluate(() => window.llmmemReady === true))) await page.waitForTimeout(200);
+  await settle(page);
+  st = await state(page);
+  const fetched = hosts.slice(before).filter((h) => h !== `127.0.0.1:${port}`);
+  check('a saved state naming a model fetches nothing by itself', fetched.length === 0, fetched.join(', '));
+  check('and shows the id in the box', st.hub.text === 'tiny/qwen-single', JSON.stringify(st.hub));
   await context.close();
 
   const gated = await open('#v=1&model=llama-3.1-8b&hf=tiny/gated');
