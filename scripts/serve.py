@@ -13,11 +13,23 @@ import argparse
 import functools
 import http.server
 import os
+import re
 import sys
 
 CSP = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+       "img-src 'self' data:; connect-src {connect}; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
+
+
+def connect_sources(site_dir):
+    """The page's own connect-src (web/index.html: 'self' and the listed Hub hosts), so the
+    header and the page's meta policy allow the same hosts (both apply: the stricter wins)."""
+    try:
+        with open(os.path.join(site_dir, "index.html"), encoding="utf-8") as f:
+            m = re.search(r"connect-src ([^;\"]*)", f.read())
+            return m.group(1).strip() if m else "'self'"
+    except OSError:
+        return "'self'"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
          ".css": "text/css", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json",
          ".ttf": "font/ttf"}
@@ -25,9 +37,10 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm":
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     log_file = None
+    csp = CSP.format(connect="'self'")
 
     def end_headers(self):
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", Handler.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
@@ -73,6 +86,7 @@ def main() -> int:
     p.add_argument("--log", default=None, help="append each requested path to this file")
     a = p.parse_args()
     Handler.log_file = a.log
+    Handler.csp = CSP.format(connect=connect_sources(os.path.abspath(a.dir)))
     handler = functools.partial(Handler, directory=os.path.abspath(a.dir))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), handler)
     print(f"Serving the LLM memory calculator at http://127.0.0.1:{a.port}/", flush=True)

@@ -16,6 +16,7 @@
 #include "app/app.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "app/gl_min.h"
@@ -151,6 +152,12 @@ void Init(const PlatformHooks& hooks, float scale) {
   const std::string initial = from_link ? hooks.initial_query : LoadSaved(s);
   core::Config base = core::DefaultConfig();
   const std::string config_query = TakeViewKeys(s, initial);
+  // A Hub model is fetched when a link names it, not when last visit's saved state does:
+  // the box shows the id, and Load fetches it.
+  if (!from_link && !s.hub.pending_link.empty()) {
+    std::snprintf(s.hub.text, sizeof s.hub.text, "%s", s.hub.pending_link.c_str());
+    s.hub.pending_link.clear();
+  }
   if (!config_query.empty()) {
     core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
     s.config = parsed.config;
@@ -326,8 +333,15 @@ void PasteUnavailable() {
 }
 
 double NextFrameIn() {
-  if (!g_state || g_state->save_due < 0) return -1;
-  return std::max(0.0, g_state->save_due - ImGui::GetTime());
+  if (!g_state) return -1;
+  double next = g_state->save_due < 0 ? -1 : std::max(0.0, g_state->save_due - ImGui::GetTime());
+  // The Hub search fires once typing pauses (hub_view.h): a frame is due then.
+  const HubView& v = g_state->hub;
+  if (v.typed && v.edited_at >= 0 && HubSearchDue(v, v.edited_at + kHubSearchDebounce) != "") {
+    const double at = std::max(0.0, v.edited_at + kHubSearchDebounce - ImGui::GetTime());
+    next = next < 0 ? at : std::min(next, at);
+  }
+  return next;
 }
 
 void Flush() {
@@ -351,6 +365,16 @@ void ClearColor(float rgba[4]) {
 //-----------------------------------------------------------------------------
 // [SECTION] Opened files
 //-----------------------------------------------------------------------------
+
+void HubLoaded(const HubResult& result) {
+  if (g_state) ApplyHubResult(*g_state, result);
+}
+
+void HubSearched(const HubHits& hits) {
+  if (!g_state || hits.seq != g_state->hub.search_seq) return;
+  g_state->hub.searching = false;
+  g_state->hub.hits = hits;
+}
 
 void ReportError(const std::string& title, const std::string& message) {
   if (g_state) AddBanner(*g_state, {title, message, {}, true});
@@ -514,6 +538,16 @@ std::string TestStateJson() {
   weights["tensors"] = static_cast<int64_t>(w.result.tensor_count);
   weights["message"] = w.result.message;
   j["weights"] = std::move(weights);
+  const HubView& hv = g_state->hub;  // the model box's Hugging Face part
+  core::Json hub(core::Json::Object{});
+  hub["loading"] = hv.loading;
+  hub["error"] = hv.error;
+  hub["loaded"] = hv.loaded.ok ? hv.loaded.ref : std::string();
+  hub["approximate"] = hv.loaded.ok && hv.loaded.approximate;
+  hub["searching"] = hv.searching;
+  hub["hits"] = static_cast<int64_t>(hv.hits.hits.size());
+  hub["text"] = std::string(hv.text);
+  j["hub"] = std::move(hub);
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
   core::Json::Array hidden;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "app/hub_view.h"
 #include "app/storage.h"
 #include "app/weights.h"
 
@@ -61,6 +62,11 @@ struct PlatformHooks {
   // the DOM for screen readers, selection, find and translation. May be empty.
   std::function<void(const std::string& json)> mirror_changed;
   // How files reach the app, for the hint in the weights panel.
+  // Hugging Face models (hub_view.h): starts loading or searching; the answer comes back
+  // through HubLoaded / HubSearched, later, on the UI's thread. Empty where the platform
+  // cannot fetch.
+  std::function<void(const HubRequest& request)> hub_load;
+  std::function<void(int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token)> hub_search;
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
 
@@ -109,6 +115,9 @@ void PasteUnavailable();
 // Seconds until the UI needs a frame with no input (a pending save), or < 0 for none.
 // Platforms that draw on demand set a timer for it.
 double NextFrameIn();
+// The answers to hooks.hub_load / hub_search (stale ones are ignored).
+void HubLoaded(const HubResult& result);
+void HubSearched(const HubHits& hits);
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).
@@ -120,7 +129,8 @@ void ClearColor(float rgba[4]);
 // For browser and desktop tests, as JSON text: {"ok", "fits", "peak_bytes",
 // "capacity_bytes", "config": "<the config's URL query, as the CLI takes it>",
 // "url_state": "<config plus view keys, as in location.hash>", "units", "theme",
-// "weights": {"reading", "name", "ok", "tensors", "message"}, "also_in_effect": [settings
+// "weights": {"reading", "name", "ok", "tensors", "message"}, "hub": {"loading", "error", "loaded",
+// "approximate", "searching", "hits", "text"}, "also_in_effect": [settings
 // that change the figures and have no control in this mode, listed under "Also in effect"]}.
 std::string TestStateJson();
 

@@ -226,6 +226,7 @@ void ModelCell(State& s) {
   ImGui::TextDisabled("%s %s", core::FormatParams(static_cast<double>(counts.total)).c_str(), Tr("parameters"));
   ImGui::SameLine();
   DrawImportButtons(s);
+  DrawHubBox(s);
 }
 
 void PurposeCell(State& s) {

@@ -11,6 +11,7 @@ void DrawToolbar(State& s);         // panel_toolbar.cpp: title, undo/redo/reset
 void DrawQuestions(State& s, bool stacked);  // panel_questions.cpp: which model, what for, which GPU
 void DrawInputs(State& s);          // panel_inputs.cpp: workload, then the Advanced sections
 void DrawModelInputs(State& s);     // panel_model.cpp: the model's dimensions (an Advanced section)
+void DrawHubBox(State& s);          // panel_hub.cpp: a Hugging Face model by its id, search as you type
 void DrawImportButtons(State& s);   // panel_model.cpp: paste config.json, open a file, the paste box
 void DrawGpuInfo(const core::Gpu& g);  // panel_inputs.cpp: a card's catalogue row (tooltips)
 void DrawModelSizes(State& s);      // panel_sizes.cpp: the model's size per precision (the HF calculator's table)

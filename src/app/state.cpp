@@ -7,6 +7,7 @@
 #include "app/mirror.h"
 #include "app/ui_defaults.h"
 #include "core/config_json.h"
+#include "core/hub_ref.h"
 #include "core/field_effect.h"
 
 namespace llmmem::app {
@@ -38,6 +39,9 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
     } else if (pair.compare(0, 5, "lang=") == 0) {
       Lang l;
       if (ParseLang(pair.substr(5), l)) SetLang(l);
+    } else if (pair.compare(0, 3, "hf=") == 0) {
+      // A link that names a Hub model loads it (once the platform can fetch).
+      s.hub.pending_link = core::UrlDecode(pair.substr(3));
     } else if (pair.compare(0, 5, "view=") == 0) {
       for (int t = 0; t < kTabCount; ++t)
         if (pair.compare(5, std::string::npos, kTabIds[t]) == 0) {
@@ -61,6 +65,8 @@ std::string ViewKeys(const State& s) {
   if (s.units == core::UnitSystem::kBinary) v += "&units=gib";
   if (!s.dark) v += "&theme=light";
   if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + kTabIds[s.tab];
+  const std::string hf = HubLinkKey(s);
+  if (!hf.empty()) v += "&" + hf;
   const std::string net = NetworkViewQuery(s.network);
   if (!net.empty()) v += "&" + net;
   Lang browser = Lang::kEn;

@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "app/compare.h"
+#include "app/hub_view.h"
 #include "app/oom_view.h"
 #include "app/network_view.h"
 #include "core/config.h"
@@ -75,6 +76,7 @@ struct State {
   std::string undo_base_query;
   std::string pending_label;           // names the step being made (the first field edited)
   WeightsView weights;
+  HubView hub;                         // the model box's Hugging Face models (hub_view.h)
   OomView oom;                         // the "Read an OOM" tab
   std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
   std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame

@@ -11,6 +11,16 @@ namespace llmmem::app {
 
 const Translation kStrings[] = {
     {"Also in effect", "其他生效的设置"},
+    {"Access token for gated repos (kept in memory only)", "受限仓库的访问令牌（仅保存在内存中）"},
+    {"Approximate: the architecture was read generically.", "近似：架构按通用字段读取。"},
+    {"GGUF file", "GGUF 文件"},
+    {"Hub settings", "Hub 设置"},
+    {"Hugging Face id, URL or id@revision", "Hugging Face 模型 id、网址或 id@版本"},
+    {"Load", "加载"},
+    {"Loading %s...", "正在加载 %s..."},
+    {"Searching the Hub...", "正在搜索 Hub..."},
+    {"Where the numbers came from", "数字的来源"},
+    {"downloads", "次下载"},
     {"Any network", "任意网络"},
     {"Read an OOM", "解读 OOM 报错"},
     {"Serving", "推理服务"},

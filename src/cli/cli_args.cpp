@@ -35,7 +35,7 @@ void Error(CliParse& r, const std::string& flag, const std::string& message) {
 
 }  // namespace
 
-CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file) {
+CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file, const HubLoadFn& hub) {
   CliParse r;
   r.options.config = core::DefaultConfig();
   core::Config& c = r.options.config;
@@ -63,6 +63,14 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     claims[field] = {typed, value};
     given[field] = typed;
   };
+  // --hf-file picks the GGUF file --hf reads, wherever it stands.
+  std::string hf_file;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--hf-file" && i + 1 < args.size()) hf_file = args[i + 1];
+    if (args[i].compare(0, 10, "--hf-file=") == 0) hf_file = args[i].substr(10);
+  }
+  bool hub_dtype_known = false;  // the stored format --hf found, applied at the end
+  core::Dtype hub_dtype = core::Dtype::kBf16;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
@@ -132,6 +140,29 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       } else {
         r.options.export_target = core::Info(target).id;
       }
+      continue;
+    }
+    if (key == "hf_file") continue;  // read above
+    if (key == "hf") {
+      if (!hub) {
+        Error(r, flag, flag + ": this llmmem cannot fetch models (built without libcurl); use --hf-config");
+        continue;
+      }
+      HubModelLoad loaded = hub(*value, hf_file);
+      if (!loaded.ok) {
+        Error(r, flag, flag + " " + core::EchoValue(*value, 200) + ": " + loaded.error);
+        continue;
+      }
+      for (const std::string& line : loaded.provenance)
+        r.diagnostics.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "--hf", "hub: " + line});
+      c.model = loaded.model;
+      hub_dtype_known = loaded.dtype_known;
+      hub_dtype = loaded.dtype;
+      r.options.hf_ref = *value;
+      claim("model", "hf " + *value, flag + " " + core::EchoValue(*value, 200));
+      model_before = c.model;
+      head_dim_given = false;
+      model_chosen = true;
       continue;
     }
     if (key == "weights_file") {
@@ -230,6 +261,12 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
   }
 
+  // The weights' stored format, unless --dtype says otherwise; a format that cannot be
+  // trained (GPTQ, GGUF) only for inference, and QLoRA keeps its NF4 base.
+  if (hub_dtype_known && !given.count("dtype") &&
+      (c.mode == core::Mode::kInference || (core::Info(hub_dtype).trainable && c.mode != core::Mode::kQlora))) {
+    c.dtype = hub_dtype;
+  }
   core::Diagnostics derived;
   core::DeriveHeadDim(c.model, model_before, head_dim_given, derived);
   for (Diagnostic d : derived) {
@@ -296,6 +333,13 @@ std::string HelpText() {
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
       "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"
+      "  --hf MODEL           a Hugging Face Hub model: org/name, org/name@revision or a huggingface.co URL.\n"
+      "                       The local cache first (HF_HUB_CACHE, HF_HOME, ~/.cache/huggingface/hub), then\n"
+      "                       HF_ENDPOINT (default https://huggingface.co; e.g. https://hf-mirror.com) with\n"
+      "                       HF_TOKEN for gated repos; HF_HUB_OFFLINE=1 forbids the network. Reads config.json\n"
+      "                       and only the weights' headers (HTTP Range). Built without libcurl: the cache only.\n"
+      "  --hf-file FILE       the GGUF file of a GGUF repo that --hf reads (default: the Q4_K_M, else the smallest)\n"
+      "  --hf-search TEXT     list Hub models matching TEXT, most downloaded first\n"
       "  --config FILE        a saved configuration (the JSON that --json prints under \"config\")\n"
       "                       (both FILEs: a regular file of at most 8 MiB, or - for standard input)\n"
       "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"

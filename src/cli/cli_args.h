@@ -11,6 +11,8 @@
 
 #include "core/config.h"
 #include "core/diagnostics.h"
+#include "core/dtype.h"
+#include "core/model.h"
 
 namespace llmmem::cli {
 
@@ -27,6 +29,7 @@ struct CliOptions {
   std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;
   bool doctor = false;
+  std::string hf_ref;           // --hf: the model as given (id, URL or id@rev)
   std::string export_target;    // --export vllm|sglang|llama.cpp|ollama|deepspeed|fsdp|hf-trainer (core/launch_export.h)
 };
 
@@ -35,10 +38,23 @@ struct CliParse {
   core::Diagnostics diagnostics;  // any error: exit code 2
 };
 
+// A Hugging Face model fetched for --hf (src/net/hub_loader.h natively; nothing in tests
+// that do not ask). ok false: `error` says why, and the configuration keeps its model.
+struct HubModelLoad {
+  bool ok = false;
+  std::string error;
+  core::ModelSpec model;
+  bool dtype_known = false;   // the weights' stored format (bf16, gptq, q4_k_m, ...)
+  core::Dtype dtype = core::Dtype::kBf16;
+  std::vector<std::string> provenance;  // what came from where, printed as notes
+};
+using HubLoadFn = std::function<HubModelLoad(const std::string& ref, const std::string& gguf_file)>;
+
 // Returns the file's text, or nullopt with `error` set.
 using ReadFileFn = std::function<std::optional<std::string>(const std::string& path, std::string& error)>;
 
-CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file);
+// `hub` answers --hf (with --hf-file's GGUF choice); without one, --hf is refused.
+CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file, const HubLoadFn& hub = nullptr);
 std::string HelpText();
 
 }  // namespace llmmem::cli

@@ -4,6 +4,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_fit.h"
+#include "cli/cli_hub.h"
 #include "cli/cli_oom.h"
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
@@ -43,7 +44,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "oom") return cli::RunOom(args, ReadFile, std::cout, std::cerr);
   if (cli::IsNetworkCommand(args)) return cli::RunNetworkCommand(args, ReadFile);  // any network, layer by layer
-  const cli::CliParse parsed = cli::ParseCli(args, ReadFile);
+  int search_exit = 0;
+  if (cli::RunHubSearch(args, std::cout, std::cerr, &search_exit)) return search_exit;
+  const cli::CliParse parsed = cli::ParseCli(args, ReadFile, cli::LoadHubForCli);
   if (parsed.options.help) {
     Print(std::cout, cli::HelpText());
     return 0;

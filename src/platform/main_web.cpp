@@ -42,6 +42,7 @@
 #include "imgui.h"
 #include "platform/render_frame.h"
 #include "platform/web_gl.h"
+#include "platform/web_hub.h"
 #include "platform/web_input.h"
 
 namespace {
@@ -577,6 +578,7 @@ int main() {
   hooks.language = lang;
   hooks.language_changed = [](const std::string& l) { JsLanguageChanged(l.c_str()); };
   hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
+  llmmem::platform::webhub::Install(&hooks, Wake);
   llmmem::app::Init(hooks, g_canvas.dpr);
   llmmem::platform::webgl::UpdateFontTexture();
 
