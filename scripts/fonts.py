@@ -4,6 +4,9 @@
   fonts.py latin SRC.ttf OUT.ttf src/app/glyph_ranges.h
       DejaVu Sans cut to the code points the UI loads (kLatinGlyphRanges), without hinting
       or layout tables (Dear ImGui's rasteriser uses neither).
+  fonts.py check-latin src/app/glyph_ranges.h
+      Fails when a character past Latin-1 and below CJK in src/ or presets/ has
+      no glyph in the ranges (also run by `latin`, and by scripts/test).
   fonts.py cjk SRC.ttc OUT.ttf OUT_MINI.ttf src/app/strings.cpp src/app
       A CJK font (WenQuanYi Micro Hei, fonts-wqy-microhei) cut to the characters the
       Chinese column of strings.cpp uses (OUT.ttf, loaded only when Chinese is shown), and
@@ -43,7 +46,7 @@ def write_subset(src, out, unicodes, font_number=0):
     os.replace(tmp, out)
 
 
-def latin(src, out, header):
+def latin_ranges(header):
     text = open(header, encoding="utf-8").read()
     body = text.split("glyph-ranges-begin", 1)[1].split("glyph-ranges-end", 1)[0]
     body = re.sub(r"//[^\n]*", "", body)
@@ -51,7 +54,36 @@ def latin(src, out, header):
     pairs = list(zip(values[0::2], values[1::2]))
     if not pairs:
         sys.exit(f"fonts.py: no glyph ranges found in {header}")
-    write_subset(src, out, {c for a, b in pairs for c in range(a, b + 1)})
+    return {c for a, b in pairs for c in range(a, b + 1)}
+
+
+def latin(src, out, header):
+    check_latin(header)
+    write_subset(src, out, latin_ranges(header))
+
+
+def check_latin(header):
+    """Every character past Latin-1 that the sources and catalogues hold (what the UI can
+    draw: its strings in both languages, the core's explanations, preset and GPU names) has
+    a glyph in the Latin subset, or is CJK (>= U+2E80: the Chinese font's)."""
+    glyphs = latin_ranges(header)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(header))))
+    missing = {}
+    for top in ("src", "presets"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for name in names:
+                if not name.endswith((".cpp", ".h", ".json")):
+                    continue
+                path = os.path.join(dirpath, name)
+                text = open(path, encoding="utf-8", errors="replace").read()
+                for ch in text:
+                    c = ord(ch)
+                    if c > 0xFF and c < 0x2E80 and c not in glyphs and c != 0xFFFD:
+                        missing.setdefault(ch, os.path.relpath(path, root))
+    if missing:
+        for ch, where in sorted(missing.items()):
+            print(f"fonts.py: U+{ord(ch):04X} {ch!r} ({where}) has no glyph in {header}", file=sys.stderr)
+        sys.exit(f"fonts.py: {len(missing)} characters the UI may draw are missing from the Latin glyph ranges")
 
 
 # A C++ string literal's text: "..." with escapes; adjacent literals are joined.
@@ -101,6 +133,8 @@ def cjk(src, out, out_mini, strings_cpp, src_dir):
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "latin":
         latin(*sys.argv[2:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "check-latin":
+        check_latin(sys.argv[2])
     elif len(sys.argv) == 7 and sys.argv[1] == "cjk":
         cjk(*sys.argv[2:])
     else:
