@@ -90,7 +90,7 @@ struct WeightBytes {
 
 inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
   WeightBytes w;
-  ForEachTensor(d.c.model, [&](const TensorShape& t) {
+  d.facts.ForEachTensor([&](const TensorShape& t) {
     const double share = d.Share(t);
     const double bytes = TensorBytes(t, format, d.c.quant) * share;
     const int g = static_cast<int>(t.group);

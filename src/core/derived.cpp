@@ -43,13 +43,19 @@ double Derived::Share(const TensorShape& ts) const {
   return share;
 }
 
-Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pipeline_stage) {
+Derived::Derived(const Config& config, int pipeline_stage)
+    : c(config), facts(FactsOf(config.model)), stage(pipeline_stage) {
   const ModelSpec& m = c.model;
   has_arch = m.HasArchitecture();
-  if (has_arch) counts = CountParameters(m);
-  P = static_cast<double>(m.params_override > 0 ? m.params_override : counts.total);
-  // A given total keeps the architecture's active share (dense: all of it).
-  P_active = counts.total > 0 ? std::round(P * (static_cast<double>(counts.active) / static_cast<double>(counts.total))) : P;
+  if (has_arch) counts = facts.counted ? facts.counts : CountParameters(m);
+  if (facts.counted) {
+    P = facts.P;
+    P_active = facts.P_active;
+  } else {
+    P = static_cast<double>(m.params_override > 0 ? m.params_override : counts.total);
+    // A given total keeps the architecture's active share (dense: all of it).
+    P_active = counts.total > 0 ? std::round(P * (static_cast<double>(counts.active) / static_cast<double>(counts.total))) : P;
+  }
   training = c.mode != Mode::kInference;
   adapters = c.mode == Mode::kLora || c.mode == Mode::kQlora;
   b = static_cast<double>(c.batch);
@@ -94,7 +100,7 @@ Derived::Derived(const Config& config, int pipeline_stage) : c(config), stage(pi
 
   const double r = static_cast<double>(c.lora_rank);
   if (has_arch) {
-    ForEachTensor(m, [&](const TensorShape& ts) {
+    facts.ForEachTensor([&](const TensorShape& ts) {
       const double rows = static_cast<double>(ts.rows), cols = static_cast<double>(ts.cols);
       const double n = static_cast<double>(ts.count);
       const double share = Share(ts);

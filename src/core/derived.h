@@ -6,11 +6,13 @@
 
 #include "core/config.h"
 #include "core/model.h"
+#include "core/model_facts.h"
 
 namespace llmmem::core {
 
 struct Derived {
   const Config& c;
+  const ModelFacts& facts;    // the model's tensor list and counts, computed once per model
   ParamCounts counts;
   bool training = false;      // any mode with a backward pass
   bool adapters = false;      // LoRA or QLoRA
