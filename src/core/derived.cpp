@@ -1,5 +1,7 @@
 #include "core/derived.h"
 
+#include "core/account_weights.h"  // TensorBytes
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,29 +21,9 @@ uint32_t LoraBit(TensorRole role) {
   }
 }
 
-bool InLayers(const TensorShape& t) {
-  return t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
-         (t.group == ParamGroup::kNorms && t.role == TensorRole::kNorm && t.count > 1);
-}
-
 }  // namespace
 
 int LastStage(const Config& c) { return static_cast<int>(c.pp > 1 ? c.pp - 1 : 0); }
-
-double Derived::Share(const TensorShape& ts) const {
-  double share = 1;
-  // Pipeline: layers spread over stages; embeddings on the first, head and final norm on the last.
-  if (InLayers(ts)) {
-    share = stage_layers / L;
-  } else if (ts.group == ParamGroup::kEmbedding) {
-    share = first_stage ? 1 : 0;
-  } else {
-    share = last_stage ? 1 : 0;
-  }
-  if (ts.cols > 1) share /= t;          // TP splits matrices (vocab-parallel embeddings too)
-  if (ts.routed_expert) share /= ep;    // EP splits the routed experts
-  return share;
-}
 
 Derived::Derived(const Config& config, int pipeline_stage)
     : c(config), facts(FactsOf(config.model)), stage(pipeline_stage) {
@@ -98,6 +80,21 @@ Derived::Derived(const Config& config, int pipeline_stage)
   }
   if (pp == 1) in_flight = 1;
 
+  // Share's values. Pipeline: layers spread over stages; embeddings on the first, head
+  // and final norm on the last. TP splits matrices (vocab-parallel embeddings too), EP the
+  // routed experts. Divided in this order, as a share per tensor always was.
+  for (int where = 0; where < 3; ++where) {
+    for (int matrix = 0; matrix < 2; ++matrix) {
+      for (int routed = 0; routed < 2; ++routed) {
+        double share = where == 0 ? stage_layers / L : where == 1 ? (first_stage ? 1 : 0) : (last_stage ? 1 : 0);
+        if (matrix) share /= t;
+        if (routed) share /= ep;
+        share_[where][matrix][routed] = share;
+      }
+    }
+  }
+
+  own_format = c.mode == Mode::kQlora ? Dtype::kNf4 : c.dtype;
   const double r = static_cast<double>(c.lora_rank);
   if (has_arch) {
     facts.ForEachTensor([&](const TensorShape& ts) {
@@ -105,6 +102,11 @@ Derived::Derived(const Config& config, int pipeline_stage)
       const double n = static_cast<double>(ts.count);
       const double share = Share(ts);
       P_gpu += rows * cols * n * share;
+      const double bytes = detail::TensorBytes(ts, own_format, c.quant) * share;
+      const int g = static_cast<int>(ts.group);
+      own_weights.group[g] += bytes;
+      own_weights.params[g] += rows * cols * n * share;
+      own_weights.total += bytes;
       if (InLayers(ts) && L > 0) layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
       full_factored += (ts.cols > 1 ? rows + cols : rows) * n * share;
       if (adapters && (LoraBit(ts.role) & c.lora_targets)) {

@@ -10,6 +10,22 @@
 
 namespace llmmem::core {
 
+namespace detail {
+// Weight bytes and parameters of one GPU by ParamGroup, before a given total rescales them
+// (account_weights.h WeightsByGroup).
+struct WeightBytes {
+  double group[5] = {0, 0, 0, 0, 0};  // by ParamGroup
+  double params[5] = {0, 0, 0, 0, 0};
+  double total = 0;
+};
+}  // namespace detail
+
+// Per-layer tensors (attention, MLP, the layers' norms), which pipeline stages divide.
+inline bool InLayers(const TensorShape& t) {
+  return t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
+         (t.group == ParamGroup::kNorms && t.role == TensorRole::kNorm && t.count > 1);
+}
+
 struct Derived {
   const Config& c;
   const ModelFacts& facts;    // the model's tensor list and counts, computed once per model
@@ -47,14 +63,27 @@ struct Derived {
   double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
   double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)
 
+  // The weights in their own format (QLoRA: NF4; else dtype), summed in the same pass over
+  // the tensors as the figures above (WeightsByGroup takes them from here).
+  Dtype own_format = Dtype::kCount;
+  detail::WeightBytes own_weights;
+
   Derived(const Config& config, int pipeline_stage);
 
-  // The share of a tensor family this GPU holds (pipeline stage x TP x EP).
-  double Share(const TensorShape& t) const;
+  // The share of a tensor family this GPU holds (pipeline stage x TP x EP): one of eight
+  // values computed once per estimate (share_ below), not per tensor.
+  double Share(const TensorShape& ts) const {
+    const int where = InLayers(ts) ? 0 : ts.group == ParamGroup::kEmbedding ? 1 : 2;
+    return share_[where][ts.cols > 1 ? 1 : 0][ts.routed_expert ? 1 : 0];
+  }
   // ZeRO divisors: how many GPUs split each model state.
   double WeightShards() const { return c.zero >= 3 ? shard : 1; }
   double GradShards() const { return c.zero >= 2 ? shard : 1; }
   double OptimizerShards() const { return c.zero >= 1 ? shard : 1; }
+
+ private:
+  // [in layers, embeddings, other][matrix][routed expert]
+  double share_[3][2][2] = {};
 };
 
 // Weights narrower than fp32 are updated through an fp32 master copy when enabled.
