@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "core/serving.h"
 #include "setups.h"
@@ -203,10 +204,14 @@ TEST_CASE("Fast path identity: every EstimateTotals field is unchanged over 5000
   Digest digest;
   int valid = 0;
   int valid_by_mode[5] = {};
+  std::vector<Config> configs;
+  std::vector<Totals> totals;
   const int n = 5000;
   for (int i = 0; i < n; ++i) {
-    const Config c = RandomConfig(pick);
+    configs.push_back(RandomConfig(pick));
+    const Config& c = configs.back();
     const Totals t = EstimateTotals(c);
+    totals.push_back(t);
     valid += t.ok ? 1 : 0;
     valid_by_mode[static_cast<int>(c.mode)] += t.ok ? 1 : 0;
     digest.Totals(t);
@@ -217,4 +222,23 @@ TEST_CASE("Fast path identity: every EstimateTotals field is unchanged over 5000
               valid_by_mode[1], valid_by_mode[2], valid_by_mode[3], valid_by_mode[4]);
   CHECK(valid > 3000);
   CHECK(digest.h == kFastPathDigest);
+
+  // The same configurations, each right after a variant with the same model and layout but
+  // another workload, mode and optimizer (what per-model and per-layout caches would keep
+  // between calls), in reverse order: every field as above.
+  int differ = 0;
+  for (size_t i = configs.size(); i-- > 0;) {
+    Config variant = configs[i];
+    variant.batch = configs[i].batch == 1 ? 4 : 1;
+    variant.seq = configs[i].seq == 2048 ? 8192 : 2048;
+    variant.mode = configs[(i + 1) % configs.size()].mode;
+    variant.optimizer = configs[(i + 7) % configs.size()].optimizer;
+    variant.recompute = configs[(i + 3) % configs.size()].recompute;
+    EstimateTotals(variant);
+    Digest warm, cold;
+    warm.Totals(EstimateTotals(configs[i]));
+    cold.Totals(totals[i]);
+    differ += warm.h != cold.h ? 1 : 0;
+  }
+  CHECK(differ == 0);
 }

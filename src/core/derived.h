@@ -26,7 +26,29 @@ inline bool InLayers(const TensorShape& t) {
          (t.group == ParamGroup::kNorms && t.role == TensorRole::kNorm && t.count > 1);
 }
 
-struct Derived {
+// The sums over the model's tensors (Derived::SumTensors): they depend on the model and the
+// layout, not on batch or sequence.
+struct TensorSums {
+  // Parameters held by this GPU before ZeRO sharding: its stage's tensors, matrices split
+  // t ways, routed experts split ep ways, vectors replicated.
+  double P_gpu = 0;
+  double T_gpu = 0;           // trainable share of P_gpu (LoRA: the adapters')
+  double layer_params_gpu = 0;  // one layer's parameters on this GPU (ZeRO-3 gathers one at a time)
+
+  double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
+  double lora_factored = 0;   // Adafactor state elements of the adapters
+  double full_factored = 0;   // Adafactor state elements of the whole model
+  double lora_in_width = 0;
+  double lora_qkv_in_width = 0;  // the part of lora_in_width on Q, K and V (the layer's input)
+  double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
+  double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
+  double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)
+  // The weights in their own format (QLoRA: NF4; else dtype), summed in the same pass over
+  // the tensors as the figures above (WeightsByGroup takes them from here).
+  detail::WeightBytes own_weights;
+};
+
+struct Derived : TensorSums {
   const Config& c;
   const ModelFacts& facts;    // the model's tensor list and counts, computed once per model
   ParamCounts counts;
@@ -43,30 +65,11 @@ struct Derived {
   double pp = 1, cp = 1, ep = 1, dp = 1;
   int stage = 0;
   bool first_stage = true, last_stage = true;
+  Dtype own_format = Dtype::kCount;  // the weights' own format (QLoRA: NF4; else dtype), summed in TensorSums
   double stage_layers = 0;    // layers on this stage: ceil(L / pp) on the most loaded one
   double shard = 1;           // ZeRO/FSDP shard group size (zero_group, else dp x cp)
   double in_flight = 1;       // micro-batches whose activations this stage holds at once
   double s_local = 0;         // tokens of a sequence this GPU holds: s / cp
-
-  // Parameters held by this GPU before ZeRO sharding: its stage's tensors, matrices split
-  // t ways, routed experts split ep ways, vectors replicated.
-  double P_gpu = 0;
-  double T_gpu = 0;           // trainable share of P_gpu (LoRA: the adapters')
-  double layer_params_gpu = 0;  // one layer's parameters on this GPU (ZeRO-3 gathers one at a time)
-
-  double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
-  double lora_factored = 0;   // Adafactor state elements of the adapters
-  double full_factored = 0;   // Adafactor state elements of the whole model
-  double lora_in_width = 0;
-  double lora_qkv_in_width = 0;  // the part of lora_in_width on Q, K and V (the layer's input)
-  double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
-  double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
-  double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)
-
-  // The weights in their own format (QLoRA: NF4; else dtype), summed in the same pass over
-  // the tensors as the figures above (WeightsByGroup takes them from here).
-  Dtype own_format = Dtype::kCount;
-  detail::WeightBytes own_weights;
 
   Derived(const Config& config, int pipeline_stage);
 
@@ -82,6 +85,7 @@ struct Derived {
   double OptimizerShards() const { return c.zero >= 1 ? shard : 1; }
 
  private:
+  TensorSums SumTensors() const;
   // [in layers, embeddings, other][matrix][routed expert]
   double share_[3][2][2] = {};
 };

@@ -52,8 +52,10 @@ const ModelFacts& FactsOf(const ModelSpec& m) {
     ModelFacts facts;
   };
   thread_local Entry last;
+  thread_local uint64_t computed = 0;
   if (!last.filled || !SameDimensions(last.key, m)) {
     Compute(m, last.facts);
+    last.facts.generation = ++computed;
     last.key = m;
     last.filled = true;
   }

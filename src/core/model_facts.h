@@ -6,6 +6,8 @@
 // Includes only the core.
 #pragma once
 
+#include <cstdint>
+
 #include "core/model.h"
 
 namespace llmmem::core {
@@ -22,6 +24,7 @@ struct ModelFacts {
   ParamCounts counts;         // CountParameters, when counted and the model has an architecture
   double P = 0;               // params_override or counts.total (Derived::P)
   double P_active = 0;        // Derived::P_active
+  uint64_t generation = 0;    // differs for each model computed (keys caches built on these facts)
 
   template <class F>
   void ForEachTensor(F&& f) const {
