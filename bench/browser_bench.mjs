@@ -4,7 +4,8 @@
 //  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
 //                   median over training and inference configurations
 //  first_frame_ms   navigation start to the end of the page's first frame, median of runs
-//                   (and when the wasm had arrived and the module was ready, medians)
+//                   (and when the wasm had arrived, the module was ready, and main_web.cpp's
+//                   start-up marks, medians)
 //  blank_frame_ms   the same for bench/blank (a WebGL2 context cleared once), median
 //  idle_busy_pct    main-thread busy time over an idle spell (CDP TaskDuration)
 //  idle_frames      frames drawn in that spell
@@ -66,7 +67,8 @@ try {
       if (into === first) {
         split.push(await page.evaluate(() => {
           const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/llmmem.wasm'));
-          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady };
+          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady,
+                   marks: window.llmmemMarks || {} };
         }));
       }
       await ctx.close();
@@ -78,6 +80,9 @@ try {
   out.wasm_loaded_ms = median(split.map(x => x.wasm_loaded));
   out.runtime_ready_ms = median(split.map(x => x.runtime_ready));
   out.blank_frame_runs = base.map(x => Math.round(x));
+  // main_web.cpp's start-up marks (main, gl_ready, app_init, font_texture, frame_start), medians.
+  out.marks_ms = {};
+  for (const k of Object.keys(split[0].marks)) out.marks_ms[k] = median(split.map(x => x.marks[k]));
 
   // The page: wire bytes, estimate latency, idle, latency.
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
