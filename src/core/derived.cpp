@@ -25,11 +25,29 @@ uint32_t LoraBit(TensorRole role) {
 
 int LastStage(const Config& c) { return static_cast<int>(c.pp > 1 ? c.pp - 1 : 0); }
 
-// One pass over the model's tensors for every sum Derived needs of them.
+// Share's values. Pipeline: layers spread over stages; embeddings on the first, head and
+// final norm on the last. TP splits matrices (vocab-parallel embeddings too), EP the routed
+// experts. Divided in this order, as a share per tensor always was.
+void Derived::FillShares() {
+  for (int where = 0; where < 3; ++where) {
+    for (int matrix = 0; matrix < 2; ++matrix) {
+      for (int routed = 0; routed < 2; ++routed) {
+        double v = where == 0 ? stage_layers / L : where == 1 ? (first_stage ? 1 : 0) : (last_stage ? 1 : 0);
+        if (matrix) v /= t;
+        if (routed) v /= ep;
+        share[where][matrix][routed] = v;
+      }
+    }
+  }
+}
+
+// One pass over the model's tensors for every sum Derived needs of them (Share's values
+// already in place).
 TensorSums Derived::SumTensors() const {
   const ModelSpec& m = c.model;
   const double r = static_cast<double>(c.lora_rank);
   TensorSums sum;
+  std::copy(&share[0][0][0], &share[0][0][0] + 12, &sum.share[0][0][0]);
   facts.ForEachTensor([&](const TensorShape& ts) {
     const double rows = static_cast<double>(ts.rows), cols = static_cast<double>(ts.cols);
     const double n = static_cast<double>(ts.count);
@@ -116,20 +134,6 @@ Derived::Derived(const Config& config, int pipeline_stage)
   }
   if (pp == 1) in_flight = 1;
 
-  // Share's values. Pipeline: layers spread over stages; embeddings on the first, head
-  // and final norm on the last. TP splits matrices (vocab-parallel embeddings too), EP the
-  // routed experts. Divided in this order, as a share per tensor always was.
-  for (int where = 0; where < 3; ++where) {
-    for (int matrix = 0; matrix < 2; ++matrix) {
-      for (int routed = 0; routed < 2; ++routed) {
-        double share = where == 0 ? stage_layers / L : where == 1 ? (first_stage ? 1 : 0) : (last_stage ? 1 : 0);
-        if (matrix) share /= t;
-        if (routed) share /= ep;
-        share_[where][matrix][routed] = share;
-      }
-    }
-  }
-
   own_format = c.mode == Mode::kQlora ? Dtype::kNf4 : c.dtype;
   if (has_arch) {
     // The sums over the model's tensors depend on the model and the layout alone, not on
@@ -155,12 +159,14 @@ Derived::Derived(const Config& config, int pipeline_stage)
     thread_local Key last_key;
     thread_local TensorSums last_sums;
     if (!filled || !(last_key == key)) {
+      FillShares();
       last_sums = SumTensors();
       last_key = key;
       filled = true;
     }
     static_cast<TensorSums&>(*this) = last_sums;
   } else {
+    FillShares();
     P_gpu = P / (t * pp);  // a parameter count alone: assume an even split
     layer_params_gpu = 0;
   }

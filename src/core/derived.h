@@ -46,6 +46,8 @@ struct TensorSums {
   // The weights in their own format (QLoRA: NF4; else dtype), summed in the same pass over
   // the tensors as the figures above (WeightsByGroup takes them from here).
   detail::WeightBytes own_weights;
+  // Share's values: [in layers, embeddings, other][matrix][routed expert].
+  double share[3][2][2] = {};
 };
 
 struct Derived : TensorSums {
@@ -73,11 +75,11 @@ struct Derived : TensorSums {
 
   Derived(const Config& config, int pipeline_stage);
 
-  // The share of a tensor family this GPU holds (pipeline stage x TP x EP): one of eight
-  // values computed once per estimate (share_ below), not per tensor.
+  // The share of a tensor family this GPU holds (pipeline stage x TP x EP): one of the
+  // values of TensorSums::share, computed with the sums, not per tensor.
   double Share(const TensorShape& ts) const {
     const int where = InLayers(ts) ? 0 : ts.group == ParamGroup::kEmbedding ? 1 : 2;
-    return share_[where][ts.cols > 1 ? 1 : 0][ts.routed_expert ? 1 : 0];
+    return share[where][ts.cols > 1 ? 1 : 0][ts.routed_expert ? 1 : 0];
   }
   // ZeRO divisors: how many GPUs split each model state.
   double WeightShards() const { return c.zero >= 3 ? shard : 1; }
@@ -85,9 +87,8 @@ struct Derived : TensorSums {
   double OptimizerShards() const { return c.zero >= 1 ? shard : 1; }
 
  private:
+  void FillShares();
   TensorSums SumTensors() const;
-  // [in layers, embeddings, other][matrix][routed expert]
-  double share_[3][2][2] = {};
 };
 
 // Weights narrower than fp32 are updated through an fp32 master copy when enabled.

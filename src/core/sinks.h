@@ -39,7 +39,14 @@ struct Live {
   static Live GenerationOnly(double b) { return {0, 0, b}; }    // rollout KV cache
   Live On(Device d) const { Live l = *this; l.device = d; return l; }
   double At(int m) const { return m == 0 ? forward_end : m == 1 ? optimizer_step : generation; }
-  Live Whole() const { return {WholeBytes(forward_end), WholeBytes(optimizer_step), WholeBytes(generation), device}; }
+  // Most leaves hold the same bytes at several moments (Both): each value rounded once.
+  // (+0 and -0 compare equal, and either adds nothing to sums that start at +0.)
+  Live Whole() const {
+    const double f = WholeBytes(forward_end);
+    const double o = optimizer_step == forward_end ? f : WholeBytes(optimizer_step);
+    const double g = generation == optimizer_step ? o : generation == forward_end ? f : WholeBytes(generation);
+    return {f, o, g, device};
+  }
 };
 
 struct Explanation {

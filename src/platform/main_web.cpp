@@ -548,6 +548,7 @@ int main() {
   // every one the browser offers cost a software renderer ~300 ms before the first frame.
   attrs.enableExtensionsByDefault = EM_FALSE;
   const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE ctx = emscripten_webgl_create_context("#canvas", &attrs);
+  JsMark("gl_context");
   if (ctx <= 0 || emscripten_webgl_make_context_current(ctx) != EMSCRIPTEN_RESULT_SUCCESS) {
     JsFail("A WebGL2 context could not be created.");
     return 1;
@@ -597,5 +598,6 @@ int main() {
   JsInstallWatch();
   JsInstallTestHook();
   Wake();
+  JsMark("main_end");
   return 0;
 }
