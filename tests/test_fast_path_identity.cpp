@@ -8,10 +8,12 @@
 #include <doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
 
+#include "core/fields.h"
 #include "core/serving.h"
 #include "setups.h"
 
@@ -241,4 +243,52 @@ TEST_CASE("Fast path identity: every EstimateTotals field is unchanged over 5000
     differ += warm.h != cold.h ? 1 : 0;
   }
   CHECK(differ == 0);
+}
+
+TEST_CASE("Fast path identity: a change to any model field is seen by the per-model caches") {
+  // The caches (model_facts.h, Derived's tensor sums) are keyed by the model's fields: change
+  // one field of a model just estimated and the estimate must equal one made after another
+  // model (a cold cache). Every model field of the settings table (fields.h), on a dense, an
+  // MoE and an MLA model.
+  std::vector<Config> bases{DefaultConfig()};
+  for (const Preset& p : Presets()) {
+    if (p.ok && p.model.IsMoe() && bases.size() == 1) bases.push_back(DefaultConfig()), bases.back().model = p.model;
+  }
+  for (const Preset& p : Presets()) {
+    if (p.ok && p.model.IsMla()) {
+      bases.push_back(DefaultConfig());
+      bases.back().model = p.model;
+      break;
+    }
+  }
+  Config other = DefaultConfig();
+  other.model.hidden = 1024;
+  other.model.layers = 3;
+  int changed = 0;
+  for (const Config& base : bases) {
+    for (const FieldDef& f : Fields()) {
+      if (!f.model_field) continue;
+      const std::string now = f.get(base);
+      char* end = nullptr;
+      const double v = std::strtod(now.c_str(), &end);
+      std::vector<std::string> tries{"true", "false", "gated", "plain", "layernorm", "rmsnorm", "per_head", "full",
+                                     "none", "encoder", "decoder", "gelu", "silu", "2", "8"};
+      if (end != now.c_str()) {
+        tries.insert(tries.begin(), {std::to_string(static_cast<int64_t>(v) * 2), std::to_string(static_cast<int64_t>(v) + 1)});
+      }
+      for (const std::string& t : tries) {
+        Config next = base;
+        if (t == now || !f.set(next, t).empty() || f.get(next) == now) continue;
+        EstimateTotals(base);
+        Digest warm, cold;
+        warm.Totals(EstimateTotals(next));
+        EstimateTotals(other);
+        cold.Totals(EstimateTotals(next));
+        CHECK_MESSAGE(warm.h == cold.h, f.name, " = ", t, " on ", base.model.name);
+        ++changed;
+        break;
+      }
+    }
+  }
+  CHECK(changed > 60);
 }
