@@ -1,6 +1,7 @@
 // The page's own build measured in headless Chromium (Debian's, software WebGL), served by
 // scripts/serve.py as a user gets it (Brotli-encoded). Prints one JSON object:
-//  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate)
+//  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate), once
+//                   tiered up (estimate_warmup_us: the warm-up calls before it)
 //  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
 //                   median over training and inference configurations
 //  first_frame_ms   navigation start to the end of the page's first frame, median of runs
@@ -99,8 +100,13 @@ try {
   out.wire_bytes = wire;
   const n = quick ? 2000 : 100000;
   // Warm-up in several calls, as bench_estimate.cpp: V8 keeps a wasm call in progress on its
-  // baseline (Liftoff) code, so the timed call must find the optimised code already there.
-  for (let w = 0; w < 10; w++) await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n / 20);
+  // baseline (Liftoff) code and Chromium tiers the functions up one by one over a few hundred
+  // thousand estimates (first calls 3-8 us, then under 1 us), so the timed call must find the
+  // optimised code there. The warm-up calls' figures are kept (estimate_warmup_us).
+  out.estimate_warmup_us = [];
+  for (let w = 0; w < (quick ? 2 : 15); w++) {
+    out.estimate_warmup_us.push(+(await page.evaluate(k => window.Module._llmmem_bench_estimate(k), quick ? 1000 : 20000)).toFixed(2));
+  }
   out.estimate_us = await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n);
 
   const cdp = await ctx.newCDPSession(page);

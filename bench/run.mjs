@@ -64,6 +64,10 @@ ${budgets.map(([b, m, c]) => `| ${b} | ${m} | ${ok(c)} |`).join('\n')}
 | WASM under node (em++ -Os, the fast path -O2) | ${node.estimate_us.toFixed(3)} | ${(node.estimate_us / native.estimate_us).toFixed(2)} |
 | WASM in Chromium (the page) | ${page.estimate_us.toFixed(3)} | ${(page.estimate_us / native.estimate_us).toFixed(2)} |
 
+The page's figure is for the optimised code: Chromium runs a wasm function on its baseline
+compiler (Liftoff) first and tiers the estimate's functions up over its first few hundred
+thousand calls; the warm-up calls measured ${(page.estimate_warmup_us || []).join(', ')} us.
+
 Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, node ${node.explain_us.toFixed(1)} us
 (${(native.explain_us / native.estimate_us).toFixed(0)}x the fast path).
 
