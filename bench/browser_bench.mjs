@@ -1,10 +1,12 @@
 // The page's own build measured in headless Chromium (Debian's, software WebGL), served by
 // scripts/serve.py as a user gets it (Brotli-encoded). Prints one JSON object:
-//  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate)
+//  estimate_us      core::EstimateTotals in the page's WASM (Module._llmmem_bench_estimate), once
+//                   tiered up (estimate_warmup_us: the warm-up calls before it)
 //  fitmap_ms        the UI's fit-map grid as the page computes it (test hook fitmap_ms),
 //                   median over training and inference configurations
 //  first_frame_ms   navigation start to the end of the page's first frame, median of runs
-//                   (and when the wasm had arrived and the module was ready, medians)
+//                   (and when the wasm had arrived, the module was ready, and main_web.cpp's
+//                   start-up marks, medians)
 //  blank_frame_ms   the same for bench/blank (a WebGL2 context cleared once), median
 //  idle_busy_pct    main-thread busy time over an idle spell (CDP TaskDuration)
 //  idle_frames      frames drawn in that spell
@@ -66,7 +68,8 @@ try {
       if (into === first) {
         split.push(await page.evaluate(() => {
           const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/llmmem.wasm'));
-          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady };
+          return { wasm_loaded: w ? w.responseEnd : NaN, runtime_ready: window.llmmemRuntimeReady,
+                   marks: window.llmmemMarks || {} };
         }));
       }
       await ctx.close();
@@ -78,6 +81,10 @@ try {
   out.wasm_loaded_ms = median(split.map(x => x.wasm_loaded));
   out.runtime_ready_ms = median(split.map(x => x.runtime_ready));
   out.blank_frame_runs = base.map(x => Math.round(x));
+  // main_web.cpp's start-up marks (main, gl_context, gl_ready, app_init, font_texture, main_end,
+  // frame_start), medians.
+  out.marks_ms = {};
+  for (const k of Object.keys(split[0].marks)) out.marks_ms[k] = median(split.map(x => x.marks[k]));
 
   // The page: wire bytes, estimate latency, idle, latency.
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -92,7 +99,14 @@ try {
   await ready(page);
   out.wire_bytes = wire;
   const n = quick ? 2000 : 100000;
-  await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n / 10);  // warm-up
+  // Warm-up in several calls, as bench_estimate.cpp: V8 keeps a wasm call in progress on its
+  // baseline (Liftoff) code and Chromium tiers the functions up one by one over a few hundred
+  // thousand estimates (first calls 3-8 us, then under 1 us), so the timed call must find the
+  // optimised code there. The warm-up calls' figures are kept (estimate_warmup_us).
+  out.estimate_warmup_us = [];
+  for (let w = 0; w < (quick ? 2 : 15); w++) {
+    out.estimate_warmup_us.push(+(await page.evaluate(k => window.Module._llmmem_bench_estimate(k), quick ? 1000 : 20000)).toFixed(2));
+  }
   out.estimate_us = await page.evaluate(k => window.Module._llmmem_bench_estimate(k), n);
 
   const cdp = await ctx.newCDPSession(page);

@@ -61,8 +61,12 @@ ${budgets.map(([b, m, c]) => `| ${b} | ${m} | ${ok(c)} |`).join('\n')}
 | where | us per estimate | ratio to native |
 |---|---:|---:|
 | native (g++ -O3) | ${native.estimate_us.toFixed(3)} | 1.00 |
-| WASM under node (em++ -Os) | ${node.estimate_us.toFixed(3)} | ${(node.estimate_us / native.estimate_us).toFixed(2)} |
+| WASM under node (em++ -Os, the fast path -O2) | ${node.estimate_us.toFixed(3)} | ${(node.estimate_us / native.estimate_us).toFixed(2)} |
 | WASM in Chromium (the page) | ${page.estimate_us.toFixed(3)} | ${(page.estimate_us / native.estimate_us).toFixed(2)} |
+
+The page's figure is for the optimised code: Chromium runs a wasm function on its baseline
+compiler (Liftoff) first and tiers the estimate's functions up over its first few hundred
+thousand calls; the warm-up calls measured ${(page.estimate_warmup_us || []).join(', ')} us.
 
 Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, node ${node.explain_us.toFixed(1)} us
 (${(native.explain_us / native.estimate_us).toFixed(0)}x the fast path).
@@ -84,7 +88,11 @@ Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, nod
 
 Where llmmem's time goes (medians): the wasm has arrived at ${page.wasm_loaded_ms.toFixed(0)} ms, the module
 is compiled and running at ${page.runtime_ready_ms.toFixed(0)} ms, the first frame ends at ${page.first_frame_ms.toFixed(0)} ms
-(context, start-up estimate, font atlas and one frame in between).
+(context, start-up estimate, font atlas and one frame in between). main_web.cpp's marks, each the
+median ms since navigation start: ${Object.entries(page.marks_ms || {}).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}
+(main: the module's main() begins; gl_context: WebGL2 context made; gl_ready: ImGui's GL state
+and input installed; app_init: app::Init done (catalogues parsed, fonts rasterised, first estimate);
+font_texture: the atlas uploaded; main_end; frame_start: the first animation frame begins).
 
 ## Idle and input
 

@@ -163,7 +163,7 @@ inline ServingPlan PlanServing(const Derived& d) {
   // Weights by llama.cpp's layers: the repeating blocks, the input (token embeddings, always
   // on the CPU) and the output layer (final norm and head; a tied head is duplicated there).
   const double L = d.L;
-  ForEachTensor(m, [&](const TensorShape& t) {
+  d.facts.ForEachTensor([&](const TensorShape& t) {
     const double bytes = detail::TensorBytes(t, c.dtype, c.quant);
     const bool layer = t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
                        (t.group == ParamGroup::kNorms && t.count > 1);

@@ -82,22 +82,20 @@ inline void ShareOutWholeBytes(double (&parts)[5], double whole) {
   }
 }
 
-struct WeightBytes {
-  double group[5] = {0, 0, 0, 0, 0};  // by ParamGroup
-  double params[5] = {0, 0, 0, 0, 0};
-  double total = 0;
-};
-
 inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
   WeightBytes w;
-  ForEachTensor(d.c.model, [&](const TensorShape& t) {
-    const double share = d.Share(t);
-    const double bytes = TensorBytes(t, format, d.c.quant) * share;
-    const int g = static_cast<int>(t.group);
-    w.group[g] += bytes;
-    w.params[g] += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * share;
-    w.total += bytes;
-  });
+  if (format == d.own_format && d.has_arch) {
+    w = d.own_weights;  // summed in Derived's pass, in the same order
+  } else {
+    d.facts.ForEachTensor([&](const TensorShape& t) {
+      const double share = d.Share(t);
+      const double bytes = TensorBytes(t, format, d.c.quant) * share;
+      const int g = static_cast<int>(t.group);
+      w.group[g] += bytes;
+      w.params[g] += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * share;
+      w.total += bytes;
+    });
+  }
   if (d.c.model.params_override > 0 && d.counts.total > 0) {
     const double k = d.P / static_cast<double>(d.counts.total);
     for (int g = 0; g < 5; ++g) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ namespace llmmem::core {
 // arithmetic's rounding noise does not (3 x (1/3) stays 1). Each leaf is whole, so the
 // groups and totals, their sums, are whole and equal the sum of their leaves exactly.
 inline double WholeBytes(double b) {
+  // Most leaves are whole already (or 0): answered without round(), a libm call natively
+  // and in WASM, and with the same result (round(b) == b, so b is returned below too).
+  if (std::fabs(b) < 0x1p52 && static_cast<double>(static_cast<int64_t>(b)) == b) return b;
   const double nearest = std::round(b);
   return std::fabs(b - nearest) <= 1e-12 * std::fabs(b) ? nearest : std::ceil(b);
 }
@@ -35,7 +39,14 @@ struct Live {
   static Live GenerationOnly(double b) { return {0, 0, b}; }    // rollout KV cache
   Live On(Device d) const { Live l = *this; l.device = d; return l; }
   double At(int m) const { return m == 0 ? forward_end : m == 1 ? optimizer_step : generation; }
-  Live Whole() const { return {WholeBytes(forward_end), WholeBytes(optimizer_step), WholeBytes(generation), device}; }
+  // Most leaves hold the same bytes at several moments (Both): each value rounded once.
+  // (+0 and -0 compare equal, and either adds nothing to sums that start at +0.)
+  Live Whole() const {
+    const double f = WholeBytes(forward_end);
+    const double o = optimizer_step == forward_end ? f : WholeBytes(optimizer_step);
+    const double g = generation == optimizer_step ? o : generation == forward_end ? f : WholeBytes(generation);
+    return {f, o, g, device};
+  }
 };
 
 struct Explanation {

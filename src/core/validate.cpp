@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/limits.h"
+#include "core/model_facts.h"
 #include "core/serving.h"
 #include "core/units.h"
 
@@ -71,8 +72,9 @@ struct Checker {
 bool TrainableFormat(Dtype d) { return Info(d).trainable; }
 bool StateFormat(Dtype d) { return d == Dtype::kFp32 || d == Dtype::kBf16 || d == Dtype::kFp16; }
 
-void Check(const Config& c, Checker& k) {
-  const ModelSpec& m = c.model;
+// The model's own checks: they depend on its dimensions alone, so the fast path takes
+// their verdict from the per-model cache (model_facts.h) instead of repeating them.
+void CheckModel(const ModelSpec& m, Checker& k) {
   const bool arch = m.layers > 0 || m.hidden > 0;  // params-only models leave both 0
   if (arch) {
     RANGE(k, "vocab", static_cast<double>(m.vocab), "model.");
@@ -137,6 +139,13 @@ void Check(const Config& c, Checker& k) {
             "the model has neither dimensions (hidden, layers, heads) nor a parameter count (params_override)");
   }
   RANGE(k, "params_override", static_cast<double>(m.params_override), "model.");
+}
+
+// Everything else. `model_checked`: CheckModel has run (or its verdict, ok, is known).
+void Check(const Config& c, Checker& k, bool model_checked = false) {
+  const ModelSpec& m = c.model;
+  const bool arch = m.layers > 0 || m.hidden > 0;
+  if (!model_checked) CheckModel(m, k);
 
   RANGE(k, "batch", static_cast<double>(c.batch));
   RANGE(k, "seq", static_cast<double>(c.seq));
@@ -284,9 +293,16 @@ Diagnostics Validate(const Config& c) {
   return d;
 }
 
-bool IsValid(const Config& c) {
+bool CheckModelDims(const ModelSpec& m) {
   Checker k{nullptr};
-  Check(c, k);
+  CheckModel(m, k);
+  return k.ok;
+}
+
+bool IsValid(const Config& c) {
+  if (!FactsOf(c.model).dims_valid) return false;
+  Checker k{nullptr};
+  Check(c, k, /*model_checked=*/true);
   return k.ok;
 }
 

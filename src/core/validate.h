@@ -11,5 +11,8 @@ namespace llmmem::core {
 Diagnostics Validate(const Config& c);
 // The cheap subset EstimateTotals runs on every call (no strings built unless invalid).
 bool IsValid(const Config& c);
+// The model's own checks alone (dimensions, ranges, parameter overflow), no messages: the
+// per-model cache keeps their verdict (model_facts.h).
+bool CheckModelDims(const ModelSpec& m);
 
 }  // namespace llmmem::core

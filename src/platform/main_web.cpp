@@ -239,6 +239,14 @@ EM_JS(void, JsInstallTestHook, (), {
   if (typeof window.llmmemOnReady === "function") window.llmmemOnReady();
 });
 
+// Where start-up time goes (bench/browser_bench.mjs): window.llmmemMarks[name] =
+// performance.now(), the first time each point is reached.
+EM_JS(void, JsMark, (const char* name), {
+  var m = window.llmmemMarks || (window.llmmemMarks = {});
+  var k = UTF8ToString(name);
+  if (!(k in m)) m[k] = performance.now();
+});
+
 // Shows the page's error overlay (web/boot.js) with a message.
 EM_JS(void, JsFail, (const char* message), {
   var m = UTF8ToString(message);
@@ -354,6 +362,7 @@ EM_BOOL Tick(double now_ms, void*) {
   io.DeltaTime = g_last_time < 0 ? 1.0f / 60 : static_cast<float>(std::max(1e-4, (now_ms - g_last_time) / 1000.0));
   g_last_time = now_ms;
   WebBackend backend;
+  JsMark("frame_start");
   llmmem::platform::RenderFrame(backend, g_canvas.dpr);
   llmmem::platform::webinput::FrameDone();
   const uint64_t hash = HashDrawData(ImGui::GetDrawData());
@@ -527,6 +536,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
 }
 
 int main() {
+  JsMark("main");
   EmscriptenWebGLContextAttributes attrs;
   emscripten_webgl_init_context_attributes(&attrs);
   attrs.majorVersion = 2;
@@ -539,6 +549,7 @@ int main() {
   // every one the browser offers cost a software renderer ~300 ms before the first frame.
   attrs.enableExtensionsByDefault = EM_FALSE;
   const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE ctx = emscripten_webgl_create_context("#canvas", &attrs);
+  JsMark("gl_context");
   if (ctx <= 0 || emscripten_webgl_make_context_current(ctx) != EMSCRIPTEN_RESULT_SUCCESS) {
     JsFail("A WebGL2 context could not be created.");
     return 1;
@@ -553,6 +564,7 @@ int main() {
     return 1;
   }
   llmmem::platform::webinput::Install(Wake);
+  JsMark("gl_ready");
 
   llmmem::app::PlatformHooks hooks;
   hooks.initial_query = ReadUrlState();
@@ -580,11 +592,14 @@ int main() {
   hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
   llmmem::platform::webhub::Install(&hooks, Wake);
   llmmem::app::Init(hooks, g_canvas.dpr);
+  JsMark("app_init");
   llmmem::platform::webgl::UpdateFontTexture();
+  JsMark("font_texture");
 
   JsInstallFileHooks();
   JsInstallWatch();
   JsInstallTestHook();
   Wake();
+  JsMark("main_end");
   return 0;
 }

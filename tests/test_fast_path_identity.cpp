@@ -1,0 +1,294 @@
+// The fast path's figures, frozen: a digest over every field of EstimateTotals for
+// thousands of random but mostly valid configurations (every mode, RLHF kind, serving
+// runtime, weight format, parallel layout, offload and optimizer path; random
+// architectures, the presets and parameter-count-only models). Speed work on
+// EstimateTotals (derived.*, account_*.h, validate.cpp) must leave it bit-identical:
+// if this digest changes, a figure changed. Update kExpected only for a change of
+// formula, and say so in the commit.
+#include <doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/fields.h"
+#include "core/serving.h"
+#include "setups.h"
+
+using namespace llmmem::test;
+
+namespace {
+
+// Recorded before the speed work of issue 12 (branch speed).
+constexpr uint64_t kFastPathDigest = 0x97973c34ec52af88ull;
+
+struct Digest {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
+  void Bytes(const void* p, size_t n) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) {
+      h ^= b[i];
+      h *= 1099511628211ull;
+    }
+  }
+  void Double(double v) { Bytes(&v, sizeof v); }
+  void Int(int64_t v) { Bytes(&v, sizeof v); }
+  void Totals(const llmmem::core::Totals& t) {
+    Int(t.ok);
+    Int(static_cast<int64_t>(t.peak_moment));
+    Double(t.peak_bytes);
+    for (double v : t.moment_bytes) Double(v);
+    for (double v : t.category_bytes) Double(v);
+    Double(t.cpu_bytes);
+    Double(t.nvme_bytes);
+    Double(t.capacity_bytes);
+    Int(t.gpus);
+    Int(t.pipeline_stage);
+    Int(t.params);
+    Int(t.active_params);
+    Int(t.trainable_params);
+    Double(t.quick_rule_bytes);
+    Double(t.allocated_bytes);
+    Double(t.reserved_bytes);
+  }
+};
+
+// A plain modulo over mt19937_64 (fixed by the standard), so native and WASM draw alike.
+struct Picker {
+  std::mt19937_64 rng;
+  int64_t operator()(std::initializer_list<int64_t> xs) { return *(xs.begin() + rng() % xs.size()); }
+  int64_t Below(int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); }
+};
+
+ModelSpec RandomModel(Picker& pick) {
+  ModelSpec m;
+  m.heads = pick({8, 16, 32, 64});
+  m.kv_heads = m.heads / pick({1, 2, 4, 8});
+  m.head_dim = pick({64, 128, 256});
+  m.hidden = m.heads * pick({64, 128});
+  m.layers = pick({1, 2, 12, 32, 80});
+  m.ffn = m.hidden * pick({2, 3, 4});
+  m.vocab = pick({32000, 128256, 151936});
+  m.mlp = pick({0, 1}) ? MlpKind::kGated : MlpKind::kPlain;
+  m.norm = pick({0, 1}) ? NormKind::kRmsNorm : NormKind::kLayerNorm;
+  m.act = static_cast<ActivationFn>(pick({0, 1, 2, 3, 4, 5, 6}));
+  m.tied_embeddings = pick({0, 1});
+  m.qkv_bias = pick({0, 1});
+  m.attn_out_bias = pick({0, 0, 1});
+  m.mlp_bias = pick({0, 0, 1});
+  m.norms_per_layer = pick({1, 2, 2, 4});
+  m.qk_norm = static_cast<QkNorm>(pick({0, 0, 1, 2}));
+  if (pick({0, 0, 0, 1})) {
+    m.learned_positions = pick({1024, 8192});
+    m.max_positions = m.learned_positions;
+  }
+  if (pick({0, 0, 0, 1})) {
+    m.arch = Arch::kEncoder;
+    m.type_vocab = 2;
+    m.embedding_norm = true;
+    m.pooler = pick({0, 1});
+  }
+  if (pick({0, 0, 1})) {
+    m.experts = pick({8, 64});
+    m.experts_per_token = pick({1, 2, 8});
+    m.moe_ffn = m.hidden / 2;
+    m.shared_experts = pick({0, 1});
+    m.shared_ffn = m.hidden;
+    m.dense_layers = pick({0, 1});
+    m.shared_expert_gate = pick({0, 1});
+    m.router_bias = pick({0, 1});
+  }
+  if (pick({0, 0, 0, 1})) {
+    m.q_lora_rank = pick({0, 512});
+    m.kv_lora_rank = 512;
+    m.qk_nope_dim = 128;
+    m.qk_rope_dim = 64;
+    m.v_head_dim = 128;
+  }
+  if (pick({0, 0, 1})) {
+    m.sliding_window = pick({512, 4096});
+    m.sliding_layers = m.layers / pick({1, 2, 6});
+  }
+  if (pick({0, 0, 0, 1})) m.params_override = pick({7000000000, 1234567891, 70000000000});
+  return m;
+}
+
+Config RandomConfig(Picker& pick) {
+  Config c;
+  const std::vector<Preset>& presets = Presets();
+  switch (pick({0, 0, 1, 1, 2})) {
+    case 0: c.model = RandomModel(pick); break;
+    case 1: c.model = presets[static_cast<size_t>(pick.Below(static_cast<int64_t>(presets.size())))].model; break;
+    default:
+      c.model = ModelSpec{};
+      c.model.hidden = c.model.layers = c.model.heads = 0;
+      c.model.params_override = pick({1000000000, 7000000000, 14000000000, 405000000000});
+      break;
+  }
+  c.mode = static_cast<Mode>(pick({0, 0, 1, 2, 3, 4}));
+  c.rlhf = static_cast<Rlhf>(pick({0, 1, 2}));
+  c.reward_model = pick({0, 1});
+  c.rollout_engine = pick({0, 1});
+  c.batch = pick({1, 2, 8, 32});
+  c.seq = pick({128, 2048, 8192, 32768});
+  if (c.model.learned_positions > 0 && c.seq > c.model.learned_positions) c.seq = pick({128, 1024, 9000});
+  c.grad_accum = pick({1, 1, 4});
+  c.recompute = static_cast<Recompute>(pick({0, 1, 2, 3}));
+  c.framework = static_cast<Framework>(pick({0, 1, 2, 3, 4}));
+  c.flash_attn = pick({0, 1});
+  c.dropout = pick({0, 1});
+  c.loss_logits_fp32 = pick({0, 1, 1});
+  c.metrics_logits = pick({0, 0, 1});
+  if (c.mode == Mode::kInference) {
+    c.dtype = static_cast<Dtype>(pick.Below(static_cast<int64_t>(Dtype::kCount)));
+    c.kv_dtype = static_cast<Dtype>(pick({0, 1, 2, 3, 4, 5}));
+    c.runtime = static_cast<Runtime>(pick({0, 0, 1, 2, 3, 4}));
+    c.all_logits = pick({0, 1});
+    c.prefill_chunk = pick({0, 0, 512});
+    c.mem_fraction = static_cast<double>(pick({0, 0, 90})) / 100.0;
+    c.max_num_seqs = pick({0, 0, 64});
+    c.cuda_graphs = pick({0, 1});
+    c.gpu_layers = pick({-1, -1, 0, 10});
+    if (!RuntimeKvFormat(c.runtime, c.kv_dtype)) c.kv_dtype = Dtype::kFp16;
+    if (IsGgml(c.runtime)) {
+      c.kv_dtype_v = static_cast<Dtype>(pick({static_cast<int64_t>(Dtype::kCount), 1, static_cast<int64_t>(Dtype::kQ8_0)}));
+      if (!c.flash_attn || !RuntimeKvFormat(c.runtime, c.kv_dtype)) c.kv_dtype_v = Dtype::kCount;
+      if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kGptq || c.dtype == Dtype::kAwq) c.dtype = Dtype::kQ4_K_M;
+    }
+  } else {
+    c.dtype = static_cast<Dtype>(pick({0, 1, 2, 2}));
+  }
+  c.grad_dtype = static_cast<Dtype>(pick({0, 2}));
+  c.master_weights = pick({0, 1, 1});
+  c.optimizer_grad_copy = pick({0, 1});
+  c.grad_accum_fp32 = pick({0, 1});
+  c.optimizer = static_cast<Optimizer>(pick({0, 1, 2, 2, 3, 4, 5}));
+  c.optimizer_dtype = static_cast<Dtype>(pick({0, 0, 2}));
+  c.optimizer_impl = static_cast<OptimizerImpl>(pick({0, 0, 1, 2, 3, 4}));
+  c.paged_optimizer = pick({0, 0, 1});
+  c.lora_rank = pick({8, 16, 64});
+  c.lora_targets = static_cast<uint32_t>(pick({kLoraAllLinear, kLoraAllLinear, kLoraQ | kLoraV, kLoraAttention}));
+  c.lora_dropout = pick({0, 1});
+  c.adapter_dtype = static_cast<Dtype>(pick({static_cast<int64_t>(Dtype::kCount), 0, 2}));
+  c.tp = pick({1, 1, 2, 8});
+  if (c.model.heads > 0 && c.model.heads % c.tp != 0) c.tp = 1;
+  if (c.mode == Mode::kInference && IsGgml(c.runtime)) c.tp = 1;
+  c.sp = pick({0, 1});
+  c.dp = pick({1, 1, 8, 64});
+  c.zero = pick({0, 1, 2, 3});
+  c.zero_group = c.dp >= 8 ? pick({0, 0, 8}) : 0;
+  c.pp = pick({1, 1, 2, 4});
+  if (c.model.layers > 0 && c.pp > c.model.layers) c.pp = pick({1, 2});
+  c.schedule = static_cast<Schedule>(pick({0, 1, 2}));
+  c.vpp = pick({2, 4});
+  c.cp = pick({1, 1, 2});
+  // Layouts the validation refuses are drawn less often than the ones it accepts.
+  c.ep = pick({1, 1, 2, 8});
+  if (c.model.experts == 0 || c.model.experts % c.ep != 0) c.ep = pick({1, 1, 1, 1, 1, 1, 1, 2});  // sometimes refused
+  c.offload_optimizer = static_cast<Offload>(pick({0, 0, 1, 2}));
+  c.offload_params = c.zero == 3 && c.mode != Mode::kInference ? static_cast<Offload>(pick({0, 1, 2})) : Offload::kNone;
+  c.offload_activations = pick({0, 0, 1});
+  c.ddp_bucket_view = pick({0, 1});
+  c.reshard_after_forward = pick({0, 1, 1});
+  c.fragmentation_pct = static_cast<double>(pick({0, 5, 10}));
+  c.comm_buffer_gb = static_cast<double>(pick({0, 0, 1}));
+  c.other_processes_gb = static_cast<double>(pick({0, 0, 3}));
+  c.gpu_memory_gb = static_cast<double>(pick({24, 80, 141}));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Fast path identity: every EstimateTotals field is unchanged over 5000 random configurations") {
+  Picker pick{std::mt19937_64(20261130)};
+  Digest digest;
+  int valid = 0;
+  int valid_by_mode[5] = {};
+  std::vector<Config> configs;
+  std::vector<Totals> totals;
+  const int n = 5000;
+  for (int i = 0; i < n; ++i) {
+    configs.push_back(RandomConfig(pick));
+    const Config& c = configs.back();
+    const Totals t = EstimateTotals(c);
+    totals.push_back(t);
+    valid += t.ok ? 1 : 0;
+    valid_by_mode[static_cast<int>(c.mode)] += t.ok ? 1 : 0;
+    digest.Totals(t);
+  }
+  std::printf("fast path identity digest: %016llx over %d configurations (%d valid)\n",
+              static_cast<unsigned long long>(digest.h), n, valid);
+  std::printf("valid by mode: inference %d, training %d, lora %d, qlora %d, rlhf %d\n", valid_by_mode[0],
+              valid_by_mode[1], valid_by_mode[2], valid_by_mode[3], valid_by_mode[4]);
+  CHECK(valid > 3000);
+  CHECK(digest.h == kFastPathDigest);
+
+  // The same configurations, each right after a variant with the same model and layout but
+  // another workload, mode and optimizer (what per-model and per-layout caches would keep
+  // between calls), in reverse order: every field as above.
+  int differ = 0;
+  for (size_t i = configs.size(); i-- > 0;) {
+    Config variant = configs[i];
+    variant.batch = configs[i].batch == 1 ? 4 : 1;
+    variant.seq = configs[i].seq == 2048 ? 8192 : 2048;
+    variant.mode = configs[(i + 1) % configs.size()].mode;
+    variant.optimizer = configs[(i + 7) % configs.size()].optimizer;
+    variant.recompute = configs[(i + 3) % configs.size()].recompute;
+    EstimateTotals(variant);
+    Digest warm, cold;
+    warm.Totals(EstimateTotals(configs[i]));
+    cold.Totals(totals[i]);
+    differ += warm.h != cold.h ? 1 : 0;
+  }
+  CHECK(differ == 0);
+}
+
+TEST_CASE("Fast path identity: a change to any model field is seen by the per-model caches") {
+  // The caches (model_facts.h, Derived's tensor sums) are keyed by the model's fields: change
+  // one field of a model just estimated and the estimate must equal one made after another
+  // model (a cold cache). Every model field of the settings table (fields.h), on a dense, an
+  // MoE and an MLA model.
+  std::vector<Config> bases{DefaultConfig()};
+  for (const Preset& p : Presets()) {
+    if (p.ok && p.model.IsMoe() && bases.size() == 1) bases.push_back(DefaultConfig()), bases.back().model = p.model;
+  }
+  for (const Preset& p : Presets()) {
+    if (p.ok && p.model.IsMla()) {
+      bases.push_back(DefaultConfig());
+      bases.back().model = p.model;
+      break;
+    }
+  }
+  Config other = DefaultConfig();
+  other.model.hidden = 1024;
+  other.model.layers = 3;
+  int changed = 0;
+  for (const Config& base : bases) {
+    for (const FieldDef& f : Fields()) {
+      if (!f.model_field) continue;
+      const std::string now = f.get(base);
+      char* end = nullptr;
+      const double v = std::strtod(now.c_str(), &end);
+      std::vector<std::string> tries{"true", "false", "gated", "plain", "layernorm", "rmsnorm", "per_head", "full",
+                                     "none", "encoder", "decoder", "gelu", "silu", "2", "8"};
+      if (end != now.c_str()) {
+        tries.insert(tries.begin(), {std::to_string(static_cast<int64_t>(v) * 2), std::to_string(static_cast<int64_t>(v) + 1)});
+      }
+      for (const std::string& t : tries) {
+        Config next = base;
+        if (t == now || !f.set(next, t).empty() || f.get(next) == now) continue;
+        EstimateTotals(base);
+        Digest warm, cold;
+        warm.Totals(EstimateTotals(next));
+        EstimateTotals(other);
+        cold.Totals(EstimateTotals(next));
+        CHECK_MESSAGE(warm.h == cold.h, f.name, " = ", t, " on ", base.model.name);
+        ++changed;
+        break;
+      }
+    }
+  }
+  CHECK(changed > 60);
+}
