@@ -23,7 +23,7 @@ const idleSeconds = quick ? 2 : 10;
 
 function serve(dir) {
   const port = 20000 + Math.floor(Math.random() * 5000);
-  const p = spawn('python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', dir],
+  const p = spawn('/usr/bin/python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', dir],
                   { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     p.stdout.on('data', d => { if (String(d).includes('Serving')) resolve({ p, origin: `http://127.0.0.1:${port}` }); });

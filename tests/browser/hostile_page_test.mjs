@@ -19,7 +19,7 @@ function check(name, ok, detail = '') {
   else { failed++; console.log(`FAIL ${name}${detail ? '\n     ' + detail : ''}`); }
 }
 
-const server = spawn('python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web',
+const server = spawn('/usr/bin/python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web',
                                  '--log', `/tmp/llmmem_requests_${port}.log`], { stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', d => { if (String(d).includes('Serving')) resolve(); });

@@ -31,7 +31,7 @@ execFileSync('/usr/bin/python3', [root + 'tests/hub/fixtures.py', tmp + '/root',
 const hubProc = spawn('/usr/bin/python3', [root + 'tests/hub/standin.py', tmp + '/root', '--log', tmp + '/log',
                                           '--cdn-base', 'https://cdn-lfs.hf.co']);
 const ports = await started(hubProc, /READY hub=(\d+) cdn=(\d+)/);
-const server = spawn('python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web'],
+const server = spawn('/usr/bin/python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web'],
                      { stdio: ['ignore', 'pipe', 'inherit'] });
 await started(server, /Serving/);
 const browser = await chromium.launch({

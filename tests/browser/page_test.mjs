@@ -55,7 +55,7 @@ function colours(file) {
   return Number(execFileSync('identify', ['-format', '%k', file], { encoding: 'utf8' }));
 }
 
-const server = spawn('python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web',
+const server = spawn('/usr/bin/python3', [root + 'scripts/serve.py', '--port', String(port), '--dir', root + 'build/web',
                                  '--log', requestLog], { stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', d => { if (String(d).includes('Serving')) resolve(); });
