@@ -159,3 +159,22 @@ TEST_CASE("Torch repr: notes for thousands of repeated unknown modules stay few 
   for (const Diagnostic& d : p.diagnostics) summary = summary || d.message.find("7203 more notes") == 0;
   CHECK(summary);
 }
+
+// Found by fuzz_network: repeats inside repeats multiply; the expansion stops at the cap.
+TEST_CASE("Torch repr: nested repeats past 20000 modules are refused quickly") {
+  const std::string repr =
+      "Net(\n"
+      "  (blocks): ModuleList(\n"
+      "    (0-999): 1000 x Block(\n"
+      "      (layers): ModuleList(\n"
+      "        (0-999): 1000 x Linear(in_features=8, out_features=8, bias=True)\n"
+      "      )\n"
+      "    )\n"
+      "  )\n"
+      ")\n";
+  const TorchReprParse p = ParseTorchRepr(repr);
+  CHECK_FALSE(p.ok);
+  bool named = false;
+  for (const Diagnostic& d : p.diagnostics) named = named || d.message.find("more than 20000 modules") == 0;
+  CHECK(named);
+}

@@ -259,6 +259,7 @@ class Converter {
     }
     r_.diagnostics.push_back({DiagId::kUnsupported, graph ? Severity::kWarning : Severity::kInfo, "torch_repr", msg});
   }
+  bool TooLarge() const { return expanded_ > kMaxModules; }
   // After the conversion: how many notes were left out.
   void Finish() {
     if (unlisted_notes_ == 0) return;
@@ -309,6 +310,7 @@ class Converter {
   TorchReprParse& r_;
   std::unordered_set<std::string> seen_notes_;
   size_t unlisted_notes_ = 0;
+  int expanded_ = 0;  // modules converted, repeats expanded
 };
 
 bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer>& out) {
@@ -438,6 +440,10 @@ Layer Permute(const std::string& name, std::initializer_list<int64_t> dims) {
 }
 
 void Converter::ConvertOnce(const Module& m, const std::string& path, std::vector<Layer>& out) {
+  // Repeats nest ("24 x Block(" holding "(0-99): 100 x Layer("): the reader's count is per
+  // printed line, so the expansion counts its own modules and stops past the cap (found by
+  // fuzz_network: 724 x 724 copies took seconds).
+  if (++expanded_ > kMaxModules) return;
   if (m.children.empty() && Leaf(m, path, out)) return;
   const std::string& t = m.type;
   if (t == "BasicBlock" || t == "Bottleneck") {
@@ -794,6 +800,11 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
     conv.Top(*root, s.layers);
   }
   conv.Finish();
+  if (conv.TooLarge()) {
+    r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "torch_repr",
+                             "more than 20000 modules once the repeated ones (\"N x Module(\") are expanded"});
+    return r;
+  }
   if (s.layers.empty()) {
     r.diagnostics.push_back({DiagId::kUnsupported, Severity::kError, "torch_repr",
                              "no layer the calculator knows was found in the repr"});
