@@ -1,30 +1,12 @@
 // The Embind module (build/wasm/llmmem_api.js) against the native CLI: the same
 // configurations must give bit-identical per-GPU totals and parameter counts.
 // usage: node --no-experimental-fetch tests/js/api_test.mjs
-import { createRequire } from 'node:module';
+import { root, loadApi, cli, check, finish } from './harness.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 
-const require = createRequire(import.meta.url);
-const root = new URL('../../', import.meta.url).pathname;
-const createLlmmem = require(root + 'build/wasm/llmmem_api.js');
-const api = await createLlmmem();
-
-let passed = 0, failed = 0;
-function check(name, fn) {
-  try { fn(); passed++; console.log(`ok   ${name}`); }
-  catch (e) { failed++; console.log(`FAIL ${name}\n     ${e.message}`); }
-}
-
-function cli(args) {
-  try {
-    return JSON.parse(execFileSync(root + 'build/native/llmmem', [...args, '--json'], { encoding: 'utf8' }));
-  } catch (e) {
-    if (e.status === 1) return JSON.parse(e.stdout);  // 1: does not fit, still a result
-    throw e;
-  }
-}
+const api = await loadApi();
 
 const queries = [
   'v=1&model=llama-3.1-8b',
@@ -188,5 +170,4 @@ check('serving (issue 16): the report, the fit answers and the launch commands e
   assert.match(api.exportLaunch(JSON.stringify(cfg), 'bogus'), /unknown target/);
 });
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

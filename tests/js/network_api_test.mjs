@@ -2,29 +2,10 @@
 // JSON as `llmmem --model ... --json` (same request keys), the presets list, a pasted
 // print(model), and bad requests as error values.
 // usage: node --no-experimental-fetch tests/js/network_api_test.mjs
-import { createRequire } from 'node:module';
-import { execFileSync } from 'node:child_process';
+import { root, loadApi, cli, check, finish } from './harness.mjs';
 import assert from 'node:assert/strict';
 
-const require = createRequire(import.meta.url);
-const root = new URL('../../', import.meta.url).pathname;
-const createLlmmem = require(root + 'build/wasm/llmmem_api.js');
-const api = await createLlmmem();
-
-let passed = 0, failed = 0;
-function check(name, fn) {
-  try { fn(); passed++; console.log(`ok   ${name}`); }
-  catch (e) { failed++; console.log(`FAIL ${name}\n     ${e.message}`); }
-}
-
-function cli(args) {
-  try {
-    return JSON.parse(execFileSync(root + 'build/native/llmmem', [...args, '--json'], { encoding: 'utf8' }));
-  } catch (e) {
-    if (e.status === 1) return JSON.parse(e.stdout);  // 1: does not fit, still a result
-    throw e;
-  }
-}
+const api = await loadApi();
 
 const requests = [
   { model: 'resnet50', image_size: 224, batch: 64 },
@@ -81,5 +62,4 @@ check('bad requests are error values naming the field', () => {
   assert.match(layer.diagnostics.map(d => d.message).join(' '), /c: expects 4 input channels/);
 });
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
