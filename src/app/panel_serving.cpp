@@ -5,6 +5,7 @@
 // button (core/launch_export.h, the same text as the CLI's --export).
 // May include: imgui, core, app/state.h.
 #include <string>
+#include <vector>
 
 #include "app/panels.h"
 #include "app/widgets.h"
@@ -75,22 +76,26 @@ void Settings(State& s) {
   }
 }
 
+// A report's lines as three columns: what, the figure, where it comes from.
+void LineTable(const char* id, const std::vector<core::ReportLine>& lines) {
+  if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  for (const core::ReportLine& l : lines) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(l.label.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(l.value.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", l.note.c_str());
+  }
+  ImGui::EndTable();
+}
+
 void Report(const State& s) {
   const core::ServingReport r = core::Serve(s.config);
   if (!r.ok) return;
   Heading("What it allocates");
-  if (ImGui::BeginTable("serving_report", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    for (const core::ServingLine& l : r.lines) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(l.label.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(l.value.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", l.note.c_str());
-    }
-    ImGui::EndTable();
-  }
+  LineTable("serving_report", r.lines);
   if (!r.ram_fits) ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "The system RAM set is not enough for what stays off the GPU.");
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("Source: %s", core::Info(s.config.runtime).source);
@@ -107,18 +112,7 @@ void Speed(State& s) {
     ImGui::TextDisabled("%s", sp.why_not.c_str());
     return;
   }
-  if (ImGui::BeginTable("speed", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    for (const core::SpeedLine& l : sp.lines) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(l.label.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(l.value.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", l.note.c_str());
-    }
-    ImGui::EndTable();
-  }
+  LineTable("speed", sp.lines);
 }
 
 void Launch(State& s) {

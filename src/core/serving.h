@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/report_line.h"
 #include "core/diagnostics.h"
 
 namespace llmmem::core {
@@ -60,11 +61,7 @@ bool RuntimeKvFormat(Runtime r, Dtype d);
 double ServingCapacityBytes(const Config& c, int pipeline_stage);
 
 // One line of the report: a label, a value in words, and where it comes from.
-struct ServingLine {
-  std::string label;
-  std::string value;
-  std::string note;
-};
+using ServingLine = ReportLine;
 
 struct ServingReport {
   bool ok = false;                // false: the config has errors, or hf-generate (no report)

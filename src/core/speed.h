@@ -15,14 +15,11 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/report_line.h"
 
 namespace llmmem::core {
 
-struct SpeedLine {
-  std::string label;
-  std::string value;
-  std::string note;
-};
+using SpeedLine = ReportLine;
 
 struct SpeedEstimate {
   bool ok = false;
