@@ -43,7 +43,7 @@ void Tooltip(const core::BreakdownNode& n, const core::Estimate& e) {
     ImGui::TextUnformatted(n.source.c_str());
   }
   if (n.per_layer_bytes > 0) ImGui::Text(Tr("One layer: %s"), core::FormatBytesBoth(n.per_layer_bytes).c_str());
-  if (n.moment_bytes[0] != n.moment_bytes[1]) {
+  if (n.moment_bytes[0] != n.moment_bytes[1] || n.moment_bytes[0] != n.moment_bytes[3]) {
     for (int m = 0; m < core::kMomentCount; ++m) {
       const bool peak = static_cast<int>(e.totals.peak_moment) == m;
       ImGui::Text(Tr("At the %s: %s%s"), core::MomentName(static_cast<core::Moment>(m)),
@@ -77,6 +77,7 @@ const char* ShortMoment(int m) {
     case core::Moment::kForwardEnd: return Tr("in forward");
     case core::Moment::kOptimizerStep: return Tr("at the step");
     case core::Moment::kGeneration: return Tr("generating");
+    case core::Moment::kLayerBackward: return Tr("in a layer's backward");
   }
   return "";
 }

@@ -306,6 +306,7 @@ const Translation kStrings[] = {
     {"fp32 master weights", "fp32 主权重"},
     {"generating", "生成时"},
     {"how much GPU memory will this LLM need?", "这个大模型需要多少显存？"},
+    {"in a layer's backward", "层反向时"},
     {"in forward", "前向时"},
     {"model", "模型"},
     {"never", "不可能"},

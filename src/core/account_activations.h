@@ -130,7 +130,7 @@ void AccountOpSelective(const Derived& d, Sink& s, double L) {
                               src::kTorchtitanSac, per_layer};
          });
   const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, input);
-  s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations, Live::ForwardOnly(remat), [&] {
+  s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations, Live::LayerBackwardOnly(remat), [&] {
     return Explanation{"one layer's saved tensors, re-created while its backward runs: " + FormatBytesBoth(remat),
                        src::kRematerialised, remat};
   });
@@ -171,7 +171,7 @@ void AccountActivations(const Derived& d, Sink& s) {
     // is its input, that is the checkpoint already counted above.
     const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, per_layer);
     s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
-           Live::ForwardOnly(remat), [&] {
+           Live::LayerBackwardOnly(remat), [&] {
              return Explanation{"one layer's saved tensors (less its input where it is one of them), re-created while "
                                 "its backward runs: " + FormatBytesBoth(remat),
                                 src::kRematerialised, remat};

@@ -135,14 +135,14 @@ void AccountInference(const Derived& d, Sink& s) {
 // other processes already hold on a shared card, each its own line. Fragmentation is a share of what the allocator holds at each moment.
 template <class Sink>
 void AccountOverheads(const Config& c, Sink& s) {
-  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2)};
+  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2), s.Moment(3)};
   s.Begin("overheads", "Overheads");
   // Serving runtimes preallocate (vLLM/SGLang pools) or size exact buffers (ggml): their
   // reserve is the share of memory they leave alone, not a caching-allocator margin.
   if (c.fragmentation_pct > 0 && !UsesServingRuntime(c)) {
     const double k = c.fragmentation_pct / 100.0;
     s.Leaf("fragmentation", "Allocator fragmentation reserve", Category::kOverheads,
-           Live{allocated[0] * k, allocated[1] * k, allocated[2] * k}, [&] {
+           Live{allocated[0] * k, allocated[1] * k, allocated[2] * k, allocated[3] * k}, [&] {
              return Explanation{FormatNumber(c.fragmentation_pct) + "% of the allocated peak", src::kFragmentation};
            });
   }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 namespace llmmem::core {
 
@@ -175,10 +176,14 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
 template <class Sink>
 void AccountModelEnds(const Derived& d, Sink& s) {
   s.Begin("outputs", "Embedding and output layer");
-  // First-stage tensors are held once per micro-batch in flight.
-  auto leaf = [&](const EndTensor& t, double copies) {
+  // First-stage tensors are held once per micro-batch in flight. The last stage's are
+  // freed by the backward of the loss and the head, which runs before any layer's
+  // (compute_metrics' logits excepted: the Trainer keeps those).
+  auto leaf = [&](const EndTensor& t, double copies, bool output_side) {
     const double bytes = t.elem_bytes * t.elements * copies;
-    s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(bytes), [&] {
+    const bool kept = std::string_view(t.id) == "metrics_logits";
+    const Live live = output_side && !kept ? Live::LossOnly(bytes) : Live::ForwardOnly(bytes);
+    s.Leaf(t.id, t.name, Category::kActivations, live, [&] {
       std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " + FormatBytesBoth(t.elem_bytes * t.elements);
       if (copies != 1) f += " x " + FormatNumber(copies, 3) + " micro-batches in flight";
       f += std::string("; kept by ") + t.node;
@@ -186,9 +191,9 @@ void AccountModelEnds(const Derived& d, Sink& s) {
       return Explanation{f, t.source};
     });
   };
-  if (d.first_stage) detail::ForEachFirstStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight); });
-  detail::ForEachEveryStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight); });
-  if (d.last_stage) detail::ForEachLastStageTensor(d, [&](const EndTensor& t) { leaf(t, 1); });
+  if (d.first_stage) detail::ForEachFirstStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight, false); });
+  detail::ForEachEveryStageTensor(d, [&](const EndTensor& t) { leaf(t, d.in_flight, false); });
+  if (d.last_stage) detail::ForEachLastStageTensor(d, [&](const EndTensor& t) { leaf(t, 1, true); });
   s.End();
 }
 

@@ -18,6 +18,19 @@ const char* MomentName(Moment m) {
     case Moment::kForwardEnd: return "end of forward (activations saved, backward about to start)";
     case Moment::kOptimizerStep: return "optimizer step (activations freed, step temporaries allocated)";
     case Moment::kGeneration: return "rollout (generation engine's KV cache allocated, no training activations)";
+    case Moment::kLayerBackward:
+      return "backward of the last layer (the loss's tensors freed, the head's gradient made; with full recompute, "
+             "one layer re-created)";
+  }
+  return "?";
+}
+
+const char* MomentId(Moment m) {
+  switch (m) {
+    case Moment::kForwardEnd: return "forward_end";
+    case Moment::kOptimizerStep: return "optimizer_step";
+    case Moment::kGeneration: return "generation";
+    case Moment::kLayerBackward: return "layer_backward";
   }
   return "?";
 }
@@ -133,6 +146,7 @@ Estimate Explain(const Config& c) {
   AddResultNotes(c, EstimateTotals(c), e.diagnostics);  // the whole config's totals, all stages
 
   e.tree.formula = d.training ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
+                                    ", a layer's backward " + FormatBytesBoth(e.totals.moment_bytes[3]) +
                                     ", optimizer step " + FormatBytesBoth(e.totals.moment_bytes[1]) +
                                     (d.c.mode == Mode::kRlhf ? ", rollout " + FormatBytesBoth(e.totals.moment_bytes[2]) : "")
                               : "weights, KV cache and workspace coexist during decoding";

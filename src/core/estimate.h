@@ -22,13 +22,19 @@ namespace llmmem::core {
 //               fp32 gradient copy), activations already freed.
 //  kGeneration: RLHF rollout: the generation engine's weights and KV cache, no
 //               training activations (equal to the persistent states otherwise).
-enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration = 2 };
-constexpr int kMomentCount = 3;
+//  kLayerBackward: a layer's backward, after the loss's: the loss's tensors and the
+//               output side's saved tensors are freed, the head's gradient exists, and
+//               under full recompute one layer is re-created. Measured on an H200 (torch
+//               2.11, transformers 5.17): the loss-gradient transient and the recomputed
+//               layer never coexist (tests/truth/GPU.md).
+enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration = 2, kLayerBackward = 3 };
+constexpr int kMomentCount = 4;
 // Where a tensor lives: the GPU total counts only kGpu; offloaded bytes are reported apart.
 enum class Device : uint8_t { kGpu, kCpu, kNvme };
 const char* DeviceId(Device d);    // "gpu", "cpu", "nvme" (JSON, CSV)
 const char* DeviceName(Device d);  // "GPU", "CPU", "NVMe"
 const char* MomentName(Moment m);
+const char* MomentId(Moment m);  // "forward_end", "optimizer_step", "generation", "layer_backward" (JSON)
 
 enum class Category : uint8_t {
   kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kBuffers, kOverheads, kCount
@@ -41,7 +47,7 @@ struct Totals {
   bool ok = false;                 // false when the config has errors (see Validate)
   Moment peak_moment = Moment::kForwardEnd;
   double peak_bytes = 0;           // per GPU, at peak_moment
-  double moment_bytes[kMomentCount] = {0, 0, 0};
+  double moment_bytes[kMomentCount] = {0, 0, 0, 0};
   double category_bytes[kCategoryCount] = {};  // at peak_moment
   double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
   double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
@@ -73,7 +79,7 @@ struct BreakdownNode {
   // sum of its GPU children (offloaded ones are not in the GPU figures above them).
   Device device = Device::kGpu;
   double bytes = 0;      // at the peak moment
-  double moment_bytes[kMomentCount] = {0, 0, 0};
+  double moment_bytes[kMomentCount] = {0, 0, 0, 0};
   double cpu_bytes = 0;   // at the peak, held in CPU RAM by this node and below (the sum of its children's)
   double nvme_bytes = 0;  // at the peak, held on NVMe by this node and below
   double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)

@@ -13,7 +13,8 @@ constexpr OptimizerImplInfo kImpls[] = {
      "one fused kernel updates in place: no temporaries (torch fused=True, apex/TE FusedAdam, DeepSpeed)",
      "torch/optim/adam.py _fused_adam (torch._fused_adam_); apex.optimizers.FusedAdam"},
     {OptimizerImpl::kForLoop, "forloop", "for-loop (foreach=False)",
-     "one parameter at a time: the temporaries are one tensor's (the largest)",
+     "one parameter at a time: sqrt(v) and its quotient coexist, two temporaries of the largest tensor "
+     "(measured on an H200, torch 2.11: 2 x the 501 MiB embedding of a Llama-3.2-1B shape)",
      "torch/optim/adam.py _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)"},
     {OptimizerImpl::kInBackward, "in_backward", "in backward (torchtune)",
      "the step runs in each parameter's gradient hook: one gradient alive at a time, no step peak",

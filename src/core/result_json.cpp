@@ -24,8 +24,9 @@ Json NodeToJson(const BreakdownNode& n) {
   if (!n.source.empty()) j["source"] = Json(n.source);
   if (n.per_layer_bytes > 0) j["per_layer_bytes"] = Json(n.per_layer_bytes);
   if (n.children.empty()) j["category"] = Json(CategoryId(n.category));
-  if (n.moment_bytes[0] != n.moment_bytes[1]) {
+  if (n.moment_bytes[0] != n.moment_bytes[1] || n.moment_bytes[0] != n.moment_bytes[3]) {
     j["bytes_at_forward_end"] = Json(n.moment_bytes[0]);
+    j["bytes_in_layer_backward"] = Json(n.moment_bytes[3]);
     j["bytes_at_optimizer_step"] = Json(n.moment_bytes[1]);
   }
   if (!n.children.empty()) {
@@ -109,8 +110,9 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["capacity_bytes"] = Json(t.capacity_bytes);
   gpu["headroom_bytes"] = Json(t.Headroom());
   gpu["fits"] = Json(t.Fits());
-  gpu["peak_moment"] = Json(t.peak_moment == Moment::kForwardEnd ? "forward_end" : "optimizer_step");
+  gpu["peak_moment"] = Json(MomentId(t.peak_moment));
   gpu["bytes_at_forward_end"] = Json(t.moment_bytes[0]);
+  gpu["bytes_in_layer_backward"] = Json(t.moment_bytes[3]);
   gpu["bytes_at_optimizer_step"] = Json(t.moment_bytes[1]);
   // Which pipeline stage the figures are for (1-based): the more loaded of the first and last.
   gpu["pipeline_stage"] = Json(t.pipeline_stage + 1);
