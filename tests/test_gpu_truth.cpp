@@ -88,10 +88,10 @@ Config RunConfig(const Json& run) {
                            {"recompute", run.Find("gc")->AsString() == "none" ? "none" : "full"}, {"dropout", "0"}});
     if (lora) set.insert(set.end(), {{"lora_rank", "16"}, {"lora_targets", "all"}, {"lora_dropout", "0"}});
   }
-  for (const auto& [name, value] : set) {
-    const FieldDef* f = FindField(name);
+  for (const auto& field : set) {  // no structured binding: clang 14 cannot capture one in doctest's lambdas
+    const FieldDef* f = FindField(field.first);
     REQUIRE(f != nullptr);
-    REQUIRE_MESSAGE(f->set(c, value).empty(), name);
+    REQUIRE_MESSAGE(f->set(c, field.second).empty(), field.first);
   }
   return c;
 }
