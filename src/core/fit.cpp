@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/estimate.h"
-#include "core/limits.h"
+#include "core/fields.h"
 
 namespace llmmem::core {
 namespace {
@@ -66,10 +66,10 @@ FitGpus MinDataParallel(const Config& c, double capacity) {
 namespace {
 
 // The largest value of one integer field that still fits, searched up to the field's
-// documented maximum (limits.h), everything else as configured.
+// documented maximum (its row in fields.h), everything else as configured.
 int64_t LargestFittingValue(const Config& c, double capacity, int64_t Config::*field, const char* limit_name) {
   Config x = c;
-  return LargestFitting(static_cast<int64_t>(FindLimit(limit_name)->max), [&](int64_t v) {
+  return LargestFitting(static_cast<int64_t>(FindField(limit_name)->max), [&](int64_t v) {
     x.*field = v;
     const Totals t = EstimateTotals(x);
     return t.ok && t.peak_bytes <= capacity;
@@ -87,7 +87,7 @@ int64_t MaxSequence(const Config& c, double capacity) {
 }
 
 int64_t MaxSequenceInContext(const Config& c, double capacity) {
-  int64_t hi = static_cast<int64_t>(FindLimit("seq")->max);
+  int64_t hi = static_cast<int64_t>(FindField("seq")->max);
   const int64_t context = ModelContext(c.model);
   if (context > 0 && context < hi) hi = context;
   Config x = c;

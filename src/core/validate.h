@@ -1,5 +1,5 @@
 // Checks a Config before it is estimated: every number within its documented range
-// (limits.h), names consistent with each other, no overflow possible downstream.
+// (its row of the field table, fields.h), names consistent with each other, no overflow possible downstream.
 // Returns diagnostics; errors mean the estimate is not computed.
 #pragma once
 
