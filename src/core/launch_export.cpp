@@ -12,6 +12,7 @@
 #include <cctype>
 
 #include "core/json.h"
+#include "core/model_changes.h"
 #include "core/presets.h"
 #include "core/serving.h"
 #include "core/units.h"
@@ -38,7 +39,9 @@ std::string Str(int64_t v) { return std::to_string(v); }
 std::string Num(double v) { return FormatJsonNumber(v); }
 
 std::string ModelId(const Config& c) {
-  if (const Preset* p = FindPreset(c.model.preset); p != nullptr && !p->hf_id.empty()) return p->hf_id;
+  // A customised preset is not the preset's repo: it is named, not pointed at the Hub.
+  const Preset* p = FindPreset(c.model.preset);
+  if (p != nullptr && !p->hf_id.empty() && !IsCustomised(c.model)) return p->hf_id;
   return c.model.name.empty() ? "MODEL" : c.model.name;
 }
 
