@@ -17,6 +17,7 @@
 #include "core/config_json.h"
 #include "core/dtype.h"
 #include "core/fields.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
 #include "core/units.h"
 #include "imgui.h"
@@ -96,7 +97,7 @@ void Parallelism(State& s, bool training) {
       training ? std::vector<const char*>{"tp", "sp", "dp", "zero", "zero_group", "pp", "schedule", "vpp", "cp", "ep", "offload_optimizer", "offload_params"}
                : std::vector<const char*>{"tp", "sp"};
   if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = core::TotalGpus(c);
   ImGui::TextDisabled(Tr("%lld GPUs = dp x tp x pp x cp"), static_cast<long long>(gpus));
   FieldIntDivisor(s, "tp", &c.tp, c.model.heads);
   if (c.tp > 1) FieldBool(s, "sp", &c.sp);

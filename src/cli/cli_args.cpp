@@ -4,6 +4,7 @@
 
 #include "core/config_json.h"
 #include "core/fields.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
 #include "core/hf_config.h"
 #include "core/launch_export.h"
@@ -308,7 +309,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   if (total_gpus > 0) {
     // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
     const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
-    const int64_t per_replica = replica >= 1 && replica <= static_cast<double>(total_gpus) ? c.tp * c.pp * c.cp : 0;
+    const int64_t per_replica = replica >= 1 && replica <= static_cast<double>(total_gpus) ? core::GpusPerReplica(c) : 0;
     if (per_replica < 1 || total_gpus % per_replica != 0) {
       Error(r, "--gpus", "--gpus " + std::to_string(total_gpus) + " is not a multiple of tp x pp x cp = " +
                              core::FormatNumber(replica, 0));

@@ -11,6 +11,7 @@
 
 #include <cctype>
 
+#include "core/gpu_count.h"
 #include "core/json.h"
 #include "core/model_changes.h"
 #include "core/presets.h"
@@ -243,7 +244,7 @@ std::string DeepSpeed(const Config& c) {
 }
 
 std::string Fsdp(const Config& c) {
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = TotalGpus(c);
   const char* strategy = c.zero == 0   ? "NO_SHARD"
                          : c.zero <= 2 ? "SHARD_GRAD_OP"
                          : c.zero_group > 0 && c.zero_group < c.dp ? "HYBRID_SHARD"
