@@ -28,6 +28,7 @@
 #include "core/compat.h"
 #include "core/dtype.h"
 #include "core/fit.h"
+#include "core/gpu_count.h"
 #include "core/model.h"
 #include "core/gpus.h"
 #include "core/units.h"
@@ -37,7 +38,7 @@
 namespace llmmem::app {
 namespace {
 
-constexpr int kZeroStages = 4;
+using core::kZeroStages;
 constexpr int64_t kBatchSearchLimit = int64_t{1} << 20;  // MaxMicroBatch's upper bound (fit.cpp)
 constexpr int64_t kSeqSearchLimit = int64_t{1} << 24;    // MaxSequence's
 constexpr int kGpusPerNode = 8;                          // DeepSpeed's per-node CPU figures
@@ -46,41 +47,18 @@ constexpr int kGpusPerNode = 8;                          // DeepSpeed's per-node
 // [SECTION] Cache
 //-----------------------------------------------------------------------------
 
-struct ZeroRow {
-  core::Config config;      // the current config at this stage (dp not yet set)
-  core::FitGpus fit;
-  double peak_at_min = 0;   // per-GPU total with dp = min_dp
-  std::string error;        // first validation error of this stage's config
-};
-
 struct Cache {
   std::string key;
   double capacity = 0;       // what the answers may use: the card less kFitHeadroom
   double card = 0;           // the card's memory
   int64_t context = 0;       // the model's context (0: unknown): the longest sequence stops there
-  ZeroRow zero[kZeroStages];
+  std::vector<core::ZeroStageFit> zero;  // the core's solver (core/fit.h), as the CLI's fit
   int64_t max_batch = 0, max_seq = 0;
   core::FitFormats formats;
   double max_params = 0;
   core::CompatEstimate deepspeed, megatron;
   double solve_ms = 0;
 };
-
-// The current config moved to ZeRO stage z: parameter offload exists only at stage 3,
-// and the solver shards over all replicas (MinDataParallel ignores zero_group).
-core::Config AtStage(const core::Config& c, int z) {
-  core::Config k = c;
-  k.zero = z;
-  if (z < 3) k.offload_params = core::Offload::kNone;
-  k.zero_group = 0;
-  return k;
-}
-
-std::string FirstError(const core::Config& c) {
-  for (const core::Diagnostic& d : core::Validate(c))
-    if (d.severity == core::Severity::kError) return d.message;
-  return "";
-}
 
 void Update(Cache& cache, const State& s) {
   if (cache.key == s.config_query) return;
@@ -92,21 +70,8 @@ void Update(Cache& cache, const State& s) {
   cache.capacity = cap;
   cache.card = core::CapacityBytes(c);
   cache.context = core::ModelContext(c.model);
-  if (c.mode != core::Mode::kInference) {
-    for (int z = 0; z < kZeroStages; ++z) {
-      ZeroRow& row = cache.zero[z];
-      row.config = AtStage(c, z);
-      row.error = FirstError(row.config);
-      row.fit = core::MinDataParallel(row.config, cap);
-      row.peak_at_min = 0;
-      if (row.fit.possible) {
-        core::Config k = row.config;
-        k.dp = row.fit.min_dp;
-        const core::Totals t = core::EstimateTotals(k);
-        row.peak_at_min = t.ok ? t.peak_bytes : 0;
-      }
-    }
-  }
+  cache.zero.clear();
+  if (c.mode != core::Mode::kInference) cache.zero = core::FewestGpusPerZeroStage(c, cap);
   cache.max_batch = core::MaxMicroBatch(c, cap);
   cache.max_seq = core::MaxSequenceInContext(c, cap);
   cache.formats = core::CheapestInferenceFormats(c, cap);
@@ -150,7 +115,7 @@ void WrappedDisabled(const std::string& text) {
 
 void ZeroTable(State& s, const Cache& cache) {
   const core::Config& c = s.config;
-  const int64_t others = c.tp * c.pp * c.cp;
+  const int64_t others = core::GpusPerReplica(c);
   char heading[160];
   std::snprintf(heading, sizeof heading, "Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
                 static_cast<long long>(others));
@@ -169,8 +134,8 @@ void ZeroTable(State& s, const Cache& cache) {
   ImGui::TableHeadersRow();
   static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
   const char* unit = UnitLabel(s.units);
-  for (int z = 0; z < kZeroStages; ++z) {
-    const ZeroRow& row = cache.zero[z];
+  for (int z = 0; z < static_cast<int>(cache.zero.size()); ++z) {
+    const core::ZeroStageFit& row = cache.zero[static_cast<size_t>(z)];
     const core::FitGpus& f = row.fit;
     ImGui::PushID(z);
     ImGui::TableNextRow();
@@ -218,7 +183,7 @@ void ZeroTable(State& s, const Cache& cache) {
     if (f.possible) RightText(core::FormatCount(f.min_gpus));
     if (!narrow) {
       ImGui::TableNextColumn();
-      if (f.possible && row.peak_at_min > 0) RightText(Bytes(row.peak_at_min, s));
+      if (f.possible && row.peak_at_min_bytes > 0) RightText(Bytes(row.peak_at_min_bytes, s));
     }
     ImGui::TableNextColumn();
     if (f.possible) {

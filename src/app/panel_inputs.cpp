@@ -17,6 +17,7 @@
 #include "core/config_json.h"
 #include "core/dtype.h"
 #include "core/fields.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
 #include "core/units.h"
 #include "imgui.h"
@@ -34,11 +35,11 @@ const char* DtypeName(int i) {
   return info.label;
 }
 
-void DtypeField(State& s, const char* label, const char* field, core::Dtype* d, bool trainable_only) {
+void DtypeField(State& s, const char* field, core::Dtype* d, bool trainable_only, const char* label = nullptr) {
   g_trainable_only = trainable_only;
   int i = static_cast<int>(*d);
   g_current_dtype = i;
-  if (FieldCombo(s, label, field, &i, static_cast<int>(core::Dtype::kCount), DtypeName, nullptr))
+  if (FieldCombo(s, field, &i, static_cast<int>(core::Dtype::kCount), DtypeName, nullptr, label))
     *d = static_cast<core::Dtype>(i);
 }
 
@@ -60,10 +61,10 @@ void Workload(State& s, bool training) {
   core::Config& c = s.config;
   ImGui::TextDisabled("%s", Tr("Workload"));
   ImGui::Separator();
-  FieldInt(s, training ? Tr("Micro-batch") : Tr("Sequences at once"), "batch", &c.batch, 1, 8);
-  FieldInt(s, training ? Tr("Sequence length") : Tr("Tokens per sequence"), "seq", &c.seq, 512, 4096);
-  if (training) FieldInt(s, Tr("Grad accumulation"), "grad_accum", &c.grad_accum, 1, 8);
-  if (!training) FieldInt(s, Tr("Prefill chunk"), "prefill_chunk", &c.prefill_chunk, 512, 2048);
+  FieldInt(s, "batch", &c.batch, training ? nullptr : Tr("Sequences at once"));
+  FieldInt(s, "seq", &c.seq, training ? nullptr : Tr("Tokens per sequence"));
+  if (training) FieldInt(s, "grad_accum", &c.grad_accum);
+  if (!training) FieldInt(s, "prefill_chunk", &c.prefill_chunk);
 }
 
 void MemorySavers(State& s, bool training) {
@@ -74,20 +75,19 @@ void MemorySavers(State& s, bool training) {
   if (training) {
     int r = static_cast<int>(c.recompute);
     static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)", "op-level (torchtitan)"};
-    if (FieldCombo(s, Tr("Recompute"), "recompute", &r, 4, [](int i) { return Tr(kRecompute[i]); }, nullptr))
+    if (FieldCombo(s, "recompute", &r, 4, [](int i) { return Tr(kRecompute[i]); }))
       c.recompute = static_cast<core::Recompute>(r);
     // The implementation profile decides which tensors are saved (core/framework.h).
     int fw = static_cast<int>(c.framework);
-    if (FieldCombo(s, Tr("Framework"), "framework", &fw, 5,
-                   [](int i) { return core::Info(static_cast<core::Framework>(i)).label; }, nullptr))
+    if (FieldCombo(s, "framework", &fw, 5, [](int i) { return core::Info(static_cast<core::Framework>(i)).label; }))
       c.framework = static_cast<core::Framework>(fw);
   }
-  FieldBool(s, "FlashAttention", "flash_attn", &c.flash_attn, nullptr);
+  FieldBool(s, "flash_attn", &c.flash_attn);
   if (training) {
     ImGui::SameLine();
-    FieldBool(s, Tr("Dropout"), "dropout", &c.dropout, nullptr);
+    FieldBool(s, "dropout", &c.dropout);
     if (c.recompute == core::Recompute::kFull)
-      FieldBool(s, Tr("Offload checkpoints to CPU"), "offload_activations", &c.offload_activations, nullptr);
+      FieldBool(s, "offload_activations", &c.offload_activations);
   }
 }
 
@@ -97,32 +97,32 @@ void Parallelism(State& s, bool training) {
       training ? std::vector<const char*>{"tp", "sp", "dp", "zero", "zero_group", "pp", "schedule", "vpp", "cp", "ep", "offload_optimizer", "offload_params"}
                : std::vector<const char*>{"tp", "sp"};
   if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = core::TotalGpus(c);
   ImGui::TextDisabled(Tr("%lld GPUs = dp x tp x pp x cp"), static_cast<long long>(gpus));
-  FieldIntDivisor(s, Tr("Tensor parallel"), "tp", &c.tp, c.model.heads);
-  if (c.tp > 1) FieldBool(s, Tr("Sequence parallel"), "sp", &c.sp, nullptr);
+  FieldIntDivisor(s, "tp", &c.tp, c.model.heads);
+  if (c.tp > 1) FieldBool(s, "sp", &c.sp);
   if (!training) return;
-  FieldInt(s, Tr("Data parallel"), "dp", &c.dp, 1, 8);
-  FieldInt(s, Tr("ZeRO stage"), "zero", &c.zero, 1, 1);
-  if (c.zero > 0) FieldIntDivisor(s, Tr("ZeRO group"), "zero_group", &c.zero_group, c.dp);
-  FieldIntDivisor(s, Tr("Pipeline stages"), "pp", &c.pp, c.model.layers);
+  FieldInt(s, "dp", &c.dp);
+  FieldInt(s, "zero", &c.zero);
+  if (c.zero > 0) FieldIntDivisor(s, "zero_group", &c.zero_group, c.dp);
+  FieldIntDivisor(s, "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {
     int sched = static_cast<int>(c.schedule);
     static const char* const kSchedules[] = {"1F1B", "interleaved 1F1B", "GPipe"};
-    if (FieldCombo(s, Tr("Schedule"), "schedule", &sched, 3, [](int i) { return kSchedules[i]; }, nullptr))
+    if (FieldCombo(s, "schedule", &sched, 3, [](int i) { return kSchedules[i]; }))
       c.schedule = static_cast<core::Schedule>(sched);
     if (c.schedule == core::Schedule::kInterleaved)
-      FieldIntDivisor(s, Tr("Virtual stages"), "vpp", &c.vpp, c.pp > 0 && c.model.layers % c.pp == 0 ? c.model.layers / c.pp : 0);
+      FieldIntDivisor(s, "vpp", &c.vpp, c.pp > 0 && c.model.layers % c.pp == 0 ? c.model.layers / c.pp : 0);
   }
-  FieldIntDivisor(s, Tr("Context parallel"), "cp", &c.cp, c.seq);
-  if (c.model.experts > 0) FieldIntDivisor(s, Tr("Expert parallel"), "ep", &c.ep, c.model.experts);
+  FieldIntDivisor(s, "cp", &c.cp, c.seq);
+  if (c.model.experts > 0) FieldIntDivisor(s, "ep", &c.ep, c.model.experts);
   static const char* const kOffload[] = {"none", "CPU", "NVMe"};
   int opt = static_cast<int>(c.offload_optimizer);
-  if (FieldCombo(s, Tr("Offload optimizer"), "offload_optimizer", &opt, 3, [](int i) { return Tr(kOffload[i]); }, nullptr))
+  if (FieldCombo(s, "offload_optimizer", &opt, 3, [](int i) { return Tr(kOffload[i]); }))
     c.offload_optimizer = static_cast<core::Offload>(opt);
   if (c.zero >= 3) {
     int par = static_cast<int>(c.offload_params);
-    if (FieldCombo(s, Tr("Offload params"), "offload_params", &par, 3, [](int i) { return Tr(kOffload[i]); }, nullptr))
+    if (FieldCombo(s, "offload_params", &par, 3, [](int i) { return Tr(kOffload[i]); }))
       c.offload_params = static_cast<core::Offload>(par);
   }
 }
@@ -132,10 +132,10 @@ void Rlhf(State& s) {
   if (!Section(s, "section_rlhf", "RLHF", {"rlhf", "reward_model", "rollout_engine"})) return;
   int r = static_cast<int>(c.rlhf);
   static const char* const kAlgos[] = {"PPO", "GRPO", "DPO"};
-  if (FieldCombo(s, Tr("Algorithm"), "rlhf", &r, 3, [](int i) { return kAlgos[i]; }, nullptr)) c.rlhf = static_cast<core::Rlhf>(r);
+  if (FieldCombo(s, "rlhf", &r, 3, [](int i) { return kAlgos[i]; })) c.rlhf = static_cast<core::Rlhf>(r);
   if (c.rlhf != core::Rlhf::kDpo) {
-    FieldBool(s, Tr("Reward model"), "reward_model", &c.reward_model, nullptr);
-    FieldBool(s, Tr("Rollout engine"), "rollout_engine", &c.rollout_engine, nullptr);
+    FieldBool(s, "reward_model", &c.reward_model);
+    FieldBool(s, "rollout_engine", &c.rollout_engine);
   }
 }
 
@@ -145,19 +145,19 @@ void Precision(State& s, bool training) {
       training ? std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "grad_dtype", "master_weights", "grad_accum_fp32"}
                : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
   if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
-  DtypeField(s, c.mode == core::Mode::kQlora ? "Adapters" : "Weights", "dtype", &c.dtype, c.mode != core::Mode::kInference);
+  DtypeField(s, "dtype", &c.dtype, c.mode != core::Mode::kInference, c.mode == core::Mode::kQlora ? Tr("Adapters") : nullptr);
   if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
-    FieldInt(s, Tr("Quant bits"), "gptq_bits", &c.quant.gptq_bits, 1, 1);
-    FieldInt(s, Tr("Group size"), "group_size", &c.quant.group_size, 32, 128);
+    FieldInt(s, "gptq_bits", &c.quant.gptq_bits);
+    FieldInt(s, "group_size", &c.quant.group_size);
   }
-  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, Tr("Double quantisation"), "nf4_double_quant", &c.quant.nf4_double_quant, nullptr);
+  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "nf4_double_quant", &c.quant.nf4_double_quant);
   if (training) {
-    DtypeField(s, Tr("Gradients"), "grad_dtype", &c.grad_dtype, true);
-    FieldBool(s, Tr("fp32 master weights"), "master_weights", &c.master_weights, nullptr);
-    FieldBool(s, Tr("fp32 grad accumulation buffer"), "grad_accum_fp32", &c.grad_accum_fp32, nullptr);
+    DtypeField(s, "grad_dtype", &c.grad_dtype, true);
+    FieldBool(s, "master_weights", &c.master_weights);
+    FieldBool(s, "grad_accum_fp32", &c.grad_accum_fp32);
   } else {
-    DtypeField(s, Tr("KV cache"), "kv_dtype", &c.kv_dtype, false);
-    FieldBool(s, Tr("Logits for every position"), "all_logits", &c.all_logits, nullptr);
+    DtypeField(s, "kv_dtype", &c.kv_dtype, false);
+    FieldBool(s, "all_logits", &c.all_logits);
   }
 }
 
@@ -167,13 +167,13 @@ void OptimizerSection(State& s) {
     return;
   int o = static_cast<int>(c.optimizer);
   static const char* const kOpt[] = {"SGD", "SGD + momentum", "AdamW", "Adam 8-bit", "Adafactor", "Lion"};
-  if (FieldCombo(s, Tr("Optimizer"), "optimizer", &o, 6, [](int i) { return kOpt[i]; }, nullptr))
+  if (FieldCombo(s, "optimizer", &o, 6, [](int i) { return kOpt[i]; }))
     c.optimizer = static_cast<core::Optimizer>(o);
   if (c.optimizer != core::Optimizer::kSgd && c.optimizer != core::Optimizer::kAdam8bit)
-    DtypeField(s, Tr("State dtype"), "optimizer_dtype", &c.optimizer_dtype, true);
-  FieldBool(s, Tr("fp32 gradient copy at the step"), "optimizer_grad_copy", &c.optimizer_grad_copy, nullptr);
-  FieldBool(s, Tr("fp32 logits in the loss"), "loss_logits_fp32", &c.loss_logits_fp32, nullptr);
-  FieldBool(s, Tr("Metrics keep logits"), "metrics_logits", &c.metrics_logits, nullptr);
+    DtypeField(s, "optimizer_dtype", &c.optimizer_dtype, true);
+  FieldBool(s, "optimizer_grad_copy", &c.optimizer_grad_copy);
+  FieldBool(s, "loss_logits_fp32", &c.loss_logits_fp32);
+  FieldBool(s, "metrics_logits", &c.metrics_logits);
 }
 
 void Lora(State& s) {
@@ -181,8 +181,8 @@ void Lora(State& s) {
   if (!Section(s, "section_lora", c.mode == core::Mode::kQlora ? Tr("QLoRA adapters") : Tr("LoRA adapters"),
                {"lora_rank", "lora_targets", "lora_dropout"}))
     return;
-  FieldInt(s, Tr("Rank"), "lora_rank", &c.lora_rank, 8, 64);
-  RowLabel(Tr("Targets"));
+  FieldInt(s, "lora_rank", &c.lora_rank);
+  RowLabel(Tr(core::FindField("lora_targets")->label));
   ImGui::NewLine();
   static const struct {
     const char* name;
@@ -192,18 +192,18 @@ void Lora(State& s) {
   for (size_t i = 0; i < sizeof kTargets / sizeof kTargets[0]; ++i) {
     bool on = (c.lora_targets & kTargets[i].bit) != 0;
     if (i > 0) ImGui::SameLine();
-    if (FieldBool(s, kTargets[i].name, "lora_targets", &on, nullptr))
+    if (FieldBool(s, "lora_targets", &on, kTargets[i].name))
       c.lora_targets = on ? (c.lora_targets | kTargets[i].bit) : (c.lora_targets & ~kTargets[i].bit);
   }
-  FieldBool(s, Tr("LoRA dropout"), "lora_dropout", &c.lora_dropout, nullptr);
+  FieldBool(s, "lora_dropout", &c.lora_dropout);
 }
 
 void Overheads(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "fragmentation_pct", "comm_buffer_gb"})) return;
-  FieldDouble(s, Tr("CUDA context, GB"), "cuda_context_gb", &c.cuda_context_gb, 0.1, "%.2f");
-  FieldDouble(s, Tr("Fragmentation, %"), "fragmentation_pct", &c.fragmentation_pct, 1, "%.1f");
-  FieldDouble(s, Tr("Comm buffers, GB"), "comm_buffer_gb", &c.comm_buffer_gb, 0.1, "%.2f");
+  FieldDouble(s, "cuda_context_gb", &c.cuda_context_gb);
+  FieldDouble(s, "fragmentation_pct", &c.fragmentation_pct);
+  FieldDouble(s, "comm_buffer_gb", &c.comm_buffer_gb);
 }
 
 void GpuMemory(State& s) {
@@ -212,9 +212,9 @@ void GpuMemory(State& s) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", Tr("The card is chosen above; type another size for a card not in the catalogue."));
   ImGui::PopTextWrapPos();
-  if (FieldDouble(s, Tr("Memory, GB"), "gpu_memory_gb", &c.gpu_memory_gb, 1, "%.2f")) c.gpu = "custom";
+  if (FieldDouble(s, "gpu_memory_gb", &c.gpu_memory_gb)) c.gpu = "custom";
   // A shared card (seed 002's OOM): what other processes already hold; "Read an OOM" sets it.
-  FieldDouble(s, "Used by others, GB", "other_processes_gb", &c.other_processes_gb, 0.5, "%.2f");
+  FieldDouble(s, "other_processes_gb", &c.other_processes_gb);
 }
 
 // Settings that change the estimate but have no control in this mode (a link or a file set

@@ -99,33 +99,33 @@ namespace {
 void MoreArchitecture(State& s, core::ModelSpec& m) {
   if (!ImGui::TreeNode(Tr("More architecture"))) return;
   bool encoder = m.arch == core::Arch::kEncoder;
-  if (FieldBool(s, Tr("Encoder only (BERT)"), "arch", &encoder, nullptr)) {
+  if (FieldBool(s, "arch", &encoder)) {
     m.arch = encoder ? core::Arch::kEncoder : core::Arch::kDecoder;
   }
-  FieldBool(s, Tr("Q/K/V biases"), "qkv_bias", &m.qkv_bias, nullptr);
-  FieldBool(s, Tr("Attention output bias"), "attn_out_bias", &m.attn_out_bias, nullptr);
-  FieldBool(s, Tr("MLP biases"), "mlp_bias", &m.mlp_bias, nullptr);
-  FieldInt(s, Tr("Norms per layer"), "norms_per_layer", &m.norms_per_layer, 1, 1);
+  FieldBool(s, "qkv_bias", &m.qkv_bias);
+  FieldBool(s, "attn_out_bias", &m.attn_out_bias);
+  FieldBool(s, "mlp_bias", &m.mlp_bias);
+  FieldInt(s, "norms_per_layer", &m.norms_per_layer);
   int qk = static_cast<int>(m.qk_norm);
-  if (FieldCombo(s, Tr("Q/K norm"), "qk_norm", &qk, 3,
+  if (FieldCombo(s, "qk_norm", &qk, 3,
                  [](int i) { return i == 0 ? "none" : i == 1 ? "per head (Qwen3, Gemma 3)" : "whole projection (OLMo 2)"; },
                  nullptr)) {
     m.qk_norm = static_cast<core::QkNorm>(qk);
   }
-  FieldBool(s, Tr("Final norm"), "final_norm", &m.final_norm, nullptr);
-  FieldInt(s, Tr("Learned positions"), "learned_positions", &m.learned_positions, 512, 2048);
-  FieldInt(s, Tr("Token types"), "type_vocab", &m.type_vocab, 1, 1);
-  FieldBool(s, Tr("Embedding norm"), "embedding_norm", &m.embedding_norm, nullptr);
-  FieldBool(s, Tr("Pooler"), "pooler", &m.pooler, nullptr);
-  FieldInt(s, Tr("Trained context"), "max_positions", &m.max_positions, 1024, 8192);
-  FieldInt(s, Tr("Sliding window"), "sliding_window", &m.sliding_window, 512, 4096);
-  if (m.sliding_window > 0) FieldInt(s, Tr("Sliding layers"), "sliding_layers", &m.sliding_layers, 1, 8);
-  FieldInt(s, Tr("MLA KV rank"), "kv_lora_rank", &m.kv_lora_rank, 64, 512);
+  FieldBool(s, "final_norm", &m.final_norm);
+  FieldInt(s, "learned_positions", &m.learned_positions);
+  FieldInt(s, "type_vocab", &m.type_vocab);
+  FieldBool(s, "embedding_norm", &m.embedding_norm);
+  FieldBool(s, "pooler", &m.pooler);
+  FieldInt(s, "max_positions", &m.max_positions);
+  FieldInt(s, "sliding_window", &m.sliding_window);
+  if (m.sliding_window > 0) FieldInt(s, "sliding_layers", &m.sliding_layers);
+  FieldInt(s, "kv_lora_rank", &m.kv_lora_rank);
   if (m.kv_lora_rank > 0) {
-    FieldInt(s, Tr("MLA Q rank"), "q_lora_rank", &m.q_lora_rank, 64, 512);
-    FieldInt(s, Tr("MLA Q/K nope dim"), "qk_nope_dim", &m.qk_nope_dim, 16, 64);
-    FieldInt(s, Tr("MLA rope dim"), "qk_rope_dim", &m.qk_rope_dim, 16, 64);
-    FieldInt(s, Tr("MLA V head dim"), "v_head_dim", &m.v_head_dim, 16, 64);
+    FieldInt(s, "q_lora_rank", &m.q_lora_rank);
+    FieldInt(s, "qk_nope_dim", &m.qk_nope_dim);
+    FieldInt(s, "qk_rope_dim", &m.qk_rope_dim);
+    FieldInt(s, "v_head_dim", &m.v_head_dim);
   }
   ImGui::TreePop();
 }
@@ -139,41 +139,41 @@ void Dimensions(State& s) {
   const core::ParamCounts c = core::CountParameters(m);
   ImGui::TextDisabled(Tr("%s parameters (%s)"), core::FormatParams(static_cast<double>(c.total)).c_str(),
                       core::FormatCount(c.total).c_str());
-  FieldInt(s, Tr("Vocabulary"), "vocab", &m.vocab, 1024, 32768);
+  FieldInt(s, "vocab", &m.vocab);
   const core::ModelSpec before = m;
-  bool head_shape_edited = FieldInt(s, Tr("Hidden size"), "hidden", &m.hidden, 256, 1024);
-  FieldInt(s, Tr("Layers"), "layers", &m.layers, 1, 8);
-  head_shape_edited |= FieldInt(s, Tr("Heads"), "heads", &m.heads, 1, 8);
+  bool head_shape_edited = FieldInt(s, "hidden", &m.hidden);
+  FieldInt(s, "layers", &m.layers);
+  head_shape_edited |= FieldInt(s, "heads", &m.heads);
   if (head_shape_edited) {
     // The core's rule for every input: head_dim follows hidden / heads (kept when they do
     // not divide; the field below shows it, and can be set after).
     core::Diagnostics kept;
     core::DeriveHeadDim(m, before, false, kept);
   }
-  FieldInt(s, Tr("KV heads"), "kv_heads", &m.kv_heads, 1, 8);
-  FieldInt(s, Tr("Head dim"), "head_dim", &m.head_dim, 16, 64);
-  FieldInt(s, Tr("MLP size"), "ffn", &m.ffn, 256, 1024);
+  FieldInt(s, "kv_heads", &m.kv_heads);
+  FieldInt(s, "head_dim", &m.head_dim);
+  FieldInt(s, "ffn", &m.ffn);
   int mlp = static_cast<int>(m.mlp);
-  if (FieldCombo(s, Tr("MLP kind"), "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
+  if (FieldCombo(s, "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
                  nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
   int act = static_cast<int>(m.act);
-  if (FieldCombo(s, Tr("Activation"), "act", &act, 7,
+  if (FieldCombo(s, "act", &act, 7,
                  [](int i) { return core::ActivationFnId(static_cast<core::ActivationFn>(i)); }, nullptr))
     m.act = static_cast<core::ActivationFn>(act);
   int norm = static_cast<int>(m.norm);
-  if (FieldCombo(s, Tr("Norm"), "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
+  if (FieldCombo(s, "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);
-  FieldBool(s, Tr("Tied embeddings"), "tied_embeddings", &m.tied_embeddings, nullptr);
-  FieldInt(s, Tr("Experts"), "experts", &m.experts, 1, 8);
+  FieldBool(s, "tied_embeddings", &m.tied_embeddings);
+  FieldInt(s, "experts", &m.experts);
   if (m.experts > 0) {
-    FieldInt(s, Tr("Experts/token"), "experts_per_token", &m.experts_per_token, 1, 2);
-    FieldInt(s, Tr("Expert MLP"), "moe_ffn", &m.moe_ffn, 256, 1024);
-    FieldInt(s, Tr("Shared experts"), "shared_experts", &m.shared_experts, 1, 1);
-    FieldInt(s, Tr("Shared MLP"), "shared_ffn", &m.shared_ffn, 256, 1024);
-    FieldInt(s, Tr("Dense layers"), "dense_layers", &m.dense_layers, 1, 1);
+    FieldInt(s, "experts_per_token", &m.experts_per_token);
+    FieldInt(s, "moe_ffn", &m.moe_ffn);
+    FieldInt(s, "shared_experts", &m.shared_experts);
+    FieldInt(s, "shared_ffn", &m.shared_ffn);
+    FieldInt(s, "dense_layers", &m.dense_layers);
   }
-  FieldInt(s, Tr("Params override"), "params_override", &m.params_override, 0, 0);
+  FieldInt(s, "params_override", &m.params_override);
   MoreArchitecture(s, m);
 }
 

@@ -19,6 +19,7 @@
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
+#include "core/model_changes.h"
 #include "core/gpus.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -40,15 +41,6 @@ bool ContainsNoCase(const std::string& hay, const char* needle) {
   return false;
 }
 
-// The fields the dimensions section edits; a preset differs when any of them does.
-bool SameShape(const core::ModelSpec& a, const core::ModelSpec& b) {
-  return a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
-         a.norm == b.norm && a.tied_embeddings == b.tied_embeddings && a.experts == b.experts &&
-         a.experts_per_token == b.experts_per_token && a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts &&
-         a.shared_ffn == b.shared_ffn && a.dense_layers == b.dense_layers && a.params_override == b.params_override;
-}
-
 void Question(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
   ImGui::TextUnformatted(text);
@@ -64,7 +56,7 @@ void ModelPicker(State& s) {
   std::string preview = m.name;
   if (current == nullptr) {
     preview += Tr(" (custom)");
-  } else if (!SameShape(current->model, m)) {
+  } else if (core::IsCustomised(m)) {  // the core's one answer (CLI, links, JS API alike)
     preview += Tr(" (modified)");
   }
   ImGui::SetNextItemWidth(-FLT_MIN);

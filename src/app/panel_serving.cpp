@@ -38,7 +38,7 @@ const char* VTypeName(int i) { return i == 0 ? "as K (-ctk)" : core::Info(kVType
 void Settings(State& s) {
   core::Config& c = s.config;
   int runtime = static_cast<int>(c.runtime);
-  if (FieldCombo(s, "Runtime", "runtime", &runtime, 5, RuntimeName, core::Info(c.runtime).help)) {
+  if (FieldCombo(s, "runtime", &runtime, 5, RuntimeName, core::Info(c.runtime).help)) {
     c.runtime = static_cast<core::Runtime>(runtime);
     // llama.cpp loads GGUF: move a non-GGUF quantised format to the usual GGUF type.
     if (core::IsGgml(c.runtime) && (c.dtype == core::Dtype::kAwq || c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kNf4)) {
@@ -46,32 +46,32 @@ void Settings(State& s) {
     }
   }
   const bool ggml = core::IsGgml(c.runtime);
-  FieldInt(s, ggml ? "Slots (-np)" : "Concurrent requests", "batch", &c.batch, 1, 8);
-  FieldInt(s, ggml ? "Context per slot" : "Context per request", "seq", &c.seq, 1024, 8192);
+  FieldInt(s, "batch", &c.batch, ggml ? "Slots (-np)" : "Concurrent requests");
+  FieldInt(s, "seq", &c.seq, ggml ? "Context per slot" : "Context per request");
   if (core::IsPagedServer(c.runtime)) {
     const bool vllm = c.runtime == core::Runtime::kVllm;
     // Short labels; the tooltips name the runtime's own flags.
-    FieldDouble(s, "Memory share", "mem_fraction", &c.mem_fraction, 0.01, "%.3f");
-    FieldInt(s, vllm ? "Batched tokens" : "Prefill chunk", "prefill_chunk", &c.prefill_chunk, 512, 2048);
-    FieldInt(s, vllm ? "Max sequences" : "Graph batch", "max_num_seqs", &c.max_num_seqs, 8, 64);
-    FieldBool(s, "CUDA graphs", "cuda_graphs", &c.cuda_graphs, nullptr);
+    FieldDouble(s, "mem_fraction", &c.mem_fraction);
+    FieldInt(s, "prefill_chunk", &c.prefill_chunk, vllm ? "Batched tokens" : nullptr);
+    FieldInt(s, "max_num_seqs", &c.max_num_seqs, vllm ? nullptr : "Graph batch");
+    FieldBool(s, "cuda_graphs", &c.cuda_graphs);
     ImGui::TextDisabled(vllm ? "gpu_memory_utilization, max_num_batched_tokens, max_num_seqs; 0: vLLM's default."
                              : "mem_fraction_static, chunked_prefill_size, cuda_graph_max_bs; 0: SGLang's default.");
   } else if (ggml) {
-    FieldInt(s, "GPU layers", "gpu_layers", &c.gpu_layers, 1, 8);
-    FieldInt(s, "n_ubatch", "prefill_chunk", &c.prefill_chunk, 128, 512);
+    FieldInt(s, "gpu_layers", &c.gpu_layers);
+    FieldInt(s, "prefill_chunk", &c.prefill_chunk, "n_ubatch");
     int v = 0;
     for (int i = 0; i < static_cast<int>(sizeof kVTypes / sizeof kVTypes[0]); ++i) {
       if (kVTypes[i] == c.kv_dtype_v) v = i;
     }
-    if (FieldCombo(s, "V cache", "kv_dtype_v", &v, static_cast<int>(sizeof kVTypes / sizeof kVTypes[0]), VTypeName, nullptr)) {
+    if (FieldCombo(s, "kv_dtype_v", &v, static_cast<int>(sizeof kVTypes / sizeof kVTypes[0]), VTypeName, nullptr)) {
       c.kv_dtype_v = kVTypes[v];
     }
-    FieldBool(s, "Flash attention", "flash_attn", &c.flash_attn, nullptr);
-    FieldDouble(s, "RAM, GB", "ram_gb", &c.ram_gb, 8, "%.0f");
+    FieldBool(s, "flash_attn", &c.flash_attn);
+    FieldDouble(s, "ram_gb", &c.ram_gb);
     ImGui::TextDisabled("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked.");
   } else {  // HF generate
-    FieldInt(s, "Static cache, tokens", "max_cache_len", &c.max_cache_len, 1024, 8192);
+    FieldInt(s, "max_cache_len", &c.max_cache_len);
     ImGui::TextDisabled("cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence).");
   }
 }
@@ -105,8 +105,8 @@ void Report(const State& s) {
 // Speed beside memory (core/speed.h): the roofline's figures and its two assumptions.
 void Speed(State& s) {
   Heading("Speed (roofline)");
-  FieldDouble(s, "Bandwidth efficiency", "bw_efficiency", &s.config.bw_efficiency, 0.05, "%.2f");
-  FieldDouble(s, "MFU", "mfu", &s.config.mfu, 0.05, "%.2f");
+  FieldDouble(s, "bw_efficiency", &s.config.bw_efficiency);
+  FieldDouble(s, "mfu", &s.config.mfu);
   const core::SpeedEstimate sp = core::EstimateSpeed(s.config);
   if (!sp.ok) {
     ImGui::TextDisabled("%s", sp.why_not.c_str());

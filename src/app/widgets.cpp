@@ -9,7 +9,6 @@
 #include "app/input_math.h"
 #include "app/theme.h"
 #include "core/fields.h"
-#include "core/limits.h"
 #include "core/units.h"
 #include "imgui.h"
 
@@ -18,11 +17,20 @@ namespace {
 
 constexpr float kLabelEm = 10.5f;  // label column width, in font heights
 
-// limits.h's help for numeric fields, fields.h's for the others.
+// The field's one help text (its row in core/fields.h, as --help prints it).
 const char* FieldHelp(const char* field) {
-  if (const core::FieldLimit* l = core::FindLimit(field)) return l->help;
-  if (const core::FieldDef* f = core::FindField(field)) return f->help;
-  return nullptr;
+  const core::FieldDef* f = core::FindField(field);
+  return f != nullptr ? f->help : nullptr;
+}
+
+// The label a field shows: the caller's (already translated, for a label that depends on
+// the context) or its row's "label, unit", translated (app/strings.cpp keys on that text).
+std::string FieldLabel(const char* field, const char* label) {
+  if (label != nullptr) return label;
+  const core::FieldDef* f = core::FindField(field);
+  if (f == nullptr) return field;
+  const std::string en = f->LabelWithUnit();
+  return Tr(en.c_str());
 }
 
 bool HasError(const std::vector<const core::Diagnostic*>& diags) {
@@ -108,9 +116,9 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
   if (help == nullptr) help = FieldHelp(field);
   if (help != nullptr) ImGui::TextUnformatted(help);
-  if (const core::FieldLimit* l = core::FindLimit(field)) {
-    ImGui::TextDisabled(Tr("%s: %s to %s"), field, core::FormatNumber(l->min, 3).c_str(),
-                        core::FormatNumber(l->max, 3).c_str());
+  if (const core::FieldDef* f = core::FindField(field); f != nullptr && f->Numeric()) {
+    const std::string max = core::FormatNumber(f->max, 3) + (f->unit[0] ? std::string(" ") + f->unit : "");
+    ImGui::TextDisabled(Tr("%s: %s to %s"), field, core::FormatNumber(f->min, 3).c_str(), max.c_str());
   } else {
     ImGui::TextDisabled("%s", field);
   }
@@ -119,10 +127,14 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
   ImGui::EndTooltip();
 }
 
-bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast) {
+bool FieldInt(State& s, const char* field, int64_t* v, const char* label_override) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
-  RowLabel(label);
+  const std::string label = FieldLabel(field, label_override);
+  const core::FieldDef* f = core::FindField(field);
+  const int64_t step = f != nullptr ? static_cast<int64_t>(f->step) : 0;
+  const int64_t step_fast = f != nullptr ? static_cast<int64_t>(f->step_fast) : 0;
+  RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
   const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
                                           step_fast > 0 ? &step_fast : nullptr, "%lld");
@@ -130,14 +142,15 @@ bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_
   MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
-  if (changed) Changed(s, label);
+  if (changed) Changed(s, label.c_str());
   return changed;
 }
 
-bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v, int64_t divides) {
+bool FieldIntDivisor(State& s, const char* field, int64_t* v, int64_t divides, const char* label_override) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
-  RowLabel(label);
+  const std::string label = FieldLabel(field, label_override);
+  RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float button = ImGui::GetFrameHeight();
@@ -145,8 +158,8 @@ bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v,
   ImGui::PushID(field);
   ImGui::SetNextItemWidth(std::max(button, ImGui::GetContentRegionAvail().x - 2 * (button + style.ItemInnerSpacing.x)));
   bool changed = ImGui::InputScalar("##v", ImGuiDataType_S64, v, nullptr, nullptr, "%lld");
-  const core::FieldLimit* limit = core::FindLimit(field);
-  const int64_t max = limit != nullptr ? static_cast<int64_t>(limit->max) : 1 << 20;
+  const core::FieldDef* row = core::FindField(field);
+  const int64_t max = row != nullptr && row->Numeric() ? static_cast<int64_t>(row->max) : 1 << 20;
   for (int dir : {-1, +1}) {
     ImGui::SameLine(0, style.ItemInnerSpacing.x);
     ImGui::PushButtonRepeat(true);
@@ -165,14 +178,18 @@ bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v,
   MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
-  if (changed) Changed(s, label);
+  if (changed) Changed(s, label.c_str());
   return changed;
 }
 
-bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format) {
+bool FieldDouble(State& s, const char* field, double* v, const char* label_override) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
-  RowLabel(label);
+  const std::string label = FieldLabel(field, label_override);
+  const core::FieldDef* f = core::FindField(field);
+  const double step = f != nullptr ? f->step : 0;
+  const char* format = f != nullptr && f->format != nullptr ? f->format : "%.2f";
+  RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
   const bool changed =
       ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
@@ -180,28 +197,30 @@ bool FieldDouble(State& s, const char* label, const char* field, double* v, doub
   MarkItem(s, field);
   FieldTooltip(s, field, nullptr);
   Messages(diags);
-  if (changed) Changed(s, label);
+  if (changed) Changed(s, label.c_str());
   return changed;
 }
 
-bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help) {
+bool FieldBool(State& s, const char* field, bool* v, const char* label_override, const char* help) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
+  const std::string label = FieldLabel(field, label_override);
   const int pushed = PushFlag(diags);
-  const bool changed = ImGui::Checkbox(label, v);
+  const bool changed = ImGui::Checkbox(label.c_str(), v);
   PopFlag(pushed);
   MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
-  if (changed) Changed(s, label);
+  if (changed) Changed(s, label.c_str());
   return changed;
 }
 
-bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
-                const char* (*names)(int), const char* help) {
+bool FieldCombo(State& s, const char* field, int* index, int count, const char* (*names)(int), const char* help,
+                const char* label_override) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
-  RowLabel(label);
+  const std::string label = FieldLabel(field, label_override);
+  RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
   bool changed = false;
   const char* preview = *index >= 0 && *index < count ? names(*index) : nullptr;
@@ -223,7 +242,7 @@ bool FieldCombo(State& s, const char* label, const char* field, int* index, int 
   MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
-  if (changed) Changed(s, label);
+  if (changed) Changed(s, label.c_str());
   return changed;
 }
 

@@ -1,5 +1,5 @@
 // Form widgets shared by the input panels: a label column, the input, a tooltip with the
-// field's documented range and help (core/limits.h), and, when the estimate's
+// field's range and help, and, when the estimate's
 // diagnostics name the field, a red frame and the message under the input. Inputs edit
 // the Config directly, so an invalid typed value is kept (validation never clamps).
 // May include: imgui, core, app/state.h.
@@ -14,17 +14,20 @@ namespace llmmem::app {
 // Starts a labelled form row; the next widget fills the rest of the line.
 void RowLabel(const char* label);
 
+// Each draws the setting named `field` from its row of the field table (core/fields.h):
+// label and unit (translated), steps, format, help and range all come from the row;
+// `label` overrides the row's where the context names it otherwise (already translated).
 // Each returns true when the value changed (and marks the state dirty).
-bool FieldInt(State& s, const char* label, const char* field, int64_t* v, int64_t step, int64_t step_fast);
+bool FieldInt(State& s, const char* field, int64_t* v, const char* label = nullptr);
 // An integer whose "-"/"+" buttons step through the divisors of `divides` only
 // (input_math.h NextDivisor; 0: plain steps); a typed value is kept as typed (validation
 // marks it when it does not divide).
-bool FieldIntDivisor(State& s, const char* label, const char* field, int64_t* v, int64_t divides);
-bool FieldDouble(State& s, const char* label, const char* field, double* v, double step, const char* format);
-bool FieldBool(State& s, const char* label, const char* field, bool* v, const char* help);
+bool FieldIntDivisor(State& s, const char* field, int64_t* v, int64_t divides, const char* label = nullptr);
+bool FieldDouble(State& s, const char* field, double* v, const char* label = nullptr);
+bool FieldBool(State& s, const char* field, bool* v, const char* label = nullptr, const char* help = nullptr);
 // A combo over `count` items named by names(i); *index is the selected item.
-bool FieldCombo(State& s, const char* label, const char* field, int* index, int count,
-                const char* (*names)(int), const char* help);
+bool FieldCombo(State& s, const char* field, int* index, int count, const char* (*names)(int),
+                const char* help = nullptr, const char* label = nullptr);
 
 // Puts the next item (of `width` pixels) on the current line when it fits there, else on
 // the next line: rows of buttons and labels flow instead of running off a narrow window.

@@ -18,6 +18,7 @@
 //   exportLaunch(configJson, "vllm" | "sglang" | "llama.cpp" | "ollama" | "deepspeed" | "fsdp" |
 //     "hf-trainer") -> the launch command or config (as llmmem --export)
 //   fitServing(configJson) -> the serving fit answers (as llmmem fit's "serving")
+//   fit(configJson) -> every fit answer (as llmmem fit --json: core/fit_json.h)
 //   estimateNetwork(requestJson) -> any network, layer by layer (as llmmem --model resnet50
 //     --json; keys in core/network_request.h); networks() -> the vision presets;
 //   torchReprToNetwork(printModelText) -> {ok, network, graph_exact, diagnostics}
@@ -31,6 +32,7 @@
 #include "core/config_json.h"
 #include "core/doctor.h"
 #include "core/export.h"
+#include "core/fit_json.h"
 #include "core/weight_headers.h"
 #include "core/estimate.h"
 #include "core/hf_config.h"
@@ -183,6 +185,12 @@ std::string FitServing(const std::string& config_json) {
   return core::ServingFitToJson(parsed.config).Dump();
 }
 
+std::string Fit(const std::string& config_json) {
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  return core::FitToJson(parsed.config).Dump();
+}
+
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
   // File.size: a whole number of bytes, at least the bytes given, at most 2^53.
   if (!(file_size >= static_cast<double>(bytes.size()) && file_size <= 9007199254740992.0 &&
@@ -214,6 +222,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("readOom", &ReadOom);
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
+  emscripten::function("fit", &Fit);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -4,10 +4,10 @@
 
 #include "core/config_json.h"
 #include "core/fields.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
 #include "core/hf_config.h"
 #include "core/launch_export.h"
-#include "core/limits.h"
 #include "core/presets.h"
 #include "core/safe_text.h"
 #include "core/units.h"
@@ -27,6 +27,19 @@ std::string Snake(std::string s) {
 
 bool IsBoolWord(const std::string& s) {
   return s == "1" || s == "0" || s == "true" || s == "false" || s == "on" || s == "off" || s == "yes" || s == "no";
+}
+
+// "  --gpu-memory-gb       usable memory of one GPU [0.001 to 100,000 GB]"
+std::string HelpLine(const core::FieldDef& f) {
+  std::string name = f.name;
+  for (char& ch : name) if (ch == '_') ch = '-';
+  std::string line = "  --" + name;
+  if (line.size() < 24) line.append(24 - line.size(), ' '); else line += ' ';
+  line += f.help;
+  if (f.Numeric()) line += " [" + f.RangeText() + "]";
+  if (f.kind == core::FieldKind::kDtype) line += " [" + core::DtypeIdList() + "]";
+  if (f.kind == core::FieldKind::kBool) line += " [on/off]";
+  return line;
 }
 
 void Error(CliParse& r, const std::string& flag, const std::string& message) {
@@ -252,9 +265,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
         d.message = "unknown flag " + flag + " (see llmmem --help)";
       } else {
         d.message = flag + ": " + d.message;
-        if (const core::FieldLimit* l = core::FindLimit(key.c_str())) {
-          d.message += " (allowed " + core::FormatNumber(l->min, 3) + " to " + core::FormatNumber(l->max, 3) + ")";
-        }
+        if (field != nullptr && field->Numeric()) d.message += " (allowed " + field->RangeText() + ")";
       }
       d.field = flag;
       r.diagnostics.push_back(d);
@@ -298,7 +309,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   if (total_gpus > 0) {
     // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
     const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
-    const int64_t per_replica = replica >= 1 && replica <= static_cast<double>(total_gpus) ? c.tp * c.pp * c.cp : 0;
+    const int64_t per_replica = replica >= 1 && replica <= static_cast<double>(total_gpus) ? core::GpusPerReplica(c) : 0;
     if (per_replica < 1 || total_gpus % per_replica != 0) {
       Error(r, "--gpus", "--gpus " + std::to_string(total_gpus) + " is not a multiple of tp x pp x cp = " +
                              core::FormatNumber(replica, 0));
@@ -362,21 +373,13 @@ std::string HelpText() {
       "  -h, --help           this text\n"
       "\n"
       "Settings (--name VALUE or --name=VALUE; booleans: --flag, --no-flag, --flag=0):\n";
-  for (const core::FieldDef& f : core::Fields()) {
-    std::string name = f.name;
-    for (char& ch : name) if (ch == '_') ch = '-';
-    std::string line = "  --" + name;
-    if (line.size() < 24) line.append(24 - line.size(), ' '); else line += ' ';
-    line += f.help;
-    if (const core::FieldLimit* l = core::FindLimit(f.name)) {
-      line += " [" + core::FormatNumber(l->min, 3) + " to " + core::FormatNumber(l->max, 3) + "]";
+  // The table's rows under their UI groups' headings: the help text and range are the
+  // tooltips' (core/fields.h).
+  for (int g = 0; g < static_cast<int>(core::FieldGroup::kCount); ++g) {
+    h += std::string("\n ") + core::GroupTitle(static_cast<core::FieldGroup>(g)) + ":\n";
+    for (const core::FieldDef& f : core::Fields()) {
+      if (static_cast<int>(f.group) == g) h += HelpLine(f) + "\n";
     }
-    switch (f.kind) {
-      case core::FieldKind::kDtype: line += " [" + core::DtypeIdList() + "]"; break;
-      case core::FieldKind::kBool: line += " [on/off]"; break;
-      default: break;
-    }
-    h += line + "\n";
   }
   h += "\nExit status: 0 fits the GPU, 1 does not fit, 2 bad input.\n"
        "Units: GB = 1e9 bytes, GiB = 2^30 bytes.\n";

@@ -1,9 +1,9 @@
 #include "cli/cli_fit.h"
 
 #include "core/estimate.h"
-#include "core/fit.h"
+#include "core/fit_json.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
-#include "core/serving_json.h"
 #include "core/units.h"
 
 namespace llmmem::cli {
@@ -16,47 +16,10 @@ std::string Pad(const std::string& s, size_t width) { return s.size() >= width ?
 
 }  // namespace
 
-core::Json FitToJson(const core::Config& c) {
-  using core::Json;
-  const double cap = core::CapacityBytes(c);
-  Json j(Json::Object{});
-  j["gpu"] = Json(c.gpu);
-  j["capacity_bytes"] = Json(cap);
-  Json::Array zero;
-  for (int z = 0; z <= 3; ++z) {
-    core::Config x = c;
-    x.zero = z;
-    const core::FitGpus f = core::MinDataParallel(x, cap);
-    Json row(Json::Object{});
-    row["zero"] = Json(z);
-    row["possible"] = Json(f.possible);
-    row["threshold"] = Json(f.threshold);
-    row["min_dp"] = Json(static_cast<double>(f.min_dp));
-    row["min_gpus"] = Json(static_cast<double>(f.min_gpus));
-    row["unsharded_bytes"] = Json(f.unsharded_bytes);
-    row["sharded_bytes"] = Json(f.sharded_bytes);
-    zero.push_back(std::move(row));
-  }
-  j["fewest_gpus"] = Json(std::move(zero));
-  j["max_micro_batch"] = Json(static_cast<double>(core::MaxMicroBatch(c, cap)));
-  j["max_sequence"] = Json(static_cast<double>(core::MaxSequence(c, cap)));
-  const core::FitFormats formats = core::CheapestInferenceFormats(c, cap);
-  Json inf(Json::Object{});
-  inf["found"] = Json(formats.found);
-  if (formats.found) {
-    inf["dtype"] = Json(core::Info(formats.dtype).id);
-    inf["kv_dtype"] = Json(core::Info(formats.kv_dtype).id);
-    inf["peak_bytes"] = Json(formats.peak_bytes);
-  }
-  j["inference_formats"] = std::move(inf);
-  if (c.mode == core::Mode::kInference) j["serving"] = core::ServingFitToJson(c);
-  return j;
-}
-
 std::string RenderFit(const core::Config& c) {
-  const core::Json j = FitToJson(c);
+  const core::Json j = core::FitToJson(c);  // the rows --json prints, in words
   const double cap = core::CapacityBytes(c);
-  const int64_t other = c.tp * c.pp * c.cp;
+  const int64_t other = core::GpusPerReplica(c);
   std::string out = "Fit on " + c.gpu + " (" + FormatBytesBoth(cap) + " per GPU), " + c.model.name + ", " +
                     core::ModeId(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " + std::to_string(c.seq) +
                     " tokens\n\nFewest GPUs per strategy (tp x pp x cp = " + std::to_string(other) + " per replica):\n";
@@ -64,13 +27,13 @@ std::string RenderFit(const core::Config& c) {
     const int z = static_cast<int>(row.Find("zero")->AsNumber());
     std::string line = "  ZeRO-" + std::to_string(z) + ": ";
     if (!row.Find("possible")->AsBool()) {
-      line += "does not fit at any data-parallel size: the unsharded part is " +
-              FormatBytesBoth(row.Find("unsharded_bytes")->AsNumber());
+      line += "does not fit at any data-parallel size: " + row.Find("why_not")->AsString();
     } else {
       line += "k > " + FormatNumber(row.Find("threshold")->AsNumber(), 2) + " -> " +
               FormatNumber(row.Find("min_dp")->AsNumber(), 0) + " replicas = " +
               FormatNumber(row.Find("min_gpus")->AsNumber(), 0) + " GPUs";
     }
+    if (row.Find("offload_params_dropped")->AsBool()) line += " (without parameter offload: it needs ZeRO-3)";
     out += line + "\n";
   }
   out += "\nWith the current layout:\n";

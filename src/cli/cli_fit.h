@@ -1,4 +1,4 @@
-// `llmmem fit`: the inverse questions, as a table or JSON.
+// `llmmem fit`: the inverse questions as a table (the JSON is core/fit_json.h's, as the JS API's).
 #pragma once
 
 #include <string>
@@ -10,7 +10,6 @@
 
 namespace llmmem::cli {
 
-core::Json FitToJson(const core::Config& c);
 std::string RenderFit(const core::Config& c);
 std::string RenderGpuList();
 core::Json CompatToJson(const core::CompatEstimate& c);

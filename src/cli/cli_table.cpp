@@ -1,5 +1,6 @@
 #include "cli/cli_table.h"
 
+#include "core/model_changes.h"
 #include "core/serving.h"
 #include "core/speed.h"
 #include "core/presets.h"
@@ -49,7 +50,8 @@ void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, 
 std::string RenderTable(const core::Config& c, const core::Estimate& e, bool formulas) {
   const core::Totals& t = e.totals;
   std::string out;
-  out += "Model: " + c.model.name + (c.model.preset.empty() ? "" : " (" + c.model.preset + ")") + ", " +
+  const std::string preset = core::PresetNote(c.model);  // "llama-3.1-8b, customised: hidden"
+  out += "Model: " + c.model.name + (preset.empty() ? "" : " (" + preset + ")") + ", " +
          core::FormatCount(t.params) + " parameters (" + core::FormatParams(static_cast<double>(t.params)) + ")";
   if (t.active_params != t.params && t.active_params > 0) out += ", " + core::FormatParams(static_cast<double>(t.active_params)) + " active";
   out += "\nWorkload: " + std::string(core::ModeId(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +

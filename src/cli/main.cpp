@@ -9,6 +9,7 @@
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
+#include "core/fit_json.h"
 #include "core/compat.h"
 #include "core/doctor.h"
 #include "core/estimate.h"
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (parsed.options.fit) {
-    if (parsed.options.json) std::cout << cli::FitToJson(c).Dump(2) << "\n";
+    if (parsed.options.json) std::cout << core::FitToJson(c).Dump(2) << "\n";
     else Print(std::cout, cli::RenderFit(c));
     return 0;
   }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/compat.h"
+#include "core/gpu_count.h"
 #include "core/model.h"
 #include "core/units.h"
 
@@ -35,7 +36,7 @@ struct Hardware {
 };
 
 Hardware CallHardware(const Config& c, int gpus_per_node) {
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = TotalGpus(c);
   const int64_t per_node = std::max<int64_t>(1, std::min<int64_t>(gpus_per_node, gpus));
   return Hardware{static_cast<double>(per_node), static_cast<double>((gpus + per_node - 1) / per_node)};
 }
@@ -158,7 +159,7 @@ CompatEstimate DeepSpeedEstimate(const Config& c, int gpus_per_node) {
         "no activations, buckets, CUDA context or fragmentation",
     });
   }
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = TotalGpus(c);
   r.departures.push_back("every one of the dp x tp x pp x cp GPUs is a ZeRO shard of the whole model: the "
                          "estimator knows no tensor, pipeline or context parallelism");
   if (hw.Total() != static_cast<double>(gpus)) {

@@ -15,6 +15,7 @@
 
 #include "core/compat.h"
 #include "core/estimate.h"
+#include "core/gpu_count.h"
 #include "core/model.h"
 #include "core/units.h"
 
@@ -71,7 +72,7 @@ Args FromConfig(const Config& c) {
   a.pp = static_cast<double>(c.pp);
   a.dp = static_cast<double>(c.dp);
   a.ep = static_cast<double>(c.ep);
-  a.world_size = static_cast<double>(c.dp * c.tp * c.pp * c.cp);
+  a.world_size = static_cast<double>(TotalGpus(c));
   // --num-virtual-stages-per-pipeline-rank; 1 becomes None, and Megatron needs pp > 1 for it.
   a.vpp = c.schedule == Schedule::kInterleaved && c.pp > 1 && c.vpp > 1 ? static_cast<double>(c.vpp) : 0;
   a.distributed_optimizer = c.zero >= 1;

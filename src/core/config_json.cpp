@@ -1,5 +1,6 @@
 #include "core/config_json.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -7,22 +8,13 @@
 
 #include "core/fields.h"
 #include "core/gpus.h"
+#include "core/model_changes.h"
 #include "core/presets.h"
 #include "core/safe_text.h"
 #include "core/units.h"
 
 namespace llmmem::core {
 namespace {
-
-// The model a preset key names, or a custom default model.
-ModelSpec BaseModel(const Config& c) {
-  if (!c.model.preset.empty()) {
-    if (const Preset* p = FindPreset(c.model.preset); p != nullptr && p->ok) return p->model;
-  }
-  ModelSpec custom;
-  custom.preset.clear();
-  return custom;
-}
 
 bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
   if (key == "custom") {
@@ -181,8 +173,7 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
     out.push_back({DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + CapEcho(err, value)});
     return false;
   }
-  if (f->model_field && key != "name") c.model.preset.clear();  // edited dimensions make it custom
-  return true;
+  return true;  // an edited model keeps its preset's key: model_changes.h says what changed
 }
 
 std::string FieldNames() {
@@ -221,6 +212,13 @@ Json ConfigToJson(const Config& c) {
   Json j(Json::Object{});
   Json model(Json::Object{});
   if (!c.model.preset.empty()) model["preset"] = Json(c.model.preset);
+  // What differs from the preset (read back as nothing: the fields themselves say it).
+  const std::vector<std::string> customised = CustomisedFields(c.model);
+  if (!customised.empty()) {
+    Json::Array names;
+    for (const std::string& n : customised) names.push_back(Json(n));
+    model["customised"] = Json(std::move(names));
+  }
   for (const FieldDef& f : Fields()) {
     const std::string v = f.get(c);
     Json value;
@@ -270,24 +268,18 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
         r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "model.preset",
                                  std::string("model.preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
       }
-      const std::string preset_key = r.config.model.preset;
       model_before = r.config.model;
       head_dim_given |= model->Find("head_dim") != nullptr;
-      bool customised = false;
       for (const auto& [key, value] : model->AsObject()) {
-        if (key == "preset") continue;
+        if (key == "preset" || key == "customised") continue;  // customised: ConfigToJson's note
         const FieldDef* f = FindField(key);
         if (f == nullptr || !f->model_field) {
           r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, "model." + EchoValue(key),
                                    "\"model." + EchoValue(key) + "\" is not a model setting, so it was ignored"});
           continue;
         }
-        const std::string before = f->get(r.config);
         SetFromJson(r.config, key, value, r.diagnostics);
-        customised |= f->get(r.config) != before && std::string(f->name) != "name";
       }
-      // Restating a preset's own values keeps the preset's name; any change makes it custom.
-      r.config.model.preset = customised ? std::string() : preset_key;
     } else {
       r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "model",
                                "\"model\" must be a preset key or an object of model fields"});
@@ -320,10 +312,14 @@ ConfigParse ConfigFromJsonText(const std::string& text, const Config& base) {
 std::string ConfigToQuery(const Config& c) {
   std::string q = "v=" + std::to_string(kUrlVersion);
   q += "&model=" + Encode(c.model.preset.empty() ? "custom" : c.model.preset);
-  Config reference = DefaultConfig();
-  reference.model = BaseModel(c);
+  const Config reference = DefaultConfig();
+  // The model's fields that differ from its preset (or, custom, from ModelSpec's defaults).
+  const std::vector<const FieldDef*> model_changes = ChangedModelFields(c.model);
+  auto model_changed = [&](const FieldDef& f) {
+    return std::find(model_changes.begin(), model_changes.end(), &f) != model_changes.end();
+  };
   // A link that changes hidden or heads states head_dim too, or loading it would derive one.
-  const bool head_shape_changed = c.model.hidden != reference.model.hidden || c.model.heads != reference.model.heads;
+  const bool head_shape_changed = model_changed(*FindField("hidden")) || model_changed(*FindField("heads"));
   // A catalogue card states its memory: gpu_memory_gb is written only when it differs from
   // the card's, so the link (and the CLI flags made from it) never sets the memory twice.
   const Gpu* card = FindGpu(c.gpu);
@@ -332,7 +328,8 @@ std::string ConfigToQuery(const Config& c) {
     const std::string v = f.get(c);
     const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
     if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
-    if (v != f.get(reference) || keep_head_dim) q += "&" + std::string(f.name) + "=" + Encode(v);
+    const bool changed = f.model_field ? model_changed(f) : v != f.get(reference);
+    if (changed || keep_head_dim) q += "&" + std::string(f.name) + "=" + Encode(v);
   }
   return q;
 }
@@ -383,20 +380,15 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   for (const auto& [key, value] : pairs) {
     if (key == "model" || key == "preset") ApplyPreset(r.config, value, r.diagnostics);
   }
-  const std::string preset_key = r.config.model.preset;
   const ModelSpec model_before = r.config.model;
   bool head_dim_given = false;
-  bool customised = false;
   for (const auto& [key, value] : pairs) {
     if (key == "model" || key == "preset" || key == "v") continue;
     const FieldDef* f = FindField(key);
-    const std::string before = f ? f->get(r.config) : std::string();
     SetField(r.config, key, value, r.diagnostics);
-    customised |= f && f->model_field && f->get(r.config) != before && std::string(f->name) != "name";
     head_dim_given |= f && std::string(f->name) == "head_dim";
   }
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
-  r.config.model.preset = customised ? std::string() : preset_key;
   bool gpu_given = false, memory_given = false;
   for (const auto& kv : pairs) {
     gpu_given |= kv.first == "gpu";

@@ -4,6 +4,7 @@
 
 #include "core/account.h"
 #include "core/estimate_stages.h"
+#include "core/gpu_count.h"
 #include "core/serving.h"
 #include "core/validate.h"
 
@@ -21,7 +22,7 @@ void FillCommon(const Derived& d, Totals& t) {
   t.active_params = static_cast<int64_t>(d.P_active);
   t.trainable_params = static_cast<int64_t>(d.T);
   t.quick_rule_bytes = QuickRuleBytes(d);
-  t.gpus = d.c.dp * d.c.tp * d.c.pp * d.c.cp;
+  t.gpus = TotalGpus(d.c);
   t.pipeline_stage = d.stage;
 }
 

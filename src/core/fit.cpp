@@ -3,7 +3,10 @@
 #include <cmath>
 
 #include "core/estimate.h"
-#include "core/limits.h"
+#include "core/fields.h"
+#include "core/gpu_count.h"
+#include "core/units.h"
+#include "core/validate.h"
 
 namespace llmmem::core {
 namespace {
@@ -41,7 +44,7 @@ FitGpus MinDataParallel(const Config& c, double capacity) {
   if (!std::isfinite(m2) || !std::isfinite(m4)) return r;
   r.sharded_bytes = 4 * (m2 - m4);
   r.unsharded_bytes = m2 - r.sharded_bytes / 2;
-  const int64_t other = c.tp * c.pp * c.cp;
+  const int64_t other = GpusPerReplica(c);
   if (PeakWithDp(c, 1) <= capacity) {
     r.possible = true;
     r.threshold = capacity > r.unsharded_bytes ? r.sharded_bytes / (capacity - r.unsharded_bytes) : 1;
@@ -63,13 +66,54 @@ FitGpus MinDataParallel(const Config& c, double capacity) {
   return r;
 }
 
+Config AtZeroStage(const Config& c, int stage) {
+  Config k = c;
+  k.zero = stage;
+  if (stage < 3) k.offload_params = Offload::kNone;
+  k.zero_group = 0;
+  return k;
+}
+
+std::vector<ZeroStageFit> FewestGpusPerZeroStage(const Config& c, double capacity) {
+  std::vector<ZeroStageFit> rows;
+  for (int z = 0; z < kZeroStages; ++z) {
+    ZeroStageFit r;
+    r.stage = z;
+    r.config = AtZeroStage(c, z);
+    r.offload_params_dropped = c.offload_params != Offload::kNone && z < 3;
+    for (const Diagnostic& d : Validate(r.config)) {
+      if (d.severity != Severity::kError) continue;
+      r.error = (d.field.empty() ? "" : d.field + ": ") + d.message;
+      break;
+    }
+    if (r.error.empty()) r.fit = MinDataParallel(r.config, capacity);
+    if (r.fit.possible) {
+      Config k = r.config;
+      k.dp = r.fit.min_dp;
+      const Totals t = EstimateTotals(k);
+      r.peak_at_min_bytes = t.ok ? t.peak_bytes : 0;
+    } else if (!r.error.empty()) {
+      r.why_not = "this stage's configuration is refused: " + r.error;
+    } else if (capacity <= r.fit.unsharded_bytes) {
+      // A + B/k never drops below A: what stays whole on every GPU already fills it.
+      r.why_not = "what stays whole on every GPU (activations, buffers and every state this stage does not shard: " +
+                  FormatBytesBoth(r.fit.unsharded_bytes) + ") is already more than the " + FormatBytesBoth(capacity) +
+                  " available; more data-parallel GPUs never help at this stage";
+    } else {
+      r.why_not = "no data-parallel size fits: the estimate does not come down with more replicas";
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 namespace {
 
 // The largest value of one integer field that still fits, searched up to the field's
-// documented maximum (limits.h), everything else as configured.
+// documented maximum (its row in fields.h), everything else as configured.
 int64_t LargestFittingValue(const Config& c, double capacity, int64_t Config::*field, const char* limit_name) {
   Config x = c;
-  return LargestFitting(static_cast<int64_t>(FindLimit(limit_name)->max), [&](int64_t v) {
+  return LargestFitting(static_cast<int64_t>(FindField(limit_name)->max), [&](int64_t v) {
     x.*field = v;
     const Totals t = EstimateTotals(x);
     return t.ok && t.peak_bytes <= capacity;
@@ -87,7 +131,7 @@ int64_t MaxSequence(const Config& c, double capacity) {
 }
 
 int64_t MaxSequenceInContext(const Config& c, double capacity) {
-  int64_t hi = static_cast<int64_t>(FindLimit("seq")->max);
+  int64_t hi = static_cast<int64_t>(FindField("seq")->max);
   const int64_t context = ModelContext(c.model);
   if (context > 0 && context < hi) hi = context;
   Config x = c;

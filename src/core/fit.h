@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/config.h"
 
@@ -29,6 +31,25 @@ struct FitGpus {
 };
 
 FitGpus MinDataParallel(const Config& c, double capacity_bytes);
+
+// The configuration moved to ZeRO stage `stage`, as every fewest-GPUs answer solves it:
+// shards over all data-parallel replicas (zero_group 0), and keeps parameter offload only
+// at stage 3 (it needs ZeRO-3; below, the stage is solved without it, and says so).
+Config AtZeroStage(const Config& c, int stage);
+
+// One row of "the fewest GPUs per ZeRO stage" (the CLI's fit, the UI's table, the JSON).
+struct ZeroStageFit {
+  int stage = 0;
+  Config config;                   // AtZeroStage(c, stage)
+  FitGpus fit;
+  bool offload_params_dropped = false;  // the config offloads parameters; this stage cannot
+  std::string error;               // the stage's configuration is refused (Validate's first error): no answer
+  std::string why_not;             // when !fit.possible: what limits it, in words
+  double peak_at_min_bytes = 0;    // the estimate at min_dp (0 when impossible)
+};
+constexpr int kZeroStages = 4;
+// Stages 0 to 3 for `c` against `capacity_bytes` (callers choose FitBudget or the card).
+std::vector<ZeroStageFit> FewestGpusPerZeroStage(const Config& c, double capacity_bytes);
 // 0 when even 1 does not fit.
 int64_t MaxMicroBatch(const Config& c, double capacity_bytes);
 int64_t MaxSequence(const Config& c, double capacity_bytes);

@@ -11,7 +11,9 @@
 
 #include <cctype>
 
+#include "core/gpu_count.h"
 #include "core/json.h"
+#include "core/model_changes.h"
 #include "core/presets.h"
 #include "core/serving.h"
 #include "core/units.h"
@@ -38,7 +40,9 @@ std::string Str(int64_t v) { return std::to_string(v); }
 std::string Num(double v) { return FormatJsonNumber(v); }
 
 std::string ModelId(const Config& c) {
-  if (const Preset* p = FindPreset(c.model.preset); p != nullptr && !p->hf_id.empty()) return p->hf_id;
+  // A customised preset is not the preset's repo: it is named, not pointed at the Hub.
+  const Preset* p = FindPreset(c.model.preset);
+  if (p != nullptr && !p->hf_id.empty() && !IsCustomised(c.model)) return p->hf_id;
   return c.model.name.empty() ? "MODEL" : c.model.name;
 }
 
@@ -240,7 +244,7 @@ std::string DeepSpeed(const Config& c) {
 }
 
 std::string Fsdp(const Config& c) {
-  const int64_t gpus = c.dp * c.tp * c.pp * c.cp;
+  const int64_t gpus = TotalGpus(c);
   const char* strategy = c.zero == 0   ? "NO_SHARD"
                          : c.zero <= 2 ? "SHARD_GRAD_OP"
                          : c.zero_group > 0 && c.zero_group < c.dp ? "HYBRID_SHARD"

@@ -5,7 +5,7 @@
 
 #include "core/estimate.h"
 #include "core/gpus.h"
-#include "core/limits.h"
+#include "core/fields.h"
 #include "core/serving.h"
 
 namespace llmmem::core {
@@ -54,12 +54,12 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
   r.model_context = ModelContext(c.model);
 
   Config x = base;
-  r.max_context = Largest(static_cast<int64_t>(FindLimit("seq")->max), [&](int64_t v) {
+  r.max_context = Largest(static_cast<int64_t>(FindField("seq")->max), [&](int64_t v) {
     x.seq = v;
     return Fits(x);
   });
   x = base;
-  r.max_concurrency = Largest(static_cast<int64_t>(FindLimit("batch")->max), [&](int64_t v) {
+  r.max_concurrency = Largest(static_cast<int64_t>(FindField("batch")->max), [&](int64_t v) {
     x.batch = v;
     return Fits(x);
   });

@@ -6,6 +6,7 @@
 #include "core/account_serving.h"
 #include "core/derived.h"
 #include "core/estimate.h"
+#include "core/gpu_count.h"
 #include "core/gpus.h"
 #include "core/units.h"
 
@@ -77,7 +78,7 @@ SpeedEstimate EstimateSpeed(const Config& c) {
                                 (m.tied_embeddings ? static_cast<double>(m.vocab) * d.h : 0)) / t;
 
   if (r.training) {
-    const double gpus = static_cast<double>(c.dp * c.tp * c.pp * c.cp);
+    const double gpus = static_cast<double>(TotalGpus(c));
     const bool adapters = c.mode == Mode::kLora || c.mode == Mode::kQlora;
     const double n = static_cast<double>(counts.active);
     const double tokens = static_cast<double>(c.batch * c.seq * c.grad_accum * c.dp);

@@ -1,9 +1,9 @@
 #include "core/validate.h"
 
 #include <cmath>
-#include <cstring>
 #include <string>
 
+#include "core/fields.h"
 #include "core/limits.h"
 #include "core/model_facts.h"
 #include "core/serving.h"
@@ -11,24 +11,7 @@
 
 namespace llmmem::core {
 
-const FieldLimit* FindLimit(const char* field) {
-  for (const FieldLimit& l : kFieldLimits) {
-    if (std::strcmp(l.field, field) == 0) return &l;
-  }
-  return nullptr;
-}
-
 namespace {
-
-// The in-range test inline (NaN fails it too); messages only on the slow path.
-#define RANGE(k, field, value, ...)                                        \
-  do {                                                                     \
-    static const FieldLimit* const limit = FindLimit(field);              \
-    const double range_value = (value);                                    \
-    if (!(range_value >= limit->min && range_value <= limit->max)) {       \
-      (k).Range(limit, field, range_value, ##__VA_ARGS__);                 \
-    }                                                                      \
-  } while (0)
 
 struct Checker {
   Diagnostics* out;  // nullptr: only decide validity
@@ -42,29 +25,16 @@ struct Checker {
     if (out) out->push_back({id, sev, field, message});
   }
 
-  // `l` is the field's row of kFieldLimits, looked up once per call site (RANGE below):
-  // the fast path validates on every estimate, so no string work happens unless a value is bad.
-  void Range(const FieldLimit* l, const char* field, double v, const char* prefix = "") {
-    if (!l) return;
-    if (std::isfinite(v) && v >= l->min && v <= l->max) return;
+  // A value outside its row's range (fields.h); messages only on the slow path.
+  void Range(const FieldDef& f, double v) {
+    ok = false;
+    if (!out) return;
+    const std::string id = std::string(f.model_field ? "model." : "") + f.name;
     if (!std::isfinite(v)) {
-      if (out) {
-        Error(DiagId::kNotANumber, std::string(prefix) + field,
-              std::string(l->help) + " must be a finite number; allowed " + FormatNumber(l->min, 3) + " to " +
-                  FormatNumber(l->max, 3));
-      } else {
-        ok = false;
-      }
-      return;
-    }
-    if (v < l->min || v > l->max) {
-      if (out) {
-        Error(DiagId::kOutOfRange, std::string(prefix) + field,
-              std::string(prefix) + field + " = " + FormatNumber(v, 3) + " is outside the allowed range " +
-                  FormatNumber(l->min, 3) + " to " + FormatNumber(l->max, 3) + " (" + l->help + ")");
-      } else {
-        ok = false;
-      }
+      Error(DiagId::kNotANumber, id, id + " (" + f.help + ") must be a finite number; allowed " + f.RangeText());
+    } else {
+      Error(DiagId::kOutOfRange, id,
+            id + " = " + FormatNumber(v, 3) + " is outside the allowed range " + f.RangeText() + " (" + f.help + ")");
     }
   }
 };
@@ -75,32 +45,15 @@ bool StateFormat(Dtype d) { return d == Dtype::kFp32 || d == Dtype::kBf16 || d =
 // The model's own checks: they depend on its dimensions alone, so the fast path takes
 // their verdict from the per-model cache (model_facts.h) instead of repeating them.
 void CheckModel(const ModelSpec& m, Checker& k) {
+  static const FieldDef* const params_override = FindField("params_override");
   const bool arch = m.layers > 0 || m.hidden > 0;  // params-only models leave both 0
   if (arch) {
-    RANGE(k, "vocab", static_cast<double>(m.vocab), "model.");
-    RANGE(k, "hidden", static_cast<double>(m.hidden), "model.");
-    RANGE(k, "layers", static_cast<double>(m.layers), "model.");
-    RANGE(k, "heads", static_cast<double>(m.heads), "model.");
-    RANGE(k, "kv_heads", static_cast<double>(m.kv_heads), "model.");
-    RANGE(k, "head_dim", static_cast<double>(m.head_dim), "model.");
-    RANGE(k, "ffn", static_cast<double>(m.ffn), "model.");
-    RANGE(k, "learned_positions", static_cast<double>(m.learned_positions), "model.");
-    RANGE(k, "type_vocab", static_cast<double>(m.type_vocab), "model.");
-    RANGE(k, "norms_per_layer", static_cast<double>(m.norms_per_layer), "model.");
-    RANGE(k, "experts", static_cast<double>(m.experts), "model.");
-    RANGE(k, "experts_per_token", static_cast<double>(m.experts_per_token), "model.");
-    RANGE(k, "moe_ffn", static_cast<double>(m.moe_ffn), "model.");
-    RANGE(k, "shared_experts", static_cast<double>(m.shared_experts), "model.");
-    RANGE(k, "shared_ffn", static_cast<double>(m.shared_ffn), "model.");
-    RANGE(k, "dense_layers", static_cast<double>(m.dense_layers), "model.");
-    RANGE(k, "q_lora_rank", static_cast<double>(m.q_lora_rank), "model.");
-    RANGE(k, "kv_lora_rank", static_cast<double>(m.kv_lora_rank), "model.");
-    RANGE(k, "qk_nope_dim", static_cast<double>(m.qk_nope_dim), "model.");
-    RANGE(k, "qk_rope_dim", static_cast<double>(m.qk_rope_dim), "model.");
-    RANGE(k, "v_head_dim", static_cast<double>(m.v_head_dim), "model.");
-    RANGE(k, "sliding_window", static_cast<double>(m.sliding_window), "model.");
-    RANGE(k, "sliding_layers", static_cast<double>(m.sliding_layers), "model.");
-    RANGE(k, "max_positions", static_cast<double>(m.max_positions), "model.");
+    // Every dimension within its row's range: one loop over the table (fields.h).
+    for (const FieldDef* f : ModelRangeFields()) {
+      if (f == params_override) continue;  // below: a params-only model has it too
+      const double v = f->model_number(m);
+      if (!f->InRange(v)) k.Range(*f, v);
+    }
     if (k.ok && m.sliding_layers > m.layers) {
       k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
     }
@@ -138,7 +91,7 @@ void CheckModel(const ModelSpec& m, Checker& k) {
     k.Error(DiagId::kMissingField, "model",
             "the model has neither dimensions (hidden, layers, heads) nor a parameter count (params_override)");
   }
-  RANGE(k, "params_override", static_cast<double>(m.params_override), "model.");
+  if (!params_override->InRange(params_override->model_number(m))) k.Range(*params_override, params_override->model_number(m));
 }
 
 // Everything else. `model_checked`: CheckModel has run (or its verdict, ok, is known).
@@ -147,40 +100,11 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
   const bool arch = m.layers > 0 || m.hidden > 0;
   if (!model_checked) CheckModel(m, k);
 
-  RANGE(k, "batch", static_cast<double>(c.batch));
-  RANGE(k, "seq", static_cast<double>(c.seq));
-  RANGE(k, "grad_accum", static_cast<double>(c.grad_accum));
-  RANGE(k, "tp", static_cast<double>(c.tp));
-  RANGE(k, "lora_rank", static_cast<double>(c.lora_rank));
-  RANGE(k, "prefill_chunk", static_cast<double>(c.prefill_chunk));
-  RANGE(k, "max_cache_len", static_cast<double>(c.max_cache_len));
-  RANGE(k, "mem_fraction", c.mem_fraction);
-  RANGE(k, "max_num_seqs", static_cast<double>(c.max_num_seqs));
-  RANGE(k, "gpu_layers", static_cast<double>(c.gpu_layers));
-  RANGE(k, "ram_gb", c.ram_gb);
-  RANGE(k, "bw_efficiency", c.bw_efficiency);
-  RANGE(k, "mfu", c.mfu);
-  RANGE(k, "bandwidth_gbps", c.bandwidth_gbps);
-  RANGE(k, "tflops", c.tflops);
-  RANGE(k, "ram_bandwidth_gbps", c.ram_bandwidth_gbps);
-  RANGE(k, "gptq_bits", static_cast<double>(c.quant.gptq_bits));
-  RANGE(k, "group_size", static_cast<double>(c.quant.group_size));
-  RANGE(k, "cuda_context_gb", c.cuda_context_gb);
-  RANGE(k, "fragmentation_pct", c.fragmentation_pct);
-  RANGE(k, "comm_buffer_gb", c.comm_buffer_gb);
-  RANGE(k, "other_processes_gb", c.other_processes_gb);
-  RANGE(k, "gpu_memory_gb", c.gpu_memory_gb);
-
-  RANGE(k, "dp", static_cast<double>(c.dp));
-  RANGE(k, "zero", static_cast<double>(c.zero));
-  RANGE(k, "zero_group", static_cast<double>(c.zero_group));
-  RANGE(k, "pp", static_cast<double>(c.pp));
-  RANGE(k, "vpp", static_cast<double>(c.vpp));
-  RANGE(k, "cp", static_cast<double>(c.cp));
-  RANGE(k, "ep", static_cast<double>(c.ep));
-  RANGE(k, "reduce_bucket", c.reduce_bucket);
-  RANGE(k, "allgather_bucket", c.allgather_bucket);
-  RANGE(k, "prefetch_bucket", c.prefetch_bucket);
+  // Every other numeric setting within its row's range: one loop over the table.
+  for (const FieldDef* f : ConfigRangeFields()) {
+    const double v = f->config_number(c);
+    if (!f->InRange(v)) k.Range(*f, v);
+  }
   if (k.ok && static_cast<double>(c.dp) * c.tp * c.pp * c.cp > 1e7) {
     k.Error(DiagId::kOutOfRange, "dp", "dp x tp x pp x cp is more than ten million GPUs");
   }

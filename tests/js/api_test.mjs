@@ -170,4 +170,26 @@ check('serving (issue 16): the report, the fit answers and the launch commands e
   assert.match(api.exportLaunch(JSON.stringify(cfg), 'bogus'), /unknown target/);
 });
 
+check('fit (issue 13): the JS API prints what llmmem fit --json prints, the ZeRO rows saying what limits them', () => {
+  const cfg = JSON.parse(api.estimateQuery('v=1&model=llama-3.1-8b&zero=3&offload_params=cpu')).config;
+  const js = JSON.parse(api.fit(JSON.stringify(cfg)));
+  const native = cli(['fit', '--model', 'llama-3.1-8b', '--zero', '3', '--offload-params', 'cpu']);
+  assert.deepEqual(js, native);
+  assert.equal(js.fewest_gpus.length, 4);
+  assert.equal(js.fewest_gpus[1].offload_params_dropped, true);
+  assert.match(js.fewest_gpus[0].why_not, /what stays whole on every GPU/);
+  assert.ok(js.fewest_gpus.every(r => r.possible || r.unsharded_bytes > 0));
+  assert.equal(JSON.parse(api.fit('{"batch": 0.5}')).ok, false);
+});
+
+check('model changes (issue 13): --hidden keeps the preset and names the change, as the CLI', () => {
+  for (const hidden of [4096, 5120]) {
+    const js = JSON.parse(api.estimate(JSON.stringify({model: {preset: 'llama-3.1-8b', hidden}})));
+    const native = cli(['--model', 'llama-3.1-8b', '--hidden', String(hidden)]);
+    assert.deepEqual(js.config.model, native.config.model);
+    assert.equal(js.config.model.preset, 'llama-3.1-8b');
+    assert.deepEqual(js.config.model.customised, hidden === 4096 ? undefined : ['hidden', 'head_dim']);
+  }
+});
+
 finish();

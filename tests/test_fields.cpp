@@ -1,0 +1,135 @@
+// The field table (core/fields.h) is the one row per setting: every row is complete, the
+// range check is one loop over it (each numeric setting out of range gives exactly one
+// error naming it, with the row's help and range), the UI's labels have their translation
+// rows, and --help prints the rows' help and ranges.
+#include <doctest.h>
+
+#include <cstring>
+#include <string>
+
+#include "app/i18n.h"
+#include "core/fields.h"
+#include "core/units.h"
+#include "setups.h"
+#if LLMMEM_TEST_CLI
+#include "cli/cli_args.h"
+#endif
+
+using namespace llmmem::test;
+
+namespace {
+
+// The same number as the row's setter takes it ("8", "0.5").
+std::string Text(double v) { return FormatJsonNumber(v); }
+
+int ErrorsNaming(const Diagnostics& d, const std::string& field) {
+  int n = 0;
+  for (const Diagnostic& x : d) n += x.severity == Severity::kError && x.field == field ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("Fields: every row is complete, and numeric rows carry a range, steps and the value") {
+  int numeric = 0;
+  for (const FieldDef& f : Fields()) {
+    const std::string name = f.name;
+    CAPTURE(name);
+    CHECK(f.help[0] != 0);
+    CHECK(f.label[0] != 0);
+    CHECK(f.unit != nullptr);
+    CHECK(f.group < FieldGroup::kCount);
+    CHECK(FindField(f.name) == &f);
+    if (!f.Numeric()) {
+      CHECK((f.config_number == nullptr && f.model_number == nullptr));
+      continue;
+    }
+    ++numeric;
+    CHECK(f.min <= f.max);
+    CHECK(f.step >= 0);
+    CHECK(f.step_fast >= 0);
+    CHECK((f.model_field ? f.model_number != nullptr : f.config_number != nullptr));
+    if (f.kind == FieldKind::kNumber) CHECK(f.format != nullptr);
+    // The value the range check reads is the value the row writes.
+    Config c = DefaultConfig();
+    REQUIRE(f.set(c, Text(f.min)).empty());
+    CHECK(f.Number(c) == f.min);
+  }
+  CHECK(numeric == 58);  // the 58 ranges limits.h held before they became columns of the rows
+}
+
+TEST_CASE("Fields: the range check is one loop over the table (each setting out of range: one error, the row's words)") {
+  for (const FieldDef& f : Fields()) {
+    if (!f.Numeric()) continue;
+    const std::string name = f.name;
+    CAPTURE(name);
+    const std::string id = std::string(f.model_field ? "model." : "") + f.name;
+    // The bounds themselves raise no range error for the field (other rules may object).
+    for (double v : {f.min, f.max}) {
+      Config c = DefaultConfig();
+      REQUIRE(f.set(c, Text(v)).empty());
+      for (const Diagnostic& d : Validate(c)) CHECK_MESSAGE(!(d.id == DiagId::kOutOfRange && d.severity == Severity::kError && d.field == id), d.message);
+    }
+    // Just past the top: one error, naming the field, its range (with its unit) and its help.
+    Config c = DefaultConfig();
+    const double over = f.kind == FieldKind::kInt ? f.max + 1 : f.max * 2 + 1;
+    REQUIRE(f.set(c, Text(over)).empty());
+    const Diagnostics d = Validate(c);
+    CHECK(ErrorsNaming(d, id) == 1);
+    CHECK_FALSE(IsValid(c));
+    CHECK(EstimateTotals(c).ok == false);
+    for (const Diagnostic& x : d) {
+      if (x.field != id || x.severity != Severity::kError) continue;
+      CHECK(x.id == DiagId::kOutOfRange);
+      CHECK(x.message == id + " = " + FormatNumber(over, 3) + " is outside the allowed range " + f.RangeText() + " (" +
+                             f.help + ")");
+    }
+  }
+  // Units reach the message: "... 0.001 to 100000 GB (usable memory of one GPU)".
+  Config c = DefaultConfig();
+  c.gpu_memory_gb = 0;
+  const Diagnostics d = Validate(c);
+  REQUIRE(ErrorsNaming(d, "gpu_memory_gb") == 1);
+  CHECK(d.front().message.find("0.001 to 100000 GB (usable memory of one GPU)") != std::string::npos);
+}
+
+TEST_CASE("Fields: a params-only model checks only its parameter count") {
+  Config c = ParamsOnly(7e9);
+  CHECK_FALSE(HasErrors(Validate(c)));
+  c.model.params_override = -1;
+  const Diagnostics d = Validate(c);
+  CHECK(ErrorsNaming(d, "model.params_override") == 1);
+}
+
+TEST_CASE("Fields: every row's label, with its unit, has a row in the UI's strings table (简体中文)") {
+  llmmem::app::SetLang(llmmem::app::Lang::kZh);
+  for (const FieldDef& f : Fields()) {
+    const std::string en = f.LabelWithUnit();
+    bool found = false;
+    for (const llmmem::app::Translation* r = llmmem::app::kStrings; r->en != nullptr; ++r) found |= en == r->en;
+    CHECK_MESSAGE(found, f.name, ": \"", en, "\" has no row in src/app/strings.cpp");
+  }
+  CHECK(std::string(llmmem::app::Tr(FindField("gpu_memory_gb")->LabelWithUnit())) == "显存，GB");
+  llmmem::app::SetLang(llmmem::app::Lang::kEn);
+}
+
+#if LLMMEM_TEST_CLI
+TEST_CASE("Fields: --help prints each row's help and range under its group") {
+  const std::string help = llmmem::cli::HelpText();
+  for (const FieldDef& f : Fields()) {
+    const std::string name = f.name;
+    CAPTURE(name);
+    CHECK(help.find(f.help) != std::string::npos);
+    if (f.Numeric()) CHECK(help.find(std::string(f.help) + " [" + f.RangeText() + "]") != std::string::npos);
+  }
+  CHECK(help.find("\n Parallelism:\n") != std::string::npos);
+  CHECK(help.find("usable memory of one GPU [0.001 to 100000 GB]") != std::string::npos);
+}
+
+TEST_CASE("Fields: a flag's bad value names the flag and the row's range") {
+  const auto parsed = llmmem::cli::ParseCli({"--batch", "x"}, nullptr);
+  REQUIRE(parsed.diagnostics.size() >= 1);
+  CHECK(parsed.diagnostics.front().message ==
+        "--batch: batch: \"x\" is not a number (write it in decimal, like 8, 0.5 or 1e9) (allowed 1 to 1048576)");
+}
+#endif
