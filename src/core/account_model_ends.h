@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <string_view>
 
 namespace llmmem::core {
 
@@ -27,6 +26,7 @@ struct EndTensor {
   const char* node;
   const char* vs_paper;
   const char* source;
+  bool outlives_loss = false;  // the last stage's tensors die in the loss's backward unless this is set
 };
 
 namespace detail {
@@ -167,7 +167,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
   }
   if (c.metrics_logits) {
     f(EndTensor{"metrics_logits", "Logits kept by compute_metrics (fp32)", 4, "sbV", EndSplit::kTp, sb * vocab,
-                "the Trainer's compute_metrics", "", src::kMetricsLogits});
+                "the Trainer's compute_metrics", "", src::kMetricsLogits, /*outlives_loss=*/true});
   }
 }
 
@@ -181,8 +181,7 @@ void AccountModelEnds(const Derived& d, Sink& s) {
   // (compute_metrics' logits excepted: the Trainer keeps those).
   auto leaf = [&](const EndTensor& t, double copies, bool output_side) {
     const double bytes = t.elem_bytes * t.elements * copies;
-    const bool kept = std::string_view(t.id) == "metrics_logits";
-    const Live live = output_side && !kept ? Live::LossOnly(bytes) : Live::ForwardOnly(bytes);
+    const Live live = output_side && !t.outlives_loss ? Live::LossOnly(bytes) : Live::ForwardOnly(bytes);
     s.Leaf(t.id, t.name, Category::kActivations, live, [&] {
       std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " + FormatBytesBoth(t.elem_bytes * t.elements);
       if (copies != 1) f += " x " + FormatNumber(copies, 3) + " micro-batches in flight";

@@ -25,6 +25,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "tests", "published"))
+from compare import find  # noqa: E402  the breakdown lookup the published comparison uses
 DEFAULT_JSON = os.path.join(ROOT, "tests", "data", "gpu_truth_h200_torch-2.11.json")
 TOLERANCE = 0.10  # |estimate / measured - 1| the check allows per compared figure
 
@@ -57,16 +60,6 @@ def estimate(cli, run, cfg):
         return json.loads(p.stdout), [x if x != path else "config.json" for x in flags]
     finally:
         os.unlink(path)
-
-
-def find(node, suffix):
-    if node["id"].endswith(suffix):
-        return node
-    for ch in node.get("children", []):
-        hit = find(ch, suffix)
-        if hit:
-            return hit
-    return None
 
 
 def phase(run, name):
