@@ -3,78 +3,80 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/native/llmmem
+# Scratch files in a private directory: two runs at once must not read each other's output.
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT; export T
 passed=0; failed=0
 ok() { passed=$((passed+1)); echo "ok   $1"; }
 bad() { failed=$((failed+1)); echo "FAIL $1"; }
 expect_exit() {  # name, expected code, args...
   local name=$1 want=$2; shift 2
-  "$bin" "$@" >/tmp/llmmem_cli_out 2>/tmp/llmmem_cli_err; local got=$?
-  [ "$got" = "$want" ] && ok "$name (exit $got)" || { bad "$name: exit $got, wanted $want"; cat /tmp/llmmem_cli_err; }
+  "$bin" "$@" >$T/llmmem_cli_out 2>$T/llmmem_cli_err; local got=$?
+  [ "$got" = "$want" ] && ok "$name (exit $got)" || { bad "$name: exit $got, wanted $want"; cat $T/llmmem_cli_err; }
 }
 expect_exit "help" 0 --help
-grep -q -- "--lora-targets" /tmp/llmmem_cli_out && ok "help documents --lora-targets" || bad "help lacks --lora-targets"
+grep -q -- "--lora-targets" $T/llmmem_cli_out && ok "help documents --lora-targets" || bad "help lacks --lora-targets"
 expect_exit "list models" 0 --list-models
-[ "$(wc -l </tmp/llmmem_cli_out)" -gt 40 ] && ok "40+ presets listed" || bad "too few presets"
+[ "$(wc -l <$T/llmmem_cli_out)" -gt 40 ] && ok "40+ presets listed" || bad "too few presets"
 expect_exit "inference fits" 0 --model llama-3.1-8b --mode infer --batch 1 --seq 4096
 expect_exit "full training of 70B does not fit" 1 --model llama-3.3-70b --mode train
 expect_exit "unknown flag" 2 --bogus 3
-grep -q "unknown flag --bogus" /tmp/llmmem_cli_err && ok "unknown flag named" || bad "unknown flag not named"
+grep -q "unknown flag --bogus" $T/llmmem_cli_err && ok "unknown flag named" || bad "unknown flag not named"
 expect_exit "absurd sequence" 2 --seq 1000000000
-grep -q -- "--seq" /tmp/llmmem_cli_err && grep -q "allowed" /tmp/llmmem_cli_err && ok "range error names --seq and the range" || bad "range message"
+grep -q -- "--seq" $T/llmmem_cli_err && grep -q "allowed" $T/llmmem_cli_err && ok "range error names --seq and the range" || bad "range message"
 expect_exit "not a number" 2 --batch abc
 expect_exit "NaN" 2 --cuda-context-gb nan
 expect_exit "unknown preset" 2 --model not-a-model
 expect_exit "missing file" 2 --hf-config /nonexistent/config.json
-printf '{"model_type": "llama", "vocab_size": 32000' > /tmp/llmmem_broken.json
-expect_exit "broken config.json" 2 --hf-config /tmp/llmmem_broken.json
-grep -q "line 1, column" /tmp/llmmem_cli_err && ok "parse error has a position" || bad "parse error position"
+printf '{"model_type": "llama", "vocab_size": 32000' > $T/llmmem_broken.json
+expect_exit "broken config.json" 2 --hf-config $T/llmmem_broken.json
+grep -q "line 1, column" $T/llmmem_cli_err && ok "parse error has a position" || bad "parse error position"
 expect_exit "json output" 0 --model qwen2.5-7b --mode qlora --json
-python3 -c "import json,sys; d=json.load(open('/tmp/llmmem_cli_out')); assert d['parameters']['total']>0 and d['per_gpu']['total_bytes']>0 and d['breakdown']['children']" \
+python3 -c "import json,sys; d=json.load(open('$T/llmmem_cli_out')); assert d['parameters']['total']>0 and d['per_gpu']['total_bytes']>0 and d['breakdown']['children']" \
   && ok "--json has parameters.total, per_gpu.total_bytes, breakdown" || bad "--json shape"
 expect_exit "fit" 0 fit --model llama-3.1-8b --gpu H100-SXM-80GB
-grep -q "ZeRO-3: k >" /tmp/llmmem_cli_out && ok "fit lists the fewest GPUs per ZeRO stage" || bad "fit output"
+grep -q "ZeRO-3: k >" $T/llmmem_cli_out && ok "fit lists the fewest GPUs per ZeRO stage" || bad "fit output"
 expect_exit "fit json" 0 fit --model qwen2.5-7b --mode qlora --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert len(d['fewest_gpus'])==4 and d['max_sequence']>0" \
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert len(d['fewest_gpus'])==4 and d['max_sequence']>0" \
   && ok "fit --json shape" || bad "fit --json shape"
 expect_exit "--gpus resolves dp" 1 --model llama-3.3-70b --gpus 16 --tp 8 --zero 3 --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
 expect_exit "--gpus not a multiple" 2 --gpus 12 --tp 8
 expect_exit "list gpus" 0 --list-gpus
 expect_exit "fsdp hybrid shard" 1 --model gpt-neox-20b --fsdp hybrid_shard --gpus-per-node 4 --dp 16 --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['zero']==3 and d['config']['zero_group']==4" \
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['zero']==3 and d['config']['zero_group']==4" \
   && ok "--fsdp hybrid_shard shards within a node" || bad "--fsdp"
 expect_exit "safetensors header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.safetensors
-grep -q "10 parameters" /tmp/llmmem_cli_out && ok "safetensors: 10 parameters counted" || bad "safetensors count"
+grep -q "10 parameters" $T/llmmem_cli_out && ok "safetensors: 10 parameters counted" || bad "safetensors count"
 expect_exit "gguf header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.gguf --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); f=d['files'][0]; assert f['parameters']==68 and f['ok']" \
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); f=d['files'][0]; assert f['parameters']==68 and f['ok']" \
   && ok "gguf: 68 parameters" || bad "gguf count"
-head -c 100 tests/fuzz/corpus/weight_headers/model.gguf > /tmp/llmmem_cut.gguf
-expect_exit "truncated gguf" 2 --weights-file /tmp/llmmem_cut.gguf
+head -c 100 tests/fuzz/corpus/weight_headers/model.gguf > $T/llmmem_cut.gguf
+expect_exit "truncated gguf" 2 --weights-file $T/llmmem_cut.gguf
 # head_dim follows --hidden / --heads unless --head-dim is given (the default model's is 128).
 expect_exit "custom dimensions" 0 --model custom --hidden 1024 --heads 16 --kv-heads 16 --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
   && ok "--hidden 1024 --heads 16 derives head_dim 64" || bad "head_dim not derived from --hidden / --heads"
 expect_exit "explicit head dim" 0 --model custom --head-dim 128 --hidden 1024 --heads 16 --kv-heads 16 --json
-python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['model']['head_dim']==128" \
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['model']['head_dim']==128" \
   && ok "--head-dim given is kept" || bad "--head-dim overridden"
 expect_exit "hidden not a multiple of heads" 2 --model custom --hidden 1000 --heads 16
-grep -q -- "--head-dim" /tmp/llmmem_cli_err && ok "underivable head_dim names --head-dim" || bad "underivable head_dim message"
+grep -q -- "--head-dim" $T/llmmem_cli_err && ok "underivable head_dim names --head-dim" || bad "underivable head_dim message"
 # A config.json or preset with a learned position table starts at its own context unless --seq is given.
 for m in gpt2 bert-base-uncased; do
-  python3 -c "import json,sys; json.dump(json.load(open('presets/models/$m.json'))['config'], open('/tmp/llmmem_$m.json','w'))"
-  expect_exit "--hf-config $m" 0 --hf-config /tmp/llmmem_$m.json --json
-  python3 -c "import json; d=json.load(open('/tmp/llmmem_cli_out')); assert d['config']['seq']=={'gpt2':1024,'bert-base-uncased':512}['$m']" \
+  python3 -c "import json,sys; json.dump(json.load(open('presets/models/$m.json'))['config'], open('$T/llmmem_$m.json','w'))"
+  expect_exit "--hf-config $m" 0 --hf-config $T/llmmem_$m.json --json
+  python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['seq']=={'gpt2':1024,'bert-base-uncased':512}['$m']" \
     && ok "$m starts at its own context" || bad "$m sequence"
-  grep -q "seq starts at" /tmp/llmmem_cli_err && ok "$m: the shorter sequence is said" || bad "$m: no note about seq"
+  grep -q "seq starts at" $T/llmmem_cli_err && ok "$m: the shorter sequence is said" || bad "$m: no note about seq"
 done
 expect_exit "--model gpt2" 0 --model gpt2
-expect_exit "--seq beyond GPT-2's table" 2 --hf-config /tmp/llmmem_gpt2.json --seq 2048
+expect_exit "--seq beyond GPT-2's table" 2 --hf-config $T/llmmem_gpt2.json --seq 2048
 # --params-override: a dense model runs all of them; every byte figure in the JSON is whole.
 expect_exit "params override" 1 --model llama-3.1-8b --params-override 7000000001 --json
-python3 -c "import json; p=json.load(open('/tmp/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
+python3 -c "import json; p=json.load(open('$T/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
   && ok "dense --params-override: active == total" || bad "dense --params-override active"
 whole_bytes='
-import json, sys
+import json, os, sys
 def walk(x, path):
     if isinstance(x, dict):
         for k, v in x.items(): walk(v, path + "." + k)
@@ -82,12 +84,12 @@ def walk(x, path):
         for i, v in enumerate(x): walk(v, path + "[%d]" % i)
     elif isinstance(x, float) and "bytes" in path.rsplit(".", 1)[-1] and x != int(x):
         sys.exit("fractional bytes at %s: %r" % (path, x))
-walk(json.load(open("/tmp/llmmem_cli_out")), "")'
+walk(json.load(open(os.environ["T"] + "/llmmem_cli_out")), "")'
 for args in "--mode train --params-override 7000000001" "--mode lora" "--mode qlora" "--mode infer --dtype int4" \
             "--mode infer --dtype nf4" "--mode infer --dtype q4_k_m --kv-dtype fp8" "--mode rlhf --dp 3 --zero 3" \
             "--mode train --optimizer adam8bit --dp 3 --zero 3 --gpu-memory-gb 79.123456789" \
             "--mode infer --runtime vllm --tp 2" "--mode infer --runtime llama.cpp --dtype q4_k_m --gpu-layers 20 --pp 2"; do
-  "$bin" --model llama-3.1-8b $args --json >/tmp/llmmem_cli_out 2>/dev/null
+  "$bin" --model llama-3.1-8b $args --json >$T/llmmem_cli_out 2>/dev/null
   python3 -c "$whole_bytes" && ok "whole bytes: $args" || bad "fractional bytes: $args"
 done
 # Offloaded rows say where they live and are not in the GPU figures of the rows above them.
@@ -101,52 +103,52 @@ def check(n):
         assert n['bytes'] == sum(c['bytes'] for c in kids if c['device'] == 'gpu'), n['id']
         assert n.get('cpu_bytes', 0) == sum(c.get('cpu_bytes', 0) for c in kids), n['id']
     for c in kids: check(c)
-tree = json.load(open('/tmp/llmmem_cli_out'))['breakdown']
+tree = json.load(open('$T/llmmem_cli_out'))['breakdown']
 check(tree)
 states = tree['children'][0]
 assert [c['device'] for c in states['children'] if c['id'].endswith('optimizer')] == ['cpu']
 assert states['cpu_bytes'] > 0 and states['nvme_bytes'] > 0" \
   && ok "JSON: each node's device; GPU nodes sum their GPU children" || bad "JSON offload devices"
-"$bin" --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu >/tmp/llmmem_cli_out 2>/dev/null
-grep -Eq "First moment m +\([0-9.]+\) +\([0-9.]+\) +on CPU" /tmp/llmmem_cli_out && grep -q "GB on CPU" /tmp/llmmem_cli_out \
+"$bin" --model llama-3.1-8b --dp 8 --zero 3 --offload-optimizer cpu >$T/llmmem_cli_out 2>/dev/null
+grep -Eq "First moment m +\([0-9.]+\) +\([0-9.]+\) +on CPU" $T/llmmem_cli_out && grep -q "GB on CPU" $T/llmmem_cli_out \
   && ok "table: offloaded figures in parentheses, on CPU" || bad "table offload marking"
 # With pipeline stages, the table and the JSON name the stage the figures are for.
 expect_exit "pipeline" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1
-grep -q "Per GPU on pipeline stage 1 of 4 (the first" /tmp/llmmem_cli_out && grep -q "Pipeline: the figures are for stage 1 of 4" /tmp/llmmem_cli_out \
+grep -q "Per GPU on pipeline stage 1 of 4 (the first" $T/llmmem_cli_out && grep -q "Pipeline: the figures are for stage 1 of 4" $T/llmmem_cli_out \
   && ok "table names pipeline stage 1 of 4 and why" || bad "table pipeline stage"
 expect_exit "pipeline json" 0 --model llama-3.1-70b --tp 8 --pp 4 --grad-accum 8 --dp 2 --zero 1 --json
-python3 -c "import json; g=json.load(open('/tmp/llmmem_cli_out'))['per_gpu']; assert g['pipeline_stage']==1 and g['pipeline_stages']==4 and g['first_stage_bytes']==g['total_bytes']>=g['last_stage_bytes']" \
+python3 -c "import json; g=json.load(open('$T/llmmem_cli_out'))['per_gpu']; assert g['pipeline_stage']==1 and g['pipeline_stages']==4 and g['first_stage_bytes']==g['total_bytes']>=g['last_stage_bytes']" \
   && ok "JSON per_gpu.pipeline_stage 1 of 4, with both ends' bytes" || bad "JSON pipeline stage"
 # Implementation profiles (issue 10): named, validated, and each keeps what its code keeps.
 expect_exit "unknown framework" 2 --model llama-3.1-8b --framework pytorch
-grep -q "hf-eager, hf-sdpa, hf-flash2, megatron, liger" /tmp/llmmem_cli_err && ok "unknown framework lists the profiles" || bad "framework message"
+grep -q "hf-eager, hf-sdpa, hf-flash2, megatron, liger" $T/llmmem_cli_err && ok "unknown framework lists the profiles" || bad "framework message"
 acts() { "$bin" --model llama-3.2-1b --seq 2048 --framework "$1" --json 2>/dev/null | python3 -c "
 import json,sys; t=json.load(sys.stdin)['breakdown']
 print(next(c for c in t['children'] if c['id']=='total.activations')['bytes_at_forward_end'])"; }
 eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(acts liger)
 [ "$eager" -gt "$sdpa" ] && [ "$sdpa" -gt "$paper" ] && [ "$paper" -gt "$liger" ] \
   && ok "activations: hf-eager > hf-sdpa > megatron (paper) > liger" || bad "profile order $eager $sdpa $paper $liger"
-"$bin" --model llama-3.2-1b --framework hf-eager --formulas >/tmp/llmmem_cli_out 2>/dev/null
-grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" /tmp/llmmem_cli_out \
+"$bin" --model llama-3.2-1b --framework hf-eager --formulas >$T/llmmem_cli_out 2>/dev/null
+grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" $T/llmmem_cli_out \
   && ok "formulas name the autograd node and the departure from the paper" || bad "formula node text"
 # llmmem oom (issue 18): seed 002's message read correctly, from a file or standard input.
 oom=tests/fuzz/corpus/oom
 expect_exit "oom: seed 002" 0 oom $oom/seed002_baichuan_a30.txt
-grep -q "22.20 GiB - 51.12 MiB - 7.48 GiB = 14.67 GiB" /tmp/llmmem_cli_out && grep -q "Check nvidia-smi" /tmp/llmmem_cli_out \
+grep -q "22.20 GiB - 51.12 MiB - 7.48 GiB = 14.67 GiB" $T/llmmem_cli_out && grep -q "Check nvidia-smi" $T/llmmem_cli_out \
   && ok "oom: 14.67 GiB held outside PyTorch, check nvidia-smi" || bad "oom seed text"
-"$bin" oom - <$oom/seed002_baichuan_a30.txt >/tmp/llmmem_cli_out 2>/dev/null && grep -q "Memory held elsewhere" /tmp/llmmem_cli_out \
+"$bin" oom - <$oom/seed002_baichuan_a30.txt >$T/llmmem_cli_out 2>/dev/null && grep -q "Memory held elsewhere" $T/llmmem_cli_out \
   && ok "oom: reads standard input" || bad "oom from stdin"
 expect_exit "oom --json" 0 oom $oom/torch2_other_process.txt --json
 python3 -c "
-import json; d=json.load(open('/tmp/llmmem_cli_out'))['devices'][0]; b=d['bar']
+import json; d=json.load(open('$T/llmmem_cli_out'))['devices'][0]; b=d['bar']
 assert all(s['bytes'] >= 0 for s in b['segments']) and abs(sum(s['bytes'] for s in b['segments']) - b['capacity_bytes']) <= b['capacity_bytes'] * 1e-3
 assert d['findings'][0]['id'] == 'held_elsewhere' and d['form'] == 'torch_oom_2'" \
   && ok "oom --json: segments sum to the capacity, held elsewhere first" || bad "oom --json shape"
 expect_exit "oom with a configuration" 0 oom $oom/seed002_baichuan_a30.txt --model baichuan-7b --mode infer --seq 2048
-grep -q "While loading the weights" /tmp/llmmem_cli_out && grep -q "On an empty" /tmp/llmmem_cli_out \
+grep -q "While loading the weights" $T/llmmem_cli_out && grep -q "On an empty" $T/llmmem_cli_out \
   && ok "oom: beside the estimate, failed while loading the weights; fits an empty card" || bad "oom comparison"
 expect_exit "oom: not recognised" 2 oom $oom/unknown.txt
-grep -q "nvidia-smi table" /tmp/llmmem_cli_out && ok "oom: unknown text lists the recognised forms" || bad "oom forms list"
+grep -q "nvidia-smi table" $T/llmmem_cli_out && ok "oom: unknown text lists the recognised forms" || bad "oom forms list"
 expect_exit "oom: missing file" 2 oom /nonexistent/oom.txt
 expect_exit "oom: no file" 2 oom
 expect_exit "8B serving fits an empty A10" 0 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB
@@ -154,16 +156,16 @@ expect_exit "not beside 14.45 GB held by others" 1 --model llama-3.1-8b --mode i
 expect_exit "other processes out of range" 2 --other-processes-gb -3
 # Serving runtimes (issue 16): the report, the fit answers and the launch commands.
 expect_exit "vLLM report" 0 --model llama-3.1-8b --mode infer --runtime vllm --seq 8192
-grep -q "maximum concurrency for 8,192 tokens per request" /tmp/llmmem_cli_out && ok "vLLM concurrency line" || bad "vLLM concurrency line"
+grep -q "maximum concurrency for 8,192 tokens per request" $T/llmmem_cli_out && ok "vLLM concurrency line" || bad "vLLM concurrency line"
 expect_exit "unknown runtime" 2 --runtime tgi
-grep -q "hf-generate, vllm, sglang, llama.cpp, ollama" /tmp/llmmem_cli_err && ok "unknown runtime lists the runtimes" || bad "runtime message"
+grep -q "hf-generate, vllm, sglang, llama.cpp, ollama" $T/llmmem_cli_err && ok "unknown runtime lists the runtimes" || bad "runtime message"
 expect_exit "quantised V without flash attention" 2 --model llama-3.1-8b --mode infer --runtime llama.cpp --dtype q4_k_m --kv-dtype q8_0 --no-flash-attn
-grep -q "flash attention" /tmp/llmmem_cli_err && ok "llama.cpp V cache rule named" || bad "V cache rule"
-"$bin" fit --model llama-3.1-70b --mode infer --runtime llama.cpp --dtype q4_k_m --gpu RTX-3060-12GB --json >/tmp/llmmem_cli_out 2>/dev/null
-python3 -c "import json; s=json.load(open('/tmp/llmmem_cli_out'))['serving']; assert 0 < s['max_gpu_layers'] < 81 and s['ram_bytes_at_max_layers'] > 0" \
+grep -q "flash attention" $T/llmmem_cli_err && ok "llama.cpp V cache rule named" || bad "V cache rule"
+"$bin" fit --model llama-3.1-70b --mode infer --runtime llama.cpp --dtype q4_k_m --gpu RTX-3060-12GB --json >$T/llmmem_cli_out 2>/dev/null
+python3 -c "import json; s=json.load(open('$T/llmmem_cli_out'))['serving']; assert 0 < s['max_gpu_layers'] < 81 and s['ram_bytes_at_max_layers'] > 0" \
   && ok "fit: most layers on a 12 GB card and the RAM the rest needs" || bad "fit serving JSON"
-"$bin" --model llama-3.1-8b --mode infer --runtime vllm --seq 16384 --tp 2 --export vllm >/tmp/llmmem_cli_out 2>/dev/null
-grep -q -- "--max-model-len 16384" /tmp/llmmem_cli_out && grep -q -- "--tensor-parallel-size 2" /tmp/llmmem_cli_out \
+"$bin" --model llama-3.1-8b --mode infer --runtime vllm --seq 16384 --tp 2 --export vllm >$T/llmmem_cli_out 2>/dev/null
+grep -q -- "--max-model-len 16384" $T/llmmem_cli_out && grep -q -- "--tensor-parallel-size 2" $T/llmmem_cli_out \
   && ok "--export vllm" || bad "--export vllm"
 "$bin" --model llama-3.1-8b --zero 3 --gpus 8 --export deepspeed 2>/dev/null | python3 -c "import json,sys; assert json.load(sys.stdin)['zero_optimization']['stage'] == 3" \
   && ok "--export deepspeed is JSON" || bad "--export deepspeed"
