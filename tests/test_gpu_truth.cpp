@@ -72,8 +72,12 @@ Config RunConfig(const Json& run) {
   c.model = hf.model;
   const std::string kind = run.Find("kind")->AsString();
   const bool lora = kind == "lora";
+  // AMP (gpu_measure.py's autocast): full fine-tuning keeps fp32 weights, LoRA a bf16 base.
+  const Json* amp = run.Find("amp");
+  const bool autocast = amp != nullptr && amp->AsBool();
+  const bool fp32 = autocast && kind == "train";
   std::vector<std::pair<const char*, std::string>> set = {
-      {"dtype", "bf16"}, {"batch", std::to_string(static_cast<int64_t>(run.Find("batch")->AsNumber()))},
+      {"dtype", fp32 ? "fp32" : "bf16"}, {"autocast", autocast ? "bf16" : "off"}, {"batch", std::to_string(static_cast<int64_t>(run.Find("batch")->AsNumber()))},
       {"framework", run.Find("attn")->AsString() == "eager" ? "hf-eager" : "hf-sdpa"},
       {"cuda_context_gb", "0"}, {"fragmentation_pct", "0"}, {"comm_buffer_gb", "0"}};
   if (kind == "infer") {
@@ -83,8 +87,8 @@ Config RunConfig(const Json& run) {
     set.insert(set.end(), {{"mode", lora ? "lora" : "train"},
                            {"seq", std::to_string(static_cast<int64_t>(run.Find("seq")->AsNumber()))},
                            {"optimizer", "adamw"}, {"optimizer_impl", run.Find("optim")->AsString()},
-                           {"master_weights", "0"}, {"grad_dtype", "bf16"},
-                           {"optimizer_dtype", lora ? "fp32" : "bf16"},  // torch keeps states in the parameter's dtype
+                           {"master_weights", "0"}, {"grad_dtype", fp32 ? "fp32" : "bf16"},
+                           {"optimizer_dtype", lora || fp32 ? "fp32" : "bf16"},  // torch keeps states in the parameter's dtype
                            {"recompute", run.Find("gc")->AsString() == "none" ? "none" : "full"}, {"dropout", "0"}});
     if (lora) set.insert(set.end(), {{"lora_rank", "16"}, {"lora_targets", "all"}, {"lora_dropout", "0"}});
   }
@@ -94,6 +98,21 @@ Config RunConfig(const Json& run) {
     REQUIRE_MESSAGE(f->set(c, field.second).empty(), field.first);
   }
   return c;
+}
+
+// Every activation at the end of forward but the loss's backward transient: what the
+// saved-tensor hooks see.
+double SavedAtForwardEnd(const Estimate& e) {
+  double kept = 0;
+  std::vector<const BreakdownNode*> stack = {&e.tree};
+  while (!stack.empty()) {
+    const BreakdownNode* n = stack.back();
+    stack.pop_back();
+    for (const BreakdownNode& ch : n->children) stack.push_back(&ch);
+    if (n->children.empty() && n->category == Category::kActivations && n->id.find("loss_transient") == std::string::npos)
+      kept += n->moment_bytes[0];
+  }
+  return kept;
 }
 
 double PeakOfSecondIteration(const Json& run) {
@@ -148,16 +167,7 @@ TEST_CASE("H200: saved activations under FlashAttention equal the estimate withi
                          "mistral-1.6b_train_foreach_b4_s1024_sdpa", "llama-8b_lora_foreach_b1_s2048_sdpa"}) {
     INFO(id);
     const Json& run = Run(id);
-    const Estimate e = Explain(RunConfig(run));
-    double kept = 0;  // every activation at the end of forward but the loss's backward transient
-    std::vector<const BreakdownNode*> stack = {&e.tree};
-    while (!stack.empty()) {
-      const BreakdownNode* n = stack.back();
-      stack.pop_back();
-      for (const BreakdownNode& ch : n->children) stack.push_back(&ch);
-      if (n->children.empty() && n->category == Category::kActivations && n->id.find("loss_transient") == std::string::npos)
-        kept += n->moment_bytes[0];
-    }
+    const double kept = SavedAtForwardEnd(Explain(RunConfig(run)));
     const double measured = Measured(run, "forward_2", "saved_activation_bytes");
     INFO("estimate " << kept << " B, measured " << measured << " B");
     CHECK(measured - kept >= 0);
@@ -172,4 +182,26 @@ TEST_CASE("H200: the dynamic KV cache of generate() is what the estimate counts"
   REQUIRE(kv != nullptr);
   // 575 tokens cached (prompt + 63 decode steps) against 576 counted: one token's worth.
   CHECK(kv->bytes / Measured(run, "generate", "kv_cache_bytes") == doctest::Approx(576.0 / 575).epsilon(1e-6));
+}
+
+// PyTorch AMP over fp32 weights: an fp32 residual stream, a 16-bit copy of the norm's output
+// per projection, and a 16-bit copy of every weight kept for backward; over a bf16 LoRA base,
+// a 16-bit copy of each fp32 adapter's input and weights. Measured without checkpointing,
+// within the same bytes as pure bf16.
+TEST_CASE("H200: autocast (AMP) keeps fp32 norms, a copy per projection and 16-bit weight copies") {
+  for (const char* id : {"llama-1.2b_train_foreach_b4_s1024_sdpa_amp", "mistral-1.6b_train_foreach_b4_s1024_sdpa_amp",
+                         "llama-1.2b_lora_foreach_b4_s1024_sdpa_amp"}) {
+    INFO(id);
+    const Json& run = Run(id);
+    const Estimate e = Explain(RunConfig(run));
+    const double kept = SavedAtForwardEnd(e);
+    const double measured = Measured(run, "forward_2", "saved_activation_bytes");
+    INFO("estimate " << kept << " B, measured " << measured << " B");
+    CHECK(measured - kept >= 0);
+    CHECK(measured - kept <= 4 + 16 * 32 + 8);
+    // fp32 weights: the layers' copies; a bf16 base under LoRA: only the fp32 adapters'.
+    CHECK(e.tree.Find(Measured(run, "load", "trainable_params") > 1e8 ? "total.activations.layers.autocast.weight_casts"
+                                                                       : "total.activations.layers.lora.lora_weight_casts") != nullptr);
+    CHECK(e.totals.allocated_bytes / PeakOfSecondIteration(run) == doctest::Approx(1).epsilon(0.01));
+  }
 }

@@ -56,6 +56,7 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   if (t.active_params != t.params && t.active_params > 0) out += ", " + core::FormatParams(static_cast<double>(t.active_params)) + " active";
   out += "\nWorkload: " + std::string(core::ModeId(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +
          std::to_string(c.seq) + " tokens, " + core::Info(c.dtype).label;
+  if (c.autocast != core::Dtype::kCount) out += std::string(" weights, autocast ") + core::Info(c.autocast).label;
   if (t.trainable_params > 0 && t.trainable_params != t.params) out += ", " + core::FormatCount(t.trainable_params) + " trainable";
   if (c.pp > 1) {
     out += "\nPer GPU on pipeline stage " + std::to_string(t.pipeline_stage + 1) + " of " + std::to_string(c.pp) +

@@ -59,6 +59,7 @@ inline const char* GroupId(LayerGroup g) {
     case LayerGroup::kMlp: return "mlp";
     case LayerGroup::kNorms: return "norms";
     case LayerGroup::kLora: return "lora";
+    case LayerGroup::kCasts: return "autocast";
   }
   return "?";
 }
@@ -69,6 +70,7 @@ inline const char* GroupName(LayerGroup g) {
     case LayerGroup::kMlp: return "MLP";
     case LayerGroup::kNorms: return "Norms";
     case LayerGroup::kLora: return "LoRA adapters";
+    case LayerGroup::kCasts: return "Autocast copies";
   }
   return "?";
 }
@@ -156,8 +158,8 @@ void AccountActivations(const Derived& d, Sink& s) {
                        layer_source};
   });
 
-  const double e = ActivationBytes(c);
   if (c.recompute == Recompute::kFull) {
+    const double e = StreamBytes(c);  // the checkpoint is the layer's input: the residual stream
     const double per_layer = e * d.s_local * d.b * d.h / (c.sp ? d.t : 1.0);
     const Device where = c.offload_activations ? Device::kCpu : Device::kGpu;
     s.Leaf("layer_inputs", c.offload_activations ? "Checkpointed layer inputs (offloaded to CPU)" : "Checkpointed layer inputs",
@@ -176,6 +178,18 @@ void AccountActivations(const Derived& d, Sink& s) {
                                 "its backward runs: " + FormatBytesBoth(remat),
                                 src::kRematerialised, remat};
            });
+    if (CastsWeights(c)) {
+      // The checkpointed forward saves nothing, but autocast's cache keeps every weight's
+      // 16-bit copy until the autocast region (the forward and the loss) exits.
+      const double copies = ActivationBytes(c) * d.layer_matmul_params / d.t * d.stage_layers;
+      s.Leaf("autocast_cache", "Autocast's cached weight copies (until the forward ends)", Category::kActivations,
+             Live::LossOnly(copies), [&] {
+               return Explanation{FormatNumber(ActivationBytes(c)) + " x P_layer/t = " +
+                                      FormatBytesBoth(copies / std::max(1.0, d.stage_layers)) + " per layer x " +
+                                      FormatNumber(d.stage_layers, 3) + " layers; freed when autocast exits, before backward",
+                                  src::kAutocast, copies / std::max(1.0, d.stage_layers)};
+             });
+    }
   } else if (c.recompute == Recompute::kOpSelective) {
     AccountOpSelective(d, s, L);
   } else {
@@ -201,7 +215,8 @@ void AccountActivations(const Derived& d, Sink& s) {
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * layers), [&] {
         return Explanation{detail::RowFormula(d, t, per_layer, layers) +
                                (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
-                           t.group == LayerGroup::kLora ? src::kLora
+                           t.group == LayerGroup::kLora    ? src::kLora
+                           : t.group == LayerGroup::kCasts ? src::kAutocast
                            : hf ? layer_source
                            : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
                            : t.id == std::string("softmax_stats")                          ? src::kFlash

@@ -70,7 +70,6 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
   const Config& c = d.c;
   const ModelSpec& m = c.model;
   if (!IsHuggingFace(c.framework)) return;
-  const double e = ActivationBytes(c);
   const bool rotary = m.learned_positions == 0;
   if (rotary) {
     // LlamaRotaryEmbedding returns cos and sin once per forward, shaped by position_ids
@@ -78,7 +77,8 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
     // multiplies by them, so one pair is kept for all layers.
     const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
     const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)" : "MulBackward0 (other) in apply_rotary_pos_emb";
-    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", e, "2s*d_head", EndSplit::kNone, 2 * d.s_local * rope,
+    // cos and sin come back in the hidden states' format: the stream's (fp32 under AMP).
+    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", StreamBytes(c), "2s*d_head", EndSplit::kNone, 2 * d.s_local * rope,
                 node, "not in the paper: one cos/sin pair per forward", src::kHfModeling});
   }
   if (c.recompute != Recompute::kFull) return;
@@ -86,7 +86,7 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
   // the eager path's 4-D causal mask (SDPA and flash_attention_2 get none without
   // padding) and the position ids, shared by all layers.
   if (c.framework == Framework::kHfEager) {
-    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", e, "bs^2", EndSplit::kNone,
+    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", StreamBytes(c), "bs^2", EndSplit::kNone,
                 d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
                 "not in the paper: eager attention's 4-D float mask", src::kHfModeling});
   }
@@ -112,7 +112,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
       f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share, "Megatron-Core", "",
                   src::kKorthikantiOutput});
     } else if (m.norm == NormKind::kLayerNorm || liger) {
-      f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+      f(EndTensor{"final_norm_input", "Final norm input", !liger && Autocast(c) ? 4.0 : e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
                   liger ? "LigerRMSNormFunction (X)" : "NativeLayerNormBackward0 (input)", "", src::kHfModeling});
       f(EndTensor{"final_norm_stats", liger ? "Final norm rstd (fp32)" : "Final norm mean and rstd (fp32)", liger ? 4.0 : 8.0,
                   "sb", EndSplit::kSp, sb * sp_share, liger ? "LigerRMSNormFunction (RSTD)" : "NativeLayerNormBackward0 (mean, rstd)",
@@ -123,7 +123,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
       f(EndTensor{"final_norm_stats", "Final norm: rsqrt per token (fp32)", 4, "sb", EndSplit::kSp, sb * sp_share,
                   "RsqrtBackward0 (result)", "", src::kHfModeling});
       if (!d.adapters) {
-        f(EndTensor{"final_norm_normalised", "Final norm: normalised, cast back", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
+        f(EndTensor{"final_norm_normalised", "Final norm: normalised, cast back", StreamBytes(c), "sbh", EndSplit::kSp, sb * d.h * sp_share,
                     "MulBackward0 (other)", "", src::kHfModeling});
       }
     }
@@ -145,6 +145,11 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
     if (!hf || !d.adapters) {
       f(EndTensor{"head_input", "Output projection input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
                   hf ? "MmBackward0 (self) of lm_head" : "Megatron-Core", "", hf ? src::kHfModeling : src::kKorthikantiOutput});
+    }
+    if (CastsWeights(c)) {
+      f(EndTensor{"head_weight_cast", "Autocast's 16-bit copy of the output head", e, "Vh", EndSplit::kTp, vocab * d.h,
+                  "MmBackward0 (mat2) of lm_head, autocast's cast cache",
+                  "not in the paper: under AMP the head reads a 16-bit copy of its fp32 weight", src::kAutocast});
     }
     const double logit_bytes = c.loss_logits_fp32 ? 4.0 : e;
     if (!hf) {

@@ -10,7 +10,7 @@ namespace llmmem::core {
 // kTp tensors are split by TP alone; kSp tensors only with sequence parallelism on.
 enum class Split : uint8_t { kTp, kSp };
 
-enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora };
+enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora, kCasts };
 
 struct LayerTensor {
   LayerGroup group;

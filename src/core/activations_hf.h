@@ -11,6 +11,8 @@
 // activation dtype, residual and embedding dropout).
 #pragma once
 
+#include <algorithm>
+
 #include "core/activation_fn.h"
 #include "core/activations_paper.h"
 #include "core/framework.h"
@@ -21,9 +23,31 @@ namespace llmmem::core {
 inline bool IsGpt2Family(const ModelSpec& m) { return m.norm == NormKind::kLayerNorm && m.learned_positions > 0; }
 
 // PEFT's adapted Linear casts its input to the adapters' dtype and applies lora_dropout
-// before lora_A; either makes lora_A keep its own copy rather than the shared input.
+// before lora_A; either makes lora_A keep its own copy rather than the shared input. Under
+// autocast lora_A casts that input once more, to the autocast format.
 inline bool AdapterKeepsOwnInput(const Config& c) {
-  return c.lora_dropout || Info(AdapterDtype(c)).bits != ActivationBytes(c) * 8;
+  return c.lora_dropout || Info(AdapterDtype(c)).bits != StreamBytes(c) * 8 || StreamBytes(c) != ActivationBytes(c);
+}
+
+// What a norm hands the next matmuls: under autocast layer_norm runs in fp32 and returns
+// fp32; HF's RMSNorm casts back to its input's format (the stream's).
+inline double NormOutputBytes(const Config& c) {
+  return Autocast(c) && c.model.norm == NormKind::kLayerNorm ? 4.0 : StreamBytes(c);
+}
+
+// Autocast caches no cast of an activation (only of leaf weights), so when the norm's output
+// is not in the autocast format every projection reading it makes and keeps its own copy:
+// q, k and v (GPT-2's c_attn: one; MLA's q_a and kv_a: two), gate and up.
+inline double CastCopies(const Derived& d, double separate_linears) {
+  return NormOutputBytes(d.c) != ActivationBytes(d.c) ? separate_linears : 1.0;
+}
+
+// Autocast's 16-bit copy of each weight a matmul reads: cached for the autocast region
+// (leaf weights that require grad) and kept by MmBackward0 (mat2) for the input's gradient.
+// None when the weights are already in the autocast format (or NF4: bitsandbytes
+// dequantises them itself and keeps only the packed weight).
+inline bool CastsWeights(const Config& c) {
+  return Autocast(c) && c.mode != Mode::kQlora && StreamBytes(c) != ActivationBytes(c);
 }
 
 // Does a Linear's input stay saved? When its weight trains (full training), or when a
@@ -38,12 +62,16 @@ template <class F>
 void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
   if (!d.adapters) return;
   const Config& c = d.c;
-  const double a = Info(AdapterDtype(c)).bits / 8.0;
+  // Under autocast lora_A's matmul re-casts whatever PEFT hands it to the autocast format.
+  const double a = Autocast(c) ? ActivationBytes(c) : Info(AdapterDtype(c)).bits / 8.0;
   if (AdapterKeepsOwnInput(c)) {
-    const bool cast = a != ActivationBytes(c);
-    f(LayerTensor{LayerGroup::kLora, "lora_inputs", cast ? "Adapter inputs, cast to the adapters' dtype" : "Adapter inputs after lora_dropout",
+    const bool cast = Autocast(c) ? StreamBytes(c) != a || Info(AdapterDtype(c)).bits != a * 8 : a != ActivationBytes(c);
+    f(LayerTensor{LayerGroup::kLora, "lora_inputs",
+                  !cast ? "Adapter inputs after lora_dropout" : Autocast(c) ? "Adapter inputs, cast by autocast" : "Adapter inputs, cast to the adapters' dtype",
                   a, "sb*d_in per adapted matrix", w.sb * d.lora_in_width, Split::kSp, "MmBackward0 (self) of lora_A",
-                  cast ? "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too" : ""});
+                  !cast ? ""
+                  : Autocast(c) ? "PEFT casts the input to the adapters' dtype and autocast casts it back: one copy per matrix"
+                                : "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too"});
   }
   if (c.lora_dropout) {
     // A mask is kept for the gradient of the dropout's input: q/k/v's input in the first
@@ -58,6 +86,17 @@ void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
   }
   f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", a, "sbr per adapted matrix",
                 w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp, "MmBackward0 (self) of lora_B", ""});
+  if (Autocast(c) && Info(AdapterDtype(c)).bits != a * 8) {
+    // Autocast's copies of the adapters' own weights, kept for their inputs' gradients: in the
+    // first layer Q/K/V's lora_A reads the frozen embedding's output and keeps none.
+    const double r = static_cast<double>(c.lora_rank), per_layer = d.lora_params / std::max(1.0, d.L);
+    LayerTensor qkv{LayerGroup::kLora, "lora_weight_casts_qkv_a", "Autocast copies of Q/K/V's lora_A", a, "r*d_in",
+                    r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A", ""};
+    qkv.first_layer_kept = false;
+    if (d.lora_qkv_in_width > 0) f(qkv);
+    f(LayerTensor{LayerGroup::kLora, "lora_weight_casts", "Autocast copies of the other adapter weights", a, "r(d_in + d_out)",
+                  per_layer - r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A and lora_B", ""});
+  }
 }
 
 namespace detail {
@@ -78,9 +117,12 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
     f(t);
   };
   if (c.model.norm == NormKind::kLayerNorm) {
+    // Autocast runs layer_norm in fp32: it keeps an fp32 copy of a 16-bit input.
+    const double in_bytes = Autocast(c) ? 4.0 : e;
     LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input" : copies == 1 ? "Post-attention norm: input" : "Other norms: inputs",
-                   e, "sbh", w.sb * d.h * copies, Split::kSp, "NativeLayerNormBackward0 (input)", ""};
-    in.layer_input = first;
+                   in_bytes, "sbh", w.sb * d.h * copies, Split::kSp, "NativeLayerNormBackward0 (input)",
+                   in_bytes != e ? "autocast runs layer_norm in fp32" : ""};
+    in.layer_input = first && in_bytes == StreamBytes(c);
     emit(in);
     emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats", first ? "Input norm: mean and rstd (fp32)" : copies == 1 ? "Post-attention norm: mean and rstd (fp32)" : "Other norms: mean and rstd (fp32)",
                   8, "sb", w.sb * copies, Split::kSp, "NativeLayerNormBackward0 (mean, rstd)",
@@ -100,13 +142,13 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
                  first ? "Input norm: fp32 upcast of the input" : copies == 1 ? "Post-attention norm: fp32 upcast of the input" : "Other norms: fp32 upcasts of the inputs", 4, "sbh",
                  w.sb * d.h * copies, Split::kSp, "PowBackward0 (self), MulBackward0 (self)",
                  "the paper keeps the 16-bit norm input; HF's RMSNorm upcasts to fp32 and keeps the fp32 copy"};
-  in.layer_input = first && c.dtype == Dtype::kFp32;  // in fp32 the upcast is the input itself
+  in.layer_input = first && StreamBytes(c) == 4;  // in an fp32 stream the upcast is the input itself
   emit(in);
   emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rsqrt per token (fp32)" : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)" : "Other norms: rsqrt per token (fp32)", 4, "sb",
                 w.sb * copies, Split::kSp, "RsqrtBackward0 (result)", "not in the paper: one fp32 value per token"});
   if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
     emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
-                  first ? "Input norm: normalised input, cast back" : copies == 1 ? "Post-attention norm: normalised, cast back" : "Other norms: normalised inputs, cast back", e, "sbh", w.sb * d.h * copies,
+                  first ? "Input norm: normalised input, cast back" : copies == 1 ? "Post-attention norm: normalised, cast back" : "Other norms: normalised inputs, cast back", StreamBytes(c), "sbh", w.sb * d.h * copies,
                   Split::kSp, "MulBackward0 (other) of weight x normalised",
                   "not in the paper: the normalised tensor before the weight, kept for the weight's gradient"});
   }
@@ -124,8 +166,10 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
   const bool gated = m.mlp == MlpKind::kGated;
   const uint32_t in_bits = gated ? (kLoraGate | kLoraUp) : kLoraUp;
   if (LinearKeepsInput(d, in_bits)) {
-    f(LayerTensor{LayerGroup::kMlp, "mlp_input", "MLP input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
-                  "MmBackward0 (self) of gate/up_proj", ""});
+    const double copies = CastCopies(d, gated ? 2 : 1);
+    f(LayerTensor{LayerGroup::kMlp, "mlp_input", copies > 1 ? "MLP input, cast by autocast per projection" : "MLP input (norm output)", e, "sbh",
+                  w.sb * d.h * copies, Split::kSp, "MmBackward0 (self) of gate/up_proj",
+                  copies > 1 ? "autocast casts the norm's output once for gate_proj and once for up_proj" : ""});
   }
   if (w.router > 0) {
     f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", 4, "sbE", w.router, Split::kSp,
@@ -180,8 +224,10 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query head, so GQA saves nothing here" : "";
 
   if (LinearKeepsInput(d, kLoraQ | kLoraK | kLoraV)) {
-    f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", e, "sbh", w.sb * d.h,
-                  Split::kSp, gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj", ""});
+    const double copies = CastCopies(d, gpt2 ? 1 : m.IsMla() ? 2 : 3);
+    f(LayerTensor{LayerGroup::kAttention, "qkv_input", copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection" : "Q/K/V projection input (norm output)",
+                  e, "sbh", w.sb * d.h * copies, Split::kSp, gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj",
+                  copies > 1 ? "autocast casts the norm's output once per projection: a copy for each" : ""});
   }
   if (m.IsMla()) {
     f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e, "sb(r_kv + r_q)",
@@ -266,6 +312,11 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     }
   }
   ForEachPeftTensor(d, w, f);
+  if (CastsWeights(c)) {
+    f(LayerTensor{LayerGroup::kCasts, "weight_casts", "Autocast's 16-bit copies of the layer's weights", e, "P_layer",
+                  d.layer_matmul_params, Split::kTp, "MmBackward0 (mat2), autocast's cast cache",
+                  "not in the paper: under AMP every matmul reads a 16-bit copy of its fp32 weight"});
+  }
 }
 
 }  // namespace llmmem::core

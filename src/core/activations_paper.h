@@ -9,6 +9,7 @@
 
 #include "core/activation_rows.h"
 #include "core/derived.h"
+#include "core/framework.h"
 
 namespace llmmem::core {
 
@@ -39,7 +40,25 @@ inline LayerWidths Widths(const Derived& d) {
   return w;
 }
 
-inline double ActivationBytes(const Config& c) { return c.dtype == Dtype::kFp32 ? 4.0 : 2.0; }
+// PyTorch AMP (torch.autocast) on a Hugging Face model: matmuls (Linear, bmm, SDPA) cast
+// their inputs to the autocast format and produce it, while the residual stream stays in
+// the weights' format and layer_norm runs in fp32 (aten/src/ATen/autocast_mode.cpp: the
+// lower-precision and fp32 op lists). Megatron has its own mixed precision (Validate).
+inline bool Autocast(const Config& c) { return c.autocast != Dtype::kCount && IsHuggingFace(c.framework); }
+
+// Bytes of a matmul's output: the autocast format under AMP, else the training format.
+inline double ActivationBytes(const Config& c) {
+  if (Autocast(c)) return Info(c.autocast).bits / 8.0;
+  return c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+}
+
+// Bytes of the residual stream (the embedding's output and every residual add): under AMP
+// the weights' format (fp32 weights make an fp32 stream), else the activations'.
+inline double StreamBytes(const Config& c) {
+  if (Autocast(c) && (c.dtype == Dtype::kFp32 || c.dtype == Dtype::kBf16 || c.dtype == Dtype::kFp16))
+    return Info(c.dtype).bits / 8.0;
+  return ActivationBytes(c);
+}
 
 // LoRA adapters (Hu et al. 2021): B's input x.A per adapted matrix, and with lora_dropout
 // the dropped copy of the input plus its mask. Shared by every profile.

@@ -59,6 +59,8 @@ TensorSums Derived::SumTensors() const {
     sum.own_weights.params[g] += rows * cols * n * share;
     sum.own_weights.total += bytes;
     if (InLayers(ts) && L > 0) sum.layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
+    if ((ts.group == ParamGroup::kAttention || ts.group == ParamGroup::kMlp) && L > 0)
+      sum.layer_matmul_params += rows * cols * n / L / (ts.routed_expert ? ep : 1);
     sum.full_factored += (ts.cols > 1 ? rows + cols : rows) * n * share;
     if (adapters && (LoraBit(ts.role) & c.lora_targets)) {
       sum.lora_params += r * (rows + cols) * n;

@@ -34,6 +34,7 @@ struct TensorSums {
   double P_gpu = 0;
   double T_gpu = 0;           // trainable share of P_gpu (LoRA: the adapters')
   double layer_params_gpu = 0;  // one layer's parameters on this GPU (ZeRO-3 gathers one at a time)
+  double layer_matmul_params = 0;  // one layer's attention and MLP weights before TP (routed experts / ep): what autocast casts
 
   double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
   double lora_factored = 0;   // Adafactor state elements of the adapters

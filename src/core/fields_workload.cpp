@@ -115,6 +115,16 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                   "fp32 gradient copy at the step (DeepSpeed)"),
       LLMMEM_BOOL("grad_accum_fp32", grad_accum_fp32, G::kPrecision, "fp32 grad accumulation buffer",
                   "separate fp32 accumulation buffer"),
+      TextRow("autocast", FieldKind::kText, false, G::kPrecision, "Autocast (AMP)",
+              "PyTorch AMP: off, bf16 or fp16 (matmuls in that format, weights kept in dtype; HF Trainer bf16=True)",
+              [](const Config& c) { return std::string(c.autocast == Dtype::kCount ? "off" : Info(c.autocast).id); },
+              [](Config& c, const std::string& t) {
+                Dtype d = Dtype::kCount;
+                if (t != "off" && !(ParseDtype(t, d) && (d == Dtype::kBf16 || d == Dtype::kFp16)))
+                  return "\"" + t + "\" is not an autocast format; one of: off, bf16, fp16";
+                c.autocast = d;
+                return std::string();
+              }),
       LLMMEM_INT("group_size", quant.group_size, G::kPrecision, "Group size", "", 1, 1'048'576, 32, 128,
                  "GPTQ/AWQ group size: weights per scale"),
       LLMMEM_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1, "GPTQ/AWQ bits per weight"),

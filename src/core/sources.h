@@ -66,6 +66,10 @@ inline constexpr const char* kMla =
 inline constexpr const char* kHfModeling =
     "transformers modeling_llama.py / modeling_gpt2.py under PyTorch 2.x's saving rules (derivatives.yaml); "
     "measured in tests/truth";
+inline constexpr const char* kAutocast =
+    "PyTorch aten/src/ATen/autocast_mode.cpp (cached_cast: casts of leaf weights that require grad are cached until "
+    "the autocast region exits; lower-precision ops mm/addmm/linear/bmm/SDPA, fp32 ops layer_norm/log_softmax); "
+    "measured on an H200, tests/truth/GPU.md";
 inline constexpr const char* kHfLoss =
     "transformers loss/loss_utils.py ForCausalLMLoss: logits.float(), shift, cross_entropy (log_softmax + nll_loss)";
 inline constexpr const char* kLiger =

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/fields.h"
+#include "core/framework.h"
 #include "core/limits.h"
 #include "core/model_facts.h"
 #include "core/serving.h"
@@ -157,6 +158,19 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Error(DiagId::kInconsistent, "optimizer_dtype",
             std::string("optimizer states are kept in fp32, bf16 or fp16, not ") + Info(c.optimizer_dtype).id +
                 " (use --optimizer adam8bit for 8-bit states)");
+  }
+  if (c.autocast != Dtype::kCount) {
+    if (!training) {
+      k.Error(DiagId::kInconsistent, "autocast",
+              "autocast (PyTorch AMP) is a training setting; for inference choose the weights' format with dtype");
+    } else if (!IsHuggingFace(c.framework)) {
+      k.Error(DiagId::kInconsistent, "autocast",
+              "autocast is PyTorch AMP around a Hugging Face model; Megatron's mixed precision is dtype bf16 with fp32 "
+              "master weights");
+    } else if (c.dtype != Dtype::kFp32 && c.dtype != Dtype::kBf16 && c.dtype != Dtype::kFp16) {
+      k.Error(DiagId::kInconsistent, "autocast",
+              std::string("autocast runs over fp32, bf16 or fp16 weights, not ") + Info(c.dtype).id);
+    }
   }
   if (!CheckRuntime(c, k.out)) k.ok = false;  // the serving runtime's own rules (serving.cpp)
   if (!training && !IsGgml(c.runtime) && !(TrainableFormat(c.kv_dtype) || c.kv_dtype == Dtype::kInt4)) {

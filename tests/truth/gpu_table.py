@@ -33,15 +33,19 @@ TOLERANCE = 0.10  # |estimate / measured - 1| the check allows per compared figu
 
 
 def flags_for(run, cfg_path):
-    f = ["--hf-config", cfg_path, "--dtype", "bf16", "--batch", str(run["batch"]),
+    # AMP (gpu_measure.py's autocast): full fine-tuning keeps fp32 weights, LoRA a bf16 base.
+    amp_fp32 = run.get("amp") and run["kind"] == "train"
+    f = ["--hf-config", cfg_path, "--dtype", "fp32" if amp_fp32 else "bf16", "--batch", str(run["batch"]),
          "--framework", "hf-eager" if run["attn"] == "eager" else "hf-sdpa",
          "--cuda-context-gb", "0", "--fragmentation-pct", "0", "--comm-buffer-gb", "0"]
     if run["kind"] == "infer":
         return f + ["--mode", "infer", "--seq", str(run["prompt"] + run["new_tokens"]), "--kv-dtype", "bf16"]
+    if run.get("amp"):
+        f += ["--autocast", "bf16"]
     f += ["--seq", str(run["seq"]), "--optimizer", "adamw", "--optimizer-impl", run["optim"],
-          "--master-weights", "0", "--grad-dtype", "bf16",
+          "--master-weights", "0", "--grad-dtype", "fp32" if amp_fp32 else "bf16",
           # torch's AdamW keeps its states in each parameter's dtype: bf16 weights, fp32 adapters
-          "--optimizer-dtype", "fp32" if run["kind"] == "lora" else "bf16",
+          "--optimizer-dtype", "fp32" if run["kind"] == "lora" or amp_fp32 else "bf16",
           "--recompute", "full" if run["gc"] != "none" else "none", "--dropout", "0"]
     if run["kind"] == "lora":
         return f + ["--mode", "lora", "--lora-rank", "16", "--lora-targets", "all", "--lora-dropout", "0"]
@@ -113,11 +117,6 @@ def table(report, cli):
     lines, ratios = [], []
     for run in report["runs"]:
         if "error" in run or not run["phases"]:
-            continue
-        if run.get("amp"):
-            second = [p for p in run["phases"] if p["phase"].endswith("_2")]
-            lines.append(f"| {run['id']} | peak | {mib(max(p['max_allocated'] for p in second))} | | |"
-                         " not compared: the estimate has no autocast (AMP) mode yet |")
             continue
         est, flags = estimate(cli, run, report["configs"][run["model"]])
         for what, measured, estimated in compare(run, est):
