@@ -26,6 +26,7 @@ inline Config Bare() {
   c.cuda_context_gb = 0;
   c.fragmentation_pct = 0;
   c.comm_buffer_gb = 0;
+  c.cublas_workspace_mib = 0;
   return c;
 }
 

@@ -79,7 +79,7 @@ Config RunConfig(const Json& run) {
   std::vector<std::pair<const char*, std::string>> set = {
       {"dtype", fp32 ? "fp32" : "bf16"}, {"autocast", autocast ? "bf16" : "off"}, {"batch", std::to_string(static_cast<int64_t>(run.Find("batch")->AsNumber()))},
       {"framework", run.Find("attn")->AsString() == "eager" ? "hf-eager" : "hf-sdpa"},
-      {"cuda_context_gb", "0"}, {"fragmentation_pct", "0"}, {"comm_buffer_gb", "0"}};
+      {"cuda_context_gb", "0"}, {"fragmentation_pct", "0"}, {"comm_buffer_gb", "0"}, {"gpu", "H200-141GB"}};
   if (kind == "infer") {
     const int64_t tokens = static_cast<int64_t>(run.Find("prompt")->AsNumber() + run.Find("new_tokens")->AsNumber());
     set.insert(set.end(), {{"mode", "infer"}, {"seq", std::to_string(tokens)}, {"kv_dtype", "bf16"}});

@@ -200,8 +200,10 @@ void Lora(State& s) {
 
 void Overheads(State& s) {
   core::Config& c = s.config;
-  if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "fragmentation_pct", "comm_buffer_gb"})) return;
+  if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "cublas_workspace_mib", "fragmentation_pct", "comm_buffer_gb"}))
+    return;
   FieldDouble(s, "cuda_context_gb", &c.cuda_context_gb);
+  FieldDouble(s, "cublas_workspace_mib", &c.cublas_workspace_mib);
   FieldDouble(s, "fragmentation_pct", &c.fragmentation_pct);
   FieldDouble(s, "comm_buffer_gb", &c.comm_buffer_gb);
 }

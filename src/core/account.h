@@ -8,6 +8,7 @@
 #include "core/account_parallel_buffers.h"
 #include "core/account_rlhf.h"
 #include "core/account_serving.h"
+#include "core/account_workspaces.h"
 #include "core/derived.h"
 
 namespace llmmem::core {
@@ -35,6 +36,7 @@ void Account(const Derived& d, Sink& s) {
     else AccountInference(d, s);
     s.End();
   }
+  AccountLibraryWorkspaces(d, s);
   AccountOverheads(d.c, s);
 }
 

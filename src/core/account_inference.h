@@ -152,7 +152,7 @@ void AccountOverheads(const Config& c, Sink& s) {
     });
   }
   if (c.cuda_context_gb > 0) {
-    s.Leaf("cuda_context", "CUDA context and workspaces", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
+    s.Leaf("cuda_context", "CUDA context (outside the allocator)", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
            [&] { return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext}; });
   }
   if (c.other_processes_gb > 0) {

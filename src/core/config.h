@@ -122,7 +122,8 @@ struct Config {
   Dtype adapter_dtype = Dtype::kCount;  // the adapters' format; kCount = auto (see AdapterDtype)
 
   // Overheads, each shown as its own line.
-  double cuda_context_gb = 1.3;   // CUDA context + cuBLAS/cuDNN workspaces (GB, 1e9 bytes; seed 002: ~1.3 GB)
+  double cuda_context_gb = 1.3;   // CUDA context and libraries outside PyTorch's allocator (GB, 1e9 bytes; seed 002: ~1.3 GB)
+  double cublas_workspace_mib = -1;  // cuBLAS workspace per thread running matmuls, MiB; -1: PyTorch's default for the GPU
   double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
   double other_processes_gb = 0;  // memory other processes already hold on a shared card (GB; read from an OOM message)

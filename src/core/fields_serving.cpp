@@ -123,7 +123,9 @@ void AddServingRows(std::vector<FieldDef>& out) {
                 return std::string();
               }),
       LLMMEM_NUM("cuda_context_gb", cuda_context_gb, G::kOverheads, "CUDA context", "GB", 0, 100, 0.1, "%.2f",
-                 "CUDA context and library workspaces"),
+                 "CUDA context and libraries outside PyTorch's allocator"),
+      LLMMEM_NUM("cublas_workspace_mib", cublas_workspace_mib, G::kOverheads, "cuBLAS workspace", "MiB", -1, 4096, 1, "%.3f",
+                 "cuBLAS workspace per thread that runs matmuls (CUBLAS_WORKSPACE_CONFIG; -1: PyTorch's default for the GPU)"),
       LLMMEM_NUM("fragmentation_pct", fragmentation_pct, G::kOverheads, "Fragmentation", "%", 0, 100, 1, "%.1f",
                  "allocator fragmentation reserve, as a share of the allocated peak"),
       LLMMEM_NUM("comm_buffer_gb", comm_buffer_gb, G::kOverheads, "Comm buffers", "GB", 0, 10'000, 0.1, "%.2f",

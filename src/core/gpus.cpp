@@ -33,6 +33,7 @@ std::vector<Gpu> Load() {
       g.bf16_tflops = number("bf16_tflops");
       g.fp8_tflops = number("fp8_tflops");
       g.int8_tops = number("int8_tops");
+      g.compute_capability = number("compute_capability");
       if (const Json* u = row.Find("unified"); u != nullptr && u->IsBool()) g.unified = u->AsBool();
       g.gpu_share = g.unified ? NumberMember(row, "gpu_share", 0.75) : 1.0;
       g.source = text("source");
@@ -48,6 +49,19 @@ std::vector<Gpu> Load() {
 const std::vector<Gpu>& Gpus() {
   static const std::vector<Gpu> gpus = Load();
   return gpus;
+}
+
+double ComputeCapability(const std::string& key) {
+  thread_local std::string last_key;
+  thread_local double last = 0;
+  thread_local bool known = false;
+  if (!known || key != last_key) {
+    const Gpu* g = FindGpu(key);
+    last = g != nullptr ? g->compute_capability : 0;
+    last_key = key;
+    known = true;
+  }
+  return last;
 }
 
 const Gpu* FindGpu(const std::string& key) {

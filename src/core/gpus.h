@@ -20,6 +20,7 @@ struct Gpu {
   double bf16_tflops = 0;     // dense 16-bit tensor throughput; 0: not confirmed
   double fp8_tflops = 0;      // dense FP8 tensor throughput where the cited document gives it; 0: none/unknown
   double int8_tops = 0;       // dense INT8 tensor throughput likewise
+  double compute_capability = 0;  // NVIDIA's CUDA compute capability (9.0: Hopper); 0: not NVIDIA
   bool unified = false;       // Apple silicon: memory shared with the CPU
   double gpu_share = 1;       // of unified memory, what the GPU may wire by default (macOS: 2/3 or 3/4)
   std::string source;
@@ -34,6 +35,9 @@ struct Gpu {
 };
 
 const std::vector<Gpu>& Gpus();
+// The compute capability of the catalogue's card with this key (0: not NVIDIA, or not in the
+// catalogue). Remembers the last key asked for, so the per-estimate path stays a string compare.
+double ComputeCapability(const std::string& key);
 // The card the apps open with.
 constexpr const char* kDefaultGpu = "H100-SXM-80GB";
 const Gpu* FindGpu(const std::string& key);  // case-insensitive; also matches the name

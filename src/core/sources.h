@@ -39,7 +39,13 @@ inline constexpr const char* kPrefill =
     "largest set of tensors alive at once in one layer's prefill (no autograd: earlier layers' are freed)";
 inline constexpr const char* kLora = "Hu et al. 2021, LoRA §4.1: r(d_in + d_out) parameters per adapted matrix; seeds 000, 002";
 inline constexpr const char* kQlora = "Dettmers et al. 2023, QLoRA §2-3: NF4 base with double quantisation, 16-bit adapters";
-inline constexpr const char* kCudaContext = "CUDA context + cuBLAS/cuDNN workspaces (seed 004: 1-2 GB; seed 002: ~1.3 GB)";
+inline constexpr const char* kCudaContext =
+    "CUDA context and libraries outside PyTorch's allocator (seed 004: 1-2 GB; seed 002: ~1.3 GB; an H200 with driver "
+    "580: 527 MiB after torch.cuda.init() and 161 MiB more after the first cuBLAS call, tests/truth/GPU.md)";
+inline constexpr const char* kCublasWorkspace =
+    "PyTorch aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize: one workspace per thread and stream "
+    "from the caching allocator, :4096:8 (32 MiB) on compute capability 9.0+, :4096:2:16:8 before; measured on an "
+    "H200 (tests/truth/GPU.md)";
 inline constexpr const char* kFragmentation =
     "PyTorch caching-allocator reserve (seed 000: fragmentation can OOM with >30% free)";
 inline constexpr const char* kOtherProcesses =

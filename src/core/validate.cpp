@@ -159,6 +159,10 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             std::string("optimizer states are kept in fp32, bf16 or fp16, not ") + Info(c.optimizer_dtype).id +
                 " (use --optimizer adam8bit for 8-bit states)");
   }
+  if (c.cublas_workspace_mib < 0 && c.cublas_workspace_mib != -1) {
+    k.Error(DiagId::kOutOfRange, "cublas_workspace_mib",
+            "cublas_workspace_mib is a size in MiB, or -1 for PyTorch's default for the GPU");
+  }
   if (c.autocast != Dtype::kCount) {
     if (!training) {
       k.Error(DiagId::kInconsistent, "autocast",

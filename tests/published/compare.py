@@ -43,12 +43,12 @@ def measure_of(metric):
     m = metric.lower()
     if m.startswith("unknown") or "minus" in m:
         return None
+    if "nvidia" in m:  # what the device reports: reserved + the CUDA context ("... so it is reserved + context")
+        return "total_bytes"
     if "allocated" in m or "active" in m:
         return "allocated_bytes"
     if "reserved" in m:
         return "reserved_bytes"
-    if "nvidia" in m:
-        return "total_bytes"
     return None
 
 

@@ -37,7 +37,7 @@ def flags_for(run, cfg_path):
     amp_fp32 = run.get("amp") and run["kind"] == "train"
     f = ["--hf-config", cfg_path, "--dtype", "fp32" if amp_fp32 else "bf16", "--batch", str(run["batch"]),
          "--framework", "hf-eager" if run["attn"] == "eager" else "hf-sdpa",
-         "--cuda-context-gb", "0", "--fragmentation-pct", "0", "--comm-buffer-gb", "0"]
+         "--cuda-context-gb", "0", "--fragmentation-pct", "0", "--comm-buffer-gb", "0", "--gpu", "H200-141GB"]
     if run["kind"] == "infer":
         return f + ["--mode", "infer", "--seq", str(run["prompt"] + run["new_tokens"]), "--kv-dtype", "bf16"]
     if run.get("amp"):
@@ -136,9 +136,10 @@ which `tests/truth/gpu_measure.py` measured on {device} ({driver}), torch {torch
 from config.json contents with random weights (Llama-3.2-1B, Qwen2.5-0.5B, a 1.6B Mistral and
 the Llama-3.1-8B shapes; nothing downloaded); every figure is torch.cuda.max_memory_allocated
 of the second iteration (optimizer states resident) or counted from the tensors themselves.
-The estimate runs with the same settings, pure bf16 (AdamW states in each parameter's dtype,
-no master copy) and no context, fragmentation or communication buffers, since
-max_memory_allocated counts none of them.
+The estimate runs with the same settings (pure bf16, AdamW states in each parameter's dtype,
+no master copy; the AMP runs with `--autocast bf16` over fp32 weights, or over a bf16 LoRA
+base) on the H200 of the catalogue, with no CUDA context, fragmentation or communication
+buffers, since max_memory_allocated counts none of them.
 
 What the measurements decided (each a mechanism in `src/core`, none a factor):
 - The loss's backward (its two log-prob-sized fp32 gradients) and a checkpointed layer's
@@ -150,12 +151,19 @@ What the measurements decided (each a mechanism in `src/core`, none a factor):
 - Saved activations under FlashAttention (SDPA's flash kernel, no repeat_kv copy with GQA) equal
   the estimate to within the kernel's RNG seed and offset (16 B per layer) and NllLoss's 4 B.
 - The dynamic KV cache of generate() holds prompt + new - 1 tokens, as counted.
-
-Left as measured, not yet in the estimate: cuBLAS keeps a 32 MiB workspace per thread that
-runs matmuls (`aten/src/ATen/cuda/CublasHandlePool.cpp`, Hopper and later; the forward's
-thread and autograd's backward thread: 64 MiB in training), inside max_memory_allocated; it is
-most of what the estimate is short by below (0.3-6%). AMP (HF Trainer's bf16=True: autocast
-over fp32 weights) is measured but the estimate has no autocast mode yet.
+- cuBLAS keeps a 32 MiB workspace per thread that runs matmuls, inside max_memory_allocated
+  (`aten/src/ATen/cuda/CublasHandlePool.cpp`, compute capability 9.0 and later; 8 MiB + 128 KiB
+  before): the forward's thread and autograd's backward thread make 64 MiB in training
+  (`cublas_workspace_mib`, -1 = by the GPU's compute capability).
+- AMP (autocast over fp32 weights, the HF Trainer's bf16=True): the residual stream stays fp32
+  (the norms keep fp32 tensors), every projection keeps its own 16-bit copy of the norm's
+  output (autocast caches no activation cast), and every matmul keeps a 16-bit copy of its
+  weight, cached until the forward ends; over a bf16 LoRA base, PEFT's fp32 adapters get
+  16-bit copies of their inputs and weights (Q/K/V's lora_A none in the first layer). Saved
+  bytes equal the estimate to the same few hundred bytes as pure bf16 (`--autocast`).
+- Left: with checkpointing under AMP the estimate puts autocast's cached weight copies and the
+  loss's backward in the same moment, though the cache is freed when autocast exits, before
+  backward (Qwen2.5-0.5B, the largest vocabulary here: 1.045).
 
 CUDA context on this machine (driver {driver}): {context} before any tensor, and
 {cublas} more after the first bf16 matmul (cudaMemGetInfo).
