@@ -142,7 +142,7 @@ void Rlhf(State& s) {
 void Precision(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "grad_dtype", "master_weights", "grad_accum_fp32"}
+      training ? std::vector<const char*>{"dtype", "autocast", "gptq_bits", "group_size", "nf4_double_quant", "grad_dtype", "master_weights", "grad_accum_fp32"}
                : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
   if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
   DtypeField(s, "dtype", &c.dtype, c.mode != core::Mode::kInference, c.mode == core::Mode::kQlora ? Tr("Adapters") : nullptr);
@@ -152,6 +152,11 @@ void Precision(State& s, bool training) {
   }
   if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "nf4_double_quant", &c.quant.nf4_double_quant);
   if (training) {
+    // PyTorch AMP: the weights stay in dtype, matmuls run in the autocast format.
+    static const core::Dtype kAutocast[] = {core::Dtype::kCount, core::Dtype::kBf16, core::Dtype::kFp16};
+    int amp = c.autocast == core::Dtype::kBf16 ? 1 : c.autocast == core::Dtype::kFp16 ? 2 : 0;
+    if (FieldCombo(s, "autocast", &amp, 3, [](int i) { return i == 0 ? Tr("off") : core::Info(kAutocast[i]).label; }))
+      c.autocast = kAutocast[amp];
     DtypeField(s, "grad_dtype", &c.grad_dtype, true);
     FieldBool(s, "master_weights", &c.master_weights);
     FieldBool(s, "grad_accum_fp32", &c.grad_accum_fp32);

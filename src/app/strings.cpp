@@ -377,6 +377,7 @@ const Translation kStrings[] = {
     {"MLP and experts", "MLP 与专家"},
     {"Norms", "归一化"},
     {"Autocast (AMP)", "自动混合精度（AMP）"},
+    {"off", "关"},
     {"Autocast copies", "autocast 副本"},
     {"Autocast's 16-bit copies of the layer's weights", "autocast 的 16 位权重副本"},
     {"Autocast's cached weight copies (until the forward ends)", "autocast 缓存的权重副本（前向结束前）"},
