@@ -8,11 +8,14 @@
 //   importHfConfig(configJsonText) -> {ok, config, diagnostics} (seq starts at the model's
 //     context when that is shorter than the default)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
-//   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits, query}]
+//   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits,
+//     changes_workload, query}] (as llmmem --doctor --json's "doctor": core/doctor_json.h)
+//   compat(configJson, "deepspeed" | "megatron", gpusPerNode) -> that tool's figures (as
+//     llmmem --compat ... --json's "compat")
 //   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
 //     memory_summary / mem_get_info (core/oom_json.h); configJson "" reads without a configuration
 // Bad input is reported by every entry point, never answered for the defaults:
-// configToQuery, exportEstimate and diagnose then return {"ok": false, "error", "diagnostics"}
+// configToQuery, exportEstimate, diagnose and compat then return {"ok": false, "error", "diagnostics"}
 // (JSON text) instead of their usual answer; estimate, estimateQuery and importHfConfig
 // carry ok: false and the diagnostics in their own answer; inspectWeightHeader status "error".
 //   exportLaunch(configJson, "vllm" | "sglang" | "llama.cpp" | "ollama" | "deepspeed" | "fsdp" |
@@ -31,6 +34,7 @@
 
 #include "core/config_json.h"
 #include "core/doctor.h"
+#include "core/doctor_json.h"
 #include "core/export.h"
 #include "core/fit_json.h"
 #include "core/weight_headers.h"
@@ -146,21 +150,7 @@ std::string Diagnose(const std::string& config_json) {
   if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
   const core::Diagnostics invalid = core::Validate(parsed.config);
   if (core::HasErrors(invalid)) return ErrorDocument(invalid);
-  Json::Array out;
-  for (const core::Remedy& r : core::Diagnose(parsed.config)) {
-    Json j(Json::Object{});
-    j["id"] = Json(r.id);
-    j["title"] = Json(r.title);
-    j["change"] = Json(r.change);
-    j["tradeoff"] = Json(r.tradeoff);
-    j["saving_bytes"] = Json(r.saving_bytes);
-    j["peak_bytes"] = Json(r.peak_bytes);
-    j["fits"] = Json(r.fits);
-    j["changes_workload"] = Json(r.changes_workload);
-    j["query"] = Json(core::ConfigToQuery(r.config));
-    out.push_back(std::move(j));
-  }
-  return Json(std::move(out)).Dump();
+  return core::RemediesToJson(core::Diagnose(parsed.config)).Dump();
 }
 
 std::string ReadOom(const std::string& text, const std::string& config_json) {
@@ -189,6 +179,22 @@ std::string Fit(const std::string& config_json) {
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
   if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
   return core::FitToJson(parsed.config).Dump();
+}
+
+std::string Compat(const std::string& config_json, const std::string& tool, int gpus_per_node) {
+  if (tool != "deepspeed" && tool != "megatron") {
+    return ErrorDocument({{core::DiagId::kUnknownValue, core::Severity::kError, "tool",
+                           "\"" + core::EchoValue(tool) + "\" is not deepspeed or megatron"}});
+  }
+  if (gpus_per_node < 1) {
+    return ErrorDocument({{core::DiagId::kOutOfRange, core::Severity::kError, "gpus_per_node",
+                           "gpus_per_node must be at least 1, not " + std::to_string(gpus_per_node)}});
+  }
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
+  const core::CompatEstimate c =
+      tool == "deepspeed" ? core::DeepSpeedEstimate(parsed.config, gpus_per_node) : core::MegatronEstimate(parsed.config);
+  return core::CompatToJson(c).Dump();
 }
 
 std::string InspectWeightHeader(const std::string& bytes, double file_size) {
@@ -223,6 +229,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);
+  emscripten::function("compat", &Compat);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -88,34 +88,6 @@ std::string RenderGpuList() {
   return out;
 }
 
-core::Json CompatToJson(const core::CompatEstimate& c) {
-  using core::Json;
-  Json j(Json::Object{});
-  j["tool"] = Json(c.tool);
-  j["scope"] = Json(c.scope);
-  j["ok"] = Json(c.ok);
-  if (!c.ok) {
-    j["error"] = Json(c.error);
-    return j;
-  }
-  j["gpu_bytes"] = Json(c.gpu_bytes);
-  j["cpu_bytes"] = Json(c.cpu_bytes);
-  Json::Array lines;
-  for (const core::CompatLine& l : c.lines) {
-    Json row(Json::Object{});
-    row["label"] = Json(l.label);
-    row["gpu_bytes"] = Json(l.gpu_bytes);
-    row["cpu_bytes"] = Json(l.cpu_bytes);
-    row["formula"] = Json(l.formula);
-    lines.push_back(std::move(row));
-  }
-  j["lines"] = Json(std::move(lines));
-  Json::Array departures;
-  for (const std::string& d : c.departures) departures.push_back(Json(d));
-  j["departures"] = Json(std::move(departures));
-  return j;
-}
-
 std::string RenderCompat(const core::CompatEstimate& c) {
   if (!c.ok) return c.tool + ": " + c.error + "\n";
   std::string out = "Compatibility: " + c.tool + "\n  " + c.scope + "\n";

@@ -12,7 +12,6 @@ namespace llmmem::cli {
 
 std::string RenderFit(const core::Config& c);
 std::string RenderGpuList();
-core::Json CompatToJson(const core::CompatEstimate& c);
 std::string RenderCompat(const core::CompatEstimate& c);
 std::string RenderDoctor(const std::vector<core::Remedy>& remedies);
 

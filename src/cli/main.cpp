@@ -12,6 +12,7 @@
 #include "core/fit_json.h"
 #include "core/compat.h"
 #include "core/doctor.h"
+#include "core/doctor_json.h"
 #include "core/estimate.h"
 #include "core/export.h"
 #include "core/json.h"
@@ -106,7 +107,8 @@ int main(int argc, char** argv) {
     Print(std::cout, core::EstimateToCsv(e));
   } else if (parsed.options.json) {
     core::Json j = core::EstimateToJson(c, e);
-    if (!parsed.options.compat.empty()) j["compat"] = cli::CompatToJson(compat);
+    if (!parsed.options.compat.empty()) j["compat"] = core::CompatToJson(compat);
+    if (parsed.options.doctor) j["doctor"] = core::RemediesToJson(e.totals.Fits() ? std::vector<core::Remedy>{} : core::Diagnose(c));
     std::cout << j.Dump(2) << "\n";
   } else {
     Print(std::cout, cli::RenderTable(c, e, parsed.options.show_formulas));

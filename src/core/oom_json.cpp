@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/config_json.h"
+#include "core/doctor_json.h"
 
 namespace llmmem::core {
 namespace {
@@ -129,20 +130,7 @@ Json DeviceJson(const OomReport& r, const DeviceReport& d) {
     c["rows"] = Json(std::move(rows));
     c["differences"] = Strings(d.comparison.differences);
     j["comparison"] = std::move(c);
-    Json::Array remedies;
-    for (const Remedy& m : d.remedies) {
-      Json mj(Json::Object{});
-      mj["id"] = Json(m.id);
-      mj["title"] = Json(m.title);
-      mj["change"] = Json(m.change);
-      mj["tradeoff"] = Json(m.tradeoff);
-      mj["saving_bytes"] = Bytes(m.saving_bytes);
-      mj["peak_bytes"] = Bytes(m.peak_bytes);
-      mj["fits"] = Json(m.fits);
-      mj["query"] = Json(ConfigToQuery(m.config));
-      remedies.push_back(std::move(mj));
-    }
-    j["remedies"] = Json(std::move(remedies));
+    j["remedies"] = RemediesToJson(d.remedies);
   }
   return j;
 }

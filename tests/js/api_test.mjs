@@ -182,6 +182,20 @@ check('fit (issue 13): the JS API prints what llmmem fit --json prints, the ZeRO
   assert.equal(JSON.parse(api.fit('{"batch": 0.5}')).ok, false);
 });
 
+check('doctor and compat (issue 13): the JS API prints what llmmem --doctor --json and --compat --json print', () => {
+  const cfg = JSON.parse(api.estimateQuery('v=1&model=llama-3.1-70b&seq=8192')).config;  // does not fit one H100
+  for (const tool of ['deepspeed', 'megatron']) {
+    const native = cli(['--model', 'llama-3.1-70b', '--seq', '8192', '--doctor', '--compat', tool, '--gpus-per-node', '8']);
+    const doctor = JSON.parse(api.diagnose(JSON.stringify(cfg)));
+    assert.ok(doctor.length > 0 && doctor.every(r => r.query.startsWith('v=')));
+    assert.deepEqual(doctor, native.doctor);
+    assert.deepEqual(JSON.parse(api.compat(JSON.stringify(cfg), tool, 8)), native.compat);
+  }
+  assert.deepEqual(cli(['--model', 'gpt2', '--doctor']).doctor, []);  // it fits: nothing to remedy
+  assert.equal(JSON.parse(api.compat(JSON.stringify(cfg), 'bogus', 8)).ok, false);
+  assert.equal(JSON.parse(api.compat(JSON.stringify(cfg), 'deepspeed', 0)).ok, false);
+});
+
 check('model changes (issue 13): --hidden keeps the preset and names the change, as the CLI', () => {
   for (const hidden of [4096, 5120]) {
     const js = JSON.parse(api.estimate(JSON.stringify({model: {preset: 'llama-3.1-8b', hidden}})));
