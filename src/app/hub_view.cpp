@@ -5,6 +5,7 @@
 #include "core/config_json.h"
 #include "core/hub_ref.h"
 #include "core/json.h"
+#include "core/percent_encoding.h"
 
 namespace llmmem::app {
 namespace {
@@ -121,7 +122,7 @@ void ApplyHubResult(State& s, const HubResult& r) {
 std::string HubLinkKey(const State& s) {
   const HubView& v = s.hub;
   if (!v.loaded.ok || v.loaded.ref.empty() || s.config.model.name != v.loaded.model.name) return "";
-  return "hf=" + core::UrlEncode(v.loaded.ref, true);
+  return "hf=" + core::PercentEncode(v.loaded.ref, "/");
 }
 
 }  // namespace llmmem::app

@@ -8,6 +8,7 @@
 #include "app/ui_defaults.h"
 #include "core/config_json.h"
 #include "core/hub_ref.h"
+#include "core/percent_encoding.h"
 #include "core/field_effect.h"
 
 namespace llmmem::app {
@@ -41,7 +42,7 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
       if (ParseLang(pair.substr(5), l)) SetLang(l);
     } else if (pair.compare(0, 3, "hf=") == 0) {
       // A link that names a Hub model loads it (once the platform can fetch).
-      s.hub.pending_link = core::UrlDecode(pair.substr(3));
+      s.hub.pending_link = core::PercentDecode(pair.substr(3), false);
     } else if (pair.compare(0, 5, "view=") == 0) {
       for (int t = 0; t < kTabCount; ++t)
         if (pair.compare(5, std::string::npos, kTabIds[t]) == 0) {

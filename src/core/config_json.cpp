@@ -9,6 +9,7 @@
 #include "core/fields.h"
 #include "core/gpus.h"
 #include "core/model_changes.h"
+#include "core/percent_encoding.h"
 #include "core/presets.h"
 #include "core/safe_text.h"
 #include "core/units.h"
@@ -85,39 +86,6 @@ std::string CapEcho(std::string message, const std::string& value) {
   const size_t at = message.find(whole);
   if (at == std::string::npos) return message;
   return message.replace(at, whole.size(), "\"" + EchoValue(value) + "\"");
-}
-
-std::string Decode(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() && HexDigitValue(static_cast<unsigned char>(s[i + 1])) >= 0 &&
-               HexDigitValue(static_cast<unsigned char>(s[i + 2])) >= 0) {
-      const int high = HexDigitValue(static_cast<unsigned char>(s[i + 1]));
-      const int low = HexDigitValue(static_cast<unsigned char>(s[i + 2]));
-      out += static_cast<char>(high * 16 + low);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-std::string Encode(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == ',' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 constexpr size_t kMaxQueryBytes = 16384;
@@ -311,7 +279,7 @@ ConfigParse ConfigFromJsonText(const std::string& text, const Config& base) {
 
 std::string ConfigToQuery(const Config& c) {
   std::string q = "v=" + std::to_string(kUrlVersion);
-  q += "&model=" + Encode(c.model.preset.empty() ? "custom" : c.model.preset);
+  q += "&model=" + PercentEncode(c.model.preset.empty() ? "custom" : c.model.preset, ",");
   const Config reference = DefaultConfig();
   // The model's fields that differ from its preset (or, custom, from ModelSpec's defaults).
   const std::vector<const FieldDef*> model_changes = ChangedModelFields(c.model);
@@ -329,7 +297,7 @@ std::string ConfigToQuery(const Config& c) {
     const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
     if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
     const bool changed = f.model_field ? model_changed(f) : v != f.get(reference);
-    if (changed || keep_head_dim) q += "&" + std::string(f.name) + "=" + Encode(v);
+    if (changed || keep_head_dim) q += "&" + std::string(f.name) + "=" + PercentEncode(v, ",");
   }
   return q;
 }
@@ -353,8 +321,8 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     start = amp + 1;
     if (item.empty()) continue;
     const size_t eq = item.find('=');
-    const std::string key = Decode(item.substr(0, eq));
-    const std::string value = eq == std::string::npos ? "" : Decode(item.substr(eq + 1));
+    const std::string key = PercentDecode(item.substr(0, eq), true);
+    const std::string value = eq == std::string::npos ? "" : PercentDecode(item.substr(eq + 1), true);
     pairs.emplace_back(key, value);
   }
   for (const auto& [key, value] : pairs) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/percent_encoding.h"
 #include "core/safe_text.h"
 
 namespace llmmem::core {
@@ -40,21 +41,6 @@ HubRefParse Fail(std::string_view text, const std::string& why) {
 }
 
 }  // namespace
-
-std::string UrlDecode(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const int hi = s[i] == '%' && i + 2 < s.size() ? HexDigitValue(static_cast<unsigned char>(s[i + 1])) : -1;
-    const int lo = hi >= 0 ? HexDigitValue(static_cast<unsigned char>(s[i + 2])) : -1;
-    if (lo >= 0) {
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
 
 bool IsValidRepoId(std::string_view id) {
   if (id.find("--") != std::string_view::npos || id.find("..") != std::string_view::npos) return false;
@@ -96,7 +82,7 @@ HubRefParse ParseHubRef(std::string_view text) {
     while (at <= path.size()) {
       const size_t next = path.find('/', at);
       const std::string_view p = path.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
-      if (!p.empty()) parts.push_back(UrlDecode(p));
+      if (!p.empty()) parts.push_back(PercentDecode(p, false));
       if (next == std::string_view::npos) break;
       at = next + 1;
     }
@@ -158,34 +144,18 @@ bool HubOfflineValue(std::string_view env_value) {
   return up == "1" || up == "ON" || up == "YES" || up == "TRUE";
 }
 
-std::string UrlEncode(std::string_view s, bool keep_slash) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string HubFileUrl(const std::string& endpoint, const HubRef& ref, const std::string& file) {
-  return endpoint + "/" + ref.repo_id + "/resolve/" + UrlEncode(ref.revision, false) + "/" + UrlEncode(file, true);
+  return endpoint + "/" + ref.repo_id + "/resolve/" + PercentEncode(ref.revision) + "/" + PercentEncode(file, "/");
 }
 
 std::string HubModelApiUrl(const std::string& endpoint, const HubRef& ref) {
   std::string url = endpoint + "/api/models/" + ref.repo_id;
-  if (!ref.revision.empty() && ref.revision != "main") url += "/revision/" + UrlEncode(ref.revision, false);
+  if (!ref.revision.empty() && ref.revision != "main") url += "/revision/" + PercentEncode(ref.revision);
   return url + "?blobs=true";
 }
 
 std::string HubSearchUrl(const std::string& endpoint, std::string_view query, int limit) {
-  return endpoint + "/api/models?search=" + UrlEncode(Trim(query), false) + "&sort=downloads&limit=" +
+  return endpoint + "/api/models?search=" + PercentEncode(Trim(query)) + "&sort=downloads&limit=" +
          std::to_string(limit) + "&expand=downloads&expand=safetensors&expand=gguf";
 }
 

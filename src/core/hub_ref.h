@@ -51,10 +51,6 @@ std::string HubRefToText(const HubRef& ref);
 std::string HubEndpoint(std::string_view env_value, std::string* error = nullptr);
 bool HubOfflineValue(std::string_view env_value);  // HF_HUB_OFFLINE semantics
 
-// %XX decoded (invalid escapes kept as they are): hf= in the page's link.
-std::string UrlDecode(std::string_view s);
-// RFC 3986 percent-encoding of everything but unreserved characters (and "/" when kept).
-std::string UrlEncode(std::string_view s, bool keep_slash);
 
 std::string HubFileUrl(const std::string& endpoint, const HubRef& ref, const std::string& file);
 std::string HubModelApiUrl(const std::string& endpoint, const HubRef& ref);  // with ?blobs=true

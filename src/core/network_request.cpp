@@ -6,6 +6,7 @@
 
 #include "core/gpus.h"
 #include "core/network_json.h"
+#include "core/percent_encoding.h"
 #include "core/text.h"
 #include "core/torch_repr.h"
 
@@ -336,36 +337,6 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e) {
 
 namespace {
 
-std::string PercentEncode(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
-std::string PercentDecode(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const int hi = i + 2 < s.size() && s[i] == '%' ? HexDigitValue(static_cast<unsigned char>(s[i + 1])) : -1;
-    const int lo = hi >= 0 ? HexDigitValue(static_cast<unsigned char>(s[i + 2])) : -1;
-    if (lo >= 0) {
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += s[i] == '+' ? ' ' : s[i];
-    }
-  }
-  return out;
-}
-
 constexpr size_t kMaxNetworkQueryValue = 65536;  // a custom stack of a few hundred layers
 
 }  // namespace
@@ -398,7 +369,7 @@ Json NetworkRequestFromQuery(const std::string& query, std::string* rest) {
     bool taken = false;
     if (pair.compare(0, 4, "net_") == 0 && eq != std::string::npos && pair.size() - eq <= kMaxNetworkQueryValue * 3) {
       const std::string key = pair.substr(4, eq - 4);
-      const std::string value = PercentDecode(pair.substr(eq + 1));
+      const std::string value = PercentDecode(pair.substr(eq + 1), true);
       for (const char* const* k = kNetworkRequestKeys; *k && !taken; ++k) taken = key == *k;
       if (taken) {
         if (key == "network" || key == "input") {

@@ -7,6 +7,23 @@
 #include "core/speed.h"
 
 namespace llmmem::core {
+namespace {
+
+// The report's lines ({label, value, note}: ServingLine, SpeedLine) as rows.
+template <class Line>
+Json LinesToJson(const std::vector<Line>& lines) {
+  Json::Array out;
+  for (const Line& l : lines) {
+    Json row(Json::Object{});
+    row["label"] = Json(l.label);
+    row["value"] = Json(l.value);
+    row["note"] = Json(l.note);
+    out.push_back(std::move(row));
+  }
+  return Json(std::move(out));
+}
+
+}  // namespace
 
 Json ServingToJson(const ServingReport& r) {
   Json j(Json::Object{});
@@ -48,15 +65,7 @@ Json ServingToJson(const ServingReport& r) {
     j["output_buffer_bytes"] = Json(WholeBytes(r.output_buffer_bytes));
   }
   j["settings"] = std::move(set);
-  Json::Array lines;
-  for (const ServingLine& l : r.lines) {
-    Json row(Json::Object{});
-    row["label"] = Json(l.label);
-    row["value"] = Json(l.value);
-    row["note"] = Json(l.note);
-    lines.push_back(std::move(row));
-  }
-  j["lines"] = Json(std::move(lines));
+  j["lines"] = LinesToJson(r.lines);
   return j;
 }
 
@@ -83,15 +92,7 @@ Json SpeedToJson(const SpeedEstimate& s) {
     j["prefill_tokens_s"] = Json(s.prefill_tokens_s);
     j["ttft_s"] = Json(s.ttft_s);
   }
-  Json::Array lines;
-  for (const SpeedLine& l : s.lines) {
-    Json row(Json::Object{});
-    row["label"] = Json(l.label);
-    row["value"] = Json(l.value);
-    row["note"] = Json(l.note);
-    lines.push_back(std::move(row));
-  }
-  j["lines"] = Json(std::move(lines));
+  j["lines"] = LinesToJson(s.lines);
   return j;
 }
 

@@ -10,6 +10,7 @@
 #include "core/hub_api.h"
 #include "core/hub_model.h"
 #include "core/hub_ref.h"
+#include "core/percent_encoding.h"
 
 namespace {
 
@@ -36,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       Clean(HubFileUrl(kHubDefaultEndpoint, p.ref, p.ref.file.empty() ? "config.json" : p.ref.file));
       Clean(HubModelApiUrl(kHubDefaultEndpoint, p.ref));
       Clean(HubSearchUrl(kHubDefaultEndpoint, text, 10));
-      if (UrlDecode(UrlEncode(text, true)) != text) std::abort();
+      if (PercentDecode(PercentEncode(text, "/"), false) != text) std::abort();
       break;
     }
     case 1: {
