@@ -59,6 +59,5 @@ std::string BitsPerWeightFormula(Dtype d, const QuantOptions& q);
 // checkpoints keep some tensors in 16 bits; the estimate's weight lines count those.
 inline double NaiveModelBytes(double params, Dtype d, const QuantOptions& q) { return params * BitsPerWeight(d, q) / 8.0; }
 
-inline double BytesPerElement(Dtype d, const QuantOptions& q) { return BitsPerWeight(d, q) / 8.0; }
 
 }  // namespace llmmem::core
