@@ -24,6 +24,7 @@
 #include "app/panels.h"
 #include "app/settings_doc.h"
 #include "app/state.h"
+#include "app/tabs.h"
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
@@ -276,27 +277,29 @@ void Frame() {
   if (ImGui::BeginTabBar("views")) {
     // The count invites a look only when the configuration does not fit.
     const bool over = s.estimate.totals.ok && !s.estimate.totals.Fits();
-    const std::string doctor = s.remedies.empty() || !over
-                                   ? std::string(Tr("OOM doctor")) + "###doctor"
-                                   : std::string(Tr("OOM doctor")) + " (" + std::to_string(s.remedies.size()) + ")###doctor";
-    const std::string tabs[] = {std::string(Tr("Breakdown")) + "###breakdown", std::string(Tr("Charts")) + "###charts",
-                                std::string(Tr("Fit map")) + "###fitmap", std::string(Tr("Fit")) + "###fit", std::string(Tr("Serving")) + "###serving", doctor,
-                                std::string(Tr("Read an OOM")) + "###oom", std::string(Tr("Any network")) + "###network"};
     for (int t = 0; t < kTabCount; ++t) {
+      const TabRow& row = TabOf(t);
+      // The doctor's title counts its remedies (###: the same tab whatever the count).
+      const std::string title = std::string(Tr(row.title)) +
+                                (t == kTabDoctor && over && !s.remedies.empty() ? " (" + std::to_string(s.remedies.size()) + ")" : "") +
+                                "###" + row.id;
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
-      if (!ImGui::BeginTabItem(tabs[t].c_str(), nullptr, f)) continue;
+      if (!ImGui::BeginTabItem(title.c_str(), nullptr, f)) continue;
       if (s.tab != t && !s.select_tab) {
         s.tab = t;
         s.view_dirty = true;
       }
-      if (t == kTabBreakdown) DrawBreakdown(s);
-      if (t == kTabCharts) DrawCharts(s);
-      if (t == kTabFitMap) DrawFitMap(s);
-      if (t == kTabFit) DrawFit(s);
-      if (t == kTabServing) DrawServing(s);
-      if (t == kTabDoctor) DrawDoctor(s);
-      if (t == kTabOom) DrawOom(s);
-      if (t == kTabNetwork) DrawNetwork(s);
+      switch (row.tab) {
+        case kTabBreakdown: DrawBreakdown(s); break;
+        case kTabCharts: DrawCharts(s); break;
+        case kTabFitMap: DrawFitMap(s); break;
+        case kTabFit: DrawFit(s); break;
+        case kTabServing: DrawServing(s); break;
+        case kTabDoctor: DrawDoctor(s); break;
+        case kTabOom: DrawOom(s); break;
+        case kTabNetwork: DrawNetwork(s); break;
+        case kTabCount: break;
+      }
       ImGui::EndTabItem();
     }
     s.select_tab = false;

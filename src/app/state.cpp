@@ -5,6 +5,7 @@
 
 #include "app/i18n.h"
 #include "app/mirror.h"
+#include "app/tabs.h"
 #include "app/ui_defaults.h"
 #include "core/config_json.h"
 #include "core/hub_ref.h"
@@ -14,7 +15,6 @@
 namespace llmmem::app {
 
 namespace {
-const char* const kTabIds[] = {"breakdown", "charts", "fitmap", "fit", "serving", "doctor", "oom", "network"};
 constexpr size_t kUndoMax = 50;
 }
 
@@ -44,11 +44,7 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
       // A link that names a Hub model loads it (once the platform can fetch).
       s.hub.pending_link = core::PercentDecode(pair.substr(3), false);
     } else if (pair.compare(0, 5, "view=") == 0) {
-      for (int t = 0; t < kTabCount; ++t)
-        if (pair.compare(5, std::string::npos, kTabIds[t]) == 0) {
-          s.tab = t;
-          s.select_tab = true;
-        }
+      if (ParseTab(pair.substr(5), s.tab)) s.select_tab = true;
     } else {
       taken = false;
     }
@@ -65,7 +61,7 @@ std::string ViewKeys(const State& s) {
   std::string v;
   if (s.units == core::UnitSystem::kBinary) v += "&units=gib";
   if (!s.dark) v += "&theme=light";
-  if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + kTabIds[s.tab];
+  if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + TabOf(s.tab).id;
   const std::string hf = HubLinkKey(s);
   if (!hf.empty()) v += "&" + hf;
   const std::string net = NetworkViewQuery(s.network);
