@@ -160,7 +160,7 @@ TEST_CASE("Property: a higher ZeRO stage that needs more than a lower one says w
     if (d.id != DiagId::kCostsMore) continue;
     found = true;
     CHECK(d.message.find("nothing to shard") != std::string::npos);
-    CHECK(d.message.find("Parallel buffers") != std::string::npos);
+    CHECK(d.message.find("Buffers and workspaces") != std::string::npos);
   }
   CHECK(found);
 }

@@ -346,7 +346,7 @@ const Translation kStrings[] = {
     {"Master weights", "主权重"},
     {"Optimizer states", "优化器状态"},
     {"Activations", "激活"},
-    {"Parallel buffers", "并行缓冲"},
+    {"Buffers and workspaces", "缓冲与工作区"},
     {"Total per GPU", "每块 GPU 合计"},
     {"Model", "模型"},
     {"Model states", "模型状态"},

@@ -61,7 +61,7 @@ const char* CategoryName(Category c) {
     case Category::kOptimizerStates: return "Optimizer states";
     case Category::kActivations: return "Activations";
     case Category::kKvCache: return "KV cache";
-    case Category::kBuffers: return "Parallel buffers";
+    case Category::kBuffers: return "Buffers and workspaces";
     case Category::kOverheads: return "Overheads";
     case Category::kCount: break;
   }

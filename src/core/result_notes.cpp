@@ -7,7 +7,7 @@
 namespace llmmem::core {
 namespace {
 
-// "Parallel buffers +1.54 GB, Overheads +0.08 GB": the categories that grew from b to a.
+// "Buffers and workspaces +1.54 GB, Overheads +0.08 GB": the categories that grew from b to a.
 std::string Growth(const Totals& a, const Totals& b) {
   std::string out;
   for (int i = 0; i < kCategoryCount; ++i) {
