@@ -362,7 +362,7 @@ std::string HelpText() {
       "  --list-gpus          list the GPU catalogue\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
-      "  --offload cpu|nvme   optimizer offload (alias of --offload-optimizer)\n"
+      "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " + core::IdList<core::Offload>(" or ") + "\n"
       "  --fsdp STRATEGY      no_shard | shard_grad_op (ZeRO-2) | full_shard (ZeRO-3) | hybrid_shard\n"
       "                       (ZeRO-3 within --gpus-per-node); Megatron's distributed optimizer is --zero 1\n"
       "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"
