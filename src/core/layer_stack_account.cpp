@@ -33,7 +33,7 @@ OptimizerStateBytes NetworkOptimizerState(Optimizer o, double p, int tensors, do
       s.gpu = p * elem;
       s.formula = "exp_avg: " + P + " x " + e;
       break;
-    default:
+    case Optimizer::kAdafactor:  // not modelled for layer stacks: its row's layer_stack is false
       break;
   }
   return s;
