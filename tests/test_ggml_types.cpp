@@ -39,7 +39,7 @@ TEST_CASE("Weight headers: ggml type table matches ggml.h ids and ggml-common.h 
     std::string id = row.name;
     std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
     Dtype d{};
-    if (ParseDtype(id, d)) CHECK(Info(d).bits == doctest::Approx(row.bytes * 8.0 / row.elems));
+    if (ParseId(id, d)) CHECK(Info(d).bits == doctest::Approx(row.bytes * 8.0 / row.elems));
   }
   for (uint32_t removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u}) {
     REQUIRE(FindGgmlType(removed) != nullptr);

@@ -198,7 +198,7 @@ TEST_CASE("Sharded states are labelled with the ZeRO stage configured, not the o
       REQUIRE(e.totals.ok);
       std::string stages;
       ZeroStagesNamed(e.tree, stages);
-      CAPTURE(ModeId(mode));
+      CAPTURE(Id(mode));
       CAPTURE(zero);
       CHECK_FALSE(stages.empty());
       CHECK(stages.find_first_not_of(std::to_string(zero)) == std::string::npos);

@@ -117,7 +117,7 @@ TEST_CASE("Property: byte figures are whole in every mode and format, and add up
         c.zero = 3;
         c.gpu_memory_gb = 79.123456789123;
         const Estimate e = Explain(c);
-        CAPTURE(ModeId(mode));
+        CAPTURE(Id(mode));
         CAPTURE(Info(format).id);
         CAPTURE(params_override);
         REQUIRE(e.totals.ok);

@@ -65,7 +65,7 @@ const BreakdownNode& Node(const Estimate& e, const std::string& id) {
 TEST_CASE("Runtime table: ids parse back, hf-generate is the default and keeps today's estimate") {
   for (Runtime r : {Runtime::kHfGenerate, Runtime::kVllm, Runtime::kSglang, Runtime::kLlamaCpp, Runtime::kOllama}) {
     Runtime back;
-    REQUIRE(ParseRuntime(RuntimeId(r), back));
+    REQUIRE(ParseId(Id(r), back));
     CHECK(back == r);
     CHECK(std::string(Info(r).source).size() > 20);
   }
@@ -247,7 +247,7 @@ TEST_CASE("Serving estimates: the fast path equals Explain for every runtime") {
       c.pp = pp;
       c.seq = 16384;
       c.batch = 3;
-      CAPTURE(RuntimeId(r));
+      CAPTURE(Id(r));
       CAPTURE(pp);
       const Totals fast = EstimateTotals(c);
       const Estimate full = Explain(c);
@@ -370,10 +370,10 @@ TEST_CASE("Launch commands: each export parses back to the configuration") {
   CHECK(hf.find("per_device_train_batch_size=2,") != std::string::npos);
   CHECK(hf.find("gradient_accumulation_steps=4,") != std::string::npos);
   CHECK(hf.find("optim=\"adamw_torch\"") != std::string::npos);
-  for (int i = 0; i < kLaunchTargetCount; ++i) {
+  for (const LaunchTargetInfo& row : TableOf(LaunchTarget{})) {
     LaunchTarget back;
-    CHECK(ParseLaunchTarget(Info(LaunchTargetAt(i)).id, back));
-    CHECK(back == LaunchTargetAt(i));
+    CHECK(ParseId(row.id, back));
+    CHECK(back == row.value);
   }
 }
 

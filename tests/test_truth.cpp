@@ -90,7 +90,7 @@ Config TruthConfig(const Json& k) {
     c.mode = Mode::kLora;
     c.lora_rank = static_cast<int64_t>(Num(*lora, "r"));
     REQUIRE(ParseLoraTargets(Str(*lora, "targets"), c.lora_targets));
-    REQUIRE(ParseDtype(Str(*lora, "adapter_dtype"), c.adapter_dtype));
+    REQUIRE(ParseId(Str(*lora, "adapter_dtype"), c.adapter_dtype));
     c.optimizer_dtype = c.adapter_dtype;  // torch keeps Adam's states in the parameters' dtype
     c.lora_dropout = Num(*lora, "dropout") > 0;
   }

@@ -69,7 +69,7 @@ HubResult HubResultFromJson(const std::string& text) {
   }
   r.model = parsed.config.model;
   const std::string dtype = Str(*result, "dtype");
-  r.dtype_known = !dtype.empty() && core::ParseDtype(dtype, r.dtype);
+  r.dtype_known = !dtype.empty() && core::ParseId(dtype, r.dtype);
   const core::Json* approx = result->Find("approximate");
   r.approximate = approx != nullptr && approx->IsBool() && approx->AsBool();
   r.gguf_file = Str(o, "gguf_file");

@@ -56,9 +56,9 @@ core::Json NetworkRequestJson(const NetworkView& v, const core::Config& card) {
   j["batch"] = v.batch;
   j["mode"] = v.training ? "train" : "infer";
   j["dtype"] = core::Info(v.dtype).id;
-  j["optimizer"] = core::OptimizerId(v.optimizer);
-  j["profile"] = core::TorchProfileId(v.profile);
-  j["attention"] = core::AttentionKernelId(v.attention);
+  j["optimizer"] = core::Id(v.optimizer);
+  j["profile"] = core::Id(v.profile);
+  j["attention"] = core::Id(v.attention);
   j["loss"] = v.loss;
   j["gpu_memory_gb"] = card.gpu_memory_gb;
   j["cuda_context_gb"] = card.cuda_context_gb;
@@ -94,9 +94,9 @@ std::string NetworkViewQuery(const NetworkView& v) {
   if (v.batch != kDefaults.batch) j["batch"] = v.batch;
   if (!v.training) j["mode"] = "infer";
   if (v.dtype != kDefaults.dtype) j["dtype"] = core::Info(v.dtype).id;
-  if (v.optimizer != kDefaults.optimizer) j["optimizer"] = core::OptimizerId(v.optimizer);
-  if (v.profile != kDefaults.profile) j["profile"] = core::TorchProfileId(v.profile);
-  if (v.attention != kDefaults.attention) j["attention"] = core::AttentionKernelId(v.attention);
+  if (v.optimizer != kDefaults.optimizer) j["optimizer"] = core::Id(v.optimizer);
+  if (v.profile != kDefaults.profile) j["profile"] = core::Id(v.profile);
+  if (v.attention != kDefaults.attention) j["attention"] = core::Id(v.attention);
   if (!v.loss) j["loss"] = false;
   return core::NetworkRequestToQuery(j);
 }

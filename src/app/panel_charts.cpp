@@ -94,11 +94,10 @@ void Update(Cache& cache, const State& s) {
   cache.by_batch = Sweep(c, chart::PowersOfTwo(1, std::max<int64_t>(c.batch * 4, 64)),
                          [](core::Config& k, int64_t x) { k.batch = x; });
   std::vector<LabelledConfig> configs;
-  static const char* const kNames[] = {"none", "selective", "full", "op-level (torchtitan)"};
-  for (int r = 0; r < 4; ++r) {
+  for (const core::RecomputeInfo& row : core::TableOf(c.recompute)) {
     core::Config k = c;
-    k.recompute = static_cast<core::Recompute>(r);
-    configs.push_back({std::string(Tr(kNames[r])) + (k.recompute == c.recompute ? Tr("\n(current)") : ""), k});
+    k.recompute = row.value;
+    configs.push_back({std::string(Tr(row.label)) + (k.recompute == c.recompute ? Tr("\n(current)") : ""), k});
   }
   cache.recompute = CompareConfigs(configs);
   // ZeRO 0-3 at the current dp; with one replica nothing is sharded, so show 8.

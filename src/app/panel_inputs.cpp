@@ -25,22 +25,10 @@
 namespace llmmem::app {
 namespace {
 
-// Dtype combo state for the captureless name callback.
-bool g_trainable_only = false;
-int g_current_dtype = -1;
-
-const char* DtypeName(int i) {
-  const core::DtypeInfo& info = core::Info(static_cast<core::Dtype>(i));
-  if (g_trainable_only && !info.trainable && i != g_current_dtype) return nullptr;
-  return info.label;
-}
-
+bool Trainable(const core::DtypeInfo& row) { return row.trainable; }
+// Formats by their labels; only the trainable ones where weights are trained.
 void DtypeField(State& s, const char* field, core::Dtype* d, bool trainable_only, const char* label = nullptr) {
-  g_trainable_only = trainable_only;
-  int i = static_cast<int>(*d);
-  g_current_dtype = i;
-  if (FieldCombo(s, field, &i, static_cast<int>(core::Dtype::kCount), DtypeName, nullptr, label))
-    *d = static_cast<core::Dtype>(i);
+  FieldEnum(s, field, d, trainable_only ? Trainable : nullptr, nullptr, label);
 }
 
 // A folded section of the Advanced inputs; it opens by itself when one of its fields has
@@ -73,14 +61,9 @@ void MemorySavers(State& s, bool training) {
                                                   : std::vector<const char*>{"flash_attn"};
   if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
-    int r = static_cast<int>(c.recompute);
-    static const char* const kRecompute[] = {"none", "selective (attention)", "full (per layer)", "op-level (torchtitan)"};
-    if (FieldCombo(s, "recompute", &r, 4, [](int i) { return Tr(kRecompute[i]); }))
-      c.recompute = static_cast<core::Recompute>(r);
+    FieldEnum(s, "recompute", &c.recompute);
     // The implementation profile decides which tensors are saved (core/framework.h).
-    int fw = static_cast<int>(c.framework);
-    if (FieldCombo(s, "framework", &fw, 5, [](int i) { return core::Info(static_cast<core::Framework>(i)).label; }))
-      c.framework = static_cast<core::Framework>(fw);
+    FieldEnum(s, "framework", &c.framework);
   }
   FieldBool(s, "flash_attn", &c.flash_attn);
   if (training) {
@@ -107,32 +90,20 @@ void Parallelism(State& s, bool training) {
   if (c.zero > 0) FieldIntDivisor(s, "zero_group", &c.zero_group, c.dp);
   FieldIntDivisor(s, "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {
-    int sched = static_cast<int>(c.schedule);
-    static const char* const kSchedules[] = {"1F1B", "interleaved 1F1B", "GPipe"};
-    if (FieldCombo(s, "schedule", &sched, 3, [](int i) { return kSchedules[i]; }))
-      c.schedule = static_cast<core::Schedule>(sched);
+    FieldEnum(s, "schedule", &c.schedule);
     if (c.schedule == core::Schedule::kInterleaved)
       FieldIntDivisor(s, "vpp", &c.vpp, c.pp > 0 && c.model.layers % c.pp == 0 ? c.model.layers / c.pp : 0);
   }
   FieldIntDivisor(s, "cp", &c.cp, c.seq);
   if (c.model.experts > 0) FieldIntDivisor(s, "ep", &c.ep, c.model.experts);
-  static const char* const kOffload[] = {"none", "CPU", "NVMe"};
-  int opt = static_cast<int>(c.offload_optimizer);
-  if (FieldCombo(s, "offload_optimizer", &opt, 3, [](int i) { return Tr(kOffload[i]); }))
-    c.offload_optimizer = static_cast<core::Offload>(opt);
-  if (c.zero >= 3) {
-    int par = static_cast<int>(c.offload_params);
-    if (FieldCombo(s, "offload_params", &par, 3, [](int i) { return Tr(kOffload[i]); }))
-      c.offload_params = static_cast<core::Offload>(par);
-  }
+  FieldEnum(s, "offload_optimizer", &c.offload_optimizer);
+  if (c.zero >= 3) FieldEnum(s, "offload_params", &c.offload_params);
 }
 
 void Rlhf(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_rlhf", "RLHF", {"rlhf", "reward_model", "rollout_engine"})) return;
-  int r = static_cast<int>(c.rlhf);
-  static const char* const kAlgos[] = {"PPO", "GRPO", "DPO"};
-  if (FieldCombo(s, "rlhf", &r, 3, [](int i) { return kAlgos[i]; })) c.rlhf = static_cast<core::Rlhf>(r);
+  FieldEnum(s, "rlhf", &c.rlhf);
   if (c.rlhf != core::Rlhf::kDpo) {
     FieldBool(s, "reward_model", &c.reward_model);
     FieldBool(s, "rollout_engine", &c.rollout_engine);
@@ -170,12 +141,8 @@ void OptimizerSection(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_optimizer", Tr("Optimizer"), {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "loss_logits_fp32", "metrics_logits"}))
     return;
-  int o = static_cast<int>(c.optimizer);
-  static const char* const kOpt[] = {"SGD", "SGD + momentum", "AdamW", "Adam 8-bit", "Adafactor", "Lion"};
-  if (FieldCombo(s, "optimizer", &o, 6, [](int i) { return kOpt[i]; }))
-    c.optimizer = static_cast<core::Optimizer>(o);
-  if (c.optimizer != core::Optimizer::kSgd && c.optimizer != core::Optimizer::kAdam8bit)
-    DtypeField(s, "optimizer_dtype", &c.optimizer_dtype, true);
+  FieldEnum(s, "optimizer", &c.optimizer);
+  if (core::Info(c.optimizer).state_dtype) DtypeField(s, "optimizer_dtype", &c.optimizer_dtype, true);
   FieldBool(s, "optimizer_grad_copy", &c.optimizer_grad_copy);
   FieldBool(s, "loss_logits_fp32", &c.loss_logits_fp32);
   FieldBool(s, "metrics_logits", &c.metrics_logits);

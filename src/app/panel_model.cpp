@@ -157,10 +157,7 @@ void Dimensions(State& s) {
   if (FieldCombo(s, "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
                  nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
-  int act = static_cast<int>(m.act);
-  if (FieldCombo(s, "act", &act, 7,
-                 [](int i) { return core::ActivationFnId(static_cast<core::ActivationFn>(i)); }, nullptr))
-    m.act = static_cast<core::ActivationFn>(act);
+  FieldEnum(s, "act", &m.act);
   int norm = static_cast<int>(m.norm);
   if (FieldCombo(s, "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);

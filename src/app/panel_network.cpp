@@ -46,23 +46,25 @@ bool Int64(const char* label, int64_t* v, int64_t lo, int64_t hi, float width) {
   return true;
 }
 
-template <typename T>
-bool EnumCombo(const char* label, T* value, const T* options, int n, const char* (*id)(T), float width) {
+// A combo over an enumeration's table (core/enum_table.h) by id; `keep` picks the rows a
+// layer stack takes.
+template <typename E>
+bool EnumCombo(const char* label, E* value, bool (*keep)(const core::RowOf<E>&), float width) {
   bool changed = false;
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo(label, id(*value))) {
-    for (int i = 0; i < n; ++i) {
-      if (ImGui::Selectable(id(options[i]), options[i] == *value)) {
-        changed = options[i] != *value;
-        *value = options[i];
+  if (ImGui::BeginCombo(label, core::Id(*value))) {
+    // TableOf unqualified: found by argument-dependent lookup when instantiated.
+  for (const core::RowOf<E>& row : TableOf(*value)) {
+      if (keep != nullptr && !keep(row)) continue;
+      if (ImGui::Selectable(row.id, row.value == *value)) {
+        changed = row.value != *value;
+        *value = row.value;
       }
     }
     ImGui::EndCombo();
   }
   return changed;
 }
-
-const char* DtypeName(core::Dtype d) { return core::Info(d).id; }
 
 void DrawNetworkPicker(NetworkView& v, bool& changed) {
   const float em = ImGui::GetFontSize();
@@ -133,24 +135,18 @@ void DrawWorkload(NetworkView& v, bool& changed) {
   ImGui::SameLine();
   if (ImGui::RadioButton("inference", !v.training)) { changed |= v.training; v.training = false; }
 
-  static const core::Dtype kDtypes[] = {core::Dtype::kFp32, core::Dtype::kFp16, core::Dtype::kBf16};
-  changed |= EnumCombo("dtype", &v.dtype, kDtypes, 3, DtypeName, em * 4.5f);
+  changed |= EnumCombo("dtype", &v.dtype, core::IsPlainFloatRow, em * 4.5f);
   if (v.training) {
     ImGui::SameLine();
-    static const core::Optimizer kOpts[] = {core::Optimizer::kSgd, core::Optimizer::kSgdMomentum, core::Optimizer::kAdamW,
-                                            core::Optimizer::kAdam8bit, core::Optimizer::kLion};
-    changed |= EnumCombo("optimizer", &v.optimizer, kOpts, 5, core::OptimizerId, em * 6.5f);
+    changed |= EnumCombo("optimizer", &v.optimizer, core::LayerStackOptimizer, em * 6.5f);
   }
   ImGui::SameLine();
-  static const core::TorchProfile kProfiles[] = {core::TorchProfile::kTorch2Cuda, core::TorchProfile::kTorch113Cpu};
-  changed |= EnumCombo("PyTorch", &v.profile, kProfiles, 2, core::TorchProfileId, em * 7.5f);
+  changed |= EnumCombo("PyTorch", &v.profile, nullptr, em * 7.5f);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("torch2-cuda: PyTorch 2.x on a GPU (the estimate). torch1.13-cpu: what tests/truth measured;\n"
                       "the differences are listed under the table.");
   ImGui::SameLine();
-  static const core::AttentionKernel kKernels[] = {core::AttentionKernel::kAuto, core::AttentionKernel::kMath,
-                                                   core::AttentionKernel::kFused};
-  changed |= EnumCombo("attention", &v.attention, kKernels, 3, core::AttentionKernelId, em * 5);
+  changed |= EnumCombo("attention", &v.attention, nullptr, em * 5);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("loss", &v.loss);
 }

@@ -155,7 +155,7 @@ void PurposePicker(State& s) {
   }
   for (int i = 0; i < 5; ++i) {
     const bool picked = ImGui::Selectable(Tr(kPurposes[i].label), i == current);
-    MarkItem(s, (std::string("purpose_") + core::ModeId(kPurposes[i].mode)).c_str());
+    MarkItem(s, (std::string("purpose_") + core::Id(kPurposes[i].mode)).c_str());
     if (picked && i != current) {
       core::Config c = s.config;
       SwitchMode(c, kPurposes[i].mode);

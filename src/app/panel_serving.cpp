@@ -27,8 +27,6 @@ void Heading(const char* title) {
 
 std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
 
-const char* RuntimeName(int i) { return core::Info(static_cast<core::Runtime>(i)).label; }
-
 // The V cache combo: "as K" then the formats llama.cpp stores.
 const core::Dtype kVTypes[] = {core::Dtype::kCount, core::Dtype::kFp16, core::Dtype::kBf16, core::Dtype::kFp32,
                                core::Dtype::kQ8_0,  core::Dtype::kQ5_1, core::Dtype::kQ5_0, core::Dtype::kQ4_1,
@@ -37,9 +35,7 @@ const char* VTypeName(int i) { return i == 0 ? "as K (-ctk)" : core::Info(kVType
 
 void Settings(State& s) {
   core::Config& c = s.config;
-  int runtime = static_cast<int>(c.runtime);
-  if (FieldCombo(s, "runtime", &runtime, 5, RuntimeName, core::Info(c.runtime).help)) {
-    c.runtime = static_cast<core::Runtime>(runtime);
+  if (FieldEnum(s, "runtime", &c.runtime, nullptr, core::Info(c.runtime).help)) {
     // llama.cpp loads GGUF: move a non-GGUF quantised format to the usual GGUF type.
     if (core::IsGgml(c.runtime) && (c.dtype == core::Dtype::kAwq || c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kNf4)) {
       c.dtype = core::Dtype::kQ4_K_M;
@@ -116,17 +112,17 @@ void Speed(State& s) {
 }
 
 void Launch(State& s) {
-  static int target = 0;
+  static core::LaunchTarget target = core::LaunchTarget::kVllm;
   static std::string message;
   Heading("Launch command");
-  for (int i = 0; i < core::kLaunchTargetCount; ++i) {
-    if (i > 0) ImGui::SameLine();
-    if (ImGui::RadioButton(core::Info(core::LaunchTargetAt(i)).label, target == i)) {
-      target = i;
+  for (const core::LaunchTargetInfo& row : core::TableOf(target)) {
+    if (row.value != core::LaunchTarget{}) ImGui::SameLine();
+    if (ImGui::RadioButton(row.label, target == row.value)) {
+      target = row.value;
       message.clear();
     }
   }
-  const std::string text = core::ExportLaunch(s.config, core::LaunchTargetAt(target));
+  const std::string text = core::ExportLaunch(s.config, target);
   if (ImGui::Button("Copy")) {
     const bool ok = s.hooks.copy_text && s.hooks.copy_text(text);
     message = ok ? "Copied to the clipboard." : "Could not copy; select the text below.";

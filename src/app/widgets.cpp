@@ -217,17 +217,25 @@ bool FieldBool(State& s, const char* field, bool* v, const char* label_override,
 
 bool FieldCombo(State& s, const char* field, int* index, int count, const char* (*names)(int), const char* help,
                 const char* label_override) {
+  std::vector<const char*> list;
+  for (int i = 0; i < count; ++i) list.push_back(names(i));
+  return FieldCombo(s, field, index, list, help, label_override);
+}
+
+bool FieldCombo(State& s, const char* field, int* index, const std::vector<const char*>& names, const char* help,
+                const char* label_override) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   const std::string label = FieldLabel(field, label_override);
   RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
   bool changed = false;
-  const char* preview = *index >= 0 && *index < count ? names(*index) : nullptr;
+  const int count = static_cast<int>(names.size());
+  const char* preview = *index >= 0 && *index < count ? names[static_cast<size_t>(*index)] : nullptr;
   if (preview == nullptr) preview = "?";
   if (ImGui::BeginCombo(Id(field).c_str(), preview)) {
     for (int i = 0; i < count; ++i) {
-      const char* n = names(i);
+      const char* n = names[static_cast<size_t>(i)];
       if (n == nullptr) continue;  // filtered out
       const bool selected = i == *index;
       if (ImGui::Selectable(n, selected)) {

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "app/i18n.h"
 #include "app/state.h"
+#include "core/enum_table.h"
 
 namespace llmmem::app {
 
@@ -28,6 +31,32 @@ bool FieldBool(State& s, const char* field, bool* v, const char* label = nullptr
 // A combo over `count` items named by names(i); *index is the selected item.
 bool FieldCombo(State& s, const char* field, int* index, int count, const char* (*names)(int),
                 const char* help = nullptr, const char* label = nullptr);
+// The same over named items; a null name is not offered (a filtered item).
+bool FieldCombo(State& s, const char* field, int* index, const std::vector<const char*>& names,
+                const char* help = nullptr, const char* label = nullptr);
+
+template <typename Row>
+auto ItemName(const Row& row, int) -> decltype(row.label) { return Tr(row.label); }
+template <typename Row>
+const char* ItemName(const Row& row, long) { return row.id; }
+
+// A combo over an enumeration's table (core/enum_table.h): one item per row, named by its
+// translated label (by its id where the table has no labels: activation functions);
+// `keep` leaves rows out (the current value stays offered).
+template <typename E>
+bool FieldEnum(State& s, const char* field, E* value, bool (*keep)(const core::RowOf<E>&) = nullptr,
+               const char* help = nullptr, const char* label = nullptr) {
+  std::vector<const char*> names;
+  // TableOf unqualified: found by argument-dependent lookup when instantiated.
+  for (const core::RowOf<E>& row : TableOf(*value)) {
+    const bool offered = keep == nullptr || keep(row) || row.value == *value;
+    names.push_back(offered ? ItemName(row, 0) : nullptr);
+  }
+  int index = static_cast<int>(*value);
+  if (!FieldCombo(s, field, &index, names, help, label)) return false;
+  *value = static_cast<E>(index);
+  return true;
+}
 
 // Puts the next item (of `width` pixels) on the current line when it fits there, else on
 // the next line: rows of buttons and labels flow instead of running off a narrow window.

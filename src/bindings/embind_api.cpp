@@ -163,7 +163,7 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
 
 std::string ExportLaunch(const std::string& config_json, const std::string& target) {
   core::LaunchTarget t;
-  if (!core::ParseLaunchTarget(target, t)) return "unknown target \"" + target + "\"; one of " + core::LaunchTargetIdList();
+  if (!core::ParseId(target, t)) return "unknown target \"" + target + "\"; one of " + core::IdList<core::LaunchTarget>();
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
   if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
   return core::ExportLaunch(parsed.config, t);

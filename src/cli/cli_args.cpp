@@ -37,7 +37,7 @@ std::string HelpLine(const core::FieldDef& f) {
   if (line.size() < 24) line.append(24 - line.size(), ' '); else line += ' ';
   line += f.help;
   if (f.Numeric()) line += " [" + f.RangeText() + "]";
-  if (f.kind == core::FieldKind::kDtype) line += " [" + core::DtypeIdList() + "]";
+  if (f.kind == core::FieldKind::kDtype) line += " [" + core::IdList<core::Dtype>() + "]";
   if (f.kind == core::FieldKind::kBool) line += " [on/off]";
   return line;
 }
@@ -148,8 +148,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
     if (key == "export") {
       core::LaunchTarget target;
-      if (!core::ParseLaunchTarget(*value, target)) {
-        Error(r, flag, flag + ": \"" + *value + "\" is not one of " + core::LaunchTargetIdList());
+      if (!core::ParseId(*value, target)) {
+        Error(r, flag, flag + ": \"" + *value + "\" is not one of " + core::IdList<core::LaunchTarget>());
       } else {
         r.options.export_target = core::Info(target).id;
       }
@@ -357,12 +357,12 @@ std::string HelpText() {
       "  --formulas           print each row's formula and source in the table\n"
       "  --format FORMAT      table (default), json, markdown or csv\n"
       "  --doctor             when it does not fit: the remedies, each re-estimated, best first\n"
-      "  --export TARGET      the launch command or config for this configuration: " + core::LaunchTargetIdList() + "\n"
+      "  --export TARGET      the launch command or config for this configuration: " + core::IdList<core::LaunchTarget>() + "\n"
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
-      "  --offload cpu|nvme   optimizer offload (alias of --offload-optimizer)\n"
+      "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " + core::IdList<core::Offload>(" or ") + "\n"
       "  --fsdp STRATEGY      no_shard | shard_grad_op (ZeRO-2) | full_shard (ZeRO-3) | hybrid_shard\n"
       "                       (ZeRO-3 within --gpus-per-node); Megatron's distributed optimizer is --zero 1\n"
       "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"

@@ -21,7 +21,7 @@ std::string RenderFit(const core::Config& c) {
   const double cap = core::CapacityBytes(c);
   const int64_t other = core::GpusPerReplica(c);
   std::string out = "Fit on " + c.gpu + " (" + FormatBytesBoth(cap) + " per GPU), " + c.model.name + ", " +
-                    core::ModeId(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " + std::to_string(c.seq) +
+                    core::Id(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " + std::to_string(c.seq) +
                     " tokens\n\nFewest GPUs per strategy (tp x pp x cp = " + std::to_string(other) + " per replica):\n";
   for (const core::Json& row : j.Find("fewest_gpus")->AsArray()) {
     const int z = static_cast<int>(row.Find("zero")->AsNumber());

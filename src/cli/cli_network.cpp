@@ -31,7 +31,13 @@ std::string Mb(double bytes) {
   return FormatNumber(bytes / 1e6, bytes < 1e4 ? 5 : bytes < 1e6 ? 3 : 2);
 }
 
-const char* const kHelp =
+std::string Help() {
+  using core::IdList;
+  const std::string dtypes = IdList<core::Dtype>("|", core::IsPlainFloatRow, "|");
+  const std::string optimizers = IdList<core::Optimizer>("|", core::LayerStackOptimizer, "|");
+  const std::string profiles = IdList<core::TorchProfile>("|", nullptr, "|");
+  const std::string kernels = IdList<core::AttentionKernel>("|", nullptr, "|");
+  return
     "llmmem: any network, layer by layer (seed 002: memory = model + batch x per-sample)\n"
     "\n"
     "  llmmem --model resnet50 --image-size 224 --batch 64\n"
@@ -46,11 +52,11 @@ const char* const kHelp =
     "  --input C,H,W        the whole input per sample (1 to 4 sizes; token ids: L)\n"
     "  --batch N            samples per step (default 32)\n"
     "  --mode train|infer   train(): autograd keeps tensors; infer: eval() under no_grad\n"
-    "  --dtype fp32|fp16|bf16   parameters and activations (default fp32)\n"
-    "  --optimizer sgd|momentum|adamw|adam8bit|lion   (default momentum)\n"
-    "  --profile torch2-cuda|torch1.13-cpu   whose PyTorch keeps the tensors (default torch2-cuda;\n"
+    "  --dtype " + dtypes + "   parameters and activations (default fp32)\n"
+    "  --optimizer " + optimizers + "   (default momentum)\n"
+    "  --profile " + profiles + "   whose PyTorch keeps the tensors (default torch2-cuda;\n"
     "                       torch1.13-cpu is what tests/truth measured)\n"
-    "  --attention auto|math|fused   nn.MultiheadAttention's kernel (auto: fused on torch2-cuda)\n"
+    "  --attention " + kernels + "   nn.MultiheadAttention's kernel (auto: fused on torch2-cuda)\n"
     "  --loss on|off        cross-entropy on the output (default on)\n"
     "  --gpu KEY | --gpu-memory-gb G   the card (llmmem --list-gpus; default H100-SXM-80GB)\n"
     "  --cuda-context-gb G  CUDA context (default 1.3, seed 002)\n"
@@ -60,6 +66,7 @@ const char* const kHelp =
     "  --json               the whole result as JSON (the JS API's estimateNetwork gives the same)\n"
     "  --list-networks      the presets with their parameter counts\n"
     "Exit status: 0 fits, 1 does not fit, 2 bad input.\n";
+}
 
 std::string ListNetworks() {
   std::string out = Pad("key", 28) + Pad("parameters", 14, true) + "  " + Pad("input", 12) + "name\n";
@@ -79,8 +86,8 @@ std::string Render(const core::NetworkRequest& r, const core::NetworkEstimate& e
          FormatCount(a.params) + " parameters, input " + a.input.ToString() + " -> output " + a.output.ToString() + "\n";
   out += std::string("Workload: ") + (in.settings.training ? "training" : "inference") + ", batch " +
          std::to_string(in.batch) + ", " + core::Info(in.settings.dtype).id +
-         (in.settings.training ? std::string(", ") + core::OptimizerId(in.optimizer) : std::string()) + ", profile " +
-         core::TorchProfileId(in.settings.profile) + "\n\n";
+         (in.settings.training ? std::string(", ") + core::Id(in.optimizer) : std::string()) + ", profile " +
+         core::Id(in.settings.profile) + "\n\n";
   out += Pad("", 40) + Pad("MB", 12, true) + "\n";
   out += "Model memory (whatever the batch)\n";
   for (const core::NetworkTerm& t : e.terms) {
@@ -175,7 +182,7 @@ int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& re
       has_value = true;
     }
     if (a == "--help" || a == "-h" || a == "--network-help") {
-      std::cout << kHelp;
+      std::cout << Help();
       return 0;
     }
     if (a == "--list-networks") {

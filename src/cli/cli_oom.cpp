@@ -124,7 +124,7 @@ void RenderDevice(const core::OomReport& r, const core::DeviceReport& d, bool wi
            core::FormatNumber(d.bar.capacity_bytes / core::kGB, 3) + "\n";
   }
   if (with_config && d.has_config) {
-    out += "\nBeside the estimate (" + d.suggested.model.name + ", " + core::ModeId(d.suggested.mode) + ", on " +
+    out += "\nBeside the estimate (" + d.suggested.model.name + ", " + core::Id(d.suggested.mode) + ", on " +
            d.suggested.gpu + " with " + core::FormatNumber(d.suggested.other_processes_gb) + " GB used by others):\n";
     if (!d.comparison.stage.empty()) out += "  How far the run had got: " + Wrap(d.comparison.stage, 90, "    ") + "\n";
     out += "  " + Pad("", 46) + PadLeft("observed", 12) + PadLeft("estimated", 12) + "\n";

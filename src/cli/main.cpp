@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
   }
   const core::Config& c = parsed.options.config;
   if (!parsed.options.export_target.empty()) {
-    core::LaunchTarget target;
-    core::ParseLaunchTarget(parsed.options.export_target, target);
+    core::LaunchTarget target = core::LaunchTarget::kVllm;  // cli_args checked the id
+    core::ParseId(parsed.options.export_target, target);
     Print(std::cout, core::ExportLaunch(c, target));
     return 0;
   }

@@ -87,7 +87,7 @@ inline std::string DimsNote(const Derived& d) {
   if (d.pp > 1) {
     s += ", pp=" + FormatNumber(d.pp) + ": stage " + std::to_string(d.stage + 1) + " holds " +
          FormatNumber(d.stage_layers) + " layers x " + FormatNumber(d.in_flight, 3) + " micro-batches in flight (" +
-         ScheduleId(d.c.schedule) + ")";
+         Id(d.c.schedule) + ")";
   }
   return s;
 }
@@ -153,7 +153,7 @@ void AccountActivations(const Derived& d, Sink& s) {
   s.Begin("activations", "Activations");
   s.Note([&] {
     return Explanation{std::string("saved for backward as ") + Info(c.framework).label + "; recompute " +
-                           RecomputeId(c.recompute) + ", FlashAttention " + (c.flash_attn ? "on" : "off") + ", dropout " +
+                           Id(c.recompute) + ", FlashAttention " + (c.flash_attn ? "on" : "off") + ", dropout " +
                            (c.dropout ? "on" : "off") + "; " + detail::DimsNote(d),
                        layer_source};
   });

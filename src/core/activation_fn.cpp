@@ -4,8 +4,6 @@
 // its input, tanh/sigmoid/relu keep their result, silu/gelu keep their input.
 #include "core/activation_fn.h"
 
-#include <cstring>
-
 namespace llmmem::core {
 namespace {
 
@@ -26,43 +24,10 @@ constexpr ActivationFnInfo kActivationFns[] = {
     {ActivationFn::kRelu, "relu", "", 0, true, "ReluBackward0 (result)"},
 };
 
-bool InList(const char* list, const std::string& id) {
-  const size_t n = id.size();
-  for (const char* p = list; *p != '\0';) {
-    const char* end = std::strchr(p, ' ');
-    const size_t len = end ? static_cast<size_t>(end - p) : std::strlen(p);
-    if (len == n && id.compare(0, n, p, len) == 0) return true;
-    if (end == nullptr) break;
-    p = end + 1;
-  }
-  return false;
-}
+static_assert(OneRowPerEnumerator(kActivationFns, EnumCount(ActivationFn::kLast)), "one row per ActivationFn, in order");
 
 }  // namespace
 
-const ActivationFnInfo& Info(ActivationFn f) {
-  for (const ActivationFnInfo& i : kActivationFns) {
-    if (i.fn == f) return i;
-  }
-  return kActivationFns[0];
-}
-
-const char* ActivationFnId(ActivationFn f) { return Info(f).id; }
-
-bool ParseActivationFn(const std::string& id, ActivationFn& out) {
-  for (const ActivationFnInfo& i : kActivationFns) {
-    if (id == i.id || InList(i.aliases, id)) {
-      out = i.fn;
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string ActivationFnIdList() {
-  std::string s;
-  for (const ActivationFnInfo& i : kActivationFns) s += (s.empty() ? "" : ", ") + std::string(i.id);
-  return s;
-}
+EnumTable<ActivationFnInfo> TableOf(ActivationFn) { return TableFrom(kActivationFns); }
 
 }  // namespace llmmem::core

@@ -3,14 +3,14 @@
 // the ops each is written with in transformers/activations.py).
 #pragma once
 
-#include <string>
+#include "core/enum_table.h"
 
 #include "core/model.h"
 
 namespace llmmem::core {
 
 struct ActivationFnInfo {
-  ActivationFn fn;
+  ActivationFn value;
   const char* id;         // configs, URLs, --act: the ACT2FN key
   const char* aliases;    // other ACT2FN keys mapped to the same computation, space-separated
   int saved_inside;       // f-wide tensors kept inside the function, its input included, its output not
@@ -18,10 +18,8 @@ struct ActivationFnInfo {
   const char* saved;      // which autograd nodes keep them
 };
 
-const ActivationFnInfo& Info(ActivationFn f);
-const char* ActivationFnId(ActivationFn f);
-// Accepts every ACT2FN key this table knows (gelu_pytorch_tanh, swish, ...).
-bool ParseActivationFn(const std::string& id, ActivationFn& out);
-std::string ActivationFnIdList();
+// Info, Id, ParseId (every ACT2FN key this table knows: gelu_pytorch_tanh, swish, ...), IdList:
+// enum_table.h.
+EnumTable<ActivationFnInfo> TableOf(ActivationFn);
 
 }  // namespace llmmem::core

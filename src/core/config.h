@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/config_enums.h"
 #include "core/dtype.h"
 #include "core/framework.h"
 #include "core/optimizer_impl.h"
@@ -14,15 +15,6 @@
 #include "core/model.h"
 
 namespace llmmem::core {
-
-enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf };
-enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe };  // pipeline schedules
-enum class Offload : uint8_t { kNone, kCpu, kNvme };             // ZeRO-Offload / ZeRO-Infinity targets
-enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo };
-// kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
-// op-level policy (save matmul and attention outputs, every other matmul recomputed).
-enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective };
-enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion };
 
 // LoRA target modules, as a bit set over the projection roles.
 enum LoraTarget : uint32_t {
@@ -133,23 +125,11 @@ struct Config {
   double gpu_memory_gb = 85.520809984;  // per-GPU memory the device reports, GB (1e9 bytes): 81559 MiB
 };
 
-const char* ModeId(Mode m);
-const char* ScheduleId(Schedule s);
-const char* OffloadId(Offload o);
-const char* RlhfId(Rlhf r);
-bool ParseSchedule(const std::string& s, Schedule& out);
-bool ParseOffload(const std::string& s, Offload& out);
-bool ParseRlhf(const std::string& s, Rlhf& out);
-const char* RecomputeId(Recompute r);
-const char* OptimizerId(Optimizer o);
-bool ParseMode(const std::string& s, Mode& out);
-bool ParseRecompute(const std::string& s, Recompute& out);
-bool ParseOptimizer(const std::string& s, Optimizer& out);
-// "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.
 // Inference under a serving runtime other than HF generate: the runtime decides the accounting.
 inline bool UsesServingRuntime(const Config& c) { return c.mode == Mode::kInference && c.runtime != Runtime::kHfGenerate; }
 // The V cache's format: kv_dtype_v, or kv_dtype when not set.
 inline Dtype KvDtypeV(const Config& c) { return c.kv_dtype_v == Dtype::kCount ? c.kv_dtype : c.kv_dtype_v; }
+// "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.
 bool ParseLoraTargets(const std::string& s, uint32_t& out);
 std::string LoraTargetsId(uint32_t targets);
 // The LoRA adapters' format. auto: fp32 under the HF profiles (PEFT's get_peft_model

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/enum_table.h"
+
 namespace llmmem::core {
 
 enum class Dtype : uint8_t {
@@ -24,19 +26,25 @@ enum class Dtype : uint8_t {
 };
 
 struct DtypeInfo {
-  Dtype dtype;
+  Dtype value;
   const char* id;          // stable name in configs, URLs and the CLI: "bf16", "q4_k_m"
+  const char* aliases;     // other spellings accepted, space-separated: "bfloat16"
   const char* label;       // shown in the UI
   double bits;             // bits per element before group constants (fixed formats: exact)
   bool trainable;          // may hold trainable weights, gradients or optimizer states
   const char* source;      // where the bit count comes from
 };
 
-const DtypeInfo& Info(Dtype d);
-// Parses an id ("bf16", "Q4_K_M", "nf4"); case-insensitive. False when unknown.
-bool ParseDtype(const std::string& id, Dtype& out);
-// A comma-separated list of all ids, for error messages and --help.
-std::string DtypeIdList();
+// Info, Id, ParseId ("bf16", "Q4_K_M", "bfloat16"; case-insensitive), IdList: enum_table.h.
+EnumTable<DtypeInfo> TableOf(Dtype);
+
+// fp32, fp16 or bf16: what a layer stack runs in, what LoRA adapters are stored as, an
+// unquantised cache.
+inline bool IsPlainFloat(Dtype d) { return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16; }
+inline bool IsPlainFloatRow(const DtypeInfo& row) { return IsPlainFloat(row.value); }
+// The formats torch.autocast runs matmuls in on a GPU (the autocast setting).
+inline bool IsAutocastFormat(Dtype d) { return d == Dtype::kFp16 || d == Dtype::kBf16; }
+inline bool IsAutocastFormatRow(const DtypeInfo& row) { return IsAutocastFormat(row.value); }
 
 // Group-quantisation settings that change the storage cost of some formats.
 struct QuantOptions {

@@ -48,7 +48,7 @@ void CsvRows(const BreakdownNode& n, const std::string& parent, std::string& out
 }  // namespace
 
 std::string EstimateToMarkdown(const Config& c, const Estimate& e) {
-  std::string out = "### " + Md(c.model.name) + ": " + ModeId(c.mode) + ", micro-batch " +
+  std::string out = "### " + Md(c.model.name) + ": " + Id(c.mode) + ", micro-batch " +
                     std::to_string(c.batch) + " x " + std::to_string(c.seq) + " tokens\n\n";
   if (!e.totals.ok) {
     out += "Not computed:\n";

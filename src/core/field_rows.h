@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_table.h"
 #include "core/fields.h"
 
 namespace llmmem::core::field_rows {
@@ -18,6 +19,9 @@ std::string ParseBool(const std::string& text, bool& out);
 std::string NumText(double v);
 std::string IntText(int64_t v);
 std::string BoolText(bool v);
+// Text built once while the rows are (a help that lists an enum's ids), kept for good:
+// rows hold const char*.
+const char* Lasting(std::string text);
 
 using Getter = std::string (*)(const Config&);
 using Setter = std::string (*)(Config&, const std::string&);
@@ -101,8 +105,18 @@ void AddServingRows(std::vector<FieldDef>& out);   // fields_serving.cpp
         [](const Config& c) { return std::string(Info(c.PATH).id); },                                         \
         [](Config& c, const std::string& t) {                                                                 \
           Dtype d;                                                                                            \
-          if (!ParseDtype(t, d)) return "\"" + t + "\" is not a format; one of: " + DtypeIdList();            \
+          if (!ParseId(t, d)) return "\"" + t + "\" is not a format; one of: " + IdList<Dtype>();            \
           c.PATH = d;                                                                                         \
           return std::string();                                                                               \
         }                                                                                                     \
   }
+// An enumerated setting of the workload (enum_table.h): ids, parser and the error message
+// ("\"x\" is not WHAT; one of: a, b, c") come from its table; the help is HELP followed by
+// the choices ("pipeline schedule: " -> "pipeline schedule: 1f1b, interleaved or gpipe").
+#define LLMMEM_ENUM(NAME, PATH, GROUP, LABEL, HELP, WHAT)                                                        \
+  TextRow(NAME, FieldKind::kText, false, GROUP, LABEL,                                                        \
+          Lasting(std::string(HELP) + IdList<decltype(Config::PATH)>(" or ")),                                \
+          [](const Config& c) { return std::string(Id(c.PATH)); },                                            \
+          [](Config& c, const std::string& t) {                                                               \
+            return ParseId(t, c.PATH) ? std::string() : NotOneOf<decltype(Config::PATH)>(t, WHAT);            \
+          })

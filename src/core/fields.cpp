@@ -3,6 +3,8 @@
 #include "core/fields.h"
 
 #include <cmath>
+#include <deque>
+#include <utility>
 #include <cstdlib>
 
 #include "core/field_rows.h"
@@ -39,6 +41,13 @@ std::string ParseBool(const std::string& text, bool& out) {
   if (text == "1" || text == "true" || text == "on" || text == "yes") { out = true; return {}; }
   if (text == "0" || text == "false" || text == "off" || text == "no") { out = false; return {}; }
   return "\"" + text + "\" is not true/false (1/0, on/off)";
+}
+
+// A deque never moves its strings, so the pointers stay valid for the program's life.
+const char* Lasting(std::string text) {
+  static std::deque<std::string> kept;
+  kept.push_back(std::move(text));
+  return kept.back().c_str();
 }
 
 std::string NumText(double v) { return FormatJsonNumber(v); }

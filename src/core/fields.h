@@ -14,7 +14,7 @@
 
 namespace llmmem::core {
 
-enum class FieldKind { kInt, kNumber, kBool, kDtype, kMode, kRecompute, kOptimizer, kLoraTargets, kMlp, kNorm,
+enum class FieldKind { kInt, kNumber, kBool, kDtype, kLoraTargets, kMlp, kNorm,
                        kQkNorm, kArch, kText };
 
 // Where the UI shows a field (and the headings of --help), in display order.

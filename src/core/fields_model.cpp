@@ -41,10 +41,10 @@ void AddModelRows(std::vector<FieldDef>& out) {
                 return std::string();
               }),
       TextRow("act", FieldKind::kText, true, kDims, "Activation", "MLP activation function (transformers ACT2FN name)",
-              [](const Config& c) { return std::string(ActivationFnId(c.model.act)); },
+              [](const Config& c) { return std::string(Id(c.model.act)); },
               [](Config& c, const std::string& t) {
                 ActivationFn v;
-                if (!ParseActivationFn(t, v)) return "\"" + t + "\" is not an activation; one of: " + ActivationFnIdList();
+                if (!ParseId(t, v)) return "\"" + t + "\" is not an activation; one of: " + IdList<ActivationFn>();
                 c.model.act = v;
                 return std::string();
               }),

@@ -59,15 +59,8 @@ void AddServingRows(std::vector<FieldDef>& out) {
       LLMMEM_INT("max_cache_len", max_cache_len, G::kServing, "Static cache", "tokens", 0, 16'777'216, 1024, 8192,
                  "HF generate: a static KV cache of this many tokens per sequence (cache_implementation=\"static\"); "
                  "0: the dynamic cache"),
-      TextRow("runtime", FieldKind::kText, false, G::kServing, "Runtime",
-              "serving runtime: hf-generate (default), vllm, sglang, llama.cpp or ollama (how it allocates memory)",
-              [](const Config& c) { return std::string(RuntimeId(c.runtime)); },
-              [](Config& c, const std::string& t) {
-                Runtime v;
-                if (!ParseRuntime(t, v)) return "\"" + t + "\" is not a runtime; one of: " + RuntimeIdList();
-                c.runtime = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("runtime", runtime, G::kServing, "Runtime",
+                  "serving runtime, how it allocates memory (hf-generate default): ", "a runtime"),
       LLMMEM_NUM("mem_fraction", mem_fraction, G::kServing, "Memory share", "", 0, 1, 0.01, "%.3f",
                  "vLLM gpu_memory_utilization / SGLang mem_fraction_static (0: the runtime's default)"),
       LLMMEM_INT("max_num_seqs", max_num_seqs, G::kServing, "Max sequences", "", 0, 1'048'576, 8, 64,
@@ -82,8 +75,8 @@ void AddServingRows(std::vector<FieldDef>& out) {
               [](Config& c, const std::string& t) {
                 Dtype d;
                 if (t == "auto") c.kv_dtype_v = Dtype::kCount;
-                else if (ParseDtype(t, d)) c.kv_dtype_v = d;
-                else return "\"" + t + "\" is not a format; one of: auto, " + DtypeIdList();
+                else if (ParseId(t, d)) c.kv_dtype_v = d;
+                else return "\"" + t + "\" is not a format; one of: auto, " + IdList<Dtype>();
                 return std::string();
               }),
       LLMMEM_NUM("ram_gb", ram_gb, G::kServing, "RAM", "GB", 0, 1'000'000, 8, "%.0f",
@@ -113,13 +106,14 @@ void AddServingRows(std::vector<FieldDef>& out) {
               }),
       LLMMEM_BOOL("lora_dropout", lora_dropout, G::kLora, "LoRA dropout", "LoRA dropout"),
       TextRow("adapter_dtype", FieldKind::kText, false, G::kLora, "Adapter format",
-              "LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), fp32, bf16 or fp16",
+              Lasting("LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), " +
+                      IdList<Dtype>(" or ", IsPlainFloatRow)),
               [](const Config& c) { return std::string(c.adapter_dtype == Dtype::kCount ? "auto" : Info(c.adapter_dtype).id); },
               [](Config& c, const std::string& t) {
                 Dtype d;
                 if (t == "auto") c.adapter_dtype = Dtype::kCount;
-                else if (ParseDtype(t, d) && (d == Dtype::kFp32 || d == Dtype::kBf16 || d == Dtype::kFp16)) c.adapter_dtype = d;
-                else return "\"" + t + "\" is not an adapter format; one of: auto, fp32, bf16, fp16";
+                else if (ParseId(t, d) && IsPlainFloat(d)) c.adapter_dtype = d;
+                else return "\"" + t + "\" is not an adapter format; one of: auto, " + IdList<Dtype>(", ", IsPlainFloatRow);
                 return std::string();
               }),
       LLMMEM_NUM("cuda_context_gb", cuda_context_gb, G::kOverheads, "CUDA context", "GB", 0, 100, 0.1, "%.2f",

@@ -5,22 +5,13 @@
 #include <string>
 
 #include "core/field_rows.h"
-#include "core/framework.h"
-#include "core/optimizer_impl.h"
 
 namespace llmmem::core::field_rows {
 
 void AddWorkloadRows(std::vector<FieldDef>& out) {
   using G = FieldGroup;
   const FieldDef rows[] = {
-      TextRow("mode", FieldKind::kMode, false, G::kWorkload, "Mode", "infer, train, lora, qlora or rlhf",
-              [](const Config& c) { return std::string(ModeId(c.mode)); },
-              [](Config& c, const std::string& t) {
-                Mode m;
-                if (!ParseMode(t, m)) return "\"" + t + "\" is not a mode; one of: infer, train, lora, qlora, rlhf";
-                c.mode = m;
-                return std::string();
-              }),
+      LLMMEM_ENUM("mode", mode, G::kWorkload, "Mode", "", "a mode"),
       LLMMEM_INT("batch", batch, G::kWorkload, "Micro-batch", "", 1, 1'048'576, 1, 8,
                  "micro-batch (inference: concurrent sequences)"),
       LLMMEM_INT("seq", seq, G::kWorkload, "Sequence length", "", 1, 16'777'216, 512, 4096, "sequence length in tokens"),
@@ -35,36 +26,15 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_INT("zero_group", zero_group, G::kParallelism, "ZeRO group", "", 0, 1'048'576, 1, 0,
                  "GPUs one ZeRO/FSDP shard group spans (HYBRID_SHARD; 0: all data-parallel GPUs)"),
       LLMMEM_INT("pp", pp, G::kParallelism, "Pipeline stages", "", 1, 1024, 1, 0, "pipeline stages"),
-      TextRow("schedule", FieldKind::kText, false, G::kParallelism, "Schedule", "pipeline schedule: 1f1b, interleaved or gpipe",
-              [](const Config& c) { return std::string(ScheduleId(c.schedule)); },
-              [](Config& c, const std::string& t) {
-                Schedule v;
-                if (!ParseSchedule(t, v)) return "\"" + t + "\" is not 1f1b, interleaved or gpipe";
-                c.schedule = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("schedule", schedule, G::kParallelism, "Schedule", "pipeline schedule: ", "a pipeline schedule"),
       LLMMEM_INT("vpp", vpp, G::kParallelism, "Virtual stages", "", 1, 128, 1, 0,
                  "virtual stages per pipeline rank (interleaved schedule)"),
       LLMMEM_INT("cp", cp, G::kParallelism, "Context parallel", "", 1, 1024, 1, 0, "context-parallel size"),
       LLMMEM_INT("ep", ep, G::kParallelism, "Expert parallel", "", 1, 16'384, 1, 0, "expert-parallel size"),
-      TextRow("offload_optimizer", FieldKind::kText, false, G::kParallelism, "Offload optimizer",
-              "master weights and optimizer states to none, cpu or nvme",
-              [](const Config& c) { return std::string(OffloadId(c.offload_optimizer)); },
-              [](Config& c, const std::string& t) {
-                Offload v;
-                if (!ParseOffload(t, v)) return "\"" + t + "\" is not none, cpu or nvme";
-                c.offload_optimizer = v;
-                return std::string();
-              }),
-      TextRow("offload_params", FieldKind::kText, false, G::kParallelism, "Offload params",
-              "16-bit weights to none, cpu or nvme (ZeRO-3)",
-              [](const Config& c) { return std::string(OffloadId(c.offload_params)); },
-              [](Config& c, const std::string& t) {
-                Offload v;
-                if (!ParseOffload(t, v)) return "\"" + t + "\" is not none, cpu or nvme";
-                c.offload_params = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("offload_optimizer", offload_optimizer, G::kParallelism, "Offload optimizer",
+                  "master weights and optimizer states to ", "an offload target"),
+      LLMMEM_ENUM("offload_params", offload_params, G::kParallelism, "Offload params", "16-bit weights (ZeRO-3) to ",
+                  "an offload target"),
       LLMMEM_BOOL("offload_activations", offload_activations, G::kMemorySavers, "Offload checkpoints to CPU",
                   "checkpointed activations to CPU"),
       LLMMEM_NUM("reduce_bucket", reduce_bucket, G::kParallelism, "Reduce bucket", "elements", 0, 1e11, 0, "%.0f",
@@ -76,34 +46,15 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("ddp_bucket_view", ddp_bucket_view, G::kParallelism, "DDP bucket view", "DDP gradient_as_bucket_view"),
       LLMMEM_BOOL("reshard_after_forward", reshard_after_forward, G::kParallelism, "Reshard after forward",
                   "FSDP reshard_after_forward (off: parameters stay gathered from forward to backward)"),
-      TextRow("rlhf", FieldKind::kText, false, G::kRlhf, "Algorithm", "RLHF algorithm: ppo, grpo or dpo",
-              [](const Config& c) { return std::string(RlhfId(c.rlhf)); },
-              [](Config& c, const std::string& t) {
-                Rlhf v;
-                if (!ParseRlhf(t, v)) return "\"" + t + "\" is not ppo, grpo or dpo";
-                c.rlhf = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("rlhf", rlhf, G::kRlhf, "Algorithm", "RLHF algorithm: ", "an RLHF algorithm"),
       LLMMEM_BOOL("reward_model", reward_model, G::kRlhf, "Reward model", "a learned reward model is resident"),
       LLMMEM_BOOL("rollout_engine", rollout_engine, G::kRlhf, "Rollout engine", "a colocated generation engine"),
-      TextRow("recompute", FieldKind::kRecompute, false, G::kMemorySavers, "Recompute",
-              "none, selective (the paper's: attention scores), full, or op_selective (torchtitan's op-level SAC)",
-              [](const Config& c) { return std::string(RecomputeId(c.recompute)); },
-              [](Config& c, const std::string& t) {
-                Recompute r;
-                if (!ParseRecompute(t, r)) return "\"" + t + "\" is not none, selective, full or op_selective";
-                c.recompute = r;
-                return std::string();
-              }),
-      TextRow("framework", FieldKind::kText, false, G::kMemorySavers, "Framework",
-              "implementation profile: which code runs the model (hf-sdpa default)",
-              [](const Config& c) { return std::string(FrameworkId(c.framework)); },
-              [](Config& c, const std::string& t) {
-                Framework v;
-                if (!ParseFramework(t, v)) return "\"" + t + "\" is not a framework; one of: " + FrameworkIdList();
-                c.framework = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("recompute", recompute, G::kMemorySavers, "Recompute",
+                  "activation recomputation (selective: the paper's, attention scores; op_selective: torchtitan's "
+                  "op-level SAC): ",
+                  "a recompute mode"),
+      LLMMEM_ENUM("framework", framework, G::kMemorySavers, "Framework",
+                  "implementation profile, which code runs the model (hf-sdpa default): ", "a framework"),
       LLMMEM_BOOL("flash_attn", flash_attn, G::kMemorySavers, "FlashAttention", "FlashAttention"),
       LLMMEM_BOOL("dropout", dropout, G::kMemorySavers, "Dropout", "dropout active"),
       LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss", "fp32 logits for the loss"),
@@ -116,12 +67,13 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("grad_accum_fp32", grad_accum_fp32, G::kPrecision, "fp32 grad accumulation buffer",
                   "separate fp32 accumulation buffer"),
       TextRow("autocast", FieldKind::kText, false, G::kPrecision, "Autocast (AMP)",
-              "PyTorch AMP: off, bf16 or fp16 (matmuls in that format, weights kept in dtype; HF Trainer bf16=True)",
+              Lasting("PyTorch AMP: off, " + IdList<Dtype>(" or ", IsAutocastFormatRow) +
+                      " (matmuls in that format, weights kept in dtype; HF Trainer bf16=True)"),
               [](const Config& c) { return std::string(c.autocast == Dtype::kCount ? "off" : Info(c.autocast).id); },
               [](Config& c, const std::string& t) {
                 Dtype d = Dtype::kCount;
-                if (t != "off" && !(ParseDtype(t, d) && (d == Dtype::kBf16 || d == Dtype::kFp16)))
-                  return "\"" + t + "\" is not an autocast format; one of: off, bf16, fp16";
+                if (t != "off" && !(ParseId(t, d) && IsAutocastFormat(d)))
+                  return "\"" + t + "\" is not an autocast format; one of: off, " + IdList<Dtype>(", ", IsAutocastFormatRow);
                 c.autocast = d;
                 return std::string();
               }),
@@ -129,27 +81,10 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                  "GPTQ/AWQ group size: weights per scale"),
       LLMMEM_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1, "GPTQ/AWQ bits per weight"),
       LLMMEM_BOOL("nf4_double_quant", quant.nf4_double_quant, G::kPrecision, "Double quantisation", "NF4 double quantisation"),
-      TextRow("optimizer", FieldKind::kOptimizer, false, G::kOptimizer, "Optimizer",
-              "sgd, momentum, adamw, adam8bit, adafactor or lion",
-              [](const Config& c) { return std::string(OptimizerId(c.optimizer)); },
-              [](Config& c, const std::string& t) {
-                Optimizer o;
-                if (!ParseOptimizer(t, o))
-                  return "\"" + t + "\" is not an optimizer; one of: sgd, momentum, adamw, adam8bit, adafactor, lion";
-                c.optimizer = o;
-                return std::string();
-              }),
+      LLMMEM_ENUM("optimizer", optimizer, G::kOptimizer, "Optimizer", "", "an optimizer"),
       LLMMEM_DTYPE("optimizer_dtype", optimizer_dtype, G::kOptimizer, "State dtype", "optimizer state format"),
-      TextRow("optimizer_impl", FieldKind::kText, false, G::kOptimizer, "Step implementation",
-              "how the step runs: auto, foreach, fused, forloop or in_backward",
-              [](const Config& c) { return std::string(OptimizerImplId(c.optimizer_impl)); },
-              [](Config& c, const std::string& t) {
-                OptimizerImpl v;
-                if (!ParseOptimizerImpl(t, v))
-                  return "\"" + t + "\" is not an optimizer implementation; one of: " + OptimizerImplIdList();
-                c.optimizer_impl = v;
-                return std::string();
-              }),
+      LLMMEM_ENUM("optimizer_impl", optimizer_impl, G::kOptimizer, "Step implementation", "how the step runs: ",
+                  "an optimizer implementation"),
       LLMMEM_BOOL("paged_optimizer", paged_optimizer, G::kOptimizer, "Paged optimizer",
                   "bitsandbytes paged optimizer states (unified memory)"),
       LLMMEM_DTYPE("kv_dtype", kv_dtype, G::kPrecision, "KV cache", "KV cache format"),

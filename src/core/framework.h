@@ -5,24 +5,22 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include "core/enum_table.h"
 
 namespace llmmem::core {
 
-enum class Framework : uint8_t { kHfEager, kHfSdpa, kHfFlash2, kMegatron, kLiger };
+enum class Framework : uint8_t { kHfEager, kHfSdpa, kHfFlash2, kMegatron, kLiger, kLast = kLiger };
 
 struct FrameworkInfo {
-  Framework framework;
+  Framework value;
   const char* id;      // "hf-sdpa": configs, URLs, --framework
+  const char* aliases;  // other spellings accepted, space-separated
   const char* label;   // shown in the UI
   const char* help;    // one line: what runs and what it keeps
   const char* source;  // where the saved-tensor list comes from
 };
 
-const FrameworkInfo& Info(Framework f);
-const char* FrameworkId(Framework f);
-bool ParseFramework(const std::string& id, Framework& out);
-std::string FrameworkIdList();  // "hf-eager, hf-sdpa, ..."
+EnumTable<FrameworkInfo> TableOf(Framework);  // Info, Id, ParseId, IdList: enum_table.h
 
 // The Hugging Face profiles run transformers' modeling code (RMSNorm upcasts, repeat_kv,
 // the fp32 loss); Liger swaps in its fused kernels on top of them.

@@ -133,10 +133,10 @@ void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagno
   for (const char* key : {"hidden_activation", "hidden_act", "activation_function"}) {
     const Json* v = j.Find(key);
     if (v == nullptr || !v->IsString()) continue;
-    if (!ParseActivationFn(v->AsString(), m.act)) {
+    if (!ParseId(v->AsString(), m.act)) {
       d.push_back({DiagId::kUnknownValue, Severity::kWarning, key,
                    std::string("activation \"") + EchoValue(v->AsString(), 40) + "\" is not one the activation profiles know (" +
-                       ActivationFnIdList() + "); its saved tensors are counted as " + ActivationFnId(m.act) + "'s"});
+                       IdList<ActivationFn>() + "); its saved tensors are counted as " + Id(m.act) + "'s"});
     }
     return;
   }

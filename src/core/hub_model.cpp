@@ -65,11 +65,11 @@ bool ReadGenericConfig(const Json& config, ModelSpec* m, std::string* missing) {
 
 bool DtypeFromSafetensors(const std::string& dtype, Dtype* out) {
   const std::string d = Lower(dtype);
-  if (d == "bf16") return ParseDtype("bf16", *out);
-  if (d == "f16") return ParseDtype("fp16", *out);
-  if (d == "f32") return ParseDtype("fp32", *out);
-  if (d == "f8_e4m3" || d == "f8_e5m2" || d == "f8_e4m3fn") return ParseDtype("fp8", *out);
-  if (d == "i8" || d == "u8") return ParseDtype("int8", *out);
+  if (d == "bf16") return ParseId("bf16", *out);
+  if (d == "f16") return ParseId("fp16", *out);
+  if (d == "f32") return ParseId("fp32", *out);
+  if (d == "f8_e4m3" || d == "f8_e5m2" || d == "f8_e4m3fn") return ParseId("fp8", *out);
+  if (d == "i8" || d == "u8") return ParseId("int8", *out);
   return false;
 }
 
@@ -78,12 +78,12 @@ bool DtypeFromQuantConfig(const Json& config, Dtype* out) {
   if (q == nullptr || !q->IsObject()) return false;
   const Json* method = q->Find("quant_method");
   const std::string m = method != nullptr && method->IsString() ? Lower(method->AsString()) : "";
-  if (m == "gptq" || m == "awq" || m == "fp8") return ParseDtype(m, *out);
+  if (m == "gptq" || m == "awq" || m == "fp8") return ParseId(m, *out);
   if (m == "bitsandbytes") {
     const Json* four = q->Find("load_in_4bit");
     const Json* eight = q->Find("load_in_8bit");
-    if (four != nullptr && four->IsBool() && four->AsBool()) return ParseDtype("nf4", *out);
-    if (eight != nullptr && eight->IsBool() && eight->AsBool()) return ParseDtype("int8", *out);
+    if (four != nullptr && four->IsBool() && four->AsBool()) return ParseId("nf4", *out);
+    if (eight != nullptr && eight->IsBool() && eight->AsBool()) return ParseId("int8", *out);
   }
   return false;
 }
@@ -100,10 +100,10 @@ bool DtypeFromGgufName(const std::string& file, Dtype* out) {
     const size_t end = at + id.size();
     // Whole tokens only: "q4_k" must not match inside "q4_k_m".
     if (end < name.size() && (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '_')) continue;
-    *out = info.dtype;
+    *out = info.value;
     best = id.size();
   }
-  if (best == 0 && name.find("f16") != std::string::npos) return ParseDtype(name.find("bf16") != std::string::npos ? "bf16" : "fp16", *out);
+  if (best == 0 && name.find("f16") != std::string::npos) return ParseId(name.find("bf16") != std::string::npos ? "bf16" : "fp16", *out);
   return best > 0;
 }
 

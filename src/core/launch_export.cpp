@@ -24,15 +24,17 @@ namespace llmmem::core {
 
 namespace {
 
-constexpr LaunchTargetInfo kTargets[kLaunchTargetCount] = {
-    {LaunchTarget::kVllm, "vllm", "vllm serve", "shell"},
-    {LaunchTarget::kSglang, "sglang", "SGLang launch_server", "shell"},
-    {LaunchTarget::kLlamaCpp, "llama.cpp", "llama-server", "shell"},
-    {LaunchTarget::kOllama, "ollama", "Ollama Modelfile", "modelfile"},
-    {LaunchTarget::kDeepSpeed, "deepspeed", "DeepSpeed config", "json"},
-    {LaunchTarget::kFsdp, "fsdp", "Accelerate FSDP config", "yaml"},
-    {LaunchTarget::kHfTrainer, "hf-trainer", "HF TrainingArguments", "python"},
+constexpr LaunchTargetInfo kTargets[] = {
+    {LaunchTarget::kVllm, "vllm", "", "vllm serve", "shell"},
+    {LaunchTarget::kSglang, "sglang", "", "SGLang launch_server", "shell"},
+    {LaunchTarget::kLlamaCpp, "llama.cpp", "llamacpp llama-server", "llama-server", "shell"},
+    {LaunchTarget::kOllama, "ollama", "", "Ollama Modelfile", "modelfile"},
+    {LaunchTarget::kDeepSpeed, "deepspeed", "", "DeepSpeed config", "json"},
+    {LaunchTarget::kFsdp, "fsdp", "accelerate", "Accelerate FSDP config", "yaml"},
+    {LaunchTarget::kHfTrainer, "hf-trainer", "", "HF TrainingArguments", "python"},
 };
+
+static_assert(OneRowPerEnumerator(kTargets, EnumCount(LaunchTarget::kLast)), "one row per LaunchTarget, in order");
 
 bool Training(LaunchTarget t) { return t == LaunchTarget::kDeepSpeed || t == LaunchTarget::kFsdp || t == LaunchTarget::kHfTrainer; }
 
@@ -94,26 +96,7 @@ std::string NotApplicable(const Config& c, LaunchTarget t) {
 
 }  // namespace
 
-const LaunchTargetInfo& Info(LaunchTarget t) { return kTargets[static_cast<int>(t)]; }
-LaunchTarget LaunchTargetAt(int i) { return kTargets[i].target; }
-
-bool ParseLaunchTarget(const std::string& id, LaunchTarget& out) {
-  for (const LaunchTargetInfo& t : kTargets) {
-    if (id == t.id) {
-      out = t.target;
-      return true;
-    }
-  }
-  if (id == "llamacpp" || id == "llama-server") { out = LaunchTarget::kLlamaCpp; return true; }
-  if (id == "accelerate") { out = LaunchTarget::kFsdp; return true; }
-  return false;
-}
-
-std::string LaunchTargetIdList() {
-  std::string s;
-  for (const LaunchTargetInfo& t : kTargets) s += (s.empty() ? "" : ", ") + std::string(t.id);
-  return s;
-}
+EnumTable<LaunchTargetInfo> TableOf(LaunchTarget) { return TableFrom(kTargets); }
 
 // [SECTION] Serving: vLLM, SGLang, llama.cpp, Ollama --------------------------------------------
 

@@ -15,23 +15,21 @@
 #include <string>
 
 #include "core/config.h"
+#include "core/enum_table.h"
 
 namespace llmmem::core {
 
-enum class LaunchTarget : uint8_t { kVllm, kSglang, kLlamaCpp, kOllama, kDeepSpeed, kFsdp, kHfTrainer };
+enum class LaunchTarget : uint8_t { kVllm, kSglang, kLlamaCpp, kOllama, kDeepSpeed, kFsdp, kHfTrainer, kLast = kHfTrainer };
 
 struct LaunchTargetInfo {
-  LaunchTarget target;
+  LaunchTarget value;
   const char* id;      // --export ID
+  const char* aliases;  // other spellings accepted, space-separated
   const char* label;   // UI button
   const char* format;  // "shell", "modelfile", "json", "yaml", "python"
 };
 
-const LaunchTargetInfo& Info(LaunchTarget t);
-bool ParseLaunchTarget(const std::string& id, LaunchTarget& out);
-std::string LaunchTargetIdList();
-constexpr int kLaunchTargetCount = 7;
-LaunchTarget LaunchTargetAt(int i);
+EnumTable<LaunchTargetInfo> TableOf(LaunchTarget);  // Info, Id, ParseId, IdList: enum_table.h
 
 // The text for one target. Serving targets describe inference, training targets training;
 // the other kind is exported anyway with a first comment line saying it does not apply.

@@ -45,116 +45,86 @@ namespace llmmem::core {
 // [SECTION] Kind table
 namespace {
 
-const LayerKindInfo kLayerKinds[] = {
-    {LayerKind::kConv1d, "conv1d", "Conv1d", "nn.Conv1d", false, "its input (for the weight's gradient)"},
-    {LayerKind::kConv2d, "conv2d", "Conv2d", "nn.Conv2d", false, "its input (for the weight's gradient)"},
-    {LayerKind::kConvTranspose2d, "conv_transpose2d", "ConvTranspose2d", "nn.ConvTranspose2d", false,
+constexpr LayerKindInfo kLayerKinds[] = {
+    {LayerKind::kConv1d, "conv1d", "", "Conv1d", "nn.Conv1d", false, "its input (for the weight's gradient)"},
+    {LayerKind::kConv2d, "conv2d", "", "Conv2d", "nn.Conv2d", false, "its input (for the weight's gradient)"},
+    {LayerKind::kConvTranspose2d, "conv_transpose2d", "", "ConvTranspose2d", "nn.ConvTranspose2d", false,
      "its input (for the weight's gradient)"},
-    {LayerKind::kLinear, "linear", "Linear", "nn.Linear", false,
+    {LayerKind::kLinear, "linear", "", "Linear", "nn.Linear", false,
      "its input (a contiguous copy when the input is permuted)"},
-    {LayerKind::kEmbedding, "embedding", "Embedding", "nn.Embedding", false, "the int64 indices"},
-    {LayerKind::kBatchNorm, "batchnorm", "BatchNorm", "nn.BatchNorm1d/2d", false,
+    {LayerKind::kEmbedding, "embedding", "", "Embedding", "nn.Embedding", false, "the int64 indices"},
+    {LayerKind::kBatchNorm, "batchnorm", "", "BatchNorm", "nn.BatchNorm1d/2d", false,
      "its input and per-channel mean and inverse std (fp32)"},
-    {LayerKind::kFrozenBatchNorm, "frozen_batchnorm", "FrozenBatchNorm2d", "torchvision.ops.FrozenBatchNorm2d",
+    {LayerKind::kFrozenBatchNorm, "frozen_batchnorm", "", "FrozenBatchNorm2d", "torchvision.ops.FrozenBatchNorm2d",
      false, "nothing (x * scale + shift with buffers)"},
-    {LayerKind::kLayerNorm, "layernorm", "LayerNorm", "nn.LayerNorm", false, "its input and mean and rstd per row"},
-    {LayerKind::kGroupNorm, "groupnorm", "GroupNorm", "nn.GroupNorm", false,
+    {LayerKind::kLayerNorm, "layernorm", "", "LayerNorm", "nn.LayerNorm", false, "its input and mean and rstd per row"},
+    {LayerKind::kGroupNorm, "groupnorm", "", "GroupNorm", "nn.GroupNorm", false,
      "its input and mean and rstd per sample and group"},
-    {LayerKind::kReLU, "relu", "ReLU", "nn.ReLU", false, "its output (in place: the input's storage)"},
-    {LayerKind::kReLU6, "relu6", "ReLU6", "nn.ReLU6 (hardtanh)", false, "its input (in place: a clone of it)"},
-    {LayerKind::kLeakyReLU, "leaky_relu", "LeakyReLU", "nn.LeakyReLU", false,
+    {LayerKind::kReLU, "relu", "", "ReLU", "nn.ReLU", false, "its output (in place: the input's storage)"},
+    {LayerKind::kReLU6, "relu6", "", "ReLU6", "nn.ReLU6 (hardtanh)", false, "its input (in place: a clone of it)"},
+    {LayerKind::kLeakyReLU, "leaky_relu", "", "LeakyReLU", "nn.LeakyReLU", false,
      "its input (in place: its output, the input's storage)"},
-    {LayerKind::kGELU, "gelu", "GELU", "nn.GELU", false, "its input (in place: a clone of it)"},
-    {LayerKind::kSiLU, "silu", "SiLU", "nn.SiLU", false, "its input (in place: a clone of it)"},
-    {LayerKind::kSigmoid, "sigmoid", "Sigmoid", "nn.Sigmoid", false, "its output"},
-    {LayerKind::kTanh, "tanh", "Tanh", "nn.Tanh", false, "its output"},
-    {LayerKind::kHardswish, "hardswish", "Hardswish", "nn.Hardswish", false, "its input (in place: a clone of it)"},
-    {LayerKind::kHardsigmoid, "hardsigmoid", "Hardsigmoid", "nn.Hardsigmoid", false,
+    {LayerKind::kGELU, "gelu", "", "GELU", "nn.GELU", false, "its input (in place: a clone of it)"},
+    {LayerKind::kSiLU, "silu", "", "SiLU", "nn.SiLU", false, "its input (in place: a clone of it)"},
+    {LayerKind::kSigmoid, "sigmoid", "", "Sigmoid", "nn.Sigmoid", false, "its output"},
+    {LayerKind::kTanh, "tanh", "", "Tanh", "nn.Tanh", false, "its output"},
+    {LayerKind::kHardswish, "hardswish", "", "Hardswish", "nn.Hardswish", false, "its input (in place: a clone of it)"},
+    {LayerKind::kHardsigmoid, "hardsigmoid", "", "Hardsigmoid", "nn.Hardsigmoid", false,
      "its input (in place: a clone of it)"},
-    {LayerKind::kMaxPool2d, "maxpool2d", "MaxPool2d", "nn.MaxPool2d", false,
+    {LayerKind::kMaxPool2d, "maxpool2d", "", "MaxPool2d", "nn.MaxPool2d", false,
      "its input and int64 indices of the output's size"},
-    {LayerKind::kAvgPool2d, "avgpool2d", "AvgPool2d", "nn.AvgPool2d", false, "its input"},
-    {LayerKind::kAdaptiveAvgPool2d, "adaptive_avgpool2d", "AdaptiveAvgPool2d", "nn.AdaptiveAvgPool2d", false,
+    {LayerKind::kAvgPool2d, "avgpool2d", "", "AvgPool2d", "nn.AvgPool2d", false, "its input"},
+    {LayerKind::kAdaptiveAvgPool2d, "adaptive_avgpool2d", "", "AdaptiveAvgPool2d", "nn.AdaptiveAvgPool2d", false,
      "its input (to 1x1 it runs mean(): nothing under PyTorch 2.x, the input under 1.13)"},
-    {LayerKind::kAdaptiveMaxPool2d, "adaptive_maxpool2d", "AdaptiveMaxPool2d", "nn.AdaptiveMaxPool2d", false,
+    {LayerKind::kAdaptiveMaxPool2d, "adaptive_maxpool2d", "", "AdaptiveMaxPool2d", "nn.AdaptiveMaxPool2d", false,
      "its input and int64 indices"},
-    {LayerKind::kDropout, "dropout", "Dropout", "nn.Dropout", false, "a bool mask (CUDA's fused dropout)"},
-    {LayerKind::kStochasticDepth, "stochastic_depth", "StochasticDepth", "torchvision.ops.StochasticDepth", false,
+    {LayerKind::kDropout, "dropout", "", "Dropout", "nn.Dropout", false, "a bool mask (CUDA's fused dropout)"},
+    {LayerKind::kStochasticDepth, "stochastic_depth", "", "StochasticDepth", "torchvision.ops.StochasticDepth", false,
      "one noise value per sample"},
-    {LayerKind::kFlatten, "flatten", "Flatten", "nn.Flatten / torch.flatten", false, "nothing (a view)"},
-    {LayerKind::kPermute, "permute", "Permute", "Tensor.permute", false, "nothing (a view)"},
-    {LayerKind::kUpsample, "upsample", "Upsample", "nn.Upsample / F.interpolate", false, "nothing"},
-    {LayerKind::kIdentity, "identity", "Identity", "nn.Identity", false, "nothing"},
-    {LayerKind::kLayerScale, "layer_scale", "LayerScale", "gamma * x (ConvNeXt)", false, "its input"},
-    {LayerKind::kClassToken, "class_token", "ClassToken", "torch.cat([cls, x]) (ViT)", false, "nothing"},
-    {LayerKind::kPositionEmbedding, "position_embedding", "PositionEmbedding", "x + pos_embedding (ViT)", false,
+    {LayerKind::kFlatten, "flatten", "", "Flatten", "nn.Flatten / torch.flatten", false, "nothing (a view)"},
+    {LayerKind::kPermute, "permute", "", "Permute", "Tensor.permute", false, "nothing (a view)"},
+    {LayerKind::kUpsample, "upsample", "", "Upsample", "nn.Upsample / F.interpolate", false, "nothing"},
+    {LayerKind::kIdentity, "identity", "", "Identity", "nn.Identity", false, "nothing"},
+    {LayerKind::kLayerScale, "layer_scale", "", "LayerScale", "gamma * x (ConvNeXt)", false, "its input"},
+    {LayerKind::kClassToken, "class_token", "", "ClassToken", "torch.cat([cls, x]) (ViT)", false, "nothing"},
+    {LayerKind::kPositionEmbedding, "position_embedding", "", "PositionEmbedding", "x + pos_embedding (ViT)", false,
      "nothing"},
-    {LayerKind::kSelectToken, "select_token", "SelectToken", "x[:, 0] (ViT)", false, "nothing (a view)"},
-    {LayerKind::kAttention, "attention", "MultiheadAttention", "nn.MultiheadAttention", false,
+    {LayerKind::kSelectToken, "select_token", "", "SelectToken", "x[:, 0] (ViT)", false, "nothing (a view)"},
+    {LayerKind::kAttention, "attention", "", "MultiheadAttention", "nn.MultiheadAttention", false,
      "math path: input copy, q, k, v, softmax (heads x S x S), out-proj input; fused: q, k, v, output, logsumexp"},
-    {LayerKind::kWindowAttention, "window_attention", "ShiftedWindowAttention",
+    {LayerKind::kWindowAttention, "window_attention", "", "ShiftedWindowAttention",
      "torchvision ShiftedWindowAttention (Swin)", false,
      "per padded window token: windows copy, q, k, v, out-proj input; softmax heads x window^2"},
-    {LayerKind::kPatchMerging, "patch_merging", "PatchMerging", "torchvision PatchMerging (Swin)", false,
+    {LayerKind::kPatchMerging, "patch_merging", "", "PatchMerging", "torchvision PatchMerging (Swin)", false,
      "nothing (the 2x2 neighbours concatenated)"},
-    {LayerKind::kAdd, "add", "Add", "a + b (residual)", true, "nothing"},
-    {LayerKind::kConcat, "concat", "Concat", "torch.cat", true, "nothing"},
-    {LayerKind::kMul, "mul", "Mul", "a * b (squeeze-and-excitation)", true, "both operands"},
-    {LayerKind::kTap, "tap", "Tap", "a side output (FPN level)", true, "nothing (its output is held by the caller)"},
+    {LayerKind::kAdd, "add", "", "Add", "a + b (residual)", true, "nothing"},
+    {LayerKind::kConcat, "concat", "", "Concat", "torch.cat", true, "nothing"},
+    {LayerKind::kMul, "mul", "", "Mul", "a * b (squeeze-and-excitation)", true, "both operands"},
+    {LayerKind::kTap, "tap", "", "Tap", "a side output (FPN level)", true, "nothing (its output is held by the caller)"},
 };
-static_assert(sizeof(kLayerKinds) / sizeof(kLayerKinds[0]) == static_cast<size_t>(LayerKind::kCount),
-              "every LayerKind needs a row");
+static_assert(OneRowPerEnumerator(kLayerKinds, static_cast<size_t>(LayerKind::kCount)), "one row per LayerKind, in order");
 
 }  // namespace
 
-const LayerKindInfo& Info(LayerKind k) { return kLayerKinds[static_cast<size_t>(k)]; }
+EnumTable<LayerKindInfo> TableOf(LayerKind) { return TableFrom(kLayerKinds); }
 
-bool ParseLayerKind(const std::string& id, LayerKind& out) {
-  const std::string s = AsciiLower(id);
-  for (const LayerKindInfo& info : kLayerKinds) {
-    if (s == info.id) {
-      out = info.kind;
-      return true;
-    }
-  }
-  return false;
-}
+namespace {
+constexpr EnumInfo<TorchProfile> kTorchProfiles[] = {
+    {TorchProfile::kTorch2Cuda, "torch2-cuda", "torch2", "torch2-cuda", "PyTorch 2.x on a GPU (the estimate)"},
+    {TorchProfile::kTorch113Cpu, "torch1.13-cpu", "torch1.13", "torch1.13-cpu", "what tests/truth measured"},
+};
+static_assert(OneRowPerEnumerator(kTorchProfiles, EnumCount(TorchProfile::kLast)), "one row per TorchProfile, in order");
+constexpr EnumInfo<AttentionKernel> kAttentionKernels[] = {
+    {AttentionKernel::kAuto, "auto", "", "auto", "fused under torch2-cuda, math under torch1.13-cpu"},
+    {AttentionKernel::kMath, "math", "", "math", "keeps the softmax (heads x S x S)"},
+    {AttentionKernel::kFused, "fused", "", "fused", "SDPA's flash / memory-efficient kernels: q, k, v, output, logsumexp"},
+};
+static_assert(OneRowPerEnumerator(kAttentionKernels, EnumCount(AttentionKernel::kLast)),
+              "one row per AttentionKernel, in order");
+}  // namespace
 
-std::string LayerKindIdList() {
-  std::string s;
-  for (const LayerKindInfo& info : kLayerKinds) {
-    if (!s.empty()) s += ", ";
-    s += info.id;
-  }
-  return s;
-}
-
-const char* TorchProfileId(TorchProfile p) { return p == TorchProfile::kTorch113Cpu ? "torch1.13-cpu" : "torch2-cuda"; }
-
-bool ParseTorchProfile(const std::string& s, TorchProfile& out) {
-  const std::string v = AsciiLower(s);
-  if (v == "torch2-cuda" || v == "torch2") out = TorchProfile::kTorch2Cuda;
-  else if (v == "torch1.13-cpu" || v == "torch1.13") out = TorchProfile::kTorch113Cpu;
-  else return false;
-  return true;
-}
-
-const char* AttentionKernelId(AttentionKernel k) {
-  switch (k) {
-    case AttentionKernel::kMath: return "math";
-    case AttentionKernel::kFused: return "fused";
-    default: return "auto";
-  }
-}
-
-bool ParseAttentionKernel(const std::string& s, AttentionKernel& out) {
-  const std::string v = AsciiLower(s);
-  if (v == "auto") out = AttentionKernel::kAuto;
-  else if (v == "math") out = AttentionKernel::kMath;
-  else if (v == "fused") out = AttentionKernel::kFused;
-  else return false;
-  return true;
-}
+EnumTable<EnumInfo<TorchProfile>> TableOf(TorchProfile) { return TableFrom(kTorchProfiles); }
+EnumTable<EnumInfo<AttentionKernel>> TableOf(AttentionKernel) { return TableFrom(kAttentionKernels); }
 
 // [SECTION] Shapes
 double Shape::Numel() const {
@@ -200,7 +170,7 @@ using stack_internal::RulesFor;
 
 NetworkAnalysis AnalyzeWith(const NetworkSpec& spec, const NetworkSettings& settings, const Rules& rules) {
   NetworkAnalysis a;
-  if (settings.dtype != Dtype::kFp32 && settings.dtype != Dtype::kFp16 && settings.dtype != Dtype::kBf16) {
+  if (!IsPlainFloat(settings.dtype)) {
     a.diagnostics.push_back({DiagId::kUnknownValue, Severity::kError, "dtype",
                              std::string("a layer stack runs in fp32, fp16 or bf16, not ") + Info(settings.dtype).id});
     return a;

@@ -40,18 +40,16 @@ enum class LayerKind : uint8_t {
 };
 
 struct LayerKindInfo {
-  LayerKind kind;
+  LayerKind value;
   const char* id;      // in JSON and the UI: "conv2d"
+  const char* aliases;  // other spellings accepted (none yet)
   const char* label;   // "Conv2d"
   const char* torch;   // the PyTorch module or function: "nn.Conv2d"
   bool block;          // has branches
   const char* saves;   // what autograd keeps for its backward (the table's tooltip)
 };
 
-const LayerKindInfo& Info(LayerKind k);
-bool ParseLayerKind(const std::string& id, LayerKind& out);  // case-insensitive id
-// Comma-separated ids, for messages and --help.
-std::string LayerKindIdList();
+EnumTable<LayerKindInfo> TableOf(LayerKind);  // Info, Id, ParseId (case-insensitive), IdList: enum_table.h
 
 enum class UpsampleMatch : uint8_t { kNone, kInput, kBlock };  // F.interpolate(size=...) of the network / block input
 
@@ -114,16 +112,14 @@ constexpr double kMaxSampleElements = 1e13;  // elements of one tensor of one sa
 // [SECTION] Settings that change what is kept
 // Whose PyTorch runs it. kTorch2Cuda: the estimate (PyTorch 2.x on a GPU). kTorch113Cpu:
 // what tests/truth measures, each difference named in ProfileDifferences().
-enum class TorchProfile : uint8_t { kTorch2Cuda, kTorch113Cpu };
+enum class TorchProfile : uint8_t { kTorch2Cuda, kTorch113Cpu, kLast = kTorch113Cpu };
 // nn.MultiheadAttention(need_weights=False): the math path keeps the softmax (heads x S x S);
 // the fused SDPA kernels (flash / memory-efficient, PyTorch 2.x on CUDA) keep q, k, v, the
 // output and a logsumexp instead. kAuto: fused under kTorch2Cuda, math under kTorch113Cpu.
-enum class AttentionKernel : uint8_t { kAuto, kMath, kFused };
+enum class AttentionKernel : uint8_t { kAuto, kMath, kFused, kLast = kFused };
 
-const char* TorchProfileId(TorchProfile p);
-bool ParseTorchProfile(const std::string& s, TorchProfile& out);
-const char* AttentionKernelId(AttentionKernel k);
-bool ParseAttentionKernel(const std::string& s, AttentionKernel& out);
+EnumTable<EnumInfo<TorchProfile>> TableOf(TorchProfile);        // Info, Id, ParseId, IdList: enum_table.h
+EnumTable<EnumInfo<AttentionKernel>> TableOf(AttentionKernel);
 
 struct NetworkSettings {
   Dtype dtype = Dtype::kFp32;  // parameters and activations: fp32, fp16 or bf16 (model.to(dtype))

@@ -33,7 +33,7 @@ OptimizerStateBytes NetworkOptimizerState(Optimizer o, double p, int tensors, do
       s.gpu = p * elem;
       s.formula = "exp_avg: " + P + " x " + e;
       break;
-    default:
+    case Optimizer::kAdafactor:  // not modelled for layer stacks: its row's layer_stack is false
       break;
   }
   return s;
@@ -49,10 +49,10 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
   if (!(in.gpu_memory_bytes > 0) || in.gpu_memory_bytes > 1e14) error("gpu_memory_gb", "GPU memory must be positive");
   if (!(in.cuda_context_gb >= 0 && in.cuda_context_gb <= 100)) error("cuda_context_gb", "between 0 and 100 GB");
   if (!(in.fragmentation_pct >= 0 && in.fragmentation_pct <= 100)) error("fragmentation_pct", "between 0 and 100");
-  if (in.settings.training && in.optimizer == Optimizer::kAdafactor) {
+  if (in.settings.training && !Info(in.optimizer).layer_stack) {
     e.diagnostics.push_back({DiagId::kUnsupported, Severity::kError, "optimizer",
-                             "Adafactor's factored states are not modelled for layer stacks: use sgd, momentum, "
-                             "adamw, adam8bit or lion"});
+                             std::string(Info(in.optimizer).label) + "'s states are not modelled for layer stacks: use " +
+                                 IdList<Optimizer>(" or ", LayerStackOptimizer)});
   }
   if (HasErrors(e.diagnostics)) return e;
   NetworkSettings settings = in.settings;
@@ -81,7 +81,7 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
          FormatCount(a.trainable_params) + " trainable x " + FormatNumber(elem, 0) + " B");
     model += tp * elem;
     const OptimizerStateBytes os = NetworkOptimizerState(in.optimizer, tp, a.trainable_tensors, elem);
-    term("optimizer", std::string("Optimizer (") + OptimizerId(in.optimizer) + ")", os.gpu, false, os.formula);
+    term("optimizer", std::string("Optimizer (") + Id(in.optimizer) + ")", os.gpu, false, os.formula);
     model += os.gpu;
     e.host_bytes = os.host;
     const double fixed = a.saved_fixed_bytes + a.loss_fixed_bytes;

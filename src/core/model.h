@@ -17,7 +17,7 @@ enum class Arch : uint8_t { kDecoder, kEncoder };
 // The MLP's activation function as transformers' ACT2FN names it (config hidden_act /
 // activation_function); it decides how many tensors autograd keeps inside it
 // (activation_fn.h).
-enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast, kQuickGelu, kRelu };
+enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast, kQuickGelu, kRelu, kLast = kRelu };
 
 struct ModelSpec {
   std::string name = "custom";

@@ -101,8 +101,8 @@ class Reader {
       return false;
     }
     const std::string type = StringMember(j, "type");
-    if (!ParseLayerKind(type, l.kind)) {
-      Err(at, "unknown layer type \"" + type + "\"; one of: " + LayerKindIdList(), DiagId::kUnknownValue);
+    if (!ParseId(type, l.kind)) {
+      Err(at, "unknown layer type \"" + type + "\"; one of: " + IdList<LayerKind>(), DiagId::kUnknownValue);
       return false;
     }
     l.name = StringMember(j, "name");

@@ -180,21 +180,22 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
   if (j.Find("dtype") != nullptr) {
     Dtype d;
     const std::string s = Text(j, "dtype");
-    if (!ParseDtype(s, d) || (d != Dtype::kFp32 && d != Dtype::kFp16 && d != Dtype::kBf16))
-      return Err(r, "dtype", "dtype must be fp32, fp16 or bf16 for a layer stack, not \"" + s + "\"",
+    if (!ParseId(s, d) || !IsPlainFloat(d))
+      return Err(r, "dtype", "dtype must be " + IdList<Dtype>(" or ", IsPlainFloatRow) + " for a layer stack, not \"" + s + "\"",
                  DiagId::kUnknownValue), r;
     in.settings.dtype = d;
   }
   if (j.Find("optimizer") != nullptr) {
     const std::string s = Text(j, "optimizer");
-    if (!ParseOptimizer(s, in.optimizer) || in.optimizer == Optimizer::kAdafactor)
-      return Err(r, "optimizer", "optimizer must be sgd, momentum, adamw (adam), adam8bit or lion, not \"" + s + "\"",
+    if (!ParseId(s, in.optimizer) || !Info(in.optimizer).layer_stack)
+      return Err(r, "optimizer",
+                 "optimizer must be " + IdList<Optimizer>(" or ", LayerStackOptimizer) + ", not \"" + s + "\"",
                  DiagId::kUnknownValue), r;
   }
-  if (j.Find("profile") != nullptr && !ParseTorchProfile(Text(j, "profile"), in.settings.profile))
-    return Err(r, "profile", "profile must be torch2-cuda or torch1.13-cpu", DiagId::kUnknownValue), r;
-  if (j.Find("attention") != nullptr && !ParseAttentionKernel(Text(j, "attention"), in.settings.attention))
-    return Err(r, "attention", "attention must be auto, math or fused", DiagId::kUnknownValue), r;
+  if (j.Find("profile") != nullptr && !ParseId(Text(j, "profile"), in.settings.profile))
+    return Err(r, "profile", "profile must be " + IdList<TorchProfile>(" or "), DiagId::kUnknownValue), r;
+  if (j.Find("attention") != nullptr && !ParseId(Text(j, "attention"), in.settings.attention))
+    return Err(r, "attention", "attention must be " + IdList<AttentionKernel>(" or "), DiagId::kUnknownValue), r;
   if (j.Find("loss") != nullptr) {
     const std::string s = AsciiLower(Text(j, "loss"));
     if (s == "true" || s == "on" || s == "1") in.settings.loss = true;
@@ -269,9 +270,9 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e) {
   s["batch"] = in.batch;
   s["mode"] = in.settings.training ? "train" : "infer";
   s["dtype"] = Info(in.settings.dtype).id;
-  s["optimizer"] = OptimizerId(in.optimizer);
-  s["profile"] = TorchProfileId(in.settings.profile);
-  s["attention"] = AttentionKernelId(in.settings.attention);
+  s["optimizer"] = Id(in.optimizer);
+  s["profile"] = Id(in.settings.profile);
+  s["attention"] = Id(in.settings.attention);
   s["loss"] = in.settings.loss;
   if (!r.gpu.empty()) s["gpu"] = r.gpu;
   s["gpu_memory_bytes"] = in.gpu_memory_bytes;

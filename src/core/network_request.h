@@ -6,10 +6,10 @@
 //   network       a layer-stack JSON object (network_json.h)
 //   torch_repr    the text of print(model) (torch_repr.h)
 //   image_size    H = W of the input (or "HxW"); channels: C   (input: [C, H, W] in full)
-//   batch, mode (train | infer), dtype (fp32 | fp16 | bf16), optimizer (sgd | momentum |
-//   adamw | adam8bit | lion), profile (torch2-cuda | torch1.13-cpu), attention (auto | math |
-//   fused), loss (true | false), gpu (a catalogue key), gpu_memory_gb, cuda_context_gb,
-//   fragmentation_pct
+//   batch, mode (train | infer), dtype (fp32 | fp16 | bf16: IsPlainFloat), optimizer (the
+//   rows of config_enums.h with layer_stack set), profile and attention (their tables in
+//   layer_stack.cpp), loss (true | false), gpu (a catalogue key), gpu_memory_gb,
+//   cuda_context_gb, fragmentation_pct
 #pragma once
 
 #include <string>

@@ -4,23 +4,21 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include "core/enum_table.h"
 
 namespace llmmem::core {
 
-enum class OptimizerImpl : uint8_t { kAuto, kForeach, kFused, kForLoop, kInBackward };
+enum class OptimizerImpl : uint8_t { kAuto, kForeach, kFused, kForLoop, kInBackward, kLast = kInBackward };
 
 struct OptimizerImplInfo {
-  OptimizerImpl impl;
+  OptimizerImpl value;
   const char* id;
+  const char* aliases;
   const char* label;
   const char* help;
   const char* source;
 };
 
-const OptimizerImplInfo& Info(OptimizerImpl i);
-const char* OptimizerImplId(OptimizerImpl i);
-bool ParseOptimizerImpl(const std::string& id, OptimizerImpl& out);
-std::string OptimizerImplIdList();
+EnumTable<OptimizerImplInfo> TableOf(OptimizerImpl);  // Info, Id, ParseId, IdList: enum_table.h
 
 }  // namespace llmmem::core

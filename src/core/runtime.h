@@ -6,25 +6,23 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include "core/enum_table.h"
 
 
 namespace llmmem::core {
 
-enum class Runtime : uint8_t { kHfGenerate, kVllm, kSglang, kLlamaCpp, kOllama };
+enum class Runtime : uint8_t { kHfGenerate, kVllm, kSglang, kLlamaCpp, kOllama, kLast = kOllama };
 
 struct RuntimeInfo {
-  Runtime runtime;
+  Runtime value;
   const char* id;      // "vllm": configs, URLs, --runtime
+  const char* aliases;  // other spellings accepted, space-separated
   const char* label;   // shown in the UI
   const char* help;    // one line: what it allocates
   const char* source;  // the files (and commits) the accounting follows
 };
 
-const RuntimeInfo& Info(Runtime r);
-const char* RuntimeId(Runtime r);
-bool ParseRuntime(const std::string& id, Runtime& out);
-std::string RuntimeIdList();  // "hf-generate, vllm, ..."
+EnumTable<RuntimeInfo> TableOf(Runtime);  // Info, Id, ParseId, IdList: enum_table.h
 
 // Runtimes that preallocate a paged KV pool from a share of the GPU (vLLM, SGLang).
 inline bool IsPagedServer(Runtime r) { return r == Runtime::kVllm || r == Runtime::kSglang; }

@@ -176,16 +176,16 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
   }
   if (c.max_cache_len > 0 && out) {
     out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
-                    std::string("max_cache_len is HF generate's static cache; ") + RuntimeId(c.runtime) + " allocates its own"});
+                    std::string("max_cache_len is HF generate's static cache; ") + Id(c.runtime) + " allocates its own"});
   }
   if (c.mode != Mode::kInference) {
     if (out) {
       out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "runtime",
-                      std::string("the serving runtime (") + RuntimeId(c.runtime) + ") applies to inference only"});
+                      std::string("the serving runtime (") + Id(c.runtime) + ") applies to inference only"});
     }
     return true;
   }
-  const char* id = RuntimeId(c.runtime);
+  const char* id = Id(c.runtime);
   if (!RuntimeKvFormat(c.runtime, c.kv_dtype)) {
     error("kv_dtype", std::string(id) + " does not store a KV cache in " + Info(c.kv_dtype).id +
                           (IsGgml(c.runtime) ? "; -ctk takes f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, iq4_nl"
@@ -209,7 +209,7 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
   }
   if (IsGgml(c.runtime)) {
     const Dtype v = KvDtypeV(c);
-    const bool v_quantised = v != Dtype::kFp32 && v != Dtype::kFp16 && v != Dtype::kBf16;
+    const bool v_quantised = !IsPlainFloat(v);
     if (v_quantised && !c.flash_attn) {
       // llama-context.cpp: "V cache quantization requires flash_attn"
       error("kv_dtype_v", std::string(id) + " needs flash attention for a quantised V cache (-fa on; llama_init_from_model "

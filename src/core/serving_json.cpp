@@ -27,7 +27,7 @@ Json LinesToJson(const std::vector<Line>& lines) {
 
 Json ServingToJson(const ServingReport& r) {
   Json j(Json::Object{});
-  j["runtime"] = Json(RuntimeId(r.runtime));
+  j["runtime"] = Json(Id(r.runtime));
   j["ok"] = Json(r.ok);
   if (!r.ok) return j;
   const ServingSettings& s = r.settings;
@@ -99,7 +99,7 @@ Json SpeedToJson(const SpeedEstimate& s) {
 Json ServingFitToJson(const Config& c) {
   const ServeFit f = FitServing(c);
   Json j(Json::Object{});
-  j["runtime"] = Json(RuntimeId(c.runtime));
+  j["runtime"] = Json(Id(c.runtime));
   j["ok"] = Json(f.ok);
   if (!f.ok) return j;
   j["max_context"] = Json(static_cast<double>(f.max_context));
