@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "app/chart_math.h"
-#include "core/config_json.h"
-#include "core/estimate.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
 
 namespace {
 

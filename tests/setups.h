@@ -7,12 +7,12 @@
 
 #include <doctest.h>
 
-#include "core/config.h"
-#include "core/config_json.h"
-#include "core/estimate.h"
-#include "core/fit.h"
-#include "core/presets.h"
-#include "core/validate.h"
+#include "core/config/config.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
+#include "core/solve/fit.h"
+#include "core/catalogue/presets.h"
+#include "core/config/validate.h"
 
 namespace llmmem::test {
 

@@ -1,14 +1,14 @@
-// DeepSpeed compatibility mode (src/core/compat_deepspeed.cpp) against the tools' printed
+// DeepSpeed compatibility mode (src/core/solve/compat_deepspeed.cpp) against the tools' printed
 // figures and figures worked by hand from the upstream source (issues 6 and 10).
 #include <doctest.h>
 
-#include "core/compat.h"
-#include "core/units.h"
+#include "core/solve/compat.h"
+#include "core/report/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;
 
-// DeepSpeed's estimators (src/core/compat_deepspeed.cpp): each expected figure is worked
+// DeepSpeed's estimators (src/core/solve/compat_deepspeed.cpp): each expected figure is worked
 // from deepspeed/runtime/zero/stage_1_and_2.py and stage3.py @ edaa7221 by hand; P is
 // total_params, g num_gpus_per_node, n num_nodes, G = g x n total_gpus, int() truncates.
 

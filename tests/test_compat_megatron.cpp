@@ -1,16 +1,16 @@
-// Megatron-LM compatibility mode (src/core/compat_megatron.cpp) against figures worked by
+// Megatron-LM compatibility mode (src/core/solve/compat_megatron.cpp) against figures worked by
 // hand from the upstream source (issue 10).
 #include <doctest.h>
 
 #include <string>
 
-#include "core/compat.h"
-#include "core/presets.h"
+#include "core/solve/compat.h"
+#include "core/catalogue/presets.h"
 #include "setups.h"
 
 using namespace llmmem::test;
 
-// Megatron-LM's report (src/core/compat_megatron.cpp): each expected figure is worked
+// Megatron-LM's report (src/core/solve/compat_megatron.cpp): each expected figure is worked
 // from megatron/training/theoretical_memory_usage.py @ d98e8a64 by hand. Weights: per layer
 // attention 2h^2(1 + g/a)(kv_channels a / h), MLP 2h ffn (x 1.5 SwiGLU), norms 2h x norm_size
 // (2 LayerNorm, 1 RMSNorm), a final norm, the padded embedding hV, split (layers / p +

@@ -1,7 +1,7 @@
 // The OOM doctor: every remedy's saving is a re-run estimate; best first.
 #include <doctest.h>
 
-#include "core/doctor.h"
+#include "core/solve/doctor.h"
 #include "setups.h"
 
 using namespace llmmem::test;

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <string>
 
-#include "core/activation_fn.h"
-#include "core/config.h"
-#include "core/launch_export.h"
-#include "core/layer_stack.h"
+#include "core/model/activation_fn.h"
+#include "core/config/config.h"
+#include "core/report/launch_export.h"
+#include "core/network/layer_stack.h"
 
 using namespace llmmem::core;
 

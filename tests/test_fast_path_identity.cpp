@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "core/fields.h"
-#include "core/serving.h"
+#include "core/config/fields.h"
+#include "core/estimate/serving.h"
 #include "setups.h"
 
 using namespace llmmem::test;

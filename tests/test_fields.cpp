@@ -8,8 +8,8 @@
 #include <string>
 
 #include "app/i18n.h"
-#include "core/fields.h"
-#include "core/units.h"
+#include "core/config/fields.h"
+#include "core/report/units.h"
 #include "setups.h"
 #if LLMMEM_TEST_CLI
 #include "cli/cli_args.h"

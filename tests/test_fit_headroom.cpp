@@ -2,10 +2,10 @@
 // the sequence, within the model's context (MaxSequenceInContext).
 #include <doctest.h>
 
-#include "core/config_json.h"
-#include "core/estimate.h"
-#include "core/fit.h"
-#include "core/presets.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
+#include "core/solve/fit.h"
+#include "core/catalogue/presets.h"
 
 using namespace llmmem::core;
 

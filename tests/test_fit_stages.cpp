@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "core/fit_json.h"
-#include "core/gpu_count.h"
+#include "core/solve/fit_json.h"
+#include "core/config/gpu_count.h"
 #include "setups.h"
 
 using namespace llmmem::test;

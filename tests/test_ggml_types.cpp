@@ -1,4 +1,4 @@
-// The weight-header type tables (src/core/ggml_types.cpp): every ggml_type id against ggml.h
+// The weight-header type tables (src/core/model/ggml_types.cpp): every ggml_type id against ggml.h
 // and the block structs of ggml-common.h, the ids ggml removed, and safetensors dtype widths.
 // Expected values are written out by hand, not taken from the tables under test; the
 // estimator's own GGUF bit widths (core/dtype.h) are checked against the same rows.
@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/dtype.h"
-#include "core/weight_headers.h"
+#include "core/model/dtype.h"
+#include "core/io/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/embedded.h"
-#include "core/estimate.h"
-#include "core/fields.h"
-#include "core/hf_config.h"
-#include "core/json.h"
+#include "core/catalogue/embedded.h"
+#include "core/estimate/estimate.h"
+#include "core/config/fields.h"
+#include "core/io/hf_config.h"
+#include "core/io/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

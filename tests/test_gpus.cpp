@@ -1,8 +1,8 @@
-// The GPU catalogue (src/core/gpus.h): every row sourced, reported bytes plausible.
+// The GPU catalogue (src/core/catalogue/gpus.h): every row sourced, reported bytes plausible.
 #include <doctest.h>
 
-#include "core/gpus.h"
-#include "core/units.h"
+#include "core/catalogue/gpus.h"
+#include "core/report/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

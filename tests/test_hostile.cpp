@@ -10,14 +10,14 @@
 #include <random>
 #include <string>
 
-#include "core/doctor.h"
-#include "core/export.h"
-#include "core/field_effect.h"
-#include "core/fields.h"
-#include "core/json.h"
-#include "core/result_json.h"
-#include "core/safe_text.h"
-#include "core/weight_headers.h"
+#include "core/solve/doctor.h"
+#include "core/report/export.h"
+#include "core/config/field_effect.h"
+#include "core/config/fields.h"
+#include "core/io/json.h"
+#include "core/report/result_json.h"
+#include "core/io/safe_text.h"
+#include "core/io/weight_headers.h"
 #include "setups.h"
 #include "weight_file_builders.h"
 

@@ -1,13 +1,13 @@
-// The Hub's pure parts (src/core/hub_ref.*, hub_api.*, hub_model.*): references and URLs
+// The Hub's pure parts (src/core/hub/hub_ref.*, hub_api.*, hub_model.*): references and URLs
 // as huggingface_hub builds them, the API's JSON, the choice of files, the generic config
 // fallback, and a model from config + headers + API totals.
 #include <doctest.h>
 
 #include <string>
 
-#include "core/hub_api.h"
-#include "core/hub_model.h"
-#include "core/hub_ref.h"
+#include "core/hub/hub_api.h"
+#include "core/hub/hub_model.h"
+#include "core/hub/hub_ref.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

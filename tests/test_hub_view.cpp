@@ -7,7 +7,7 @@
 
 #include "app/hub_view.h"
 #include "app/state.h"
-#include "core/config_json.h"
+#include "core/config/config_json.h"
 
 using namespace llmmem;
 using namespace llmmem::app;

@@ -2,11 +2,11 @@
 // everything valid the user typed.
 #include <doctest.h>
 
-#include "core/config_json.h"
-#include "core/hf_config.h"
-#include "core/json.h"
-#include "core/validate.h"
-#include "core/presets.h"
+#include "core/config/config_json.h"
+#include "core/io/hf_config.h"
+#include "core/io/json.h"
+#include "core/config/validate.h"
+#include "core/catalogue/presets.h"
 #include "setups.h"
 
 using namespace llmmem::test;

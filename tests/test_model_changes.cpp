@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/launch_export.h"
-#include "core/model_changes.h"
+#include "core/report/launch_export.h"
+#include "core/model/model_changes.h"
 #include "setups.h"
 #if LLMMEM_TEST_CLI
 #include "cli/cli_args.h"

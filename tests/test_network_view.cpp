@@ -6,8 +6,8 @@
 
 #include "app/chart_math.h"
 #include "app/network_view.h"
-#include "core/config_json.h"
-#include "core/network_json.h"
+#include "core/config/config_json.h"
+#include "core/network/network_json.h"
 
 using namespace llmmem;
 using app::LayerPath;

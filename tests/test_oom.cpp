@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/oom_report.h"
+#include "core/oom/oom_report.h"
 #include "oom_samples.h"
 #include "setups.h"
 

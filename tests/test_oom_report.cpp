@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/oom_json.h"
-#include "core/oom_report.h"
+#include "core/oom/oom_json.h"
+#include "core/oom/oom_report.h"
 #include "oom_samples.h"
 #include "setups.h"
 

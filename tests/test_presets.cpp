@@ -3,7 +3,7 @@
 // (DeepSeek MLA) must say so with a diagnostic instead of a wrong number.
 #include <doctest.h>
 
-#include "core/presets.h"
+#include "core/catalogue/presets.h"
 #include "setups.h"
 
 using namespace llmmem::test;

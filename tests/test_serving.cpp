@@ -4,13 +4,13 @@
 
 #include <cmath>
 
-#include "core/account_serving.h"
-#include "core/gpus.h"
-#include "core/json.h"
-#include "core/launch_export.h"
-#include "core/serve_fit.h"
-#include "core/serving.h"
-#include "core/units.h"
+#include "core/estimate/account_serving.h"
+#include "core/catalogue/gpus.h"
+#include "core/io/json.h"
+#include "core/report/launch_export.h"
+#include "core/solve/serve_fit.h"
+#include "core/estimate/serving.h"
+#include "core/report/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

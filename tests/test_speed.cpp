@@ -11,7 +11,7 @@
 //     kernels sustain about 0.9 of GeForce's bf16 (FP32-accumulate) peak: --mfu 0.9 for llama.cpp.
 #include <doctest.h>
 
-#include "core/speed.h"
+#include "core/estimate/speed.h"
 #include "setups.h"
 
 using namespace llmmem::test;

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <string>
 
-#include "core/embedded.h"
-#include "core/json.h"
-#include "core/layer_stack.h"
-#include "core/network_json.h"
-#include "core/torch_repr.h"
+#include "core/catalogue/embedded.h"
+#include "core/io/json.h"
+#include "core/network/layer_stack.h"
+#include "core/network/network_json.h"
+#include "core/network/torch_repr.h"
 
 namespace llmmem::test {
 extern const core::EmbeddedFile kEmbeddedTestData[];

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/account_activations.h"
-#include "core/embedded.h"
-#include "core/json.h"
+#include "core/estimate/account_activations.h"
+#include "core/catalogue/embedded.h"
+#include "core/io/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/weight_headers.h"
+#include "core/io/weight_headers.h"
 
 namespace llmmem::test::weight_files {
 

@@ -28,9 +28,9 @@
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
-#include "core/config_json.h"
-#include "core/hf_config.h"
-#include "core/json.h"
+#include "core/config/config_json.h"
+#include "core/io/hf_config.h"
+#include "core/io/json.h"
 #include "imgui.h"
 
 namespace llmmem::app {

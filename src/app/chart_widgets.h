@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/estimate.h"
-#include "core/units.h"
+#include "core/estimate/estimate.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

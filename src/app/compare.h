@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "core/config.h"
-#include "core/estimate.h"
+#include "core/config/config.h"
+#include "core/estimate/estimate.h"
 
 namespace llmmem::app {
 

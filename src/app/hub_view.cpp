@@ -2,10 +2,10 @@
 #include "app/hub_view.h"
 
 #include "app/state.h"
-#include "core/config_json.h"
-#include "core/hub_ref.h"
-#include "core/json.h"
-#include "core/percent_encoding.h"
+#include "core/config/config_json.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/json.h"
+#include "core/io/percent_encoding.h"
 
 namespace llmmem::app {
 namespace {

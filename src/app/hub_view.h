@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/hub_api.h"
+#include "core/config/config.h"
+#include "core/hub/hub_api.h"
 
 namespace llmmem::app {
 

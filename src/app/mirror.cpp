@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "app/i18n.h"
-#include "core/json.h"
-#include "core/units.h"
+#include "core/io/json.h"
+#include "core/report/units.h"
 
 namespace llmmem::app {
 

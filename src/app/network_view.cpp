@@ -1,9 +1,9 @@
 // The "Any network" tab's logic (no ImGui): request, refresh, URL keys, stack edits.
 #include "app/network_view.h"
 
-#include "core/network_json.h"
-#include "core/text.h"
-#include "core/torch_repr.h"
+#include "core/network/network_json.h"
+#include "core/io/text.h"
+#include "core/network/torch_repr.h"
 
 namespace llmmem::app {
 namespace {

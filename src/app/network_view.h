@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/json.h"
-#include "core/layer_stack_account.h"
-#include "core/network_request.h"
+#include "core/config/config.h"
+#include "core/io/json.h"
+#include "core/network/layer_stack_account.h"
+#include "core/network/network_request.h"
 
 namespace llmmem::app {
 

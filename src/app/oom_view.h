@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/oom_report.h"
+#include "core/oom/oom_report.h"
 
 namespace llmmem::app {
 

@@ -4,7 +4,7 @@
 // May include: imgui, core.
 #pragma once
 
-#include "core/oom_report.h"
+#include "core/oom/oom_report.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -7,8 +7,8 @@
 
 #include "app/i18n.h"
 #include "app/panels.h"
-#include "core/export.h"
-#include "core/result_json.h"
+#include "core/report/export.h"
+#include "core/report/result_json.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -17,7 +17,7 @@
 #include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
-#include "core/embedded.h"
+#include "core/catalogue/embedded.h"
 #include "imgui.h"
 
 namespace llmmem::app {

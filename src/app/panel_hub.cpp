@@ -13,8 +13,8 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
-#include "core/hub_ref.h"
-#include "core/units.h"
+#include "core/hub/hub_ref.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -14,12 +14,12 @@
 #include "app/i18n.h"
 #include "app/panels.h"
 #include "app/widgets.h"
-#include "core/config_json.h"
-#include "core/dtype.h"
-#include "core/fields.h"
-#include "core/gpu_count.h"
-#include "core/gpus.h"
-#include "core/units.h"
+#include "core/config/config_json.h"
+#include "core/model/dtype.h"
+#include "core/config/fields.h"
+#include "core/config/gpu_count.h"
+#include "core/catalogue/gpus.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -10,11 +10,11 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
-#include "core/activation_fn.h"
-#include "core/config_json.h"
-#include "core/hf_config.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/model/activation_fn.h"
+#include "core/config/config_json.h"
+#include "core/io/hf_config.h"
+#include "core/catalogue/presets.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -22,8 +22,8 @@
 #include "app/network_view.h"
 #include "app/panels.h"
 #include "app/theme.h"
-#include "core/network_json.h"
-#include "core/units.h"
+#include "core/network/network_json.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -19,10 +19,10 @@
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
-#include "core/model_changes.h"
-#include "core/gpus.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/model/model_changes.h"
+#include "core/catalogue/gpus.h"
+#include "core/catalogue/presets.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

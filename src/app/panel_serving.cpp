@@ -9,11 +9,11 @@
 
 #include "app/panels.h"
 #include "app/widgets.h"
-#include "core/launch_export.h"
-#include "core/serve_fit.h"
-#include "core/serving.h"
-#include "core/speed.h"
-#include "core/units.h"
+#include "core/report/launch_export.h"
+#include "core/solve/serve_fit.h"
+#include "core/estimate/serving.h"
+#include "core/estimate/speed.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

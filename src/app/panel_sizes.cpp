@@ -14,8 +14,8 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
-#include "core/dtype.h"
-#include "core/units.h"
+#include "core/model/dtype.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/state.h"
-#include "core/gpus.h"
+#include "core/catalogue/gpus.h"
 
 namespace llmmem::app {
 

@@ -1,8 +1,8 @@
 // The desktop settings document; see settings_doc.h.
 #include "app/settings_doc.h"
 
-#include "core/config_json.h"
-#include "core/json.h"
+#include "core/config/config_json.h"
+#include "core/io/json.h"
 
 namespace llmmem::app {
 

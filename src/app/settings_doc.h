@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "core/config.h"
-#include "core/diagnostics.h"
+#include "core/config/config.h"
+#include "core/config/diagnostics.h"
 
 namespace llmmem::app {
 

@@ -7,10 +7,10 @@
 #include "app/mirror.h"
 #include "app/tabs.h"
 #include "app/ui_defaults.h"
-#include "core/config_json.h"
-#include "core/hub_ref.h"
-#include "core/percent_encoding.h"
-#include "core/field_effect.h"
+#include "core/config/config_json.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/percent_encoding.h"
+#include "core/config/field_effect.h"
 
 namespace llmmem::app {
 

@@ -13,12 +13,12 @@
 #include "app/hub_view.h"
 #include "app/oom_view.h"
 #include "app/network_view.h"
-#include "core/config.h"
-#include "core/diagnostics.h"
-#include "core/doctor.h"
-#include "core/estimate.h"
-#include "core/units.h"
-#include "core/weight_headers.h"
+#include "core/config/config.h"
+#include "core/config/diagnostics.h"
+#include "core/solve/doctor.h"
+#include "core/estimate/estimate.h"
+#include "core/report/units.h"
+#include "core/io/weight_headers.h"
 
 namespace llmmem::app {
 

@@ -10,7 +10,7 @@
 #include "app/glyph_ranges.h"
 #include "app/i18n.h"
 #include "app/theme_colors.h"
-#include "core/embedded.h"
+#include "core/catalogue/embedded.h"
 
 namespace llmmem::app {
 

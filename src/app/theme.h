@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -1,8 +1,8 @@
 // The UI's defaults; see ui_defaults.h.
 #include "app/ui_defaults.h"
 
-#include "core/config_json.h"
-#include "core/gpus.h"
+#include "core/config/config_json.h"
+#include "core/catalogue/gpus.h"
 
 namespace llmmem::app {
 

@@ -14,8 +14,8 @@
 
 #include <string>
 
-#include "core/config.h"
-#include "core/presets.h"
+#include "core/config/config.h"
+#include "core/catalogue/presets.h"
 
 namespace llmmem::app {
 

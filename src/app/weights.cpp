@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/json.h"
+#include "core/io/json.h"
 
 namespace llmmem::app {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/model.h"
-#include "core/weight_headers.h"
+#include "core/model/model.h"
+#include "core/io/weight_headers.h"
 
 namespace llmmem::app {
 

@@ -8,8 +8,8 @@
 #include "app/i18n.h"
 #include "app/input_math.h"
 #include "app/theme.h"
-#include "core/fields.h"
-#include "core/units.h"
+#include "core/config/fields.h"
+#include "core/report/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

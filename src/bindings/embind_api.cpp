@@ -32,22 +32,22 @@
 
 #include <string>
 
-#include "core/config_json.h"
-#include "core/doctor.h"
-#include "core/doctor_json.h"
-#include "core/export.h"
-#include "core/fit_json.h"
-#include "core/weight_headers.h"
-#include "core/estimate.h"
-#include "core/hf_config.h"
-#include "core/oom_json.h"
-#include "core/network_request.h"
-#include "core/presets.h"
-#include "core/launch_export.h"
-#include "core/result_json.h"
-#include "core/safe_text.h"
-#include "core/validate.h"
-#include "core/serving_json.h"
+#include "core/config/config_json.h"
+#include "core/solve/doctor.h"
+#include "core/solve/doctor_json.h"
+#include "core/report/export.h"
+#include "core/solve/fit_json.h"
+#include "core/io/weight_headers.h"
+#include "core/estimate/estimate.h"
+#include "core/io/hf_config.h"
+#include "core/oom/oom_json.h"
+#include "core/network/network_request.h"
+#include "core/catalogue/presets.h"
+#include "core/report/launch_export.h"
+#include "core/report/result_json.h"
+#include "core/io/safe_text.h"
+#include "core/config/validate.h"
+#include "core/report/serving_json.h"
 
 namespace llmmem::bindings {
 namespace {

@@ -20,12 +20,12 @@
 
 #include <string>
 
-#include "core/config_json.h"
-#include "core/hub_api.h"
-#include "core/hub_model.h"
-#include "core/hub_ref.h"
-#include "core/json.h"
-#include "core/result_json.h"
+#include "core/config/config_json.h"
+#include "core/hub/hub_api.h"
+#include "core/hub/hub_model.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/json.h"
+#include "core/report/result_json.h"
 
 namespace llmmem::bindings {
 namespace {

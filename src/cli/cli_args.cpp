@@ -2,16 +2,16 @@
 
 #include <map>
 
-#include "core/config_json.h"
-#include "core/fields.h"
-#include "core/gpu_count.h"
-#include "core/gpus.h"
-#include "core/hf_config.h"
-#include "core/launch_export.h"
-#include "core/presets.h"
-#include "core/safe_text.h"
-#include "core/units.h"
-#include "core/validate.h"
+#include "core/config/config_json.h"
+#include "core/config/fields.h"
+#include "core/config/gpu_count.h"
+#include "core/catalogue/gpus.h"
+#include "core/io/hf_config.h"
+#include "core/report/launch_export.h"
+#include "core/catalogue/presets.h"
+#include "core/io/safe_text.h"
+#include "core/report/units.h"
+#include "core/config/validate.h"
 
 namespace llmmem::cli {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/diagnostics.h"
-#include "core/dtype.h"
-#include "core/model.h"
+#include "core/config/config.h"
+#include "core/config/diagnostics.h"
+#include "core/model/dtype.h"
+#include "core/model/model.h"
 
 namespace llmmem::cli {
 

@@ -1,10 +1,10 @@
 #include "cli/cli_fit.h"
 
-#include "core/estimate.h"
-#include "core/fit_json.h"
-#include "core/gpu_count.h"
-#include "core/gpus.h"
-#include "core/units.h"
+#include "core/estimate/estimate.h"
+#include "core/solve/fit_json.h"
+#include "core/config/gpu_count.h"
+#include "core/catalogue/gpus.h"
+#include "core/report/units.h"
 
 namespace llmmem::cli {
 namespace {

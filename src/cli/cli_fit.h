@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "core/compat.h"
-#include "core/config.h"
-#include "core/doctor.h"
-#include "core/json.h"
+#include "core/solve/compat.h"
+#include "core/config/config.h"
+#include "core/solve/doctor.h"
+#include "core/io/json.h"
 
 namespace llmmem::cli {
 

@@ -1,9 +1,9 @@
 // The CLI's Hub commands; see cli_hub.h.
 #include "cli/cli_hub.h"
 
-#include "core/hub_ref.h"
-#include "core/safe_text.h"
-#include "core/units.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/safe_text.h"
+#include "core/report/units.h"
 #include "net/hub_loader.h"
 
 namespace llmmem::cli {

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <iostream>
 
-#include "core/layer_stack_account.h"
-#include "core/network_json.h"
-#include "core/network_request.h"
-#include "core/units.h"
+#include "core/network/layer_stack_account.h"
+#include "core/network/network_json.h"
+#include "core/network/network_request.h"
+#include "core/report/units.h"
 
 namespace llmmem::cli {
 namespace {
@@ -45,7 +45,7 @@ std::string Help() {
     "  llmmem --torch-repr model.txt --image-size 224 --layers\n"
     "\n"
     "  --model KEY          a torchvision preset (--list-networks)\n"
-    "  --network FILE       a layer-stack JSON file (format: src/core/network_json.h)\n"
+    "  --network FILE       a layer-stack JSON file (format: src/core/network/network_json.h)\n"
     "  --torch-repr FILE    the text print(model) shows (PyTorch's module repr)\n"
     "  --image-size N|HxW   input height and width (default: the preset's)\n"
     "  --channels C         input channels (default 3)\n"

@@ -9,9 +9,9 @@
 #include <ostream>
 
 #include "cli/cli_fit.h"
-#include "core/config_json.h"
-#include "core/oom_json.h"
-#include "core/units.h"
+#include "core/config/config_json.h"
+#include "core/oom/oom_json.h"
+#include "core/report/units.h"
 
 namespace llmmem::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli/cli_args.h"
-#include "core/oom_report.h"
+#include "core/oom/oom_report.h"
 
 namespace llmmem::cli {
 

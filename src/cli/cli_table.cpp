@@ -1,10 +1,10 @@
 #include "cli/cli_table.h"
 
-#include "core/model_changes.h"
-#include "core/serving.h"
-#include "core/speed.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/model/model_changes.h"
+#include "core/estimate/serving.h"
+#include "core/estimate/speed.h"
+#include "core/catalogue/presets.h"
+#include "core/report/units.h"
 
 namespace llmmem::cli {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/config.h"
-#include "core/estimate.h"
+#include "core/config/config.h"
+#include "core/estimate/estimate.h"
 
 namespace llmmem::cli {
 

@@ -1,8 +1,8 @@
 #include "cli/cli_weights.h"
 
 
-#include "core/result_json.h"
-#include "core/units.h"
+#include "core/report/result_json.h"
+#include "core/report/units.h"
 #include "io/bounded_file.h"
 
 namespace llmmem::cli {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
-#include "core/weight_headers.h"
+#include "core/io/json.h"
+#include "core/io/weight_headers.h"
 
 namespace llmmem::cli {
 

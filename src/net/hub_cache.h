@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/hub_api.h"
-#include "core/hub_ref.h"
+#include "core/hub/hub_api.h"
+#include "core/hub/hub_ref.h"
 
 namespace llmmem::net {
 

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "core/json.h"
+#include "core/io/json.h"
 #include "io/bounded_file.h"
 #include "net/hub_cache.h"
 #include "net/hub_http.h"

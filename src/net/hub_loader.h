@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "core/hub_api.h"
-#include "core/hub_model.h"
-#include "core/hub_ref.h"
-#include "core/weight_headers.h"
+#include "core/hub/hub_api.h"
+#include "core/hub/hub_model.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/weight_headers.h"
 
 namespace llmmem::net {
 

@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/hub_ref.h"
+#include "core/hub/hub_ref.h"
 #include "net/hub_loader.h"
 
 namespace llmmem::platform::desktophub {

@@ -37,8 +37,8 @@
 
 #include "app/app.h"
 #include "app/gl_min.h"
-#include "core/config_json.h"
-#include "core/estimate.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
 #include "imgui.h"
 #include "platform/render_frame.h"
 #include "platform/web_gl.h"

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/config_json.h"
-#include "core/estimate.h"
-#include "core/result_json.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
+#include "core/report/result_json.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/config_json.h"
-#include "core/estimate.h"
-#include "core/hf_config.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
+#include "core/io/hf_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmmem::core;

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/hub_api.h"
-#include "core/hub_model.h"
-#include "core/hub_ref.h"
-#include "core/percent_encoding.h"
+#include "core/hub/hub_api.h"
+#include "core/hub/hub_model.h"
+#include "core/hub/hub_ref.h"
+#include "core/io/percent_encoding.h"
 
 namespace {
 

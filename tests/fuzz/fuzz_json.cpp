@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/json.h"
+#include "core/io/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmmem::core;

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/layer_stack_account.h"
-#include "core/network_json.h"
-#include "core/network_request.h"
-#include "core/torch_repr.h"
+#include "core/network/layer_stack_account.h"
+#include "core/network/network_json.h"
+#include "core/network/network_request.h"
+#include "core/network/torch_repr.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/config_json.h"
-#include "core/oom_json.h"
-#include "core/oom_report.h"
+#include "core/config/config_json.h"
+#include "core/oom/oom_json.h"
+#include "core/oom/oom_report.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/config_json.h"
-#include "core/estimate.h"
+#include "core/config/config_json.h"
+#include "core/estimate/estimate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmmem::core;

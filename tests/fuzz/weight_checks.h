@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/json.h"
-#include "core/result_json.h"
-#include "core/safe_text.h"
-#include "core/weight_headers.h"
+#include "core/io/json.h"
+#include "core/report/result_json.h"
+#include "core/io/safe_text.h"
+#include "core/io/weight_headers.h"
 
 namespace fuzz_weights {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """torchvision models as llmmem layer stacks (the JSON network format of
-src/core/network_json.h), written once into presets/networks/ and used by
+src/core/network/network_json.h), written once into presets/networks/ and used by
 measure_cnn.py to tell the C++ estimator exactly which network was measured.
 
     /usr/bin/python3 tests/truth/torchvision_stacks.py --write presets/networks   # all presets

@@ -1,0 +1,96 @@
+#include "core/catalogue/presets.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/catalogue/embedded.h"
+#include "core/io/hf_config.h"
+#include "core/io/json.h"
+#include "core/io/text.h"
+
+namespace llmmem::core {
+
+extern const EmbeddedFile kEmbeddedPresets[];
+
+namespace {
+
+// The checkpoint's storage format from its config.json (see Preset::shipped_dtype).
+Dtype ShippedDtype(const Json& config) {
+  if (const Json* q = config.Find("quantization_config"); q != nullptr && q->IsObject()) {
+    const std::string method = AsciiLower(StringMember(*q, "quant_method"));
+    if (method == "fp8" || method == "fbgemm_fp8") return Dtype::kFp8;
+    if (method == "gptq") return Dtype::kGptq;
+    if (method == "awq") return Dtype::kAwq;
+    if (method == "bitsandbytes") {
+      const Json* four = q->Find("load_in_4bit");
+      return four != nullptr && four->IsBool() && four->AsBool() ? Dtype::kNf4 : Dtype::kInt8;
+    }
+  }
+  std::string dtype = StringMember(config, "torch_dtype");
+  if (dtype.empty()) dtype = StringMember(config, "dtype");
+  if (dtype == "bfloat16") return Dtype::kBf16;
+  if (dtype == "float16") return Dtype::kFp16;
+  return Dtype::kFp32;
+}
+
+Preset Load(const EmbeddedFile& file) {
+  Preset p;
+  p.key = file.name;
+  if (p.key.size() > 5) p.key.resize(p.key.size() - 5);  // ".json"
+  const JsonParseResult parsed = ParseJson(file.Text());
+  if (!parsed.ok || !parsed.value.IsObject()) {
+    p.diagnostics.push_back({DiagId::kParse, Severity::kError, p.key, "preset file is not valid JSON: " + parsed.error});
+    return p;
+  }
+  const Json& j = parsed.value;
+  auto text = [&](const char* k) { return StringMember(j, k); };
+  p.hf_id = text("id");
+  p.name = text("name");
+  p.family = text("family");
+  p.params_source = text("params_source");
+  if (const Json* v = j.Find("published_params"); v && v->IsNumber()) p.published_params = static_cast<int64_t>(v->AsNumber());
+  if (const Json* v = j.Find("published_counts_tied_head"); v && v->IsBool()) p.published_counts_tied_head = v->AsBool();
+  const Json* config = j.Find("config");
+  if (config == nullptr) {
+    p.diagnostics.push_back({DiagId::kMissingField, Severity::kError, p.key, "preset has no \"config\""});
+    return p;
+  }
+  p.shipped_dtype = ShippedDtype(*config);
+  HfImport imported = ImportHfConfig(*config, p.name.empty() ? p.key : p.name);
+  p.ok = imported.ok;
+  p.model = imported.model;
+  p.model.preset = p.key;
+  p.diagnostics = imported.diagnostics;
+  return p;
+}
+
+std::vector<Preset> LoadAll() {
+  std::vector<Preset> all;
+  for (const EmbeddedFile* f = kEmbeddedPresets; f->name != nullptr; ++f) {
+    const size_t n = std::strlen(f->name);
+    if (n > 5 && std::strcmp(f->name + n - 5, ".json") == 0 && std::strcmp(f->name, "gpus.json") != 0) {
+      all.push_back(Load(*f));
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const Preset& a, const Preset& b) {
+    return a.family != b.family ? a.family < b.family : a.model.hidden * a.model.layers < b.model.hidden * b.model.layers;
+  });
+  return all;
+}
+
+}  // namespace
+
+const std::vector<Preset>& Presets() {
+  static const std::vector<Preset> presets = LoadAll();
+  return presets;
+}
+
+const Preset* FindPreset(const std::string& key_or_id) {
+  const std::string k = AsciiLower(key_or_id);
+  for (const Preset& p : Presets()) {
+    if (AsciiLower(p.key) == k || AsciiLower(p.hf_id) == k) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace llmmem::core

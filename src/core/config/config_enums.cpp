@@ -1,0 +1,66 @@
+// The rows of config_enums.h: one per enumerator, in enumerator order (static_asserted).
+#include "core/config/config_enums.h"
+
+namespace llmmem::core {
+namespace {
+
+constexpr ModeInfo kModes[] = {
+    {Mode::kInference, "infer", "inference", "inference", "run the model: weights, KV cache, prefill workspace"},
+    {Mode::kTraining, "train", "training full", "training", "train every weight: gradients, optimizer states, activations"},
+    {Mode::kLora, "lora", "", "LoRA", "train low-rank adapters on a frozen 16-bit base"},
+    {Mode::kQlora, "qlora", "", "QLoRA", "LoRA on a base stored in 4-bit NF4"},
+    {Mode::kRlhf, "rlhf", "", "RLHF", "a trained policy with its reference, critic and reward models"},
+};
+static_assert(OneRowPerEnumerator(kModes, EnumCount(Mode::kLast)), "one row per Mode, in order");
+
+constexpr ScheduleInfo kSchedules[] = {
+    {Schedule::k1F1B, "1f1b", "", "1F1B", "one forward, one backward: at most pp micro-batches in flight"},
+    {Schedule::kInterleaved, "interleaved", "interleaved-1f1b vpp", "interleaved 1F1B",
+     "virtual stages per rank (vpp): more micro-batches in flight on the first rank"},
+    {Schedule::kGpipe, "gpipe", "", "GPipe", "every forward, then every backward: all micro-batches in flight"},
+};
+static_assert(OneRowPerEnumerator(kSchedules, EnumCount(Schedule::kLast)), "one row per Schedule, in order");
+
+constexpr OffloadInfo kOffloads[] = {
+    {Offload::kNone, "none", "0 off", "none", "kept on the GPU"},
+    {Offload::kCpu, "cpu", "", "CPU", "ZeRO-Offload: kept in CPU memory"},
+    {Offload::kNvme, "nvme", "", "NVMe", "ZeRO-Infinity: kept on NVMe"},
+};
+static_assert(OneRowPerEnumerator(kOffloads, EnumCount(Offload::kLast)), "one row per Offload, in order");
+
+constexpr RlhfInfo kRlhfs[] = {
+    {Rlhf::kPpo, "ppo", "", "PPO", "policy, reference, critic and reward models"},
+    {Rlhf::kGrpo, "grpo", "", "GRPO", "policy, reference and reward models; no critic"},
+    {Rlhf::kDpo, "dpo", "", "DPO", "policy and reference models on preference pairs"},
+};
+static_assert(OneRowPerEnumerator(kRlhfs, EnumCount(Rlhf::kLast)), "one row per Rlhf, in order");
+
+constexpr RecomputeInfo kRecomputes[] = {
+    {Recompute::kNone, "none", "", "none", "every activation kept for backward"},
+    {Recompute::kSelective, "selective", "", "selective (attention)", "the paper's: the attention scores recomputed"},
+    {Recompute::kFull, "full", "", "full (per layer)", "each layer's input kept, the layer recomputed in backward"},
+    {Recompute::kOpSelective, "op_selective", "op", "op-level (torchtitan)",
+     "torchtitan's op-level SAC: matmul and attention outputs kept, the rest recomputed"},
+};
+static_assert(OneRowPerEnumerator(kRecomputes, EnumCount(Recompute::kLast)), "one row per Recompute, in order");
+
+constexpr OptimizerInfo kOptimizers[] = {
+    {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true},
+    {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true, true},
+    {Optimizer::kAdamW, "adamw", "adam", "AdamW", "exp_avg and exp_avg_sq per weight", true, true},
+    {Optimizer::kAdam8bit, "adam8bit", "adamw8bit", "Adam 8-bit", "bitsandbytes: both moments in 8 bits", false, true},
+    {Optimizer::kAdafactor, "adafactor", "", "Adafactor", "factored second moment (row and column sums)", true, false},
+    {Optimizer::kLion, "lion", "", "Lion", "one momentum buffer per weight", true, true},
+};
+static_assert(OneRowPerEnumerator(kOptimizers, EnumCount(Optimizer::kLast)), "one row per Optimizer, in order");
+
+}  // namespace
+
+EnumTable<ModeInfo> TableOf(Mode) { return TableFrom(kModes); }
+EnumTable<ScheduleInfo> TableOf(Schedule) { return TableFrom(kSchedules); }
+EnumTable<OffloadInfo> TableOf(Offload) { return TableFrom(kOffloads); }
+EnumTable<RlhfInfo> TableOf(Rlhf) { return TableFrom(kRlhfs); }
+EnumTable<RecomputeInfo> TableOf(Recompute) { return TableFrom(kRecomputes); }
+EnumTable<OptimizerInfo> TableOf(Optimizer) { return TableFrom(kOptimizers); }
+
+}  // namespace llmmem::core

@@ -1,0 +1,48 @@
+// The enumerations of Config (mode, pipeline schedule, offload target, RLHF algorithm,
+// recomputation, optimizer), one table each (enum_table.h): id, accepted aliases, the UI's
+// label and a short help, plus what callers ask of a row (the optimizers a layer stack
+// accepts, the ones whose states take optimizer_dtype). Rows: config_enums.cpp.
+// Standard library only (config.h includes it).
+#pragma once
+
+#include <cstdint>
+
+#include "core/config/enum_table.h"
+
+namespace llmmem::core {
+
+enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf, kLast = kRlhf };
+enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe, kLast = kGpipe };  // pipeline schedules
+enum class Offload : uint8_t { kNone, kCpu, kNvme, kLast = kNvme };              // ZeRO-Offload / ZeRO-Infinity targets
+enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo, kLast = kDpo };
+// kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
+// op-level policy (save matmul and attention outputs, every other matmul recomputed).
+enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective, kLast = kOpSelective };
+enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion, kLast = kLion };
+
+using ModeInfo = EnumInfo<Mode>;
+using ScheduleInfo = EnumInfo<Schedule>;
+using OffloadInfo = EnumInfo<Offload>;
+using RlhfInfo = EnumInfo<Rlhf>;
+using RecomputeInfo = EnumInfo<Recompute>;
+
+struct OptimizerInfo {
+  Optimizer value;
+  const char* id;
+  const char* aliases;
+  const char* label;
+  const char* help;
+  bool state_dtype;  // its states are kept in optimizer_dtype (the UI shows that setting)
+  bool layer_stack;  // the layer-stack accounting (layer_stack_account.cpp) models it
+};
+
+EnumTable<ModeInfo> TableOf(Mode);
+EnumTable<ScheduleInfo> TableOf(Schedule);
+EnumTable<OffloadInfo> TableOf(Offload);
+EnumTable<RlhfInfo> TableOf(Rlhf);
+EnumTable<RecomputeInfo> TableOf(Recompute);
+EnumTable<OptimizerInfo> TableOf(Optimizer);
+
+inline bool LayerStackOptimizer(const OptimizerInfo& row) { return row.layer_stack; }
+
+}  // namespace llmmem::core

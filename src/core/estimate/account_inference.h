@@ -1,0 +1,168 @@
+// Inference: the KV cache, the prefill's activation workspace and the logits.
+// Weights come from AccountWeights.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/estimate/derived.h"
+#include "core/estimate/sinks.h"
+#include "core/estimate/sources.h"
+#include "core/report/units.h"
+
+namespace llmmem::core {
+
+// KV cache bytes for the whole batch: 2 (K, V) x L x kv_heads x head_dim x bytes x b x s.
+// Tensor parallelism splits the KV heads (replicated when kv_heads < t).
+// Pipeline stages hold their own layers' cache; context parallelism splits the tokens.
+// MLA caches one latent of kv_lora_rank + qk_rope_dim per token and layer (DeepSeek-V2
+// §2.1.2, as vLLM and SGLang store it), replicated across TP ranks. Sliding-window layers
+// keep at most `sliding_window` tokens (the rolling buffer of Mistral, Gemma's local layers).
+
+// Tokens of cache per sequence on this GPU. HF generate's static cache preallocates K and V
+// of [batch, kv_heads, max_cache_len, head_dim] per layer before the first token, whatever
+// the sequence's length (transformers cache_utils.py StaticLayer.lazy_initialization;
+// generate() passes max_length when max_cache_len is not given, which is seq here). The
+// dynamic cache holds the tokens seen so far (DynamicLayer.update: torch.cat per step).
+inline double KvCacheTokens(const Derived& d) {
+  const bool static_cache = d.c.runtime == Runtime::kHfGenerate && d.c.mode == Mode::kInference && d.c.max_cache_len > 0;
+  return static_cache ? static_cast<double>(d.c.max_cache_len) / static_cast<double>(d.c.cp) : d.s_local;
+}
+
+inline double KvCacheBytes(const Derived& d) {
+  const ModelSpec& m = d.c.model;
+  if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
+  const double per_token_layer = m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim)
+                                           : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
+  const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
+  const double tokens = KvCacheTokens(d);
+  const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
+  const double token_layers = (d.stage_layers - sliding) * tokens + sliding * windowed;
+  // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
+  const double bytes = m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0
+                                 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
+  return per_token_layer * token_layers * bytes * d.b;
+}
+
+template <class Sink>
+void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
+  const Config& c = d.c;
+  const double kv = KvCacheBytes(d);
+  if (kv > 0) {
+    s.Leaf("kv_cache", "KV cache", Category::kKvCache, lifetime(kv), [&] {
+      const ModelSpec& m = c.model;
+      const double tokens = KvCacheTokens(d);
+      const double per_token = kv / (d.b * tokens);
+      std::string shape = m.IsMla() ? "(kv_lora_rank + qk_rope_dim) x L" : "2 x L x kv_heads x head_dim";
+      std::string window;
+      if (m.sliding_window > 0) {
+        window = "; " + FormatCount(m.sliding_layers) + " of " + FormatCount(m.layers) + " layers keep only the last " +
+                 FormatCount(m.sliding_window) + " tokens";
+      }
+      return Explanation{shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " +
+                             FormatNumber(per_token, 1) + " B per token (average) x " +
+                             FormatCount(static_cast<int64_t>(tokens)) + " tokens x " +
+                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")" +
+                             window + (tokens != d.s_local ? "; a static cache, preallocated for max_cache_len tokens" : ""),
+                         m.IsMla() ? src::kMla : tokens != d.s_local ? src::kStaticCache : src::kKvCache};
+    });
+  }
+}
+
+// Prefill workspace: the residual stream plus the larger of the attention and MLP
+// blocks' live tensors for one layer (no autograd keeps earlier layers'), in the compute
+// precision: fp32 for fp32 weights, else 16-bit (quantised weights are dequantised to it).
+// Chunked prefill (vLLM, SGLang) runs at most prefill_chunk tokens per forward; each
+// chunk's queries attend to the whole context. The serving runtimes' profiling forward
+// (account_serving.h) is the same computation at their batched-token budget.
+struct PrefillParts {
+  double attention = 0, mlp = 0, total = 0;
+};
+
+inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
+  const Config& c = d.c;
+  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double residual = e * sb * d.h;
+  const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
+  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
+  PrefillParts p;
+  p.attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
+  const double f_width = c.model.IsMoe()
+                             ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
+                                                   c.model.shared_experts * c.model.shared_ffn)
+                             : d.f;
+  p.mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
+  p.total = residual + std::max(p.attention, p.mlp);
+  return p;
+}
+
+template <class Sink>
+void AccountInference(const Derived& d, Sink& s) {
+  const Config& c = d.c;
+  if (!d.has_arch) return;
+  AccountKvCache(d, s, &Live::Both);
+
+  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double all_tokens = d.s_local * d.b;
+  const double chunk = static_cast<double>(c.prefill_chunk);
+  const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;
+  const PrefillParts parts = PrefillWorkspace(d, sb);
+  const double attention = parts.attention, mlp = parts.mlp, workspace = parts.total;
+  s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
+    return Explanation{"residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
+                           (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
+                           ") for one layer, " + FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
+                           (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)") +
+                           ", " + FormatNumber(e) + " B activations",
+                       src::kPrefill};
+  });
+
+  if (c.model.arch == Arch::kDecoder && d.last_stage) {
+    const double positions = c.all_logits ? d.s : 1.0;
+    const double fp32 = Info(Dtype::kFp32).bits / 8.0;
+    const double logits = fp32 * d.b * positions * d.V / d.t;
+    s.Leaf("logits", c.all_logits ? "Logits, every position (fp32)" : "Logits, last position (fp32)",
+           Category::kActivations, Live::Both(logits), [&] {
+             return Explanation{FormatNumber(fp32) + " B x b x " + std::string(c.all_logits ? "s" : "1") + " x V = " +
+                                    FormatBytesBoth(logits),
+                                src::kPrefill};
+           });
+  }
+}
+
+// CUDA context, communication buffers, the allocator's fragmentation reserve and what
+// other processes already hold on a shared card, each its own line. Fragmentation is a share of what the allocator holds at each moment.
+template <class Sink>
+void AccountOverheads(const Config& c, Sink& s) {
+  const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2), s.Moment(3)};
+  s.Begin("overheads", "Overheads");
+  // Serving runtimes preallocate (vLLM/SGLang pools) or size exact buffers (ggml): their
+  // reserve is the share of memory they leave alone, not a caching-allocator margin.
+  if (c.fragmentation_pct > 0 && !UsesServingRuntime(c)) {
+    const double k = c.fragmentation_pct / 100.0;
+    s.Leaf("fragmentation", "Allocator fragmentation reserve", Category::kOverheads,
+           Live{allocated[0] * k, allocated[1] * k, allocated[2] * k, allocated[3] * k}, [&] {
+             return Explanation{FormatNumber(c.fragmentation_pct) + "% of the allocated peak", src::kFragmentation};
+           });
+  }
+  if (c.comm_buffer_gb > 0) {
+    s.Leaf("comm_buffers", "Communication buffers", Category::kOverheads, Live::Both(c.comm_buffer_gb * kGB), [&] {
+      return Explanation{"as set: " + FormatNumber(c.comm_buffer_gb) + " GB", src::kCommBuffers};
+    });
+  }
+  if (c.cuda_context_gb > 0) {
+    s.Leaf("cuda_context", "CUDA context (outside the allocator)", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
+           [&] { return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext}; });
+  }
+  if (c.other_processes_gb > 0) {
+    s.Leaf("other_processes", "Held by other processes (shared GPU)", Category::kOverheads,
+           Live::Both(c.other_processes_gb * kGB), [&] {
+             return Explanation{"as set: " + FormatNumber(c.other_processes_gb) + " GB already in use on the card",
+                                src::kOtherProcesses};
+           });
+  }
+  s.End();
+}
+
+}  // namespace llmmem::core

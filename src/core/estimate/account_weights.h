@@ -1,0 +1,171 @@
+// Weights: the stored bytes of one model on this GPU by parameter group, in any format
+// (16-bit, quantised checkpoints keeping embeddings/head 16-bit, GGUF), split by tensor,
+// pipeline and expert parallelism and sharded by ZeRO-3/FSDP, possibly offloaded. The
+// shared helpers of the model-state accounting (per-parameter formulas, shard notes).
+// Sources: seed 002 (bytes per parameter), ZeRO §5, the quantisation conventions cited below.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "core/estimate/derived.h"
+#include "core/estimate/sinks.h"
+#include "core/estimate/sources.h"
+#include "core/report/units.h"
+
+namespace llmmem::core {
+
+namespace detail {
+
+inline std::string PerParam(double bytes_per_param, double params, const char* what) {
+  return FormatNumber(bytes_per_param, 4) + " B x " + FormatCount(static_cast<int64_t>(std::llround(params))) + " " +
+         what;
+}
+
+inline Device OffloadDevice(Offload o) {
+  return o == Offload::kCpu ? Device::kCpu : o == Offload::kNvme ? Device::kNvme : Device::kGpu;
+}
+
+// " / 8 (ZeRO-3, FSDP FULL_SHARD)" when a state is sharded, for the formulas: the stage
+// configured, whichever state it is (gradients under ZeRO-3 are split by ZeRO-3).
+inline std::string ShardNote(double shards, int64_t zero) {
+  if (shards <= 1) return "";
+  const char* fsdp = zero == 3 ? ", FSDP FULL_SHARD" : zero == 2 ? ", FSDP SHARD_GRAD_OP" : "";
+  return " / " + FormatNumber(shards) + " (ZeRO-" + std::to_string(zero) + fsdp + ")";
+}
+
+// Bytes of one weight tensor family stored in `format`. fp32/fp16/bf16 store every tensor
+// so. Quantised checkpoints quantise the decoder layers' Linear weights and keep the
+// embeddings, the LM head, norms, biases and routers in 16 bits (llm-compressor and
+// AutoFP8 recipes ignore lm_head, as in neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8's
+// quantization_config; GPTQ/AWQ and bitsandbytes skip lm_head and never touch the
+// embedding); GGUF quantises every matrix and keeps vectors in fp32.
+inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions& q) {
+  const double n = static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
+  if (format <= Dtype::kBf16) return n * Info(format).bits / 8.0;
+  const bool gguf = format >= Dtype::kQ8_0;
+  const bool matrix = t.cols > 1;
+  const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
+                            t.role == TensorRole::kO || t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
+                            t.role == TensorRole::kDown;
+  if (gguf) {
+    if (!matrix) return n * 4.0;
+    // llama.cpp stores output.weight in Q6_K whatever lower block type the file uses
+    // (src/llama-quant.cpp llama_tensor_get_type: `else if (new_type != GGML_TYPE_Q8_0)
+    // new_type = GGML_TYPE_Q6_K` for the output tensor); the file recipes' averages include it.
+    const bool block_type = format < Dtype::kQ6_K_File;
+    if (block_type && t.role == TensorRole::kHead && format > Dtype::kQ6_K) return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
+    return n * BitsPerWeight(format, q) / 8.0;
+  }
+  return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
+}
+
+// A given parameter total is exact (7e9 x 2 B = 14e9 B): its whole bytes are shared out over
+// the architecture's groups by largest remainder, so the groups add up to it, not to their
+// rounded-up parts.
+inline void ShareOutWholeBytes(double (&parts)[5], double whole) {
+  double fraction[5];
+  double left = whole;
+  for (int i = 0; i < 5; ++i) {
+    const double down = std::floor(parts[i]);
+    fraction[i] = parts[i] - down;
+    parts[i] = down;
+    left -= down;
+  }
+  for (int given = 0; given < 5 && left >= 1; ++given, left -= 1) {
+    int largest = 0;
+    for (int i = 1; i < 5; ++i) {
+      if (fraction[i] > fraction[largest]) largest = i;
+    }
+    parts[largest] += 1;
+    fraction[largest] = -1;
+  }
+}
+
+inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
+  WeightBytes w;
+  if (format == d.own_format && d.has_arch) {
+    w = d.own_weights;  // summed in Derived's pass, in the same order
+  } else {
+    d.facts.ForEachTensor([&](const TensorShape& t) {
+      const double share = d.Share(t);
+      const double bytes = TensorBytes(t, format, d.c.quant) * share;
+      const int g = static_cast<int>(t.group);
+      w.group[g] += bytes;
+      w.params[g] += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * share;
+      w.total += bytes;
+    });
+  }
+  if (d.c.model.params_override > 0 && d.counts.total > 0) {
+    const double k = d.P / static_cast<double>(d.counts.total);
+    for (int g = 0; g < 5; ++g) {
+      w.group[g] *= k;
+      w.params[g] *= k;
+    }
+    w.total = WholeBytes(w.total * k);
+    ShareOutWholeBytes(w.group, w.total);
+  }
+  return w;
+}
+
+}  // namespace detail
+
+// The stored weights of one model on this GPU: the whole model (inference, training),
+// the frozen base (LoRA, QLoRA), or a named RLHF role (`id`, `name`, `format`).
+template <class Sink>
+void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const char* name = nullptr,
+                    Dtype format_override = Dtype::kCount, double scale = 1.0) {
+  const Config& c = d.c;
+  const Dtype format = format_override != Dtype::kCount ? format_override
+                       : c.mode == Mode::kQlora        ? Dtype::kNf4
+                                                       : c.dtype;
+  if (name == nullptr) name = d.adapters ? "Frozen base weights" : "Weights";
+  const double shards = d.WeightShards();
+  const Device device = detail::OffloadDevice(c.offload_params);
+  const char* where = device == Device::kCpu ? " (offloaded to CPU)" : device == Device::kNvme ? " (offloaded to NVMe)" : "";
+  if (!d.has_arch) {
+    const double bpp = BitsPerWeight(format, c.quant) / 8.0;
+    const double bytes = d.P_gpu * scale * bpp / shards;
+    s.Leaf(id, name, Category::kWeights, Live::Both(bytes).On(device), [&] {
+      return Explanation{detail::PerParam(bpp, d.P_gpu * scale, "parameters") + detail::ShardNote(shards, c.zero) +
+                             " (" + Info(format).label + ", " + BitsPerWeightFormula(format, c.quant) + ")" + where,
+                         src::kWeights};
+    });
+    return;
+  }
+  const detail::WeightBytes w = detail::WeightsByGroup(d, format);
+  s.Begin(id, name);
+  s.Note([&] {
+    std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
+    if (format > Dtype::kBf16 && format < Dtype::kQ8_0) note += "; embeddings, head and norms stay 16-bit";
+    if (d.t > 1 || d.pp > 1 || d.ep > 1) {
+      note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) + ", matrices / t=" +
+              FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
+    }
+    note += detail::ShardNote(shards, c.zero) + where;
+    return Explanation{note, format == Dtype::kNf4 ? src::kQlora : src::kWeights};
+  });
+  struct Row { ParamGroup g; const char* id; const char* label; };
+  const Row rows[] = {
+      {ParamGroup::kEmbedding, "embedding", "Embeddings"},
+      {ParamGroup::kAttention, "attention", "Attention"},
+      {ParamGroup::kMlp, "mlp", c.model.IsMoe() ? "MLP and experts" : "MLP"},
+      {ParamGroup::kNorms, "norms", "Norms"},
+      {ParamGroup::kHead, "head", "Output head"},
+  };
+  for (const Row& r : rows) {
+    const int g = static_cast<int>(r.g);
+    const double params = w.params[g] * scale;
+    if (params == 0) continue;
+    const double bytes = w.group[g] * scale / shards;
+    s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
+      // Bytes per parameter as the arithmetic has them (quantised groups: their average).
+      return Explanation{detail::PerParam(w.group[g] / w.params[g], params, "params on this GPU") +
+                             detail::ShardNote(shards, c.zero) + " = " + FormatBytesBoth(bytes),
+                         src::kWeights};
+    });
+  }
+  s.End();
+}
+
+}  // namespace llmmem::core

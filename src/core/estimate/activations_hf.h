@@ -1,0 +1,322 @@
+// The Hugging Face profiles (hf-eager, hf-sdpa, hf-flash2) and Liger: the tensors eager
+// PyTorch 2.x keeps for backward while transformers' modeling code runs one decoder
+// layer. Each row names the autograd node that keeps it and how it departs from
+// Korthikanti's list. Rules (PyTorch tools/autograd/derivatives.yaml and
+// gen_variable_type.py): a tensor only needed for the gradient of an input that does not
+// require grad is not saved, so a frozen Linear (LoRA's base) does not keep its input;
+// storages shared by several nodes are counted once. Measured against faithful replicas
+// with saved-tensor hooks (tests/truth/, test_truth.cpp).
+// Two code families: Llama-like (RMSNorm, rotary, fp32 softmax in eager, attention
+// dropout only) and GPT-2/BERT-like (LayerNorm with learned positions, softmax in the
+// activation dtype, residual and embedding dropout).
+#pragma once
+
+#include <algorithm>
+
+#include "core/model/activation_fn.h"
+#include "core/estimate/activations_paper.h"
+#include "core/config/framework.h"
+
+namespace llmmem::core {
+
+// GPT-2 and BERT: learned positions and LayerNorm (modeling_gpt2.py, modeling_bert.py).
+inline bool IsGpt2Family(const ModelSpec& m) { return m.norm == NormKind::kLayerNorm && m.learned_positions > 0; }
+
+// PEFT's adapted Linear casts its input to the adapters' dtype and applies lora_dropout
+// before lora_A; either makes lora_A keep its own copy rather than the shared input. Under
+// autocast lora_A casts that input once more, to the autocast format.
+inline bool AdapterKeepsOwnInput(const Config& c) {
+  return c.lora_dropout || Info(AdapterDtype(c)).bits != StreamBytes(c) * 8 || StreamBytes(c) != ActivationBytes(c);
+}
+
+// What a norm hands the next matmuls: under autocast layer_norm runs in fp32 and returns
+// fp32; HF's RMSNorm casts back to its input's format (the stream's).
+inline double NormOutputBytes(const Config& c) {
+  return Autocast(c) && c.model.norm == NormKind::kLayerNorm ? 4.0 : StreamBytes(c);
+}
+
+// Autocast caches no cast of an activation (only of leaf weights), so when the norm's output
+// is not in the autocast format every projection reading it makes and keeps its own copy:
+// q, k and v (GPT-2's c_attn: one; MLA's q_a and kv_a: two), gate and up.
+inline double CastCopies(const Derived& d, double separate_linears) {
+  return NormOutputBytes(d.c) != ActivationBytes(d.c) ? separate_linears : 1.0;
+}
+
+// Autocast's 16-bit copy of each weight a matmul reads: cached for the autocast region
+// (leaf weights that require grad) and kept by MmBackward0 (mat2) for the input's gradient.
+// None when the weights are already in the autocast format (or NF4: bitsandbytes
+// dequantises them itself and keeps only the packed weight).
+inline bool CastsWeights(const Config& c) {
+  return Autocast(c) && c.mode != Mode::kQlora && StreamBytes(c) != ActivationBytes(c);
+}
+
+// Does a Linear's input stay saved? When its weight trains (full training), or when a
+// LoRA adapter on it keeps that very tensor (lora_A with no cast and no dropout).
+inline bool LinearKeepsInput(const Derived& d, uint32_t lora_bits) {
+  return !d.adapters || ((d.c.lora_targets & lora_bits) != 0 && !AdapterKeepsOwnInput(d.c));
+}
+
+// PEFT LoRA (huggingface/peft src/peft/tuners/lora/layer.py, Linear.forward):
+// x = self._cast_input_dtype(x, lora_A.weight.dtype); result + lora_B(lora_A(dropout(x))) * scaling.
+template <class F>
+void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
+  if (!d.adapters) return;
+  const Config& c = d.c;
+  // Under autocast lora_A's matmul re-casts whatever PEFT hands it to the autocast format.
+  const double a = Autocast(c) ? ActivationBytes(c) : Info(AdapterDtype(c)).bits / 8.0;
+  if (AdapterKeepsOwnInput(c)) {
+    const bool cast = Autocast(c) ? StreamBytes(c) != a || Info(AdapterDtype(c)).bits != a * 8 : a != ActivationBytes(c);
+    f(LayerTensor{LayerGroup::kLora, "lora_inputs",
+                  !cast ? "Adapter inputs after lora_dropout" : Autocast(c) ? "Adapter inputs, cast by autocast" : "Adapter inputs, cast to the adapters' dtype",
+                  a, "sb*d_in per adapted matrix", w.sb * d.lora_in_width, Split::kSp, "MmBackward0 (self) of lora_A",
+                  !cast ? ""
+                  : Autocast(c) ? "PEFT casts the input to the adapters' dtype and autocast casts it back: one copy per matrix"
+                                : "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too"});
+  }
+  if (c.lora_dropout) {
+    // A mask is kept for the gradient of the dropout's input: q/k/v's input in the first
+    // layer needs none (the frozen embedding).
+    LayerTensor qkv{LayerGroup::kLora, "lora_dropout_masks_qkv", "Adapter dropout masks, Q/K/V (bool)", 1,
+                    "sb*d_in per adapted matrix", w.sb * d.lora_qkv_in_width, Split::kSp, "NativeDropoutBackward0 (mask)", ""};
+    qkv.first_layer_kept = false;
+    if (d.lora_qkv_in_width > 0) f(qkv);
+    f(LayerTensor{LayerGroup::kLora, "lora_dropout_masks", "Adapter dropout masks, other matrices (bool)", 1,
+                  "sb*d_in per adapted matrix", w.sb * (d.lora_in_width - d.lora_qkv_in_width), Split::kSp,
+                  "NativeDropoutBackward0 (mask)", ""});
+  }
+  f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", a, "sbr per adapted matrix",
+                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp, "MmBackward0 (self) of lora_B", ""});
+  if (Autocast(c) && Info(AdapterDtype(c)).bits != a * 8) {
+    // Autocast's copies of the adapters' own weights, kept for their inputs' gradients: in the
+    // first layer Q/K/V's lora_A reads the frozen embedding's output and keeps none.
+    const double r = static_cast<double>(c.lora_rank), per_layer = d.lora_params / std::max(1.0, d.L);
+    LayerTensor qkv{LayerGroup::kLora, "lora_weight_casts_qkv_a", "Autocast copies of Q/K/V's lora_A", a, "r*d_in",
+                    r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A", ""};
+    qkv.first_layer_kept = false;
+    if (d.lora_qkv_in_width > 0) f(qkv);
+    f(LayerTensor{LayerGroup::kLora, "lora_weight_casts", "Autocast copies of the other adapter weights", a, "r(d_in + d_out)",
+                  per_layer - r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A and lora_B", ""});
+  }
+}
+
+namespace detail {
+
+// One norm of the layer. HF RMSNorm (LlamaRMSNorm.forward): x.to(fp32) is kept by pow
+// and the product (the fp32 copy, or x itself in fp32), rsqrt keeps its per-token result,
+// weight * normalised keeps the normalised tensor when the weight trains. nn.LayerNorm
+// keeps its input and fp32 mean and rstd. Liger's fused RMSNorm keeps its input and rstd.
+// first: the layer's input norm; otherwise `copies` other norms of the same width.
+template <class F>
+void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F&& f) {
+  const Config& c = d.c;
+  const double e = ActivationBytes(c);
+  const bool liger = c.framework == Framework::kLiger;
+  // The input norm keeps nothing when no gradient flows into the layer's input.
+  auto emit = [&](LayerTensor t) {
+    t.first_layer_kept = !first;
+    f(t);
+  };
+  if (c.model.norm == NormKind::kLayerNorm) {
+    // Autocast runs layer_norm in fp32: it keeps an fp32 copy of a 16-bit input.
+    const double in_bytes = Autocast(c) ? 4.0 : e;
+    LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input" : copies == 1 ? "Post-attention norm: input" : "Other norms: inputs",
+                   in_bytes, "sbh", w.sb * d.h * copies, Split::kSp, "NativeLayerNormBackward0 (input)",
+                   in_bytes != e ? "autocast runs layer_norm in fp32" : ""};
+    in.layer_input = first && in_bytes == StreamBytes(c);
+    emit(in);
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats", first ? "Input norm: mean and rstd (fp32)" : copies == 1 ? "Post-attention norm: mean and rstd (fp32)" : "Other norms: mean and rstd (fp32)",
+                  8, "sb", w.sb * copies, Split::kSp, "NativeLayerNormBackward0 (mean, rstd)",
+                  "the paper counts the input only; LayerNorm also keeps fp32 mean and rstd per token"});
+    return;
+  }
+  if (liger) {
+    LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input (fused RMSNorm)" : copies == 1 ? "Post-attention norm: input (fused RMSNorm)" : "Other norms: inputs (fused RMSNorm)",
+                   e, "sbh", w.sb * d.h * copies, Split::kSp, "LigerRMSNormFunction (X)", ""};
+    in.layer_input = first;
+    emit(in);
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rstd (fp32)" : copies == 1 ? "Post-attention norm: rstd (fp32)" : "Other norms: rstd (fp32)", 4, "sb", w.sb * copies,
+                  Split::kSp, "LigerRMSNormFunction (RSTD)", "one fp32 value per token beside the paper's input"});
+    return;
+  }
+  LayerTensor in{LayerGroup::kNorms, first ? "norm1_fp32_input" : "norm2_fp32_input",
+                 first ? "Input norm: fp32 upcast of the input" : copies == 1 ? "Post-attention norm: fp32 upcast of the input" : "Other norms: fp32 upcasts of the inputs", 4, "sbh",
+                 w.sb * d.h * copies, Split::kSp, "PowBackward0 (self), MulBackward0 (self)",
+                 "the paper keeps the 16-bit norm input; HF's RMSNorm upcasts to fp32 and keeps the fp32 copy"};
+  in.layer_input = first && StreamBytes(c) == 4;  // in an fp32 stream the upcast is the input itself
+  emit(in);
+  emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rsqrt per token (fp32)" : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)" : "Other norms: rsqrt per token (fp32)", 4, "sb",
+                w.sb * copies, Split::kSp, "RsqrtBackward0 (result)", "not in the paper: one fp32 value per token"});
+  if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
+                  first ? "Input norm: normalised input, cast back" : copies == 1 ? "Post-attention norm: normalised, cast back" : "Other norms: normalised inputs, cast back", StreamBytes(c), "sbh", w.sb * d.h * copies,
+                  Split::kSp, "MulBackward0 (other) of weight x normalised",
+                  "not in the paper: the normalised tensor before the weight, kept for the weight's gradient"});
+  }
+}
+
+// The activation function of the MLP on one f-wide input, and what the product or the
+// down projection keeps after it.
+template <class F>
+void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  const double e = ActivationBytes(c);
+  const ActivationFnInfo& act = Info(m.act);
+  const double tf = w.sb * w.f;
+  const bool gated = m.mlp == MlpKind::kGated;
+  const uint32_t in_bits = gated ? (kLoraGate | kLoraUp) : kLoraUp;
+  if (LinearKeepsInput(d, in_bits)) {
+    const double copies = CastCopies(d, gated ? 2 : 1);
+    f(LayerTensor{LayerGroup::kMlp, "mlp_input", copies > 1 ? "MLP input, cast by autocast per projection" : "MLP input (norm output)", e, "sbh",
+                  w.sb * d.h * copies, Split::kSp, "MmBackward0 (self) of gate/up_proj",
+                  copies > 1 ? "autocast casts the norm's output once for gate_proj and once for up_proj" : ""});
+  }
+  if (w.router > 0) {
+    f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", 4, "sbE", w.router, Split::kSp,
+                  "SoftmaxBackward0 (result)", ""});
+  }
+  if (gated && c.framework == Framework::kLiger) {
+    // LigerSiLUMulFunction keeps a and b and recomputes silu(a) in backward.
+    f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output", e, "sbf", tf, Split::kTp,
+                  "LigerSiLUMulFunction (a)", ""});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "LigerSiLUMulFunction (b)",
+                  ""});
+  } else if (gated) {
+    f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Gate projection output (activation input)" : "Gate output and tensors inside the activation", e, "sbf",
+                  tf * act.saved_inside, Split::kTp, act.saved,
+                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
+    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", e, "sbf", tf, Split::kTp, "MulBackward0 (self)", ""});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "MulBackward0 (other)", ""});
+  } else if (act.saved_inside > 0) {
+    f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Up projection output (activation input)" : "Up output and tensors inside the activation", e, "sbf",
+                  tf * act.saved_inside, Split::kTp, act.saved,
+                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
+  }
+  if (LinearKeepsInput(d, kLoraDown) || act.keeps_output) {
+    f(LayerTensor{LayerGroup::kMlp, gated ? "product" : "act_output", gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)",
+                  e, "sbf", tf, Split::kTp, act.keeps_output && !gated ? act.saved : "MmBackward0 (self) of down_proj", ""});
+  }
+  if (c.dropout && IsGpt2Family(m)) {
+    f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask (bool)", 1, "sbh", w.sb * d.h, Split::kSp,
+                  "NativeDropoutBackward0 (mask)", ""});
+  }
+}
+
+}  // namespace detail
+
+// Calls f(const LayerTensor&) for every tensor one layer keeps under an HF profile.
+template <class F>
+void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
+  const Config& c = d.c;
+  const ModelSpec& m = c.model;
+  const double e = ActivationBytes(c);
+  const LayerWidths w = Widths(d);
+  const bool gpt2 = IsGpt2Family(m);
+  // Which attention kernel runs: eager (s x s in Python), SDPA's math path, or a fused
+  // flash/memory-efficient kernel that keeps only q, k, v, output and logsumexp.
+  const bool eager = c.framework == Framework::kHfEager;
+  const bool fused = !eager && (c.flash_attn || c.framework == Framework::kHfFlash2);
+  // K and V: eager and the math path see repeat_kv's copies, one per query head; SDPA's
+  // fused kernels (enable_gqa, torch >= 2.5, no padding mask) and flash_attn take the KV heads.
+  const bool expanded = !fused && !m.IsMla() && d.kv < d.a;
+  const double kv_width = expanded ? w.q : w.kv;
+  const double v_width = expanded ? w.q : w.v;
+  const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query head, so GQA saves nothing here" : "";
+
+  if (LinearKeepsInput(d, kLoraQ | kLoraK | kLoraV)) {
+    const double copies = CastCopies(d, gpt2 ? 1 : m.IsMla() ? 2 : 3);
+    f(LayerTensor{LayerGroup::kAttention, "qkv_input", copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection" : "Q/K/V projection input (norm output)",
+                  e, "sbh", w.sb * d.h * copies, Split::kSp, gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj",
+                  copies > 1 ? "autocast casts the norm's output once per projection: a copy for each" : ""});
+  }
+  if (m.IsMla()) {
+    f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e, "sb(r_kv + r_q)",
+                  w.sb * static_cast<double>(m.kv_lora_rank + m.q_lora_rank), Split::kSp, "MmBackward0 (self)", ""});
+  }
+  // SDPA's math path (torch >= 2.5, _scaled_dot_product_attention_math) upcasts 16-bit
+  // q, k and v to fp32 and keeps the fp32 copies and the fp32 softmax.
+  const bool math = !eager && !fused;
+  const double qkv_bytes = math ? 4 : e;
+  const char* qkv_node = fused ? "the fused attention kernel (query, key, value)" : "BmmBackward0 (self, mat2)";
+  const char* math_note = math && e < 4 ? "SDPA's math path keeps fp32 copies of q, k and v (torch >= 2.5)" : "";
+  // In the first layer under LoRA only adapted projections carry gradients: scores = q.k^T
+  // keeps q for K's gradient and k for Q's; P.V keeps V when the scores need a gradient.
+  const uint32_t lt = c.lora_targets;
+  const bool q_grad = (lt & kLoraQ) != 0, k_grad = (lt & kLoraK) != 0, v_grad = (lt & kLoraV) != 0;
+  auto emit = [&](LayerTensor t, bool first_layer) {
+    t.first_layer_kept = first_layer;
+    f(t);
+  };
+  emit(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", qkv_bytes, "sb*a*d_head",
+                   w.sb * w.q, Split::kTp, qkv_node, math_note},
+       k_grad);
+  emit(LayerTensor{LayerGroup::kAttention, "k", expanded ? "Key K, repeated per query head" : "Key K", qkv_bytes,
+                   expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * kv_width, Split::kTp, qkv_node, repeat_note},
+       q_grad);
+  emit(LayerTensor{LayerGroup::kAttention, "v", expanded ? "Value V, repeated per query head" : "Value V", qkv_bytes,
+                   expanded ? "sb*a*d_head" : "sb*kv*d_head", w.sb * v_width, Split::kTp, qkv_node, repeat_note},
+       q_grad || k_grad);
+
+  const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
+  if (!fused && keep_scores) {
+    // Llama-like eager: softmax(dtype=float32) keeps its fp32 result; .to(dtype) makes the
+    // copy P.V keeps. GPT-2 eager takes the softmax in the activation dtype (one tensor,
+    // kept by both); the math path's is fp32 after its upcast.
+    const bool fp32_softmax = (eager && !gpt2) || math;
+    const double soft_bytes = fp32_softmax ? 4 : e;
+    const bool one_tensor = soft_bytes == e || math;  // the softmax output is P.V's input
+    emit(LayerTensor{LayerGroup::kAttention, "softmax", fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
+                     soft_bytes, "as^2b", s2, Split::kTp, "SoftmaxBackward0 (result)",
+                     fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32" : ""},
+         q_grad || k_grad || (one_tensor && !c.dropout && v_grad));
+    if (c.dropout) {
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2, Split::kTp,
+                       "NativeDropoutBackward0 (mask)", ""},
+           q_grad || k_grad);
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e, "as^2b",
+                       s2, Split::kTp, "BmmBackward0 (self)", ""},
+           v_grad);
+    } else if (!one_tensor) {
+      emit(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2, Split::kTp,
+                       "BmmBackward0 (self)", "not in the paper: the fp32 softmax and its 16-bit copy are both kept"},
+           v_grad);
+    }
+  }
+  if (fused) {
+    f(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", 4, "asb", d.a * w.sb,
+                  Split::kTp, "the fused attention kernel (logsumexp)", ""});
+  }
+  // The attention output: a fused kernel keeps it (it is also o_proj's input, one
+  // storage); otherwise o_proj keeps the contiguous copy when its weight trains.
+  if (fused || LinearKeepsInput(d, kLoraO)) {
+    f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
+                  Split::kTp, fused ? "the fused attention kernel (output), MmBackward0 of o_proj" : "MmBackward0 (self) of o_proj",
+                  ""});
+  }
+  if (c.dropout && gpt2) {
+    f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask (bool)", 1, "sbh", w.sb * d.h,
+                  Split::kSp, "NativeDropoutBackward0 (mask)", ""});
+  }
+  detail::HfMlp(d, w, f);
+  // Rows are grouped (attention, MLP, norms, LoRA) so the breakdown opens each group once.
+  detail::HfNorm(d, w, true, 1, f);
+  const double other_norms = static_cast<double>(m.norms_per_layer) - 1;  // Falcon/Phi-2: one; Gemma 2/3: four
+  if (other_norms > 0) detail::HfNorm(d, w, false, other_norms, f);
+  if (m.qk_norm != QkNorm::kNone) {
+    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4, "sb((a+kv)d_head + a+kv)",
+                  w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp, "PowBackward0, RsqrtBackward0",
+                  "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
+    if (!d.adapters) {
+      f(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e, "sb(a+kv)d_head",
+                    w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
+    }
+  }
+  ForEachPeftTensor(d, w, f);
+  if (CastsWeights(c)) {
+    f(LayerTensor{LayerGroup::kCasts, "weight_casts", "Autocast's 16-bit copies of the layer's weights", e, "P_layer",
+                  d.layer_matmul_params, Split::kTp, "MmBackward0 (mat2), autocast's cast cache",
+                  "not in the paper: under AMP every matmul reads a 16-bit copy of its fp32 weight"});
+  }
+}
+
+}  // namespace llmmem::core

@@ -1,0 +1,113 @@
+// The estimate: per-GPU peak memory, itemised. Two entry points share one accounting
+// (account.h), so the numbers cannot drift apart:
+//  - EstimateTotals: the numeric fast path (no allocation, no strings) for charts,
+//    the fit map and the solver, which run it tens of thousands of times a frame;
+//  - Explain: the same accounting with the breakdown tree, formulas and sources.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/config/diagnostics.h"
+#include "core/model/model.h"
+
+namespace llmmem::core {
+
+// The moments whose live tensors the total may describe; the peak is the largest.
+//  kForwardEnd: end of forward / start of backward: weights, gradients kept across
+//               micro-batches, optimizer states and every saved activation.
+//  kOptimizerStep: the update: model states plus the step's temporaries (DeepSpeed's
+//               fp32 gradient copy), activations already freed.
+//  kGeneration: RLHF rollout: the generation engine's weights and KV cache, no
+//               training activations (equal to the persistent states otherwise).
+//  kLayerBackward: a layer's backward, after the loss's: the loss's tensors and the
+//               output side's saved tensors are freed, the head's gradient exists, and
+//               under full recompute one layer is re-created. Measured on an H200 (torch
+//               2.11, transformers 5.17): the loss-gradient transient and the recomputed
+//               layer never coexist (tests/truth/GPU.md).
+enum class Moment : uint8_t { kForwardEnd = 0, kOptimizerStep = 1, kGeneration = 2, kLayerBackward = 3 };
+constexpr int kMomentCount = 4;
+// Where a tensor lives: the GPU total counts only kGpu; offloaded bytes are reported apart.
+enum class Device : uint8_t { kGpu, kCpu, kNvme };
+const char* DeviceId(Device d);    // "gpu", "cpu", "nvme" (JSON, CSV)
+const char* DeviceName(Device d);  // "GPU", "CPU", "NVMe"
+const char* MomentName(Moment m);
+const char* MomentId(Moment m);  // "forward_end", "optimizer_step", "generation", "layer_backward" (JSON)
+
+enum class Category : uint8_t {
+  kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kBuffers, kOverheads, kCount
+};
+constexpr int kCategoryCount = static_cast<int>(Category::kCount);
+const char* CategoryId(Category c);
+const char* CategoryName(Category c);
+
+struct Totals {
+  bool ok = false;                 // false when the config has errors (see Validate)
+  Moment peak_moment = Moment::kForwardEnd;
+  double peak_bytes = 0;           // per GPU, at peak_moment
+  double moment_bytes[kMomentCount] = {0, 0, 0, 0};
+  double category_bytes[kCategoryCount] = {};  // at peak_moment
+  double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
+  double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
+  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9 in whole bytes (vLLM/SGLang: their share)
+  int64_t gpus = 1;                // dp x tp x pp x cp
+  int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
+  int64_t params = 0;              // the model's parameters (params_override when given)
+  int64_t active_params = 0;       // per token (MoE: top-k experts); == params when dense
+  int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
+  double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
+  // The three figures people measure, at the peak: what PyTorch's allocator hands out
+  // (torch.cuda.max_memory_allocated), what it holds (max_memory_reserved: plus the
+  // fragmentation reserve), and what nvidia-smi shows (peak_bytes: plus the CUDA context
+  // and communication buffers outside the allocator).
+  double allocated_bytes = 0;
+  double reserved_bytes = 0;
+
+  bool Fits() const { return ok && peak_bytes <= capacity_bytes; }
+  double Headroom() const { return capacity_bytes - peak_bytes; }  // negative: over by
+};
+
+// One row of the breakdown tree.
+struct BreakdownNode {
+  std::string id;        // stable dotted path: "model_states.optimizer.adam_m"
+  std::string name;      // "Adam first moment m"
+  Category category = Category::kOverheads;
+  // Where the node lives: a leaf's tensors, or a group whose children all live on one
+  // device off the GPU. `bytes` and `moment_bytes` are on that device: a GPU group's are the
+  // sum of its GPU children (offloaded ones are not in the GPU figures above them).
+  Device device = Device::kGpu;
+  double bytes = 0;      // at the peak moment
+  double moment_bytes[kMomentCount] = {0, 0, 0, 0};
+  double cpu_bytes = 0;   // at the peak, held in CPU RAM by this node and below (the sum of its children's)
+  double nvme_bytes = 0;  // at the peak, held on NVMe by this node and below
+  double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
+  std::string formula;   // with the values substituted
+  std::string source;    // paper, section, equation; seed document
+  std::vector<BreakdownNode> children;
+
+  const BreakdownNode* Find(const std::string& dotted_id) const;  // searches the subtree
+};
+
+struct Estimate {
+  Totals totals;
+  ParamCounts params;
+  BreakdownNode tree;           // root "total"
+  Diagnostics diagnostics;      // errors make totals.ok false
+  std::string peak_note;        // which tensors coexist at the peak (and which pipeline stage), in words
+  // With pipeline stages: the peaks of the first and the last stage; the figures are for
+  // the larger (totals.pipeline_stage). Equal when pp == 1.
+  double first_stage_peak_bytes = 0;
+  double last_stage_peak_bytes = 0;
+  std::string quick_rule_formula;
+};
+
+// The memory the verdict compares against: gpu_memory_gb in whole bytes; under vLLM or
+// SGLang the share they may fill plus what lives outside it (serving.h ServingCapacityBytes).
+double CapacityBytes(const Config& c);
+
+Totals EstimateTotals(const Config& c);
+Estimate Explain(const Config& c);
+
+}  // namespace llmmem::core

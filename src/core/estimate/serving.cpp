@@ -1,0 +1,351 @@
+// Serving settings, rules and report (serving.h). The figures come from PlanServing
+// (account_serving.h), the same plan the breakdown is built from.
+//
+// Index
+//  [SECTION] Defaults: each runtime's, from its source
+//  [SECTION] Rules: what a runtime refuses
+//  [SECTION] Capacity
+//  [SECTION] Report
+#include "core/estimate/serving.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/estimate/account_serving.h"
+#include "core/estimate/estimate.h"
+#include "core/catalogue/gpus.h"
+#include "core/report/units.h"
+
+namespace llmmem::core {
+
+// [SECTION] Defaults: each runtime's, from its source ------------------------------------
+
+namespace {
+
+int64_t PadTo(int64_t n, int64_t to) { return (n + to - 1) / to * to; }
+
+// vLLM engine/arg_utils.py get_batch_defaults (`vllm serve`, UsageContext.OPENAI_API_SERVER):
+// GPUs of 70 GiB or more that are not A100s get max_num_batched_tokens 8192 and max_num_seqs
+// 1024; the others 2048 and 256; max_num_seqs is capped at max_num_batched_tokens.
+// cudagraph capture sizes: 1, 2, 4 and every multiple of 8 up to min(2 x max_num_seqs, 512).
+void VllmDefaults(const Config& c, ServingSettings& s) {
+  const bool large = s.total_bytes >= 70 * kGiB && c.gpu.find("A100") == std::string::npos;
+  s.mem_fraction = c.mem_fraction > 0 ? c.mem_fraction : 0.9;
+  s.batched_tokens = c.prefill_chunk > 0 ? c.prefill_chunk : large ? 8192 : 2048;
+  s.max_num_seqs = std::min(c.max_num_seqs > 0 ? c.max_num_seqs : large ? 1024 : 256, s.batched_tokens);
+  s.graph_max_tokens = std::min<int64_t>(2 * s.max_num_seqs, 512);
+  s.graph_sizes = std::min<int64_t>(s.graph_max_tokens, 4) >= 4 ? 3 + s.graph_max_tokens / 8 : s.graph_max_tokens;
+}
+
+// SGLang server_args.py _handle_gpu_memory_settings: chunked_prefill_size and
+// cuda_graph_max_bs by GPU memory (MiB), then reserved = 512 + max(chunk, 2048) x 1.5 +
+// cuda_graph_max_bs x 2 + tp x pp / 8 x 1024 MiB (at least 10 GiB above 60 GiB), and
+// mem_fraction_static = round((memory - reserved) / memory, 3).
+void SglangDefaults(const Config& c, ServingSettings& s) {
+  const double mib = s.total_bytes / kMiB;
+  int64_t chunk = 4096, graph_bs = 160;
+  const bool tp4 = c.tp >= 4;
+  if (mib < 20 * 1024) { chunk = 2048; graph_bs = 8; }
+  else if (mib < 35 * 1024) { chunk = 2048; graph_bs = tp4 ? 80 : 24; }
+  else if (mib < 60 * 1024) { chunk = 4096; graph_bs = tp4 ? 160 : 32; }
+  else if (mib < 160 * 1024) { chunk = 8192; graph_bs = tp4 ? 512 : 256; }
+  else { chunk = 16384; graph_bs = 512; }
+  s.batched_tokens = c.prefill_chunk > 0 ? c.prefill_chunk : chunk;
+  s.max_num_seqs = c.max_num_seqs > 0 ? c.max_num_seqs : graph_bs;
+  double reserved = 512 + std::max<double>(static_cast<double>(s.batched_tokens), 2048) * 1.5 +
+                    static_cast<double>(s.max_num_seqs) * 2 + static_cast<double>(c.tp * c.pp) / 8 * 1024;
+  if (mib > 60 * 1024) reserved = std::max(reserved, 10.0 * 1024);
+  s.sglang_reserved_mib = reserved;
+  s.mem_fraction = c.mem_fraction > 0 ? c.mem_fraction : std::round((mib - reserved) / mib * 1000) / 1000;
+  // _generate_cuda_graph_batch_sizes: 1, 2, 4, 8, 12, 16..256 by 8, 272..496 by 16, 512.. by 32.
+  int64_t n = 0;
+  for (int64_t bs : {1, 2, 4, 8, 12}) n += bs <= s.max_num_seqs;
+  for (int64_t bs = 16; bs <= 256; bs += 8) n += bs <= s.max_num_seqs;
+  for (int64_t bs = 272; bs < 512; bs += 16) n += bs <= s.max_num_seqs;
+  for (int64_t bs = 512; bs <= s.max_num_seqs; bs += 32) ++n;
+  s.graph_sizes = n;
+  s.graph_max_tokens = s.max_num_seqs;
+}
+
+// llama.cpp common/common.h (n_batch 2048, n_ubatch 512) and src/llama-context.cpp
+// (n_ctx = GGML_PAD(n_ctx, 256); n_ubatch <= n_batch <= n_ctx). -ngl -1 here: every layer and
+// the output layer (llama-server's -ngl 99). Ollama passes -c num_ctx x num_parallel and
+// -np num_parallel (llm/llama_server.go) and its num_batch 512 (api/types.go).
+void GgmlDefaults(const Config& c, ServingSettings& s) {
+  s.slots = std::max<int64_t>(1, c.batch);
+  s.n_ctx = PadTo(c.seq * s.slots, 256);
+  const int64_t n_batch = std::min<int64_t>(2048, s.n_ctx);
+  s.n_ubatch = std::min(c.prefill_chunk > 0 ? c.prefill_chunk : 512, n_batch);
+  const int64_t layers = c.model.layers;
+  s.gpu_layers = c.gpu_layers < 0 ? layers + 1 : std::min(c.gpu_layers, layers + 1);
+  s.k_type = c.kv_dtype;
+  s.v_type = KvDtypeV(c);
+  // server/routes.go: default num_ctx by the total VRAM of the GPUs (less OLLAMA_GPU_OVERHEAD).
+  const double vram = s.total_bytes * static_cast<double>(std::max<int64_t>(1, c.pp));
+  s.ollama_default_ctx = vram >= 47 * kGiB ? 262144 : vram >= 23 * kGiB ? 32768 : 4096;
+}
+
+}  // namespace
+
+std::vector<const Gpu*> GpuSet(const Config& c) {
+  std::vector<const Gpu*> out;
+  size_t at = 0;
+  while (!c.gpu_set.empty() && at <= c.gpu_set.size()) {
+    const size_t comma = std::min(c.gpu_set.find(',', at), c.gpu_set.size());
+    const Gpu* g = FindGpu(c.gpu_set.substr(at, comma - at));
+    if (g == nullptr) return {};
+    out.push_back(g);
+    at = comma + 1;
+  }
+  return out;
+}
+
+double ServingTotalBytes(const Config& c, int pipeline_stage) {
+  const double set = std::round(c.gpu_memory_gb * kGB);
+  if (!UsesServingRuntime(c)) return set;
+  // A set of unlike GPUs: each pipeline stage is sized by its own card (what CUDA reports).
+  if (IsGgml(c.runtime) && !c.gpu_set.empty()) {
+    const std::vector<const Gpu*> gpus = GpuSet(c);
+    if (pipeline_stage >= 0 && pipeline_stage < static_cast<int>(gpus.size())) {
+      const Gpu* g = gpus[static_cast<size_t>(pipeline_stage)];
+      return g->cuda_bytes > 0 ? g->cuda_bytes : g->UsableBytes();
+    }
+  }
+  // CUDA sees less than nvidia-smi's total (the driver's reserve): a catalogue card still at
+  // its reported size is taken at what CUDA reports, where a log showed it (gpus.json cuda_bytes).
+  const Gpu* g = FindGpu(c.gpu);
+  if (g != nullptr && g->cuda_bytes > 0 && std::fabs(set - g->UsableBytes()) < 1e6) return g->cuda_bytes;
+  return set;
+}
+
+ServingSettings ResolveServing(const Config& c) {
+  ServingSettings s;
+  s.runtime = c.runtime;
+  s.total_bytes = ServingTotalBytes(c);
+  s.cuda_graphs = c.cuda_graphs;
+  switch (c.runtime) {
+    case Runtime::kVllm: VllmDefaults(c, s); break;
+    case Runtime::kSglang: SglangDefaults(c, s); break;
+    case Runtime::kLlamaCpp:
+    case Runtime::kOllama: GgmlDefaults(c, s); break;
+    case Runtime::kHfGenerate: break;
+  }
+  if (!c.cuda_graphs) s.graph_sizes = s.graph_max_tokens = 0;
+  return s;
+}
+
+// [SECTION] Rules: what a runtime refuses -------------------------------------------------
+
+bool RuntimeKvFormat(Runtime r, Dtype d) {
+  switch (r) {
+    case Runtime::kLlamaCpp:
+    case Runtime::kOllama:  // common/arg.cpp kv_cache_types
+      return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16 || d == Dtype::kQ8_0 || d == Dtype::kQ4_0 ||
+             d == Dtype::kQ4_1 || d == Dtype::kQ5_0 || d == Dtype::kQ5_1 || d == Dtype::kIQ4_NL;
+    case Runtime::kVllm:    // --kv-cache-dtype auto | fp8 (e4m3, e5m2)
+    case Runtime::kSglang:
+      return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16 || d == Dtype::kFp8;
+    case Runtime::kHfGenerate: return true;
+  }
+  return true;
+}
+
+bool CheckRuntime(const Config& c, Diagnostics* out) {
+  bool ok = true;
+  auto error = [&](const char* field, const std::string& message) {
+    ok = false;
+    if (out) out->push_back({DiagId::kInconsistent, Severity::kError, field, message});
+  };
+  if (c.runtime == Runtime::kHfGenerate) {
+    if (c.kv_dtype_v != Dtype::kCount && c.kv_dtype_v != c.kv_dtype && out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype_v",
+                      "a separate V cache format is a llama.cpp setting (-ctv); transformers keeps K and V alike"});
+    }
+    // The static cache writes position p at index p of its preallocated tensors: a longer
+    // sequence overruns it (transformers raises; cache_utils.py StaticLayer.update).
+    if (c.mode == Mode::kInference && c.max_cache_len > 0 && c.max_cache_len < c.seq) {
+      error("max_cache_len", "the static cache holds " + FormatCount(c.max_cache_len) + " tokens per sequence; a sequence of " +
+                                 FormatCount(c.seq) + " tokens does not fit in it (raise max_cache_len, or 0 for the dynamic cache)");
+      return false;
+    }
+    if (c.mode != Mode::kInference && c.max_cache_len > 0 && out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
+                      "the static KV cache is a setting of inference (HF generate)"});
+    }
+    return true;
+  }
+  if (c.max_cache_len > 0 && out) {
+    out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
+                    std::string("max_cache_len is HF generate's static cache; ") + Id(c.runtime) + " allocates its own"});
+  }
+  if (c.mode != Mode::kInference) {
+    if (out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "runtime",
+                      std::string("the serving runtime (") + Id(c.runtime) + ") applies to inference only"});
+    }
+    return true;
+  }
+  const char* id = Id(c.runtime);
+  if (!RuntimeKvFormat(c.runtime, c.kv_dtype)) {
+    error("kv_dtype", std::string(id) + " does not store a KV cache in " + Info(c.kv_dtype).id +
+                          (IsGgml(c.runtime) ? "; -ctk takes f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, iq4_nl"
+                                             : "; --kv-cache-dtype takes auto (the model's 16 bits) or fp8"));
+  }
+  if (!RuntimeKvFormat(c.runtime, KvDtypeV(c))) {
+    error("kv_dtype_v", std::string(id) + " does not store a V cache in " + Info(KvDtypeV(c)).id);
+  }
+  if (IsPagedServer(c.runtime) && c.kv_dtype_v != Dtype::kCount && c.kv_dtype_v != c.kv_dtype) {
+    error("kv_dtype_v", std::string(id) + " keeps K and V in one format (--kv-cache-dtype)");
+  }
+  if (!c.gpu_set.empty()) {
+    const size_t n = GpuSet(c).size();
+    if (n == 0) error("gpu_set", "gpu_set names a GPU that is not in the catalogue");
+    else if (static_cast<int64_t>(n) != c.pp) {
+      error("gpu_set", "gpu_set has " + std::to_string(n) + " GPUs but pp is " + std::to_string(c.pp) + ": one pipeline stage per GPU");
+    } else if (!IsGgml(c.runtime) && out) {
+      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "gpu_set",
+                      "a set of unlike GPUs is modelled for llama.cpp's layer split; the other runtimes size every GPU as gpu"});
+    }
+  }
+  if (IsGgml(c.runtime)) {
+    const Dtype v = KvDtypeV(c);
+    const bool v_quantised = !IsPlainFloat(v);
+    if (v_quantised && !c.flash_attn) {
+      // llama-context.cpp: "V cache quantization requires flash_attn"
+      error("kv_dtype_v", std::string(id) + " needs flash attention for a quantised V cache (-fa on; llama_init_from_model "
+                                            "refuses \"V cache quantization requires flash_attn\")");
+    }
+    if (c.tp > 1) {
+      error("tp", std::string(id) + " splits layers over GPUs (--split-mode layer, its default): use pp for the number of "
+                                    "GPUs; row split is not modelled");
+    }
+    if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kGptq || c.dtype == Dtype::kAwq) {
+      error("dtype", std::string(id) + " loads GGUF files: choose a GGUF type (q4_k_m, q8_0, ...) or f16/bf16/f32");
+    }
+  }
+  if (IsPagedServer(c.runtime) && c.dtype >= Dtype::kQ8_0 && c.dtype < Dtype::kCount) {
+    if (out) {
+      out->push_back({DiagId::kUnsupported, Severity::kWarning, "dtype",
+                      std::string(id) + " runs GGUF checkpoints only experimentally; AWQ, GPTQ or fp8 checkpoints are its usual "
+                                        "quantised formats"});
+    }
+  }
+  if (out && c.runtime == Runtime::kVllm && c.batch > 1 && c.max_num_seqs > 0 && c.batch > c.max_num_seqs) {
+    out->push_back({DiagId::kInconsistent, Severity::kWarning, "batch",
+                    "vLLM runs at most max_num_seqs (" + std::to_string(c.max_num_seqs) + ") requests at once"});
+  }
+  return ok;
+}
+
+// [SECTION] Capacity ------------------------------------------------------------------------
+
+double ServingCapacityBytes(const Config& c, int pipeline_stage) {
+  const double total = ServingTotalBytes(c, pipeline_stage);
+  if (!UsesServingRuntime(c) || !IsPagedServer(c.runtime)) return total;
+  const Derived d(c, pipeline_stage);
+  return PlanServing(d).capacity;
+}
+
+// [SECTION] Report ---------------------------------------------------------------------------
+
+namespace {
+
+std::string Count(double v) { return FormatCount(static_cast<int64_t>(std::floor(v))); }
+
+}  // namespace
+
+ServingReport Serve(const Config& c) {
+  ServingReport r;
+  r.runtime = c.runtime;
+  if (!UsesServingRuntime(c)) return r;
+  const Totals t = EstimateTotals(c);
+  if (!t.ok) return r;
+  const Derived d(c, t.pipeline_stage);
+  const ServingPlan p = PlanServing(d);
+  r.ok = true;
+  r.settings = p.set;
+  auto line = [&](const std::string& label, const std::string& value, const std::string& note = "") {
+    r.lines.push_back({label, value, note});
+  };
+  if (IsPagedServer(c.runtime)) {
+    const bool vllm = c.runtime == Runtime::kVllm;
+    r.budget_bytes = p.budget;
+    r.kv_available_bytes = p.kv_available;
+    r.blocks = static_cast<int64_t>(p.pool_units);
+    r.block_bytes = p.block_bytes;
+    r.pool_tokens = vllm ? r.blocks * kVllmBlockTokens : r.blocks;
+    const double per_request = vllm ? std::ceil(d.s_local / static_cast<double>(kVllmBlockTokens)) : d.s_local;
+    r.max_concurrency = per_request > 0 ? p.pool_units / per_request : 0;
+    // vLLM estimate_max_model_len: the longest request the pool holds (whole blocks).
+    r.max_model_len = r.pool_tokens;
+    const std::string frac = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
+    line(frac, FormatNumber(p.set.mem_fraction, 3),
+         vllm ? (c.mem_fraction > 0 ? "as set" : "vLLM's default") : (c.mem_fraction > 0 ? "as set" : "SGLang's default: reserved " +
+                                                                        FormatNumber(p.set.sglang_reserved_mib, 0) + " MiB of " +
+                                                                        FormatNumber(p.set.total_bytes / kMiB, 0) + " MiB"));
+    line(vllm ? "the instance may use" : "weights + token pool may use", FormatBytesBoth(p.budget));
+    line("weights", FormatBytesBoth(p.weights));
+    if (vllm) {
+      line("activation peak (profiling)", FormatBytesBoth(p.activation),
+           "max_num_batched_tokens " + FormatCount(p.set.batched_tokens) + ", max_num_seqs " + FormatCount(p.set.max_num_seqs));
+      line("non-torch memory", FormatBytesBoth(p.non_torch));
+    } else {
+      line("prefill activations (outside the fraction)", FormatBytesBoth(p.activation),
+           "chunked_prefill_size " + FormatCount(p.set.batched_tokens));
+    }
+    line(vllm ? "available KV cache memory" : "token pool memory", FormatBytesBoth(std::max(0.0, p.kv_available)));
+    if (vllm) {
+      line("GPU KV cache blocks", Count(p.pool_units), FormatBytesBoth(p.block_bytes) + " per 16-token block");
+      line("GPU KV cache size", Count(static_cast<double>(r.pool_tokens)) + " tokens");
+      line("maximum concurrency for " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens per request",
+           FormatNumber(r.max_concurrency, 2) + "x", "blocks / cdiv(max_model_len, 16)");
+    } else {
+      line("max_total_num_tokens", Count(p.pool_units), FormatNumber(p.block_bytes, 0) + " B per token (cell_size)");
+      line("requests of " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens at once", FormatNumber(r.max_concurrency, 2));
+    }
+    if (p.graphs > 0) {
+      line("CUDA graphs (outside the share)", FormatBytesBoth(p.graphs),
+           FormatCount(p.set.graph_sizes) + " sizes up to " + FormatCount(p.set.graph_max_tokens));
+    }
+    if (vllm && p.pool_units < p.needed_units / std::max(1.0, d.b)) {
+      line("start-up", "fails", "one request of max_model_len needs " + Count(p.needed_units / std::max(1.0, d.b)) +
+                                    " blocks (vLLM: \"To serve at least one request ... KV cache is needed\")");
+    }
+    return r;
+  }
+  // llama.cpp / Ollama: the host figures are with the first GPU (stage 0).
+  const ServingPlan host = t.pipeline_stage == 0 ? p : PlanServing(Derived(c, 0));
+  r.gpu_layers = p.set.gpu_layers;
+  r.gpu_bytes = t.peak_bytes;
+  r.compute_buffer_bytes = p.compute_gpu;
+  r.host_compute_bytes = host.compute_cpu;
+  r.output_buffer_bytes = host.output_buffer;
+  r.host_buffer_bytes = host.compute_cpu + host.output_buffer;
+  r.ram_bytes = host.weights_cpu + host.kv_cpu + r.host_buffer_bytes;
+  r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_layer;
+  r.ram_fits = c.ram_gb <= 0 || r.ram_bytes <= c.ram_gb * kGB;
+  line("-ngl (layers on the GPU)", FormatCount(p.set.gpu_layers) + " of " + FormatCount(c.model.layers + 1),
+       p.set.gpu_layers > c.model.layers ? "all layers and the output layer" : FormatNumber(host.cpu_layers, 0) + " layers run on the CPU");
+  line("n_ctx (KV cells)", FormatCount(p.set.n_ctx), FormatCount(p.set.slots) + " slots x " +
+                                                          FormatCount(p.set.n_ctx / std::max<int64_t>(1, p.set.slots)));
+  line("KV cache (" + std::string(Info(p.set.k_type).id) + "/" + Info(p.set.v_type).id + ")",
+       FormatBytesBoth(r.kv_bytes), FormatNumber(p.kv_token_layer, 2) + " B per cell and layer");
+  line("compute buffer (GPU)", FormatBytesBoth(p.compute_gpu), "n_ubatch " + FormatCount(p.set.n_ubatch));
+  line("host buffers (compute + output)", FormatBytesBoth(r.host_buffer_bytes));
+  line("system RAM needed", FormatBytesBoth(r.ram_bytes),
+       c.ram_gb > 0 ? (r.ram_fits ? "fits the " : "exceeds the ") + FormatNumber(c.ram_gb) + " GB set" : "mmapped weights, CPU KV, host buffers");
+  // Unlike GPUs: each one's layers and memory (llama.cpp's default split by memory).
+  const std::vector<const Gpu*> set = GpuSet(c);
+  for (size_t i = 0; i < set.size() && static_cast<int64_t>(set.size()) == c.pp; ++i) {
+    const ServingPlan q = PlanServing(Derived(c, static_cast<int>(i)));
+    const double used = q.weights_gpu + q.kv_gpu + q.compute_gpu + c.cuda_context_gb * kGB + c.comm_buffer_gb * kGB;
+    line("GPU " + std::to_string(i) + ": " + set[i]->key, FormatNumber(q.gpu_layers_here, 0) + " layers" + (q.output_here ? " + output" : ""),
+         FormatBytesBoth(used) + " of " + FormatBytesBoth(q.total));
+  }
+  if (c.runtime == Runtime::kOllama) {
+    line("Ollama's default num_ctx here", FormatCount(p.set.ollama_default_ctx), "by total VRAM (server/routes.go)");
+  }
+  return r;
+}
+
+}  // namespace llmmem::core

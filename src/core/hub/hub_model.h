@@ -1,0 +1,55 @@
+// A Hub model from what was fetched: config.json (full accounting when the importer knows
+// its model_type, else the common fields read generically), the weight headers (exact
+// parameters and stored bytes per dtype), and the Hub API's own per-dtype totals, cross-
+// checked. Pure: the bytes come from the cache reader, libcurl or the page's fetch().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config/diagnostics.h"
+#include "core/model/dtype.h"
+#include "core/hub/hub_api.h"
+#include "core/io/json.h"
+#include "core/model/model.h"
+#include "core/io/weight_headers.h"
+
+namespace llmmem::core {
+
+struct HubModelInput {
+  std::string name;                              // the repo id (the model's name)
+  const std::string* config_text = nullptr;      // config.json; null when the repo has none
+  std::string config_source;                     // "cache: PATH" or the URL
+  const WeightHeaderResult* weights = nullptr;   // combined headers; null when none were read
+  std::string weights_source;
+  std::string weights_file;                      // the file the header came from (GGUF: the quant)
+  const HubModelInfo* info = nullptr;            // the API's answer; null offline
+  std::string info_source;
+};
+
+struct HubModelBuild {
+  bool ok = false;
+  ModelSpec model;
+  bool approximate = false;         // the architecture was read generically
+  std::string model_type;
+  bool dtype_known = false;         // the format the weights are stored in
+  Dtype dtype = Dtype::kBf16;
+  uint64_t stored_bytes = 0;        // the headers' exact weight bytes (0: unknown)
+  Diagnostics diagnostics;          // errors (ok false) and notes
+  std::vector<std::string> provenance;  // what came from where, one line each
+};
+
+HubModelBuild BuildHubModel(const HubModelInput& in);
+
+// The common config fields (hidden size, layers, heads, KV heads, head dim, intermediate
+// size, vocab; their GPT-2/T5/Falcon spellings too; a multimodal config's text_config),
+// llama-like otherwise. False when hidden size, layers or heads are missing.
+bool ReadGenericConfig(const Json& config, ModelSpec* m, std::string* missing);
+
+// The weights' format from a safetensors dtype ("BF16"), a quantization_config, or a GGUF
+// file name ("...Q4_K_M.gguf"). False when none says.
+bool DtypeFromSafetensors(const std::string& dtype, Dtype* out);
+bool DtypeFromQuantConfig(const Json& config, Dtype* out);
+bool DtypeFromGgufName(const std::string& file, Dtype* out);
+
+}  // namespace llmmem::core

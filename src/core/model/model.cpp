@@ -1,0 +1,72 @@
+// Parameter counting over ForEachTensor's shapes.
+#include "core/model/model.h"
+
+namespace llmmem::core {
+
+ParamCounts CountParameters(const ModelSpec& m) {
+  ParamCounts c;
+  int64_t routed_total = 0;
+  ForEachTensor(m, [&](const TensorShape& t) {
+    const int64_t each = t.rows * t.cols;
+    const int64_t n = each * t.count;
+    if (each > c.largest_tensor) c.largest_tensor = each;
+    if (t.routed_expert) routed_total += n;
+    switch (t.group) {
+      case ParamGroup::kEmbedding: c.embedding += n; break;
+      case ParamGroup::kAttention: c.attention += n; break;
+      case ParamGroup::kMlp: c.mlp += n; break;
+      case ParamGroup::kNorms: c.norms += n; break;
+      case ParamGroup::kHead: c.head += n; break;
+    }
+  });
+  c.total = c.embedding + c.attention + c.mlp + c.norms + c.head;
+  c.tensors = CountParameterTensors(m);
+  // Per token only experts_per_token of the routed experts run.
+  c.active = m.IsMoe() ? c.total - routed_total + routed_total / m.experts * m.experts_per_token : c.total;
+  return c;
+}
+
+int64_t CountParameterTensors(const ModelSpec& m) {
+  const int64_t norm = m.norm == NormKind::kLayerNorm ? 2 : 1;  // weight (+ bias)
+  const bool fused_qkv = m.norm == NormKind::kLayerNorm && m.learned_positions > 0;  // GPT-2's c_attn
+  int64_t attention = 0;
+  if (m.IsMla()) {
+    attention = (m.q_lora_rank > 0 ? 2 + norm : 1) + 1 + norm + 1 + 1;  // q (a, norm, b), kv_a, kv norm, kv_b, o
+  } else {
+    attention = (fused_qkv ? 1 : 3) + 1;
+  }
+  if (m.qkv_bias) attention += fused_qkv ? 1 : 3;
+  if (m.attn_out_bias) attention += 1;
+  if (m.qk_norm != QkNorm::kNone) attention += 2 * norm;
+  const int64_t mlp_one = (m.mlp == MlpKind::kGated ? 3 : 2) * (m.mlp_bias ? 2 : 1);
+  int64_t mlp = 0;
+  const int64_t L = m.layers;
+  if (!m.IsMoe()) {
+    mlp = mlp_one * L;
+  } else {
+    const int64_t dense = m.dense_layers < L ? m.dense_layers : L;
+    const int64_t moe = L - dense;
+    mlp = mlp_one * dense +
+          moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) + (m.shared_expert_gate ? 1 : 0));
+  }
+  int64_t n = L * (attention + m.norms_per_layer * norm) + mlp;
+  n += 1;  // token embedding
+  if (m.learned_positions > 0) n += 1;
+  if (m.type_vocab > 0) n += 1;
+  if (m.embedding_norm) n += norm;
+  if (m.final_norm) n += norm;
+  if (!m.tied_embeddings && m.arch == Arch::kDecoder) n += 1;
+  if (m.pooler) n += 2;
+  return n;
+}
+
+int64_t ModelContext(const ModelSpec& m) {
+  if (m.learned_positions > 0 && m.max_positions > 0) return m.learned_positions < m.max_positions ? m.learned_positions : m.max_positions;
+  return m.learned_positions > 0 ? m.learned_positions : m.max_positions;
+}
+
+int64_t TrainableBase(const ModelSpec& m, const ParamCounts& counts) {
+  return m.params_override > 0 ? m.params_override : counts.total;
+}
+
+}  // namespace llmmem::core

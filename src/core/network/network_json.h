@@ -1,0 +1,51 @@
+// The layer-stack JSON format (CLI --network FILE, the URL, the JS API, presets/networks/)
+// and the vision presets embedded from presets/networks/*.json.
+//
+//   {"name": "tiny", "input": [3, 32, 32], "layers": [
+//     {"type": "conv2d", "out": 16, "kernel": 3, "padding": 1, "bias": false},
+//     {"type": "batchnorm"}, {"type": "relu", "inplace": true},
+//     {"type": "add", "branches": [[{"type": "conv2d", "out": 16, "kernel": 3, "padding": 1}], []]},
+//     {"type": "adaptive_avgpool2d", "size": 1}, {"type": "flatten"}, {"type": "linear", "out": 10}]}
+//
+// Keys of a layer: type (LayerKindIdList), name, in, out, vocab, kernel, stride, padding
+// (a number, [h, w], "same" or "valid"), dilation, output_padding, groups, heads, window,
+// shift, size, scale, match ("input" | "block"), mode, dims, start_dim, end_dim, dim, p,
+// bias, affine, inplace, ceil_mode, trainable, approximate, branches (blocks: a list of
+// layer lists, [] the block input itself). "in" is optional everywhere (taken from the
+// shape and checked when given). Unknown keys are warnings; wrong types and ranges errors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config/diagnostics.h"
+#include "core/io/json.h"
+#include "core/network/layer_stack.h"
+
+namespace llmmem::core {
+
+struct NetworkParse {
+  bool ok = false;
+  NetworkSpec spec;
+  Diagnostics diagnostics;
+};
+
+NetworkParse ParseNetworkJson(const std::string& text);
+NetworkParse NetworkFromJson(const Json& j);
+// Only what differs from the defaults; ParseNetworkJson(NetworkToJson(s).Dump()) gives s back.
+Json NetworkToJson(const NetworkSpec& spec);
+const char* NetworkTaskId(NetworkTask t);
+
+struct NetworkPreset {
+  std::string key;  // file name without .json: "resnet50" (torchvision's name)
+  bool ok = false;
+  NetworkSpec spec;
+  Diagnostics diagnostics;
+};
+
+// All presets, in family order then file order; parsed once.
+const std::vector<NetworkPreset>& NetworkPresets();
+// nullptr when unknown; case-insensitive; "-" and "_" are the same ("resnet-50" finds resnet50).
+const NetworkPreset* FindNetworkPreset(const std::string& key);
+
+}  // namespace llmmem::core

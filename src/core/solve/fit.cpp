@@ -1,0 +1,183 @@
+#include "core/solve/fit.h"
+
+#include <cmath>
+
+#include "core/estimate/estimate.h"
+#include "core/config/fields.h"
+#include "core/config/gpu_count.h"
+#include "core/report/units.h"
+#include "core/config/validate.h"
+
+namespace llmmem::core {
+namespace {
+
+double PeakWithDp(Config c, int64_t dp) {
+  c.dp = dp;
+  if (c.zero_group > 0) c.zero_group = 0;  // shard over all replicas when solving for dp
+  const Totals t = EstimateTotals(c);
+  return t.ok ? t.peak_bytes : INFINITY;
+}
+
+// Largest value in [1, hi] for which fits(value) holds, assuming monotonicity; 0 if none.
+template <class Fits>
+int64_t LargestFitting(int64_t hi, Fits&& fits) {
+  if (!fits(1)) return 0;
+  int64_t lo = 1;
+  int64_t step = 1;
+  while (lo + step <= hi && fits(lo + step)) {
+    lo += step;
+    step *= 2;
+  }
+  int64_t top = lo + step <= hi ? lo + step : hi + 1;  // fits(lo), !fits(top) or top past hi
+  while (top - lo > 1) {
+    const int64_t mid = lo + (top - lo) / 2;
+    if (fits(mid)) lo = mid; else top = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+FitGpus MinDataParallel(const Config& c, double capacity) {
+  FitGpus r;
+  const double m2 = PeakWithDp(c, 2), m4 = PeakWithDp(c, 4);
+  if (!std::isfinite(m2) || !std::isfinite(m4)) return r;
+  r.sharded_bytes = 4 * (m2 - m4);
+  r.unsharded_bytes = m2 - r.sharded_bytes / 2;
+  const int64_t other = GpusPerReplica(c);
+  if (PeakWithDp(c, 1) <= capacity) {
+    r.possible = true;
+    r.threshold = capacity > r.unsharded_bytes ? r.sharded_bytes / (capacity - r.unsharded_bytes) : 1;
+    r.min_dp = 1;
+    r.min_gpus = other;
+    return r;
+  }
+  if (capacity <= r.unsharded_bytes) return r;
+  r.threshold = r.sharded_bytes / (capacity - r.unsharded_bytes);
+  int64_t k = static_cast<int64_t>(std::ceil(r.threshold));
+  if (k < 2) k = 2;
+  // Guard against rounding at the boundary: confirm with direct estimates.
+  while (k > 2 && PeakWithDp(c, k - 1) <= capacity) --k;
+  for (int guard = 0; guard < 64 && PeakWithDp(c, k) > capacity; ++guard) ++k;
+  if (PeakWithDp(c, k) > capacity) return r;
+  r.possible = true;
+  r.min_dp = k;
+  r.min_gpus = k * other;
+  return r;
+}
+
+Config AtZeroStage(const Config& c, int stage) {
+  Config k = c;
+  k.zero = stage;
+  if (stage < 3) k.offload_params = Offload::kNone;
+  k.zero_group = 0;
+  return k;
+}
+
+std::vector<ZeroStageFit> FewestGpusPerZeroStage(const Config& c, double capacity) {
+  std::vector<ZeroStageFit> rows;
+  for (int z = 0; z < kZeroStages; ++z) {
+    ZeroStageFit r;
+    r.stage = z;
+    r.config = AtZeroStage(c, z);
+    r.offload_params_dropped = c.offload_params != Offload::kNone && z < 3;
+    for (const Diagnostic& d : Validate(r.config)) {
+      if (d.severity != Severity::kError) continue;
+      r.error = (d.field.empty() ? "" : d.field + ": ") + d.message;
+      break;
+    }
+    if (r.error.empty()) r.fit = MinDataParallel(r.config, capacity);
+    if (r.fit.possible) {
+      Config k = r.config;
+      k.dp = r.fit.min_dp;
+      const Totals t = EstimateTotals(k);
+      r.peak_at_min_bytes = t.ok ? t.peak_bytes : 0;
+    } else if (!r.error.empty()) {
+      r.why_not = "this stage's configuration is refused: " + r.error;
+    } else if (capacity <= r.fit.unsharded_bytes) {
+      // A + B/k never drops below A: what stays whole on every GPU already fills it.
+      r.why_not = "what stays whole on every GPU (activations, buffers and every state this stage does not shard: " +
+                  FormatBytesBoth(r.fit.unsharded_bytes) + ") is already more than the " + FormatBytesBoth(capacity) +
+                  " available; more data-parallel GPUs never help at this stage";
+    } else {
+      r.why_not = "no data-parallel size fits: the estimate does not come down with more replicas";
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+namespace {
+
+// The largest value of one integer field that still fits, searched up to the field's
+// documented maximum (its row in fields.h), everything else as configured.
+int64_t LargestFittingValue(const Config& c, double capacity, int64_t Config::*field, const char* limit_name) {
+  Config x = c;
+  return LargestFitting(static_cast<int64_t>(FindField(limit_name)->max), [&](int64_t v) {
+    x.*field = v;
+    const Totals t = EstimateTotals(x);
+    return t.ok && t.peak_bytes <= capacity;
+  });
+}
+
+}  // namespace
+
+int64_t MaxMicroBatch(const Config& c, double capacity) {
+  return LargestFittingValue(c, capacity, &Config::batch, "batch");
+}
+
+int64_t MaxSequence(const Config& c, double capacity) {
+  return LargestFittingValue(c, capacity, &Config::seq, "seq");
+}
+
+int64_t MaxSequenceInContext(const Config& c, double capacity) {
+  int64_t hi = static_cast<int64_t>(FindField("seq")->max);
+  const int64_t context = ModelContext(c.model);
+  if (context > 0 && context < hi) hi = context;
+  Config x = c;
+  return LargestFitting(hi, [&](int64_t v) {
+    x.seq = v;
+    const Totals t = EstimateTotals(x);
+    return t.ok && t.peak_bytes <= capacity;
+  });
+}
+
+FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
+  static const Dtype kWeights[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M,
+                                   Dtype::kQ4_K_M, Dtype::kAwq, Dtype::kNf4, Dtype::kQ3_K_M, Dtype::kQ2_K_File,
+                                   Dtype::kIQ2_XXS};
+  static const Dtype kKv[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
+  Config x = c;
+  x.mode = Mode::kInference;
+  x.offload_params = Offload::kNone;  // a training setting; refused in inference
+  FitFormats r;
+  for (Dtype w : kWeights) {
+    for (Dtype kv : kKv) {
+      x.dtype = w;
+      x.kv_dtype = kv;
+      const Totals t = EstimateTotals(x);
+      if (t.ok && t.peak_bytes <= capacity) {
+        r.found = true;
+        r.dtype = w;
+        r.kv_dtype = kv;
+        r.peak_bytes = t.peak_bytes;
+        return r;
+      }
+    }
+  }
+  return r;
+}
+
+double MaxParamsForMemory(const Config& c, double capacity) {
+  Config x = c;
+  x.model.params_override = 1'000'000'000;
+  const Totals a = EstimateTotals(x);
+  x.model.params_override = 2'000'000'000;
+  const Totals b = EstimateTotals(x);
+  if (!a.ok || !b.ok) return 0;
+  const double slope = (b.peak_bytes - a.peak_bytes) / 1e9;
+  const double fixed = a.peak_bytes - slope * 1e9;
+  return slope > 0 && capacity > fixed ? (capacity - fixed) / slope : 0;
+}
+
+}  // namespace llmmem::core
