@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   };
   for (int w = 0; w < 10; ++w) estimates(n / 20 + 1);  // warm-up
   const double fast = estimates(n);
-  const double explained = SecondsPer(n / 100 + 1, [&](int i) { g_sink = g_sink + Explain(pick(i)).totals.peak_bytes; });
+  const double explained =
+      SecondsPer(n / 100 + 1, [&](int i) { g_sink = g_sink + Explain(pick(i)).totals.peak_bytes; });
   // The fit map's axes for these configurations (panel_fitmap.cpp: 4 samples an octave).
   const std::vector<int64_t> seqs = llmmem::app::chart::LogSamples(128, int64_t{1} << 17, 4);
   const std::vector<int64_t> batches = llmmem::app::chart::LogSamples(1, 256, 4);
@@ -73,8 +74,9 @@ int main(int argc, char** argv) {
   });
   const size_t cells = seqs.size() * batches.size();
   if (json) {
-    std::printf("{\"estimate_us\": %.4f, \"explain_us\": %.2f, \"fitmap_ms\": %.3f, \"fitmap_cells\": %zu, \"n\": %d}\n",
-                fast * 1e6, explained * 1e6, map * 1e3, cells, n);
+    std::printf(
+        "{\"estimate_us\": %.4f, \"explain_us\": %.2f, \"fitmap_ms\": %.3f, \"fitmap_cells\": %zu, \"n\": %d}\n",
+        fast * 1e6, explained * 1e6, map * 1e3, cells, n);
     return 0;
   }
   std::printf("EstimateTotals: %.3f us per estimate (%.0f per second)\n", fast * 1e6, 1 / fast);

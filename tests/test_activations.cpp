@@ -62,8 +62,12 @@ TEST_CASE("A3: full recompute keeps 2sbh per layer: 67 MB, 5.37 GB for 80 layers
 }
 
 TEST_CASE("A4-A7: the 7B model's activations by batch and sequence length") {
-  struct Row { int64_t b, s; double per_layer_gb, total_gb; };
-  const Row rows[] = {{1, 2048, 0.956, 30.60}, {4, 2048, 3.825, 122.4}, {1, 4096, 3.255, 104.2}, {4, 4096, 13.02, 416.6}};
+  struct Row {
+    int64_t b, s;
+    double per_layer_gb, total_gb;
+  };
+  const Row rows[] = {
+      {1, 2048, 0.956, 30.60}, {4, 2048, 3.825, 122.4}, {1, 4096, 3.255, 104.2}, {4, 4096, 13.02, 416.6}};
   for (const Row& r : rows) {
     CAPTURE(r.b);
     CAPTURE(r.s);

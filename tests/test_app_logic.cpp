@@ -48,9 +48,11 @@ TEST_CASE("Weights: the header loop reads only what the header needs") {
     p.ok = true;
     p.file_size = file_size;
     const uint64_t end = std::min<uint64_t>(offset + n, 1 << 20);
-    p.bytes = prefix.substr(std::min<size_t>(static_cast<size_t>(offset), prefix.size()),
-                            static_cast<size_t>(std::min<uint64_t>(end, prefix.size()) - std::min<uint64_t>(offset, prefix.size())));
-    if (end > prefix.size() && end > offset) p.bytes.append(static_cast<size_t>(end - std::max<uint64_t>(offset, prefix.size())), '\0');
+    p.bytes = prefix.substr(
+        std::min<size_t>(static_cast<size_t>(offset), prefix.size()),
+        static_cast<size_t>(std::min<uint64_t>(end, prefix.size()) - std::min<uint64_t>(offset, prefix.size())));
+    if (end > prefix.size() && end > offset)
+      p.bytes.append(static_cast<size_t>(end - std::max<uint64_t>(offset, prefix.size())), '\0');
     return p;
   });
   REQUIRE(r.ok());

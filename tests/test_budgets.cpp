@@ -172,7 +172,8 @@ TEST_CASE("Chunked prefill bounds the workspace by the chunk, not the whole batc
   const double whole = Bytes(Explain(c), "total.inference.prefill_workspace");
   c.prefill_chunk = 8192;
   const double chunked = Bytes(Explain(c), "total.inference.prefill_workspace");
-  CHECK(chunked == doctest::Approx(whole / 8).epsilon(1e-12));  // every term is linear in the tokens with FlashAttention
+  CHECK(chunked ==
+        doctest::Approx(whole / 8).epsilon(1e-12));  // every term is linear in the tokens with FlashAttention
   CHECK(Bytes(Explain(c), "total.inference.kv_cache") > 0);
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("Chart: the fit-map colour goes green, yellow, orange, then red") {
   FitColor(0.1, rgb);
   CHECK(rgb[1] > rgb[0]);  // green
   FitColor(1.0, rgb);
-  CHECK(rgb[0] > 0.9f);    // orange at capacity
+  CHECK(rgb[0] > 0.9f);  // orange at capacity
   FitColor(2.0, rgb);
   CHECK(rgb[0] > rgb[1]);  // red past it
   FitColor(-1, rgb);

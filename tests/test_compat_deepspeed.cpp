@@ -150,7 +150,7 @@ TEST_CASE("DeepSpeed ZeRO-3: bigscience/T0_3B, 32.9M largest layer, 1 node x 8 G
   CHECK(std::round(r.lines[4].gpu_bytes / kGiB * 100) / 100 == 6.1);
   CHECK(r.lines[4].cpu_bytes == 1579155456.0);
   CHECK(r.lines[5].cpu_bytes == 136848000000.0);  // zero_init=0: 4P x 8 x 1.5
-  CHECK(r.gpu_bytes == r.lines[4].gpu_bytes);       // no offload, zero_init=1
+  CHECK(r.gpu_bytes == r.lines[4].gpu_bytes);     // no offload, zero_init=1
 }
 
 TEST_CASE("DeepSpeed ZeRO-3: 70B with a 128256 x 8192 embedding on 4 nodes x 8 GPUs, every row") {
@@ -160,15 +160,15 @@ TEST_CASE("DeepSpeed ZeRO-3: 70B with a 128256 x 8192 embedding on 4 nodes x 8 G
   const CompatEstimate r = DeepSpeedEstimate(c, 8);
   REQUIRE(r.ok);
   // LL = 1,050,673,152, 4LL = 4,202,692,608, gpus_factor = 1/4, G = 32.
-  CHECK(r.lines[0].gpu_bytes == 4202692608.0);      // 4LL
-  CHECK(r.lines[0].cpu_bytes == 472500000000.0);    // 70e9 x 18 x 0.25 x 1.5
-  CHECK(r.lines[1].cpu_bytes == 3360000000000.0);   // 70e9 x max(32, 4.5) x 1.5
-  CHECK(r.lines[2].gpu_bytes == 8577692608.0);      // 4LL + int(140e9 / 32) = 4LL + 4,375,000,000
-  CHECK(r.lines[2].cpu_bytes == 420000000000.0);    // 70e9 x 16 x 0.25 x 1.5
-  CHECK(r.lines[3].cpu_bytes == 3360000000000.0);   // 70e9 x max(32, 4) x 1.5
-  CHECK(r.lines[4].gpu_bytes == 43577692608.0);     // 4LL + int(1.26e12 / 32) = 4LL + 39,375,000,000
-  CHECK(r.lines[4].cpu_bytes == 50432311296.0);     // LL x 4 x 8 x 1.5
-  CHECK(r.lines[5].cpu_bytes == 3360000000000.0);   // 70e9 x 4 x 8 x 1.5
+  CHECK(r.lines[0].gpu_bytes == 4202692608.0);     // 4LL
+  CHECK(r.lines[0].cpu_bytes == 472500000000.0);   // 70e9 x 18 x 0.25 x 1.5
+  CHECK(r.lines[1].cpu_bytes == 3360000000000.0);  // 70e9 x max(32, 4.5) x 1.5
+  CHECK(r.lines[2].gpu_bytes == 8577692608.0);     // 4LL + int(140e9 / 32) = 4LL + 4,375,000,000
+  CHECK(r.lines[2].cpu_bytes == 420000000000.0);   // 70e9 x 16 x 0.25 x 1.5
+  CHECK(r.lines[3].cpu_bytes == 3360000000000.0);  // 70e9 x max(32, 4) x 1.5
+  CHECK(r.lines[4].gpu_bytes == 43577692608.0);    // 4LL + int(1.26e12 / 32) = 4LL + 39,375,000,000
+  CHECK(r.lines[4].cpu_bytes == 50432311296.0);    // LL x 4 x 8 x 1.5
+  CHECK(r.lines[5].cpu_bytes == 3360000000000.0);  // 70e9 x 4 x 8 x 1.5
 }
 
 TEST_CASE("DeepSpeed ZeRO-3: 13B on 7 nodes x 8 GPUs truncates the 1/7 node share") {

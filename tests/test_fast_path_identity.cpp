@@ -122,8 +122,12 @@ Config RandomConfig(Picker& pick) {
   Config c;
   const std::vector<Preset>& presets = Presets();
   switch (pick({0, 0, 1, 1, 2})) {
-    case 0: c.model = RandomModel(pick); break;
-    case 1: c.model = presets[static_cast<size_t>(pick.Below(static_cast<int64_t>(presets.size())))].model; break;
+    case 0:
+      c.model = RandomModel(pick);
+      break;
+    case 1:
+      c.model = presets[static_cast<size_t>(pick.Below(static_cast<int64_t>(presets.size())))].model;
+      break;
     default:
       c.model = ModelSpec{};
       c.model.hidden = c.model.layers = c.model.heads = 0;
@@ -156,7 +160,8 @@ Config RandomConfig(Picker& pick) {
     c.gpu_layers = pick({-1, -1, 0, 10});
     if (!RuntimeKvFormat(c.runtime, c.kv_dtype)) c.kv_dtype = Dtype::kFp16;
     if (IsGgml(c.runtime)) {
-      c.kv_dtype_v = static_cast<Dtype>(pick({static_cast<int64_t>(Dtype::kCount), 1, static_cast<int64_t>(Dtype::kQ8_0)}));
+      c.kv_dtype_v =
+          static_cast<Dtype>(pick({static_cast<int64_t>(Dtype::kCount), 1, static_cast<int64_t>(Dtype::kQ8_0)}));
       if (!c.flash_attn || !RuntimeKvFormat(c.runtime, c.kv_dtype)) c.kv_dtype_v = Dtype::kCount;
       if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kGptq || c.dtype == Dtype::kAwq) c.dtype = Dtype::kQ4_K_M;
     }
@@ -274,10 +279,11 @@ TEST_CASE("Fast path identity: a change to any model field is seen by the per-mo
       const std::string now = f.get(base);
       char* end = nullptr;
       const double v = std::strtod(now.c_str(), &end);
-      std::vector<std::string> tries{"true", "false", "gated", "plain", "layernorm", "rmsnorm", "per_head", "full",
-                                     "none", "encoder", "decoder", "gelu", "silu", "2", "8"};
+      std::vector<std::string> tries{"true", "false",   "gated",   "plain", "layernorm", "rmsnorm", "per_head", "full",
+                                     "none", "encoder", "decoder", "gelu",  "silu",      "2",       "8"};
       if (end != now.c_str()) {
-        tries.insert(tries.begin(), {std::to_string(static_cast<int64_t>(v) * 2), std::to_string(static_cast<int64_t>(v) + 1)});
+        tries.insert(tries.begin(),
+                     {std::to_string(static_cast<int64_t>(v) * 2), std::to_string(static_cast<int64_t>(v) + 1)});
       }
       for (const std::string& t : tries) {
         Config next = base;

@@ -58,7 +58,8 @@ TEST_CASE("Fields: every row is complete, and numeric rows carry a range, steps 
   CHECK(numeric == 59);  // the 58 ranges limits.h held before they became columns of the rows, and cublas_workspace_mib
 }
 
-TEST_CASE("Fields: the range check is one loop over the table (each setting out of range: one error, the row's words)") {
+TEST_CASE(
+    "Fields: the range check is one loop over the table (each setting out of range: one error, the row's words)") {
   for (const FieldDef& f : Fields()) {
     if (!f.Numeric()) continue;
     const std::string name = f.name;
@@ -68,7 +69,8 @@ TEST_CASE("Fields: the range check is one loop over the table (each setting out 
     for (double v : {f.min, f.max}) {
       Config c = DefaultConfig();
       REQUIRE(f.set(c, Text(v)).empty());
-      for (const Diagnostic& d : Validate(c)) CHECK_MESSAGE(!(d.id == DiagId::kOutOfRange && d.severity == Severity::kError && d.field == id), d.message);
+      for (const Diagnostic& d : Validate(c))
+        CHECK_MESSAGE(!(d.id == DiagId::kOutOfRange && d.severity == Severity::kError && d.field == id), d.message);
     }
     // Just past the top: one error, naming the field, its range (with its unit) and its help.
     Config c = DefaultConfig();

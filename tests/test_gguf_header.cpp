@@ -150,8 +150,8 @@ TEST_CASE("Weight headers: malformed GGUF headers are errors with stable ids") {
   {
     std::string f = SampleGgufBuilder().Build();
     f[3] = 'X';
-    CheckError(ParseGgufHeader(reinterpret_cast<const uint8_t*>(f.data()), f.size(), f.size()),
-               WeightIssue::kBadMagic, "GGUF");
+    CheckError(ParseGgufHeader(reinterpret_cast<const uint8_t*>(f.data()), f.size(), f.size()), WeightIssue::kBadMagic,
+               "GGUF");
     CheckError(Parse(f), WeightIssue::kBadMagic);
     CheckError(Parse(std::string("hello, world: not a weight file")), WeightIssue::kBadMagic);
     CheckError(Parse(std::string("\x01\x02\x03", 3)), WeightIssue::kBadMagic);

@@ -77,19 +77,28 @@ Config RunConfig(const Json& run) {
   const bool autocast = amp != nullptr && amp->AsBool();
   const bool fp32 = autocast && kind == "train";
   std::vector<std::pair<const char*, std::string>> set = {
-      {"dtype", fp32 ? "fp32" : "bf16"}, {"autocast", autocast ? "bf16" : "off"}, {"batch", std::to_string(static_cast<int64_t>(run.Find("batch")->AsNumber()))},
+      {"dtype", fp32 ? "fp32" : "bf16"},
+      {"autocast", autocast ? "bf16" : "off"},
+      {"batch", std::to_string(static_cast<int64_t>(run.Find("batch")->AsNumber()))},
       {"framework", run.Find("attn")->AsString() == "eager" ? "hf-eager" : "hf-sdpa"},
-      {"cuda_context_gb", "0"}, {"fragmentation_pct", "0"}, {"comm_buffer_gb", "0"}, {"gpu", "H200-141GB"}};
+      {"cuda_context_gb", "0"},
+      {"fragmentation_pct", "0"},
+      {"comm_buffer_gb", "0"},
+      {"gpu", "H200-141GB"}};
   if (kind == "infer") {
     const int64_t tokens = static_cast<int64_t>(run.Find("prompt")->AsNumber() + run.Find("new_tokens")->AsNumber());
     set.insert(set.end(), {{"mode", "infer"}, {"seq", std::to_string(tokens)}, {"kv_dtype", "bf16"}});
   } else {
-    set.insert(set.end(), {{"mode", lora ? "lora" : "train"},
-                           {"seq", std::to_string(static_cast<int64_t>(run.Find("seq")->AsNumber()))},
-                           {"optimizer", "adamw"}, {"optimizer_impl", run.Find("optim")->AsString()},
-                           {"master_weights", "0"}, {"grad_dtype", fp32 ? "fp32" : "bf16"},
-                           {"optimizer_dtype", lora || fp32 ? "fp32" : "bf16"},  // torch keeps states in the parameter's dtype
-                           {"recompute", run.Find("gc")->AsString() == "none" ? "none" : "full"}, {"dropout", "0"}});
+    set.insert(set.end(),
+               {{"mode", lora ? "lora" : "train"},
+                {"seq", std::to_string(static_cast<int64_t>(run.Find("seq")->AsNumber()))},
+                {"optimizer", "adamw"},
+                {"optimizer_impl", run.Find("optim")->AsString()},
+                {"master_weights", "0"},
+                {"grad_dtype", fp32 ? "fp32" : "bf16"},
+                {"optimizer_dtype", lora || fp32 ? "fp32" : "bf16"},  // torch keeps states in the parameter's dtype
+                {"recompute", run.Find("gc")->AsString() == "none" ? "none" : "full"},
+                {"dropout", "0"}});
     if (lora) set.insert(set.end(), {{"lora_rank", "16"}, {"lora_targets", "all"}, {"lora_dropout", "0"}});
   }
   for (const auto& field : set) {  // no structured binding: clang 14 cannot capture one in doctest's lambdas
@@ -109,7 +118,8 @@ double SavedAtForwardEnd(const Estimate& e) {
     const BreakdownNode* n = stack.back();
     stack.pop_back();
     for (const BreakdownNode& ch : n->children) stack.push_back(&ch);
-    if (n->children.empty() && n->category == Category::kActivations && n->id.find("loss_transient") == std::string::npos)
+    if (n->children.empty() && n->category == Category::kActivations &&
+        n->id.find("loss_transient") == std::string::npos)
       kept += n->moment_bytes[0];
   }
   return kept;
@@ -119,7 +129,8 @@ double PeakOfSecondIteration(const Json& run) {
   double peak = 0;
   for (const Json& p : run.Find("phases")->AsArray()) {
     const std::string name = p.Find("phase")->AsString();
-    if (name.size() > 2 && name.compare(name.size() - 2, 2, "_2") == 0) peak = std::max(peak, p.Find("max_allocated")->AsNumber());
+    if (name.size() > 2 && name.compare(name.size() - 2, 2, "_2") == 0)
+      peak = std::max(peak, p.Find("max_allocated")->AsNumber());
   }
   return peak;
 }
@@ -134,7 +145,8 @@ TEST_CASE("H200: the optimizer step of pure-bf16 AdamW is 5x the weights with fo
   const Estimate e = Explain(RunConfig(foreach_run));
   const Estimate f = Explain(RunConfig(fused_run));
   CHECK(e.totals.peak_moment == Moment::kOptimizerStep);
-  CHECK(e.totals.moment_bytes[1] / Measured(foreach_run, "step_2", "max_allocated") == doctest::Approx(1).epsilon(0.005));
+  CHECK(e.totals.moment_bytes[1] / Measured(foreach_run, "step_2", "max_allocated") ==
+        doctest::Approx(1).epsilon(0.005));
   CHECK(f.totals.moment_bytes[1] / Measured(fused_run, "step_2", "max_allocated") == doctest::Approx(1).epsilon(0.005));
 }
 
@@ -200,8 +212,9 @@ TEST_CASE("H200: autocast (AMP) keeps fp32 norms, a copy per projection and 16-b
     CHECK(measured - kept >= 0);
     CHECK(measured - kept <= 4 + 16 * 32 + 8);
     // fp32 weights: the layers' copies; a bf16 base under LoRA: only the fp32 adapters'.
-    CHECK(e.tree.Find(Measured(run, "load", "trainable_params") > 1e8 ? "total.activations.layers.autocast.weight_casts"
-                                                                       : "total.activations.layers.lora.lora_weight_casts") != nullptr);
+    CHECK(e.tree.Find(Measured(run, "load", "trainable_params") > 1e8
+                          ? "total.activations.layers.autocast.weight_casts"
+                          : "total.activations.layers.lora.lora_weight_casts") != nullptr);
     CHECK(e.totals.allocated_bytes / PeakOfSecondIteration(run) == doctest::Approx(1).epsilon(0.01));
   }
 }

@@ -30,8 +30,8 @@ namespace {
 // the model's context.
 Config RandomSetup(std::mt19937_64& rng) {
   auto pick = [&](std::initializer_list<int64_t> xs) { return *(xs.begin() + rng() % xs.size()); };
-  static const char* const kPresets[] = {"llama-3.1-8b", "gpt2", "qwen2.5-7b", "mixtral-8x7b", "bert-base-uncased",
-                                         "gemma-2-9b", "deepseek-v2-lite", "falcon-7b"};
+  static const char* const kPresets[] = {"llama-3.1-8b",      "gpt2",       "qwen2.5-7b",       "mixtral-8x7b",
+                                         "bert-base-uncased", "gemma-2-9b", "deepseek-v2-lite", "falcon-7b"};
   Config c = DefaultConfig();
   const Preset* p = FindPreset(kPresets[rng() % (sizeof kPresets / sizeof kPresets[0])]);
   if (p != nullptr && p->ok) c.model = p->model;
@@ -253,11 +253,16 @@ TEST_CASE("Safe text: cuts, invalid UTF-8, control characters, echoes, Markdown 
   CHECK(CutUtf8("ab" + e_acute, 4) == "ab" + e_acute);
   CHECK(Utf8CompleteLength("ab\xE2\x82") == 2);
   CHECK(Utf8CompleteLength("ab\xE2\x82\xAC") == 5);
-  CHECK(ValidUtf8("a\xFF" "b") == "a\xEF\xBF\xBD" "b");
+  CHECK(ValidUtf8("a\xFF"
+                  "b") ==
+        "a\xEF\xBF\xBD"
+        "b");
   CHECK(ValidUtf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // an overlong '/'
   CHECK(TerminalSafe("x\x1b]0;t\x07\ry") == "x\\x1b]0;t\\x07\\ry");
-  CHECK(TerminalSafe("\xC2\x9B" "31m") == "\\u{9b}31m");
-  CHECK(TerminalSafe("a\xE2\x80\xAE" "b") == "a\\u{202e}b");
+  CHECK(TerminalSafe("\xC2\x9B"
+                     "31m") == "\\u{9b}31m");
+  CHECK(TerminalSafe("a\xE2\x80\xAE"
+                     "b") == "a\\u{202e}b");
   CHECK(TerminalSafe("line\n\tnext", true) == "line\n\tnext");
   CHECK(TerminalSafe("\xFF") == "\\xff");
   const std::string big(100000, 'x');
@@ -305,9 +310,9 @@ TEST_CASE("Hostile: numbers are plain decimals, JSON values have their field's t
     CAPTURE(ok);
     CHECK(SetField(c, "cuda_context_gb", ok, d));
   }
-  for (const char* doc : {R"({"batch": true})", R"({"batch": "8"})", R"({"flash_attn": 1})", R"({"mode": 3})",
-                          R"({"batch": null})", R"({"batch": [8]})", R"({"model": {"hidden": "4096"}})",
-                          R"({"model": {"preset": 5}})"}) {
+  for (const char* doc :
+       {R"({"batch": true})", R"({"batch": "8"})", R"({"flash_attn": 1})", R"({"mode": 3})", R"({"batch": null})",
+        R"({"batch": [8]})", R"({"model": {"hidden": "4096"}})", R"({"model": {"preset": 5}})"}) {
     const ConfigParse p = ConfigFromJsonText(doc, DefaultConfig());
     CAPTURE(doc);
     REQUIRE(HasErrors(p.diagnostics));
@@ -347,8 +352,10 @@ TEST_CASE("Hostile: a link's card and memory that disagree make a custom card, s
 
 TEST_CASE("Hostile: GGUF model facts that are not counts are refused; totals stay below 2^63") {
   using namespace llmmem::test::weight_files;
-  for (const auto& kv : std::vector<std::pair<std::string, int64_t>>{
-           {"llama.block_count", -5}, {"llama.embedding_length", -1}, {"general.parameter_count", -8400000000000000000}}) {
+  for (const auto& kv :
+       std::vector<std::pair<std::string, int64_t>>{{"llama.block_count", -5},
+                                                    {"llama.embedding_length", -1},
+                                                    {"general.parameter_count", -8400000000000000000}}) {
     const std::string key = kv.first;
     const int64_t value = kv.second;
     Gguf g;

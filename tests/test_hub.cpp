@@ -57,9 +57,11 @@ TEST_CASE("Hub URLs follow hf_hub_url and model_info") {
   HubRef r{"Qwen/Qwen2.5-7B-Instruct", "refs/pr/1", ""};
   CHECK(HubFileUrl("https://huggingface.co", r, "config.json") ==
         "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/resolve/refs%2Fpr%2F1/config.json");
-  CHECK(HubFileUrl("https://x", HubRef{"a/b", "main", ""}, "sub dir/f.gguf") == "https://x/a/b/resolve/main/sub%20dir/f.gguf");
+  CHECK(HubFileUrl("https://x", HubRef{"a/b", "main", ""}, "sub dir/f.gguf") ==
+        "https://x/a/b/resolve/main/sub%20dir/f.gguf");
   CHECK(HubModelApiUrl("https://x", HubRef{"a/b", "main", ""}) == "https://x/api/models/a/b?blobs=true");
-  CHECK(HubModelApiUrl("https://x", r) == "https://x/api/models/Qwen/Qwen2.5-7B-Instruct/revision/refs%2Fpr%2F1?blobs=true");
+  CHECK(HubModelApiUrl("https://x", r) ==
+        "https://x/api/models/Qwen/Qwen2.5-7B-Instruct/revision/refs%2Fpr%2F1?blobs=true");
   CHECK(HubSearchUrl("https://x", " qwen 7b", 8).find("search=qwen%207b&sort=downloads") != std::string::npos);
   CHECK(HubCacheFolder("Qwen/Qwen2.5-7B") == "models--Qwen--Qwen2.5-7B");
   CHECK(HubEndpoint("") == "https://huggingface.co");
@@ -88,9 +90,11 @@ TEST_CASE("Hub API: model info and search answers") {
   CHECK(p.info.files[1].size == 988097824);
   CHECK_FALSE(ReadHubModelInfo("{\"id\": ").ok);
   CHECK_FALSE(ReadHubModelInfo("[]").ok);
-  CHECK(ReadHubModelInfo(R"({"error":"Repository not found"})").error.find("Repository not found") != std::string::npos);
+  CHECK(ReadHubModelInfo(R"({"error":"Repository not found"})").error.find("Repository not found") !=
+        std::string::npos);
 
-  HubSearchParse s = ReadHubSearch(R"([{"id":"a/b","downloads":5,"safetensors":{"total":7}},{"id":"c/d","gguf":{"total":9}},3])");
+  HubSearchParse s =
+      ReadHubSearch(R"([{"id":"a/b","downloads":5,"safetensors":{"total":7}},{"id":"c/d","gguf":{"total":9}},3])");
   REQUIRE(s.ok);
   REQUIRE(s.hits.size() == 2);
   CHECK(s.hits[0].parameters == 7);
@@ -100,8 +104,8 @@ TEST_CASE("Hub API: model info and search answers") {
 }
 
 TEST_CASE("Hub files: index first, then one safetensors, then GGUF") {
-  HubFilePlan p = PlanHubFiles({{"config.json", 1}, {"model-00001-of-00002.safetensors", 5},
-                                {"model.safetensors.index.json", 2}});
+  HubFilePlan p =
+      PlanHubFiles({{"config.json", 1}, {"model-00001-of-00002.safetensors", 5}, {"model.safetensors.index.json", 2}});
   CHECK(p.has_config);
   CHECK(p.kind == HubWeightKind::kSafetensorsIndex);
   CHECK(p.weights_file == "model.safetensors.index.json");
@@ -206,8 +210,9 @@ TEST_CASE("Hub model: quantised repos keep the architecture's count and the stor
 }
 
 TEST_CASE("Hub files: a GGUF split in parts is read whole") {
-  HubFilePlan p = PlanHubFiles({{"m-Q8_0-00002-of-00002.gguf", 5}, {"m-Q8_0-00001-of-00002.gguf", 5}, {"m-Q2_K.gguf", 3}},
-                               "m-Q8_0-00001-of-00002.gguf");
+  HubFilePlan p =
+      PlanHubFiles({{"m-Q8_0-00002-of-00002.gguf", 5}, {"m-Q8_0-00001-of-00002.gguf", 5}, {"m-Q2_K.gguf", 3}},
+                   "m-Q8_0-00001-of-00002.gguf");
   CHECK(p.weights_file == "m-Q8_0-00001-of-00002.gguf");
   REQUIRE(p.gguf_parts.size() == 2);
   CHECK(p.gguf_parts[1] == "m-Q8_0-00002-of-00002.gguf");

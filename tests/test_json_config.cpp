@@ -80,17 +80,21 @@ TEST_CASE("Config: the implementation profile and activation function travel in 
 }
 
 TEST_CASE("HF import: the activation function comes from hidden_act / activation_function") {
-  const HfImport gpt2 = ImportHfConfigText(R"({"model_type":"gpt2","vocab_size":50257,"n_embd":768,"n_layer":12,"n_head":12,
-    "activation_function":"gelu_new"})", "gpt2");
+  const HfImport gpt2 =
+      ImportHfConfigText(R"({"model_type":"gpt2","vocab_size":50257,"n_embd":768,"n_layer":12,"n_head":12,
+    "activation_function":"gelu_new"})",
+                         "gpt2");
   REQUIRE(gpt2.ok);
   CHECK(gpt2.model.act == ActivationFn::kGeluNew);
   const HfImport gemma = ImportHfConfigText(R"({"model_type":"gemma2","vocab_size":256000,"hidden_size":2304,
     "num_hidden_layers":26,"num_attention_heads":8,"num_key_value_heads":4,"head_dim":256,"intermediate_size":9216,
-    "hidden_activation":"gelu_pytorch_tanh"})", "gemma");
+    "hidden_activation":"gelu_pytorch_tanh"})",
+                                            "gemma");
   REQUIRE(gemma.ok);
   CHECK(gemma.model.act == ActivationFn::kGeluTanh);
   const HfImport odd = ImportHfConfigText(R"({"model_type":"llama","vocab_size":32000,"hidden_size":4096,
-    "num_hidden_layers":2,"num_attention_heads":32,"intermediate_size":11008,"hidden_act":"xielu"})", "odd");
+    "num_hidden_layers":2,"num_attention_heads":32,"intermediate_size":11008,"hidden_act":"xielu"})",
+                                          "odd");
   REQUIRE(odd.ok);  // a warning, not an error: counted as SiLU, and said so
   CHECK(odd.model.act == ActivationFn::kSilu);
   CHECK(!odd.diagnostics.empty());
@@ -99,7 +103,8 @@ TEST_CASE("HF import: the activation function comes from hidden_act / activation
 TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and links alike") {
   // The default model (Llama 3.1 8B) has head_dim 128 = 4096 / 32.
   REQUIRE(DefaultConfig().model.head_dim == 128);
-  const ConfigParse json = ConfigFromJsonText(R"({"model": {"hidden": 1024, "heads": 16, "kv_heads": 16}})", DefaultConfig());
+  const ConfigParse json =
+      ConfigFromJsonText(R"({"model": {"hidden": 1024, "heads": 16, "kv_heads": 16}})", DefaultConfig());
   CHECK(json.diagnostics.empty());
   CHECK(json.config.model.head_dim == 64);
   // MHA without biases: Q, K, V, O are each hidden x hidden, not hidden x (16 x 128).
@@ -107,7 +112,8 @@ TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and lin
   const ConfigParse link = ConfigFromQuery("v=1&model=custom&hidden=1024&heads=16&kv_heads=16", DefaultConfig());
   CHECK(link.config.model.head_dim == 64);
   // Given explicitly, in either order, it stays.
-  CHECK(ConfigFromJsonText(R"({"model": {"head_dim": 128, "hidden": 1024, "heads": 16}})", DefaultConfig()).config.model.head_dim == 128);
+  CHECK(ConfigFromJsonText(R"({"model": {"head_dim": 128, "hidden": 1024, "heads": 16}})", DefaultConfig())
+            .config.model.head_dim == 128);
   CHECK(ConfigFromQuery("head_dim=128&hidden=1024&heads=16", DefaultConfig()).config.model.head_dim == 128);
   // A preset's own head_dim (Gemma 2: 256, not 3584 / 16) stays unless hidden or heads change.
   CHECK(ConfigFromQuery("model=gemma-2-9b&layers=10", DefaultConfig()).config.model.head_dim == 256);
@@ -160,8 +166,8 @@ TEST_CASE("HF import: GPT-2 and BERT start at their own context, not the default
 }
 
 TEST_CASE("Config: a bad field is reported and the rest of the link is kept") {
-  const ConfigParse r = ConfigFromQuery("v=1&model=qwen2.5-7b&batch=zz&seq=8192&nonsense=1&recompute=sometimes",
-                                        DefaultConfig());
+  const ConfigParse r =
+      ConfigFromQuery("v=1&model=qwen2.5-7b&batch=zz&seq=8192&nonsense=1&recompute=sometimes", DefaultConfig());
   CHECK(r.config.model.preset == "qwen2.5-7b");
   CHECK(r.config.seq == 8192);
   CHECK(r.config.batch == DefaultConfig().batch);
@@ -183,7 +189,8 @@ TEST_CASE("HF import: a missing field is named, with a way to fill it in") {
   const HfImport r = ImportHfConfigText("{\"model_type\": \"llama\", \"vocab_size\": 32000}", "x");
   CHECK_FALSE(r.ok);
   bool named = false;
-  for (const Diagnostic& d : r.diagnostics) named |= d.field == "hidden_size" && d.message.find("by hand") != std::string::npos;
+  for (const Diagnostic& d : r.diagnostics)
+    named |= d.field == "hidden_size" && d.message.find("by hand") != std::string::npos;
   CHECK(named);
   CHECK_FALSE(ImportHfConfigText("{\"model_type\": \"mamba\"}", "x").ok);
   CHECK_FALSE(ImportHfConfigText("[1,2]", "x").ok);
@@ -237,7 +244,8 @@ TEST_CASE("Validation: a sequence beyond the model's trained context is a warnin
 
 TEST_CASE("Validation: integers too wide for a field are rejected, never wrapped") {
   // 2^32 + 1 would wrap to 1 in a 32-bit field: every integer field is 64-bit and range-checked.
-  const ConfigParse r = ConfigFromQuery("zero=4294967297&norms_per_layer=4294967298&gptq_bits=4294967300", DefaultConfig());
+  const ConfigParse r =
+      ConfigFromQuery("zero=4294967297&norms_per_layer=4294967298&gptq_bits=4294967300", DefaultConfig());
   CHECK(r.config.zero == 4294967297);
   CHECK(r.config.model.norms_per_layer == 4294967298);
   CHECK(r.config.quant.gptq_bits == 4294967300);

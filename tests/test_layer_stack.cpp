@@ -108,8 +108,8 @@ TEST_CASE("Layer stack: what each layer keeps, de-duplicated by storage") {
   CHECK(Row(a, "bn")->saved_bytes == map);
   CHECK(Row(a, "bn")->saved_fixed_bytes == 2 * 4 * 4.0);  // mean and inverse std per channel
   CHECK(Row(a, "relu")->saved_bytes == map);
-  CHECK(Row(a, "relu")->feature_map_bytes == 0);           // in place: no new feature map
-  CHECK(Row(a, "conv2")->saved_bytes == 0);                // the relu's storage again
+  CHECK(Row(a, "relu")->feature_map_bytes == 0);  // in place: no new feature map
+  CHECK(Row(a, "conv2")->saved_bytes == 0);       // the relu's storage again
   CHECK(Row(a, "conv2")->shared_bytes == map);
   CHECK(Row(a, "pool")->saved_bytes == map + 4 * 4 * 4 * 8.0);  // input + int64 indices
   CHECK(a.saved_bytes == 3 * 8 * 8 * 4.0 + 3 * map + 4 * 4 * 4 * 8.0);
@@ -164,12 +164,12 @@ TEST_CASE("Layer stack: a tap is a side output the caller holds (FPN levels); fr
       {"type": "frozen_batchnorm", "name": "next_bn"}]})");
   REQUIRE_MESSAGE(a.ok, FirstError(a));
   CHECK(Row(a, "stem")->saved_bytes == 0);
-  CHECK(Row(a, "stem_bn")->saved_fixed_bytes == 0);           // its input needs no gradient
-  CHECK(Row(a, "p")->saved_bytes == 4 * 8 * 8 * 4.0);         // the stem's output, once
+  CHECK(Row(a, "stem_bn")->saved_fixed_bytes == 0);    // its input needs no gradient
+  CHECK(Row(a, "p")->saved_bytes == 4 * 8 * 8 * 4.0);  // the stem's output, once
   CHECK(Row(a, "next")->shared_bytes == 4 * 8 * 8 * 4.0);
-  CHECK(Row(a, "next_bn")->saved_fixed_bytes == 4 * 4.0);     // scale, one value per channel
-  CHECK(a.output_held_bytes == (2 + 4) * 8 * 8 * 4.0);        // the tap's and the last output
-  CHECK(a.loss_bytes == 0);                                   // a backbone has no loss here
+  CHECK(Row(a, "next_bn")->saved_fixed_bytes == 4 * 4.0);  // scale, one value per channel
+  CHECK(a.output_held_bytes == (2 + 4) * 8 * 8 * 4.0);     // the tap's and the last output
+  CHECK(a.loss_bytes == 0);                                // a backbone has no loss here
   CHECK(a.trainable_params == 4 * 2 + 2 + 4 * 4 + 4);
 }
 
@@ -226,10 +226,23 @@ TEST_CASE("Layer stack: the JSON format round-trips") {
 }
 
 TEST_CASE("Layer stack: presets count exactly torchvision's parameters") {
-  const char* required[] = {"resnet18", "resnet50", "resnet152", "vgg16", "vgg16_bn", "mobilenet_v2",
-                            "mobilenet_v3_large", "efficientnet_b0", "efficientnet_b4", "densenet121",
-                            "convnext_tiny", "vit_b_16", "swin_t", "fcn_resnet50", "deeplabv3_resnet50",
-                            "lraspp_mobilenet_v3_large", "fasterrcnn_resnet50_fpn"};
+  const char* required[] = {"resnet18",
+                            "resnet50",
+                            "resnet152",
+                            "vgg16",
+                            "vgg16_bn",
+                            "mobilenet_v2",
+                            "mobilenet_v3_large",
+                            "efficientnet_b0",
+                            "efficientnet_b4",
+                            "densenet121",
+                            "convnext_tiny",
+                            "vit_b_16",
+                            "swin_t",
+                            "fcn_resnet50",
+                            "deeplabv3_resnet50",
+                            "lraspp_mobilenet_v3_large",
+                            "fasterrcnn_resnet50_fpn"};
   for (const char* k : required) {
     CAPTURE(k);
     CHECK(FindNetworkPreset(k) != nullptr);
@@ -316,12 +329,13 @@ TEST_CASE("Layer stack: against what PyTorch kept (torch 1.13, CPU, torchvision 
       // sums nothing), and AccumulateGrad keeps that view: its storage holds every token.
       double grad_extra = 0;
       for (const LayerRow& r : a.rows) {
-        if (b == 1 && r.kind == LayerKind::kClassToken) grad_extra = static_cast<double>(r.out.d[0] - 1) * r.out.d[1] * elem;
+        if (b == 1 && r.kind == LayerKind::kClassToken)
+          grad_extra = static_cast<double>(r.out.d[0] - 1) * r.out.d[1] * elem;
       }
       CHECK(static_cast<double>(a.trainable_params) * elem + grad_extra == Num(c, "grad_bytes"));
       if (const Json* opts = c.Find("optimizers"); opts && opts->IsObject()) {
-        const OptimizerStateBytes m = NetworkOptimizerState(Optimizer::kSgdMomentum, static_cast<double>(a.trainable_params),
-                                                            a.trainable_tensors, elem);
+        const OptimizerStateBytes m = NetworkOptimizerState(
+            Optimizer::kSgdMomentum, static_cast<double>(a.trainable_params), a.trainable_tensors, elem);
         CHECK(m.gpu == Num(*opts->Find("momentum"), "state_bytes"));
         const OptimizerStateBytes w = NetworkOptimizerState(Optimizer::kAdamW, static_cast<double>(a.trainable_params),
                                                             a.trainable_tensors, elem);

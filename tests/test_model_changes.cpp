@@ -21,8 +21,9 @@ using Names = std::vector<std::string>;
 
 // The same edit through each way in: a link and the JS API's JSON (and the CLI below).
 std::vector<Config> Edited(const std::string& hidden) {
-  return {ConfigFromQuery("v=1&model=llama-3.1-8b&hidden=" + hidden, DefaultConfig()).config,
-          ConfigFromJsonText(R"({"model": {"preset": "llama-3.1-8b", "hidden": )" + hidden + "}}", DefaultConfig()).config};
+  return {
+      ConfigFromQuery("v=1&model=llama-3.1-8b&hidden=" + hidden, DefaultConfig()).config,
+      ConfigFromJsonText(R"({"model": {"preset": "llama-3.1-8b", "hidden": )" + hidden + "}}", DefaultConfig()).config};
 }
 
 }  // namespace

@@ -78,9 +78,16 @@ TEST_CASE("M4b: Megatron/DeepSpeed fp32 main gradients make 18 bytes/param") {
 }
 
 TEST_CASE("M5: inference quick rule P x (Q/8) x 1.2") {
-  struct Row { double params; Dtype dtype; double gb; };
-  const Row rows[] = {{7e9, Dtype::kFp16, 16.8}, {13e9, Dtype::kFp16, 31.2}, {70e9, Dtype::kFp16, 168},
-                      {70e9, Dtype::kInt8, 84}, {175e9, Dtype::kFp16, 420}};
+  struct Row {
+    double params;
+    Dtype dtype;
+    double gb;
+  };
+  const Row rows[] = {{7e9, Dtype::kFp16, 16.8},
+                      {13e9, Dtype::kFp16, 31.2},
+                      {70e9, Dtype::kFp16, 168},
+                      {70e9, Dtype::kInt8, 84},
+                      {175e9, Dtype::kFp16, 420}};
   for (const Row& r : rows) {
     Config c = ParamsOnly(r.params);
     c.mode = Mode::kInference;
@@ -98,7 +105,10 @@ TEST_CASE("M6: Baichuan-7B sizes per dtype, largest layer, Adam at 4x") {
   // The preset, imported from its config.json, is the same model.
   REQUIRE(FindPreset("baichuan-7b") != nullptr);
   CHECK(CountParameters(FindPreset("baichuan-7b")->model).total == p.total);
-  struct Row { Dtype dtype; double gib; };
+  struct Row {
+    Dtype dtype;
+    double gib;
+  };
   const Row rows[] = {{Dtype::kFp32, 26.08}, {Dtype::kFp16, 13.04}, {Dtype::kInt8, 6.52}, {Dtype::kInt4, 3.26}};
   // Tensors a quantised checkpoint keeps in 16 bits: embedding, LM head, 65 RMSNorm weights.
   const double kept_16bit_params = 2.0 * 64000 * 4096 + (32 * 2 + 1) * 4096.0;
@@ -166,8 +176,7 @@ TEST_CASE("params_override: dense models run every parameter; MoE keeps the arch
   const Totals t = EstimateTotals(m);
   REQUIRE(t.ok);
   CHECK(t.params == arch.total / 2);
-  CHECK(static_cast<double>(t.active_params) ==
-        doctest::Approx(static_cast<double>(arch.active) / 2).epsilon(1e-9));
+  CHECK(static_cast<double>(t.active_params) == doctest::Approx(static_cast<double>(arch.active) / 2).epsilon(1e-9));
 }
 
 namespace {

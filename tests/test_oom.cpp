@@ -25,7 +25,8 @@ Observation Only(const Evidence& e) {
 
 double Segment(const OomBar& bar, SegmentKind kind) {
   double sum = 0;
-  for (const BarSegment& seg : bar.segments) if (seg.kind == kind) sum += seg.bytes;
+  for (const BarSegment& seg : bar.segments)
+    if (seg.kind == kind) sum += seg.bytes;
   return sum;
 }
 
@@ -110,7 +111,7 @@ TEST_CASE("OOM 2.1's \"capacty\", the 1.0-1.3 \"cached\" form and the allowed fr
   const Observation& b = Only(ReadEvidence(s::kTorch1Cached));
   CHECK(b.form == EvidenceForm::kTorchOom1Cached);
   CHECK(b.reserved.bytes == doctest::Approx(10.62 * GiB + 52.31 * MiB));  // cached is beyond allocated
-  const Observation& c = Only(ReadEvidence(s::kTorch1AllowedComment));  // "# " on every line
+  const Observation& c = Only(ReadEvidence(s::kTorch1AllowedComment));    // "# " on every line
   CHECK(c.form == EvidenceForm::kTorchOom1);
   CHECK(c.allowed.bytes == doctest::Approx(200 * MiB));
   CHECK(c.allocated.bytes == doctest::Approx(130.35 * MiB));
@@ -252,9 +253,11 @@ TEST_CASE("OOM property: segments are non-negative and sum to the capacity") {
       msg = "CUDA out of memory. Tried to allocate " + fmt(Q) + " (GPU 0; " + fmt(T) + " total capacity; " + fmt(A) +
             " already allocated; " + fmt(F) + " free; " + fmt(R) + " reserved in total by PyTorch)";
     } else {
-      msg = "CUDA out of memory. Tried to allocate " + fmt(Q) + ". GPU 3 has a total capacity of " + fmt(T) + " of which " +
-            fmt(F) + " is free. Process 77 has " + fmt(other) + " memory in use. Including non-PyTorch memory, this "
-            "process has " + fmt(P) + " memory in use. Of the allocated memory " + fmt(A) + " is allocated by PyTorch, and " +
+      msg = "CUDA out of memory. Tried to allocate " + fmt(Q) + ". GPU 3 has a total capacity of " + fmt(T) +
+            " of which " + fmt(F) + " is free. Process 77 has " + fmt(other) +
+            " memory in use. Including non-PyTorch memory, this "
+            "process has " +
+            fmt(P) + " memory in use. Of the allocated memory " + fmt(A) + " is allocated by PyTorch, and " +
             fmt(R - A) + " is reserved by PyTorch but unallocated.";
     }
     CAPTURE(msg);

@@ -133,9 +133,11 @@ TEST_CASE("OOM card: capacity picks catalogue GPUs; nvidia-smi's name ranks its 
   CHECK(found);
   CHECK(MatchGpus(3.0 * GiB, true, "").empty());
   // No match: the observed capacity as a custom card.
-  const Observation odd = ReadEvidence(
-      "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 3.00 GiB total capacity; 1.00 GiB already allocated; "
-      "1.00 GiB free; 1.00 GiB reserved in total by PyTorch)").observations.at(0);
+  const Observation odd =
+      ReadEvidence(
+          "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 3.00 GiB total capacity; 1.00 GiB already allocated; "
+          "1.00 GiB free; 1.00 GiB reserved in total by PyTorch)")
+          .observations.at(0);
   const Config c = ConfigForCard(DefaultConfig(), odd, {});
   CHECK(c.gpu == "custom");
   CHECK(c.gpu_memory_gb == doctest::Approx(3.0 * GiB / 1e9).epsilon(0.001));

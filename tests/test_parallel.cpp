@@ -210,7 +210,7 @@ TEST_CASE("Offload: each row says where it lives; a GPU row is the sum of its GP
   CHECK(e.tree.Find("total.model_states.optimizer.adam_m")->device == Device::kCpu);
   CHECK(e.tree.Find("total.model_states.weights.mlp")->device == Device::kNvme);
   CHECK(states->cpu_bytes == Bytes(e, "total.model_states.master_weights") + Bytes(e, "total.model_states.optimizer") +
-                             Bytes(e, "total.model_states.gradients"));
+                                 Bytes(e, "total.model_states.gradients"));
   CHECK(states->nvme_bytes == Bytes(e, "total.model_states.weights"));
   CHECK(e.tree.cpu_bytes == e.totals.cpu_bytes);
   CHECK(e.tree.nvme_bytes == e.totals.nvme_bytes);
@@ -240,7 +240,8 @@ TEST_CASE("Parallel modes each change what one GPU holds") {
   Config cp = c;
   cp.cp = 2;
   const Estimate ecp = Explain(cp);
-  CHECK(Bytes(ecp, "total.activations.layers") == doctest::Approx(Bytes(Explain(c), "total.activations.layers") / 2).epsilon(1e-12));
+  CHECK(Bytes(ecp, "total.activations.layers") ==
+        doctest::Approx(Bytes(Explain(c), "total.activations.layers") / 2).epsilon(1e-12));
   CHECK(EstimateTotals(cp).gpus == 2);
   // ZeRO-3 parameter offload to NVMe takes the weights off the GPU.
   Config z3 = c;

@@ -101,7 +101,7 @@ bool AllWhole(const BreakdownNode& n) {
 
 TEST_CASE("Property: byte figures are whole in every mode and format, and add up exactly") {
   // Formats with fractional bits per weight, odd parameter totals, uneven shards, each mode.
-  const Dtype formats[] = {Dtype::kBf16, Dtype::kFp32, Dtype::kInt4, Dtype::kNf4, Dtype::kGptq,
+  const Dtype formats[] = {Dtype::kBf16, Dtype::kFp32,   Dtype::kInt4,   Dtype::kNf4,   Dtype::kGptq,
                            Dtype::kQ4_K, Dtype::kQ5_K_M, Dtype::kIQ2_XS, Dtype::kQ3_K_S};
   const Mode modes[] = {Mode::kInference, Mode::kTraining, Mode::kLora, Mode::kQlora, Mode::kRlhf};
   int checked = 0;

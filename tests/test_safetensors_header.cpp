@@ -103,9 +103,7 @@ TEST_CASE("Weight headers: every truncation of a safetensors file is an error or
 }
 
 TEST_CASE("Weight headers: malformed safetensors headers are errors with stable ids") {
-  auto one = [](const std::string& tensor, uint64_t data = 12) {
-    return Parse(Safetensors("{" + tensor + "}", data));
-  };
+  auto one = [](const std::string& tensor, uint64_t data = 12) { return Parse(Safetensors("{" + tensor + "}", data)); };
   const std::string ok_bf16 = R"("w":{"dtype":"BF16","shape":[2,3],"data_offsets":[0,12]})";
   REQUIRE(one(ok_bf16).ok());
 
@@ -128,8 +126,8 @@ TEST_CASE("Weight headers: malformed safetensors headers are errors with stable 
              WeightIssue::kBadSize, "overflows");
   CheckError(one(R"("w":{"dtype":"F32","shape":[4294967296,1073741824],"data_offsets":[0,0]})"),
              WeightIssue::kBadSize);  // 2^62 elements fit, their 2^67 bits do not
-  CheckError(one(R"("w":{"dtype":"F32","shape":[18446744073709551616],"data_offsets":[0,0]})"),
-             WeightIssue::kBadSize, "64 bits");
+  CheckError(one(R"("w":{"dtype":"F32","shape":[18446744073709551616],"data_offsets":[0,0]})"), WeightIssue::kBadSize,
+             "64 bits");
   CheckError(one(R"("w":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]})"), WeightIssue::kBadSize, "negative");
   CheckError(one(R"("w":{"dtype":"F32","shape":[1.5],"data_offsets":[0,0]})"), WeightIssue::kMalformed);
   CheckError(one(R"("w":{"dtype":"F32","shape":[01],"data_offsets":[0,4]})"), WeightIssue::kMalformed);

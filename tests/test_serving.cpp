@@ -220,7 +220,7 @@ TEST_CASE("llama.cpp: layers that fit with -ngl, the rest in system RAM") {
 TEST_CASE("Ollama: llama-server with Ollama's defaults") {
   Config c = Serving("llama-3.1-8b", Runtime::kOllama, "RTX-3060-12GB");
   c.dtype = Dtype::kQ4_K_M;
-  CHECK(ResolveServing(c).ollama_default_ctx == 4096);   // under 23 GiB of VRAM
+  CHECK(ResolveServing(c).ollama_default_ctx == 4096);  // under 23 GiB of VRAM
   Diagnostics d;
   REQUIRE(SetField(c, "gpu", "RTX-4090-24GB", d));
   CHECK(ResolveServing(c).ollama_default_ctx == 32768);
@@ -427,7 +427,8 @@ TEST_CASE("Serving: HF generate's static cache is preallocated for max_cache_len
   const Estimate over = Explain(c);
   CHECK_FALSE(over.totals.ok);
   bool named = false;
-  for (const Diagnostic& g : over.diagnostics) named = named || (g.field == "max_cache_len" && g.severity == Severity::kError);
+  for (const Diagnostic& g : over.diagnostics)
+    named = named || (g.field == "max_cache_len" && g.severity == Severity::kError);
   CHECK(named);
   // Other runtimes allocate their own: the setting changes nothing there.
   c.max_cache_len = 8192;

@@ -41,7 +41,7 @@ TEST_CASE("Speed: decode is bytes over bandwidth x efficiency (by hand)") {
   const double kv = 32 * 8 * 128 * 4.0 * 512;
   CHECK(s.kv_bytes_step == kv);
   CHECK(s.decode_step_s == doctest::Approx((s.weight_bytes_step + kv) / (936e9 * 0.7)));
-  CHECK(s.decode_tokens_s / 156.56 == doctest::Approx(1.0).epsilon(0.10));   // llama.cpp PR #15802
+  CHECK(s.decode_tokens_s / 156.56 == doctest::Approx(1.0).epsilon(0.10));  // llama.cpp PR #15802
   c.bw_efficiency = 0.35;
   CHECK(EstimateSpeed(c).decode_tokens_s == doctest::Approx(s.decode_tokens_s / 2));
 }

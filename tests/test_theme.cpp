@@ -32,7 +32,8 @@ TEST_CASE("Theme: every text colour reads at 4.5:1 or more on every surface, dar
     for (const auto& t : texts)
       for (const auto& s : surfaces) {
         const double ratio = ContrastRatio(t.fg, s.bg);
-        const std::string what = std::string(dark ? "dark: " : "light: ") + t.name + " on " + s.name + " = " + std::to_string(ratio);
+        const std::string what =
+            std::string(dark ? "dark: " : "light: ") + t.name + " on " + s.name + " = " + std::to_string(ratio);
         INFO(what);
         CHECK(ratio >= 4.5);
       }
@@ -47,5 +48,6 @@ TEST_CASE("Theme: the contrast arithmetic matches WCAG's reference values") {
   CHECK(ContrastRatio({0, 0, 0, 1}, {1, 1, 1, 1}) == doctest::Approx(21.0));
   CHECK(ContrastRatio({1, 1, 1, 1}, {1, 1, 1, 1}) == doctest::Approx(1.0));
   // #767676 on white is the classic 4.54:1.
-  CHECK(ContrastRatio({118 / 255.0f, 118 / 255.0f, 118 / 255.0f, 1}, {1, 1, 1, 1}) == doctest::Approx(4.54).epsilon(0.01));
+  CHECK(ContrastRatio({118 / 255.0f, 118 / 255.0f, 118 / 255.0f, 1}, {1, 1, 1, 1}) ==
+        doctest::Approx(4.54).epsilon(0.01));
 }

@@ -118,8 +118,13 @@ Sequential(
 }
 
 TEST_CASE("Torch repr: broken or hostile text is an error, never a crash") {
-  const char* bad[] = {"", "hello world", "Conv2d(3, 64", "Sequential(\n  (0): Conv2d(3, 64, kernel_size=(3, 3)\n",
-                       "Sequential(\n  (0): Frobnicator()\n)", ")))(((", "Sequential(\n  (0): Linear(in_features=x)\n)"};
+  const char* bad[] = {"",
+                       "hello world",
+                       "Conv2d(3, 64",
+                       "Sequential(\n  (0): Conv2d(3, 64, kernel_size=(3, 3)\n",
+                       "Sequential(\n  (0): Frobnicator()\n)",
+                       ")))(((",
+                       "Sequential(\n  (0): Linear(in_features=x)\n)"};
   for (const char* t : bad) {
     CAPTURE(t);
     const TorchReprParse p = ParseTorchRepr(t);

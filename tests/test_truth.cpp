@@ -192,8 +192,8 @@ TEST_CASE("Truth: each HF model's saved tensors within 1%, per layer and in all"
       const double first_norm_113 = skip_first_norm ? per_layer_extra / norms : 0;
       // The final norm is one more norm of the same kind.
       const double final_norm_extra = Torch113LayerExtra(k, c) / norms;
-      const double expected = Activations(e) + layers * per_layer_extra - first_norm_113 + final_norm_extra +
-                              NoUpcastDelta(k, c) * layers;
+      const double expected =
+          Activations(e) + layers * per_layer_extra - first_norm_113 + final_norm_extra + NoUpcastDelta(k, c) * layers;
       const double measured = Num(k, "saved_bytes");
       INFO("measured " << measured << " B, profile " << expected << " B (ratio " << expected / measured << ")");
       CHECK(expected == doctest::Approx(measured).epsilon(0.01));
@@ -201,9 +201,10 @@ TEST_CASE("Truth: each HF model's saved tensors within 1%, per layer and in all"
       const Json* per = k.Find("saved_bytes_per_layer");
       REQUIRE(per != nullptr);
       for (size_t i = 0; i < per->AsArray().size(); ++i) {
-        const double layer = c.recompute == Recompute::kFull
-                                 ? (c.dtype == Dtype::kFp32 ? 4 : 2) * static_cast<double>(c.seq * c.batch * c.model.hidden)
-                                 : detail::LayerBytes(d, true) + per_layer_extra + NoUpcastDelta(k, c);
+        const double layer =
+            c.recompute == Recompute::kFull
+                ? (c.dtype == Dtype::kFp32 ? 4 : 2) * static_cast<double>(c.seq * c.batch * c.model.hidden)
+                : detail::LayerBytes(d, true) + per_layer_extra + NoUpcastDelta(k, c);
         // The first layer also holds what the layers share: cos/sin and, checkpointed, the
         // layers' mask and position-id arguments.
         double shared = 0;
@@ -214,7 +215,8 @@ TEST_CASE("Truth: each HF model's saved tensors within 1%, per layer and in all"
             if (n != nullptr) shared += n->moment_bytes[static_cast<int>(Moment::kForwardEnd)];
           }
         }
-        INFO("layer " << i << ": measured " << per->AsArray()[i].AsNumber() << " B, profile " << layer + shared << " B");
+        INFO("layer " << i << ": measured " << per->AsArray()[i].AsNumber() << " B, profile " << layer + shared
+                      << " B");
         CHECK(layer + shared == doctest::Approx(per->AsArray()[i].AsNumber()).epsilon(0.01));
       }
     }
@@ -233,9 +235,14 @@ TEST_CASE("Truth: parameters, gradients and optimizer states after one step, exa
     SUBCASE(Str(k, "id").c_str()) {
       Config c = TruthConfig(k);
       const Derived d(c, 0);
-      CHECK(CountParameters(c.model).total + static_cast<int64_t>(d.lora_params) == static_cast<int64_t>(Num(k, "params")));
+      CHECK(CountParameters(c.model).total + static_cast<int64_t>(d.lora_params) ==
+            static_cast<int64_t>(Num(k, "params")));
       const Json& optimizers = *k.Find("optimizers");
-      struct Row { const char* key; Optimizer optimizer; std::vector<const char*> leaves; };
+      struct Row {
+        const char* key;
+        Optimizer optimizer;
+        std::vector<const char*> leaves;
+      };
       const Row rows[] = {
           {"sgd", Optimizer::kSgd, {}},
           {"momentum", Optimizer::kSgdMomentum, {"momentum"}},

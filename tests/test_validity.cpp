@@ -24,7 +24,9 @@ namespace {
 struct Pick {
   std::mt19937_64 rng;
   template <class T>
-  T operator()(std::initializer_list<T> xs) { return *(xs.begin() + rng() % xs.size()); }
+  T operator()(std::initializer_list<T> xs) {
+    return *(xs.begin() + rng() % xs.size());
+  }
   int Below(int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); }
 };
 
@@ -37,9 +39,14 @@ Config WildConfig(Pick& pick) {
   Config c = DefaultConfig();
   const std::vector<Preset>& presets = Presets();
   switch (pick.Below(4)) {
-    case 0: c.model = presets[static_cast<size_t>(pick.Below(static_cast<int>(presets.size())))].model; break;
-    case 1: c.model = ParamsOnly(rare() ? 2e14 : 7e9).model; break;
-    default: break;  // the default model, edited below
+    case 0:
+      c.model = presets[static_cast<size_t>(pick.Below(static_cast<int>(presets.size())))].model;
+      break;
+    case 1:
+      c.model = ParamsOnly(rare() ? 2e14 : 7e9).model;
+      break;
+    default:
+      break;  // the default model, edited below
   }
   ModelSpec& m = c.model;
   if (rare()) m.kv_heads = pick({int64_t{3}, m.heads * 2, int64_t{0}});
@@ -58,11 +65,14 @@ Config WildConfig(Pick& pick) {
   c.seq = rare() ? pick({int64_t{0}, int64_t{1} << 25}) : pick({int64_t{128}, int64_t{1024}, int64_t{4096}});
   if (rare()) c.grad_accum = 0;
   const bool training = c.mode != Mode::kInference;
-  if (rare() || !training) c.dtype = static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount)));
-  else c.dtype = pick({Dtype::kBf16, Dtype::kFp16, Dtype::kFp32});
+  if (rare() || !training)
+    c.dtype = static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount)));
+  else
+    c.dtype = pick({Dtype::kBf16, Dtype::kFp16, Dtype::kFp32});
   if (rare()) c.grad_dtype = static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount)));
   c.optimizer_dtype = rare() ? Dtype::kInt8 : pick({Dtype::kFp32, Dtype::kBf16});
-  c.kv_dtype = rare() ? static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount))) : pick({Dtype::kBf16, Dtype::kFp8});
+  c.kv_dtype =
+      rare() ? static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount))) : pick({Dtype::kBf16, Dtype::kFp8});
   if (rare()) c.kv_dtype_v = pick({Dtype::kQ8_0, Dtype::kNf4});
   c.optimizer = static_cast<Optimizer>(pick.Below(6));
   c.recompute = static_cast<Recompute>(pick.Below(4));
@@ -96,7 +106,8 @@ Config WildConfig(Pick& pick) {
 std::string Errors(const Diagnostics& d) {
   std::string out;
   for (const Diagnostic& x : d) {
-    if (x.severity == Severity::kError) out += std::to_string(static_cast<int>(x.id)) + " " + x.field + ": " + x.message + "\n";
+    if (x.severity == Severity::kError)
+      out += std::to_string(static_cast<int>(x.id)) + " " + x.field + ": " + x.message + "\n";
   }
   return out;
 }
@@ -113,8 +124,9 @@ TEST_CASE("Validity: the fast path and Explain agree on every random configurati
     const bool ok = !HasErrors(v);
     const Totals fast = EstimateTotals(c);
     const Estimate e = Explain(c);
-    const bool agree = IsValid(c) == ok && fast.ok == ok && e.totals.ok == ok && Errors(e.diagnostics) == Errors(v) &&
-                       (!ok || (fast.peak_bytes == e.totals.peak_bytes && fast.capacity_bytes == e.totals.capacity_bytes));
+    const bool agree =
+        IsValid(c) == ok && fast.ok == ok && e.totals.ok == ok && Errors(e.diagnostics) == Errors(v) &&
+        (!ok || (fast.peak_bytes == e.totals.peak_bytes && fast.capacity_bytes == e.totals.capacity_bytes));
     if (!agree && ++mismatches <= 3) {
       MESSAGE("disagree on ", ConfigToQuery(c), ": Validate says ", (ok ? "valid" : Errors(v)));
     }
@@ -129,8 +141,8 @@ TEST_CASE("Validity: the fast path and Explain agree on every random configurati
     }
   }
   CHECK(mismatches == 0);
-  std::printf("validity property: %d valid, %d rejected (RLHF %d valid, %d rejected), rejections name %zu fields\n", valid,
-              invalid, rlhf_valid, rlhf_invalid, rejected_by.size());
+  std::printf("validity property: %d valid, %d rejected (RLHF %d valid, %d rejected), rejections name %zu fields\n",
+              valid, invalid, rlhf_valid, rlhf_invalid, rejected_by.size());
   // The draw reaches both verdicts, in RLHF too, and many different reasons to refuse.
   CHECK(valid >= 2000);
   CHECK(invalid >= 4000);

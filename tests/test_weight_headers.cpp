@@ -77,10 +77,18 @@ TEST_CASE("Weight headers: random byte flips never crash and keep the protocol's
     for (int k = 0; k < flips; ++k) {
       const size_t at = static_cast<size_t>(next() % f.size());
       switch (next() % 4) {
-        case 0: f[at] = static_cast<char>(next()); break;
-        case 1: f[at] = static_cast<char>(f[at] ^ (1 << (next() % 8))); break;
-        case 2: f[at] = static_cast<char>(0xFF); break;
-        default: f.resize(std::max<size_t>(at, 1)); break;
+        case 0:
+          f[at] = static_cast<char>(next());
+          break;
+        case 1:
+          f[at] = static_cast<char>(f[at] ^ (1 << (next() % 8)));
+          break;
+        case 2:
+          f[at] = static_cast<char>(0xFF);
+          break;
+        default:
+          f.resize(std::max<size_t>(at, 1));
+          break;
       }
     }
     const uint64_t file_size = f.size() + (next() % 2 ? 0 : next() % 100000);

@@ -60,8 +60,8 @@ struct GgufTensorSpec {
   std::string name;
   std::vector<uint64_t> ne;
   uint32_t type;
-  uint64_t bytes;            // written out by hand by the test
-  int64_t offset = -1;       // -1: the packed offset a writer would use
+  uint64_t bytes;       // written out by hand by the test
+  int64_t offset = -1;  // -1: the packed offset a writer would use
 };
 
 class Gguf {
@@ -162,7 +162,7 @@ inline const WeightTypeTally* FindType(const WeightHeaderResult& r, const std::s
 }
 
 inline void CheckType(const WeightHeaderResult& r, const std::string& type, uint64_t tensors, uint64_t params,
-               uint64_t bytes) {
+                      uint64_t bytes) {
   INFO("type " << type);
   const WeightTypeTally* t = FindType(r, type);
   REQUIRE(t != nullptr);

@@ -105,8 +105,11 @@ std::string LoadSaved(State& s) {
   if (saved.status == StoredText::Status::kNone) return "";
   if (saved.status == StoredText::Status::kUnreadable) {
     s.storage_ok = false;  // what could not be read is not overwritten either
-    AddBanner(s, {"Saved state", "could not read " + st->Where() + ": " + saved.error +
-                                     ". Starting from the defaults; changes are not saved this session.", {}, true});
+    AddBanner(s, {"Saved state",
+                  "could not read " + st->Where() + ": " + saved.error +
+                      ". Starting from the defaults; changes are not saved this session.",
+                  {},
+                  true});
     return "";
   }
   if (st->Format() == StorageFormat::kQuery) return saved.text;
@@ -119,7 +122,8 @@ std::string LoadSaved(State& s) {
       text += "It was set aside as " + moved + "; starting from the defaults.";
     } else {
       s.storage_ok = false;
-      text += "It could not be set aside (" + error + "), so it is left as it is and changes are not saved this session.";
+      text +=
+          "It could not be set aside (" + error + "), so it is left as it is and changes are not saved this session.";
     }
     AddBanner(s, {"Settings file", text, {}, true});
     return "";
@@ -201,7 +205,10 @@ void Shortcuts(State& s) {
   const bool cmd = io.ConfigMacOSXBehaviors ? io.KeySuper : io.KeyCtrl;
   if (!cmd || io.WantTextInput) return;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
-    if (io.KeyShift) Redo(s); else Undo(s);
+    if (io.KeyShift)
+      Redo(s);
+    else
+      Undo(s);
   } else if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y), false)) {
     Redo(s);
   }
@@ -228,7 +235,7 @@ void Frame() {
   const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool narrow = avail / s.scale < kNarrowCssPx;
-  s.shown_fields.clear();  // each control drawn this frame adds its field (AlsoInEffect)
+  s.shown_fields.clear();            // each control drawn this frame adds its field (AlsoInEffect)
   s.shown_fields.push_back("mode");  // the "What for?" question
   // NavFlattened: arrow keys move between the inputs and the results as one window.
   if (narrow) {
@@ -272,17 +279,19 @@ void Frame() {
   DrawModelSizes(s);
   ImGui::Spacing();
   // On one column the tabs get a page's height of their own (their tables scroll inside).
-  if (narrow) ImGui::BeginChild("views_page", ImVec2(0, std::max(em * 16, vp->WorkSize.y * 0.8f)), false,
-                                ImGuiWindowFlags_NavFlattened);
+  if (narrow)
+    ImGui::BeginChild("views_page", ImVec2(0, std::max(em * 16, vp->WorkSize.y * 0.8f)), false,
+                      ImGuiWindowFlags_NavFlattened);
   if (ImGui::BeginTabBar("views")) {
     // The count invites a look only when the configuration does not fit.
     const bool over = s.estimate.totals.ok && !s.estimate.totals.Fits();
     for (int t = 0; t < kTabCount; ++t) {
       const TabRow& row = TabOf(t);
       // The doctor's title counts its remedies (###: the same tab whatever the count).
-      const std::string title = std::string(Tr(row.title)) +
-                                (t == kTabDoctor && over && !s.remedies.empty() ? " (" + std::to_string(s.remedies.size()) + ")" : "") +
-                                "###" + row.id;
+      const std::string title =
+          std::string(Tr(row.title)) +
+          (t == kTabDoctor && over && !s.remedies.empty() ? " (" + std::to_string(s.remedies.size()) + ")" : "") +
+          "###" + row.id;
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
       if (!ImGui::BeginTabItem(title.c_str(), nullptr, f)) continue;
       if (s.tab != t && !s.select_tab) {
@@ -290,15 +299,32 @@ void Frame() {
         s.view_dirty = true;
       }
       switch (row.tab) {
-        case kTabBreakdown: DrawBreakdown(s); break;
-        case kTabCharts: DrawCharts(s); break;
-        case kTabFitMap: DrawFitMap(s); break;
-        case kTabFit: DrawFit(s); break;
-        case kTabServing: DrawServing(s); break;
-        case kTabDoctor: DrawDoctor(s); break;
-        case kTabOom: DrawOom(s); break;
-        case kTabNetwork: DrawNetwork(s); break;
-        case kTabCount: break;
+        case kTabBreakdown:
+          DrawBreakdown(s);
+          break;
+        case kTabCharts:
+          DrawCharts(s);
+          break;
+        case kTabFitMap:
+          DrawFitMap(s);
+          break;
+        case kTabFit:
+          DrawFit(s);
+          break;
+        case kTabServing:
+          DrawServing(s);
+          break;
+        case kTabDoctor:
+          DrawDoctor(s);
+          break;
+        case kTabOom:
+          DrawOom(s);
+          break;
+        case kTabNetwork:
+          DrawNetwork(s);
+          break;
+        case kTabCount:
+          break;
       }
       ImGui::EndTabItem();
     }
@@ -473,8 +499,10 @@ void OpenPath(const std::string& path) {
   }
   if (IsLogName(path)) {
     const FilePrefix p = s.hooks.read_range(path, 0, core::kOomMaxTextBytes);
-    if (!p.ok) ReportError("Open " + path, p.error);
-    else OpenOomText(path, p.bytes);
+    if (!p.ok)
+      ReportError("Open " + path, p.error);
+    else
+      OpenOomText(path, p.bytes);
     return;
   }
   if (ClassifyFileName(path) == FileKind::kJsonText) {

@@ -66,7 +66,8 @@ struct PlatformHooks {
   // through HubLoaded / HubSearched, later, on the UI's thread. Empty where the platform
   // cannot fetch.
   std::function<void(const HubRequest& request)> hub_load;
-  std::function<void(int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token)> hub_search;
+  std::function<void(int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token)>
+      hub_search;
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
 

@@ -58,7 +58,11 @@ struct Ticks {
 inline Ticks NiceTicks(double lo, double hi, int target) {
   Ticks t;
   if (!std::isfinite(lo) || !std::isfinite(hi)) return t;
-  if (hi < lo) { const double x = lo; lo = hi; hi = x; }
+  if (hi < lo) {
+    const double x = lo;
+    lo = hi;
+    hi = x;
+  }
   if (hi == lo) hi = lo + 1;
   if (target < 1) target = 1;
   const double range = NiceNum(hi - lo, false);

@@ -17,10 +17,10 @@ namespace {
 // [SECTION] Axes ------------------------------------------------------------------------
 
 struct Plot {
-  ImVec2 p0, p1;      // the item's box
-  ImVec2 a0, a1;      // the plotting area inside the axes
-  chart::Linear y;    // value (in display units) -> screen y
-  double unit = 1;    // bytes per display unit (GB or GiB)
+  ImVec2 p0, p1;    // the item's box
+  ImVec2 a0, a1;    // the plotting area inside the axes
+  chart::Linear y;  // value (in display units) -> screen y
+  double unit = 1;  // bytes per display unit (GB or GiB)
 };
 
 ImU32 TextColor() { return ImGui::GetColorU32(ImGuiCol_Text); }
@@ -65,7 +65,8 @@ ImVec4 CapacityLine(const Plot& p, double capacity_units, const char* label) {
   if (y < p.a0.y - 1 || y > p.a1.y + 1) return ImVec4(0, 0, 0, 0);
   const ImU32 col = ImGui::ColorConvertFloat4ToU32(BadColor());
   const float dash = ImGui::GetFontSize() * 0.5f;
-  for (float x = p.a0.x; x < p.a1.x; x += dash * 2) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, p.a1.x), y), col, 2);
+  for (float x = p.a0.x; x < p.a1.x; x += dash * 2)
+    dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, p.a1.x), y), col, 2);
   const ImVec2 ts = ImGui::CalcTextSize(label);
   // A backing in the window colour keeps the label readable over bars and bands.
   const ImVec2 t0(p.a1.x - ts.x, y - ts.y - 2);
@@ -107,7 +108,8 @@ void CategoryTooltip(const char* title, const std::array<double, core::kCategory
     ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(CategoryColor(static_cast<core::Category>(c))),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize() * 0.7f, ImGui::GetFontSize() * 0.7f));
     ImGui::SameLine();
-    ImGui::Text("%s: %s", ChartText(core::CategoryName(static_cast<core::Category>(c))), core::FormatBytes(row[c], units).c_str());
+    ImGui::Text("%s: %s", ChartText(core::CategoryName(static_cast<core::Category>(c))),
+                core::FormatBytes(row[c], units).c_str());
   }
   ImGui::Separator();
   ImGui::Text(ChartText("Total: %s"), core::FormatBytes(sum, units).c_str());
@@ -142,18 +144,20 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
       const float x1 = static_cast<float>(x(static_cast<double>(series.xs[i + 1])));
       const double l0 = lower[i], l1 = lower[i + 1];
       const double u0 = l0 + std::max(0.0, series.bytes[i][c]), u1 = l1 + std::max(0.0, series.bytes[i + 1][c]);
-      const ImVec2 q[4] = {ImVec2(x0, static_cast<float>(p.y(l0 / unit))), ImVec2(x0, static_cast<float>(p.y(u0 / unit))),
-                           ImVec2(x1, static_cast<float>(p.y(u1 / unit))), ImVec2(x1, static_cast<float>(p.y(l1 / unit)))};
+      const ImVec2 q[4] = {
+          ImVec2(x0, static_cast<float>(p.y(l0 / unit))), ImVec2(x0, static_cast<float>(p.y(u0 / unit))),
+          ImVec2(x1, static_cast<float>(p.y(u1 / unit))), ImVec2(x1, static_cast<float>(p.y(l1 / unit)))};
       dl->AddQuadFilled(q[0], q[1], q[2], q[3], col);
     }
     for (int i = 0; i < n; ++i) lower[i] += std::max(0.0, series.bytes[i][c]);
   }
   // Outline of the total.
   for (int i = 0; i + 1 < n; ++i)
-    dl->AddLine(ImVec2(static_cast<float>(x(static_cast<double>(series.xs[i]))), static_cast<float>(p.y(lower[i] / unit))),
-                ImVec2(static_cast<float>(x(static_cast<double>(series.xs[i + 1]))),
-                       static_cast<float>(p.y(lower[i + 1] / unit))),
-                TextColor(), 1.5f);
+    dl->AddLine(
+        ImVec2(static_cast<float>(x(static_cast<double>(series.xs[i]))), static_cast<float>(p.y(lower[i] / unit))),
+        ImVec2(static_cast<float>(x(static_cast<double>(series.xs[i + 1]))),
+               static_cast<float>(p.y(lower[i + 1] / unit))),
+        TextColor(), 1.5f);
   dl->PopClipRect();
 
   char cap[48];
@@ -188,7 +192,8 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
     const ImVec2 ts = ImGui::CalcTextSize(cur);
     const float lx = xx + 3 + ts.x > p.a1.x ? xx - 3 - ts.x : xx + 3;
     float ly = p.a0.y;
-    for (int i = 0; i < 6 && Overlaps(ImVec4(lx, ly, lx + ts.x, ly + ts.y), cap_box); ++i) ly = cap_box.w + 2 + ts.y * i;
+    for (int i = 0; i < 6 && Overlaps(ImVec4(lx, ly, lx + ts.x, ly + ts.y), cap_box); ++i)
+      ly = cap_box.w + 2 + ts.y * i;
     dl->AddText(ImVec2(lx, ly), TextColor(), cur);
   }
 
@@ -196,7 +201,9 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
     const float mx = ImGui::GetIO().MousePos.x;
     int best = 0;
     for (int i = 1; i < n; ++i)
-      if (std::fabs(x(static_cast<double>(series.xs[i])) - mx) < std::fabs(x(static_cast<double>(series.xs[best])) - mx)) best = i;
+      if (std::fabs(x(static_cast<double>(series.xs[i])) - mx) <
+          std::fabs(x(static_cast<double>(series.xs[best])) - mx))
+        best = i;
     const float bx = static_cast<float>(x(static_cast<double>(series.xs[best])));
     dl->AddLine(ImVec2(bx, p.a0.y), ImVec2(bx, p.a1.y), DimColor(), 1.0f);
     char title[96];

@@ -19,7 +19,7 @@ namespace llmmem::app {
 struct CategorySeries {
   std::vector<int64_t> xs;
   std::vector<std::array<double, core::kCategoryCount>> bytes;  // per x, per category
-  std::vector<double> peak;                                      // per x (0: invalid config)
+  std::vector<double> peak;                                     // per x (0: invalid config)
 };
 
 // A stacked area chart over a log2 x axis, with the GPU capacity as a dashed line and

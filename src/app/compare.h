@@ -14,8 +14,8 @@ namespace llmmem::app {
 struct Pinned {
   core::Config config;
   core::Estimate estimate;
-  std::string label;                           // "Llama 3.1 8B, Full training"
-  std::map<std::string, double> bytes_by_id;   // every node of the pinned tree
+  std::string label;                          // "Llama 3.1 8B, Full training"
+  std::map<std::string, double> bytes_by_id;  // every node of the pinned tree
 };
 
 inline void CollectBytes(const core::BreakdownNode& n, std::map<std::string, double>& out) {

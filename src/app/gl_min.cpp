@@ -12,8 +12,8 @@ bool Load(GlProcLoader loader) {
   g_loaded = false;
   if (loader == nullptr) return false;
   bool ok = true;
-#define LLMMEM_GL_LOAD(ret, name, args)                                              \
-  api.name = reinterpret_cast<ret(*) args>(loader("gl" #name));                      \
+#define LLMMEM_GL_LOAD(ret, name, args)                         \
+  api.name = reinterpret_cast<ret(*) args>(loader("gl" #name)); \
   ok = ok && api.name != nullptr;
   LLMMEM_GL_FUNCS(LLMMEM_GL_LOAD)
 #undef LLMMEM_GL_LOAD

@@ -19,44 +19,45 @@ using GLfloat = float;
 using GLchar = char;
 using GLboolean = unsigned char;
 
-constexpr GLenum kFragmentShader = 0x8B30, kVertexShader = 0x8B31, kCompileStatus = 0x8B81,
-                 kLinkStatus = 0x8B82, kTexture2D = 0x0DE1, kTexture0 = 0x84C0, kR32F = 0x822E,
-                 kRed = 0x1903, kFloat = 0x1406, kTextureMinFilter = 0x2801, kTextureMagFilter = 0x2800,
-                 kNearest = 0x2600, kTextureWrapS = 0x2802, kTextureWrapT = 0x2803, kClampToEdge = 0x812F,
-                 kTriangleStrip = 0x0005, kUnpackAlignment = 0x0CF5, kScissorTest = 0x0C11;
+constexpr GLenum kFragmentShader = 0x8B30, kVertexShader = 0x8B31, kCompileStatus = 0x8B81, kLinkStatus = 0x8B82,
+                 kTexture2D = 0x0DE1, kTexture0 = 0x84C0, kR32F = 0x822E, kRed = 0x1903, kFloat = 0x1406,
+                 kTextureMinFilter = 0x2801, kTextureMagFilter = 0x2800, kNearest = 0x2600, kTextureWrapS = 0x2802,
+                 kTextureWrapT = 0x2803, kClampToEdge = 0x812F, kTriangleStrip = 0x0005, kUnpackAlignment = 0x0CF5,
+                 kScissorTest = 0x0C11;
 
-#define LLMMEM_GL_FUNCS(X)                                                              \
-  X(GLuint, CreateShader, (GLenum type))                                                \
-  X(void, ShaderSource, (GLuint s, GLsizei n, const GLchar* const* src, const GLint* len)) \
-  X(void, CompileShader, (GLuint s))                                                    \
-  X(void, GetShaderiv, (GLuint s, GLenum pname, GLint* out))                            \
-  X(void, GetShaderInfoLog, (GLuint s, GLsizei cap, GLsizei* len, GLchar* log))         \
-  X(void, DeleteShader, (GLuint s))                                                     \
-  X(GLuint, CreateProgram, ())                                                          \
-  X(void, AttachShader, (GLuint p, GLuint s))                                           \
-  X(void, LinkProgram, (GLuint p))                                                      \
-  X(void, GetProgramiv, (GLuint p, GLenum pname, GLint* out))                           \
-  X(void, GetProgramInfoLog, (GLuint p, GLsizei cap, GLsizei* len, GLchar* log))        \
-  X(void, DeleteProgram, (GLuint p))                                                    \
-  X(void, UseProgram, (GLuint p))                                                       \
-  X(GLint, GetUniformLocation, (GLuint p, const GLchar* name))                          \
-  X(void, Uniform1i, (GLint loc, GLint v))                                              \
-  X(void, Uniform1f, (GLint loc, GLfloat v))                                            \
-  X(void, Uniform4f, (GLint loc, GLfloat a, GLfloat b, GLfloat c, GLfloat d))           \
-  X(void, GenVertexArrays, (GLsizei n, GLuint* out))                                    \
-  X(void, BindVertexArray, (GLuint vao))                                                \
-  X(void, DeleteVertexArrays, (GLsizei n, const GLuint* vaos))                          \
-  X(void, GenTextures, (GLsizei n, GLuint* out))                                        \
-  X(void, DeleteTextures, (GLsizei n, const GLuint* t))                                 \
-  X(void, BindTexture, (GLenum target, GLuint t))                                       \
-  X(void, ActiveTexture, (GLenum unit))                                                 \
-  X(void, TexParameteri, (GLenum target, GLenum pname, GLint v))                        \
-  X(void, PixelStorei, (GLenum pname, GLint v))                                         \
-  X(void, TexImage2D, (GLenum target, GLint level, GLint ifmt, GLsizei w, GLsizei h, GLint border, \
-                       GLenum fmt, GLenum type, const void* data))                      \
-  X(void, Viewport, (GLint x, GLint y, GLsizei w, GLsizei h))                           \
-  X(void, Scissor, (GLint x, GLint y, GLsizei w, GLsizei h))                            \
-  X(void, Enable, (GLenum cap))                                                         \
+#define LLMMEM_GL_FUNCS(X)                                                                                \
+  X(GLuint, CreateShader, (GLenum type))                                                                  \
+  X(void, ShaderSource, (GLuint s, GLsizei n, const GLchar* const* src, const GLint* len))                \
+  X(void, CompileShader, (GLuint s))                                                                      \
+  X(void, GetShaderiv, (GLuint s, GLenum pname, GLint * out))                                             \
+  X(void, GetShaderInfoLog, (GLuint s, GLsizei cap, GLsizei * len, GLchar * log))                         \
+  X(void, DeleteShader, (GLuint s))                                                                       \
+  X(GLuint, CreateProgram, ())                                                                            \
+  X(void, AttachShader, (GLuint p, GLuint s))                                                             \
+  X(void, LinkProgram, (GLuint p))                                                                        \
+  X(void, GetProgramiv, (GLuint p, GLenum pname, GLint * out))                                            \
+  X(void, GetProgramInfoLog, (GLuint p, GLsizei cap, GLsizei * len, GLchar * log))                        \
+  X(void, DeleteProgram, (GLuint p))                                                                      \
+  X(void, UseProgram, (GLuint p))                                                                         \
+  X(GLint, GetUniformLocation, (GLuint p, const GLchar* name))                                            \
+  X(void, Uniform1i, (GLint loc, GLint v))                                                                \
+  X(void, Uniform1f, (GLint loc, GLfloat v))                                                              \
+  X(void, Uniform4f, (GLint loc, GLfloat a, GLfloat b, GLfloat c, GLfloat d))                             \
+  X(void, GenVertexArrays, (GLsizei n, GLuint * out))                                                     \
+  X(void, BindVertexArray, (GLuint vao))                                                                  \
+  X(void, DeleteVertexArrays, (GLsizei n, const GLuint* vaos))                                            \
+  X(void, GenTextures, (GLsizei n, GLuint * out))                                                         \
+  X(void, DeleteTextures, (GLsizei n, const GLuint* t))                                                   \
+  X(void, BindTexture, (GLenum target, GLuint t))                                                         \
+  X(void, ActiveTexture, (GLenum unit))                                                                   \
+  X(void, TexParameteri, (GLenum target, GLenum pname, GLint v))                                          \
+  X(void, PixelStorei, (GLenum pname, GLint v))                                                           \
+  X(void, TexImage2D,                                                                                     \
+    (GLenum target, GLint level, GLint ifmt, GLsizei w, GLsizei h, GLint border, GLenum fmt, GLenum type, \
+     const void* data))                                                                                   \
+  X(void, Viewport, (GLint x, GLint y, GLsizei w, GLsizei h))                                             \
+  X(void, Scissor, (GLint x, GLint y, GLsizei w, GLsizei h))                                              \
+  X(void, Enable, (GLenum cap))                                                                           \
   X(void, DrawArrays, (GLenum mode, GLint first, GLsizei count))
 
 struct Api {

@@ -112,7 +112,8 @@ void ApplyHubResult(State& s, const HubResult& r) {
   c.model = r.model;
   c.model.preset.clear();
   // The stored format, where the mode runs the weights as stored (QLoRA keeps its NF4 base).
-  if (r.dtype_known && (c.mode == core::Mode::kInference || (core::Info(r.dtype).trainable && c.mode != core::Mode::kQlora)))
+  if (r.dtype_known &&
+      (c.mode == core::Mode::kInference || (core::Info(r.dtype).trainable && c.mode != core::Mode::kQlora)))
     c.dtype = r.dtype;
   core::Diagnostics notes;
   core::StartAtModelContext(c, notes);

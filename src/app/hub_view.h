@@ -20,25 +20,25 @@ struct State;
 // What the platform is asked for. The token is typed by the user and kept in memory only:
 // never in the URL, the saved state or a log.
 struct HubRequest {
-  int64_t seq = 0;          // answers carry it; a newer request makes older answers stale
-  std::string ref;          // as typed: id, id@rev or a URL
-  std::string gguf_file;    // a GGUF repo's chosen file ("" : the default choice)
-  std::string endpoint;     // https://huggingface.co or a mirror
+  int64_t seq = 0;        // answers carry it; a newer request makes older answers stale
+  std::string ref;        // as typed: id, id@rev or a URL
+  std::string gguf_file;  // a GGUF repo's chosen file ("" : the default choice)
+  std::string endpoint;   // https://huggingface.co or a mirror
   std::string token;
 };
 
 struct HubResult {
   int64_t seq = 0;
   bool ok = false;
-  std::string error;                    // a sentence when !ok
-  std::string ref;                      // "org/name" or "org/name@rev"
+  std::string error;  // a sentence when !ok
+  std::string ref;    // "org/name" or "org/name@rev"
   core::ModelSpec model;
   bool dtype_known = false;
   core::Dtype dtype = core::Dtype::kBf16;
   bool approximate = false;
   std::vector<std::string> provenance;  // what came from where
   std::vector<core::HubFile> gguf_files;
-  std::string gguf_file;                // the file read (GGUF repos)
+  std::string gguf_file;  // the file read (GGUF repos)
 };
 
 struct HubHits {
@@ -49,22 +49,22 @@ struct HubHits {
 };
 
 struct HubView {
-  char text[512] = "";            // the box: never cleared by a failure
-  char token[256] = "";           // memory only
-  int mirror = 0;                 // core::HubMirrors() index
-  int64_t seq = 0;                // the last request's
+  char text[512] = "";   // the box: never cleared by a failure
+  char token[256] = "";  // memory only
+  int mirror = 0;        // core::HubMirrors() index
+  int64_t seq = 0;       // the last request's
   bool loading = false;
   std::string loading_ref;
-  std::string error;              // the last load's failure
-  HubResult loaded;               // the last successful load (its provenance and quant list)
+  std::string error;  // the last load's failure
+  HubResult loaded;   // the last successful load (its provenance and quant list)
   // Search as you type: only after the user typed, debounced.
   bool typed = false;
-  double edited_at = -1;          // ImGui time of the last edit
-  std::string searched;           // the query last sent
+  double edited_at = -1;  // ImGui time of the last edit
+  std::string searched;   // the query last sent
   bool searching = false;
   int64_t search_seq = 0;
   HubHits hits;
-  std::string pending_link;       // hf= from the link, loaded once the platform can
+  std::string pending_link;  // hf= from the link, loaded once the platform can
 };
 
 constexpr double kHubSearchDebounce = 0.35;  // seconds after the last keystroke

@@ -24,8 +24,8 @@ extern const Translation kStrings[];
 
 Lang CurrentLang();
 void SetLang(Lang lang);
-const char* LangId(Lang lang);        // "en", "zh" (the URL's lang=)
-const char* LangName(Lang lang);      // "English", "中文" (each in its own language)
+const char* LangId(Lang lang);                     // "en", "zh" (the URL's lang=)
+const char* LangName(Lang lang);                   // "English", "中文" (each in its own language)
 bool ParseLang(const std::string& id, Lang& out);  // "zh", "zh-CN", "zh-Hans", "en-US", ...
 
 // The current language's text for an English UI string; the English itself when the

@@ -12,11 +12,16 @@ namespace llmmem::app {
 // panels.h declares it for the panels; defined here, where no ImGui is needed.
 const char* ModeLabel(core::Mode m) {
   switch (m) {
-    case core::Mode::kInference: return Tr("Inference");
-    case core::Mode::kTraining: return Tr("Full training");
-    case core::Mode::kLora: return Tr("LoRA fine-tuning");
-    case core::Mode::kQlora: return Tr("QLoRA fine-tuning");
-    case core::Mode::kRlhf: return "RLHF";
+    case core::Mode::kInference:
+      return Tr("Inference");
+    case core::Mode::kTraining:
+      return Tr("Full training");
+    case core::Mode::kLora:
+      return Tr("LoRA fine-tuning");
+    case core::Mode::kQlora:
+      return Tr("QLoRA fine-tuning");
+    case core::Mode::kRlhf:
+      return "RLHF";
   }
   return "?";
 }

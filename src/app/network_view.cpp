@@ -87,9 +87,12 @@ bool RefreshNetwork(NetworkView& v, const core::Config& card) {
 
 std::string NetworkViewQuery(const NetworkView& v) {
   core::Json j(core::Json::Object{});
-  if (v.model.empty()) j["network"] = core::NetworkToJson(v.custom);
-  else if (v.model != kDefaults.model) j["model"] = v.model;
-  if (v.image_h > 0) j["image_size"] = std::to_string(v.image_h) + "x" + std::to_string(v.image_w > 0 ? v.image_w : v.image_h);
+  if (v.model.empty())
+    j["network"] = core::NetworkToJson(v.custom);
+  else if (v.model != kDefaults.model)
+    j["model"] = v.model;
+  if (v.image_h > 0)
+    j["image_size"] = std::to_string(v.image_h) + "x" + std::to_string(v.image_w > 0 ? v.image_w : v.image_h);
   if (v.channels > 0) j["channels"] = v.channels;
   if (v.batch != kDefaults.batch) j["batch"] = v.batch;
   if (!v.training) j["mode"] = "infer";
@@ -253,19 +256,39 @@ core::Layer DefaultLayer(core::LayerKind kind) {
       l.padding[0] = l.padding[1] = kind == core::LayerKind::kConvTranspose2d ? 0 : 1;
       if (kind == core::LayerKind::kConvTranspose2d) l.stride[0] = l.stride[1] = 2, l.kernel[0] = l.kernel[1] = 2;
       break;
-    case core::LayerKind::kLinear: l.out = 256; break;
-    case core::LayerKind::kEmbedding: l.vocab = 1000, l.out = 256; break;
-    case core::LayerKind::kGroupNorm: l.groups = 32; break;
+    case core::LayerKind::kLinear:
+      l.out = 256;
+      break;
+    case core::LayerKind::kEmbedding:
+      l.vocab = 1000, l.out = 256;
+      break;
+    case core::LayerKind::kGroupNorm:
+      l.groups = 32;
+      break;
     case core::LayerKind::kMaxPool2d:
-    case core::LayerKind::kAvgPool2d: l.kernel[0] = l.kernel[1] = 2; break;
+    case core::LayerKind::kAvgPool2d:
+      l.kernel[0] = l.kernel[1] = 2;
+      break;
     case core::LayerKind::kAdaptiveAvgPool2d:
-    case core::LayerKind::kAdaptiveMaxPool2d: l.size[0] = l.size[1] = 1; break;
-    case core::LayerKind::kDropout: l.p = 0.5; break;
-    case core::LayerKind::kStochasticDepth: l.p = 0.1; break;
-    case core::LayerKind::kUpsample: l.scale = 2; break;
+    case core::LayerKind::kAdaptiveMaxPool2d:
+      l.size[0] = l.size[1] = 1;
+      break;
+    case core::LayerKind::kDropout:
+      l.p = 0.5;
+      break;
+    case core::LayerKind::kStochasticDepth:
+      l.p = 0.1;
+      break;
+    case core::LayerKind::kUpsample:
+      l.scale = 2;
+      break;
     case core::LayerKind::kAttention:
-    case core::LayerKind::kWindowAttention: l.heads = 8, l.window[0] = l.window[1] = 7; break;
-    case core::LayerKind::kPermute: l.ndims = 4, l.dims[0] = 0, l.dims[1] = 2, l.dims[2] = 3, l.dims[3] = 1; break;
+    case core::LayerKind::kWindowAttention:
+      l.heads = 8, l.window[0] = l.window[1] = 7;
+      break;
+    case core::LayerKind::kPermute:
+      l.ndims = 4, l.dims[0] = 0, l.dims[1] = 2, l.dims[2] = 3, l.dims[3] = 1;
+      break;
     case core::LayerKind::kAdd:
     case core::LayerKind::kConcat:
     case core::LayerKind::kMul:
@@ -274,8 +297,11 @@ core::Layer DefaultLayer(core::LayerKind kind) {
     case core::LayerKind::kTap:
       l.branches = {{}};
       break;
-    case core::LayerKind::kReLU: l.inplace = true; break;
-    default: break;
+    case core::LayerKind::kReLU:
+      l.inplace = true;
+      break;
+    default:
+      break;
   }
   return l;
 }

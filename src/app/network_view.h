@@ -21,8 +21,8 @@ using LayerPath = std::vector<int>;
 
 struct NetworkView {
   // What is asked (net_... in the URL; defaults are not written).
-  std::string model = "resnet50";  // a preset key; empty: the custom stack below
-  core::NetworkSpec custom;        // the custom stack (name, input, layers)
+  std::string model = "resnet50";                  // a preset key; empty: the custom stack below
+  core::NetworkSpec custom;                        // the custom stack (name, input, layers)
   int64_t image_h = 0, image_w = 0, channels = 0;  // 0: the network's own
   int64_t batch = 32;
   bool training = true;
@@ -33,17 +33,17 @@ struct NetworkView {
   bool loss = true;
 
   // The answer, for the request last computed.
-  std::string computed_key;        // request JSON + card, as text
+  std::string computed_key;  // request JSON + card, as text
   core::NetworkRequest request;
   core::NetworkEstimate estimate;
   std::vector<core::ProfileDifference> differences;
-  std::vector<LayerPath> paths;    // per analysis row: where its layer is in the stack
+  std::vector<LayerPath> paths;  // per analysis row: where its layer is in the stack
   bool dirty = true;
 
   // UI scratch (not in the URL).
-  std::string paste;               // print(model) or a network JSON being pasted
+  std::string paste;  // print(model) or a network JSON being pasted
   core::Diagnostics paste_notes;
-  int selected = -1;               // row being edited (custom stacks)
+  int selected = -1;  // row being edited (custom stacks)
 };
 
 // The request this view asks (model or network, input, workload; the card from `card`).

@@ -15,9 +15,9 @@ constexpr size_t kOomBoxMaxBytes = 1u << 20;  // 1 MiB: a log's tail, more than 
 struct OomView {
   std::string text;
   core::OomReport report;
-  bool dirty = false;          // the text changed since the last reading
-  std::string config_query;    // the configuration the reading was made with
-  int device = 0;              // the observation shown when the text has several
+  bool dirty = false;        // the text changed since the last reading
+  std::string config_query;  // the configuration the reading was made with
+  int device = 0;            // the observation shown when the text has several
 };
 
 }  // namespace llmmem::app

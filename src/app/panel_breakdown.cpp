@@ -74,10 +74,14 @@ int OtherMoment(const core::BreakdownNode& n) {
 
 const char* ShortMoment(int m) {
   switch (static_cast<core::Moment>(m)) {
-    case core::Moment::kForwardEnd: return Tr("in forward");
-    case core::Moment::kOptimizerStep: return Tr("at the step");
-    case core::Moment::kGeneration: return Tr("generating");
-    case core::Moment::kLayerBackward: return Tr("in a layer's backward");
+    case core::Moment::kForwardEnd:
+      return Tr("in forward");
+    case core::Moment::kOptimizerStep:
+      return Tr("at the step");
+    case core::Moment::kGeneration:
+      return Tr("generating");
+    case core::Moment::kLayerBackward:
+      return Tr("in a layer's backward");
   }
   return "";
 }
@@ -128,12 +132,16 @@ void Row(const core::BreakdownNode& n, const core::Estimate& e, double total, in
   ImGui::TableNextColumn();
   Cell(apart ? "(%.2f)" : "%.2f", shown / core::kGiB);
   ImGui::TableNextColumn();
-  if (!on_gpu) ImGui::Text(Tr("on %s"), core::DeviceName(n.device));
-  else if (other >= 0) ImGui::TextUnformatted(ShortMoment(other));
-  else if (total > 0) Cell("%.1f%%", 100.0 * n.bytes / total);
+  if (!on_gpu)
+    ImGui::Text(Tr("on %s"), core::DeviceName(n.device));
+  else if (other >= 0)
+    ImGui::TextUnformatted(ShortMoment(other));
+  else if (total > 0)
+    Cell("%.1f%%", 100.0 * n.bytes / total);
   if (apart) ImGui::PopStyleColor();
   ImGui::TableNextColumn();
-  if (n.per_layer_bytes > 0) ImGui::TextDisabled("%s", core::FormatBytes(n.per_layer_bytes, core::UnitSystem::kDecimal).c_str());
+  if (n.per_layer_bytes > 0)
+    ImGui::TextDisabled("%s", core::FormatBytes(n.per_layer_bytes, core::UnitSystem::kDecimal).c_str());
   if (s.pinned) {
     const double* pinned = PinnedBytes(*s.pinned, n.id);
     ImGui::TableNextColumn();

@@ -117,7 +117,8 @@ void Update(Cache& cache, const State& s) {
   if (act == nullptr) act = s.estimate.tree.Find("activations");
   std::vector<std::string> groups;
   if (act != nullptr) CollectTerms(*act, act->name, groups, cache.terms);
-  std::stable_sort(cache.terms.begin(), cache.terms.end(), [](const Term& a, const Term& b) { return a.bytes > b.bytes; });
+  std::stable_sort(cache.terms.begin(), cache.terms.end(),
+                   [](const Term& a, const Term& b) { return a.bytes > b.bytes; });
 }
 
 }  // namespace
@@ -145,7 +146,8 @@ void DrawCharts(const State& s) {
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
   };
-  const char* by_batch = s.config.mode == core::Mode::kInference ? Tr("Memory vs concurrent sequences") : Tr("Memory vs micro-batch");
+  const char* by_batch =
+      s.config.mode == core::Mode::kInference ? Tr("Memory vs concurrent sequences") : Tr("Memory vs micro-batch");
   if (pairs) {
     title(Tr("Memory vs sequence length"), false);
     title(by_batch, true);
@@ -163,7 +165,8 @@ void DrawCharts(const State& s) {
     ImGui::Spacing();
     char zero_title[160];
     if (cache.zero_dp == s.config.dp) {
-      std::snprintf(zero_title, sizeof zero_title, Tr("ZeRO stages at dp = %lld"), static_cast<long long>(cache.zero_dp));
+      std::snprintf(zero_title, sizeof zero_title, Tr("ZeRO stages at dp = %lld"),
+                    static_cast<long long>(cache.zero_dp));
     } else {
       std::snprintf(zero_title, sizeof zero_title, Tr("ZeRO stages at dp = %lld (the current dp = 1 shards nothing)"),
                     static_cast<long long>(cache.zero_dp));

@@ -25,21 +25,24 @@ void DrawDoctor(State& s) {
   if (fits) {
     ImGui::TextColored(GoodColor(), "%s", Tr("It fits. These changes would still lower the per-GPU peak:"));
   } else {
-    ImGui::TextColored(BadColor(), Tr("Over by %s. Each remedy below was applied alone and re-estimated; "
-                                      "those that make it fit come first."),
+    ImGui::TextColored(BadColor(),
+                       Tr("Over by %s. Each remedy below was applied alone and re-estimated; "
+                          "those that make it fit come first."),
                        core::FormatBytes(-t.Headroom(), s.units).c_str());
   }
   ImGui::PopTextWrapPos();
   if (s.remedies.empty()) {
-    ImGui::TextDisabled("%s", Tr("No single change the doctor knows saves memory here: try a larger GPU or more GPUs."));
+    ImGui::TextDisabled("%s",
+                        Tr("No single change the doctor knows saves memory here: try a larger GPU or more GPUs."));
     return;
   }
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   const float em = ImGui::GetFontSize();
   // Narrow (a phone): two columns, the figures under each remedy's name.
   const bool narrow = ImGui::GetContentRegionAvail().x < em * 36;
-  if (!ImGui::BeginTable(narrow ? "remedies_narrow" : "remedies", narrow ? 2 : 5, flags, ImGui::GetContentRegionAvail()))
+  if (!ImGui::BeginTable(narrow ? "remedies_narrow" : "remedies", narrow ? 2 : 5, flags,
+                         ImGui::GetContentRegionAvail()))
     return;
   const char* unit = UnitLabel(s.units);
   const std::string saves = std::string(Tr("Saves")) + " (" + unit + ")";

@@ -47,8 +47,9 @@ void ExportPopup(State& s) {
     }
     ImGui::SameLine();
     if (ImGui::Button(Tr("Save"))) {
-      s.export_message = s.hooks.save_text ? s.hooks.save_text(kFormats[f].file_name, kFormats[f].mime, ExportText(s, f))
-                                           : std::string("Could not save here.");
+      s.export_message = s.hooks.save_text
+                             ? s.hooks.save_text(kFormats[f].file_name, kFormats[f].mime, ExportText(s, f))
+                             : std::string("Could not save here.");
       ImGui::CloseCurrentPopup();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Save as %s"), kFormats[f].file_name);

@@ -49,9 +49,9 @@ constexpr int kGpusPerNode = 8;                          // DeepSpeed's per-node
 
 struct Cache {
   std::string key;
-  double capacity = 0;       // what the answers may use: the card less kFitHeadroom
-  double card = 0;           // the card's memory
-  int64_t context = 0;       // the model's context (0: unknown): the longest sequence stops there
+  double capacity = 0;                   // what the answers may use: the card less kFitHeadroom
+  double card = 0;                       // the card's memory
+  int64_t context = 0;                   // the model's context (0: unknown): the longest sequence stops there
   std::vector<core::ZeroStageFit> zero;  // the core's solver (core/fit.h), as the CLI's fit
   int64_t max_batch = 0, max_seq = 0;
   core::FitFormats formats;
@@ -117,7 +117,8 @@ void ZeroTable(State& s, const Cache& cache) {
   const core::Config& c = s.config;
   const int64_t others = core::GpusPerReplica(c);
   char heading[160];
-  std::snprintf(heading, sizeof heading, "Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
+  std::snprintf(heading, sizeof heading,
+                "Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
                 static_cast<long long>(others));
   Heading(heading);
   const float em = ImGui::GetFontSize();
@@ -126,11 +127,13 @@ void ZeroTable(State& s, const Cache& cache) {
   if (!ImGui::BeginTable(narrow ? "zero_fit_narrow" : "zero_fit", narrow ? 5 : 7, flags)) return;
   ImGui::TableSetupColumn("ZeRO", ImGuiTableColumnFlags_WidthFixed);
   if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU, k replicas"), ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn(Tr("Fits when"), narrow ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn(Tr("Fits when"),
+                          narrow ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed, em * 6);
   ImGui::TableSetupColumn(Tr("Min dp"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
   ImGui::TableSetupColumn(Tr("GPUs"), ImGuiTableColumnFlags_WidthFixed, em * 3.5f);
   if (!narrow) ImGui::TableSetupColumn(Tr("Per GPU at min dp"), ImGuiTableColumnFlags_WidthFixed, em * 8);
-  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(Tr("current")).x + em * 0.8f);
+  ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed,
+                          ImGui::CalcTextSize(Tr("current")).x + em * 0.8f);
   ImGui::TableHeadersRow();
   static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
   const char* unit = UnitLabel(s.units);
@@ -157,7 +160,8 @@ void ZeroTable(State& s, const Cache& cache) {
           ImGui::Text(Tr("ZeRO-%d shards %s over the k data-parallel replicas."), z, kShards[z]);
           ImGui::Text(Tr("Kept whole on every GPU (A): %s"), Bytes(f.unsharded_bytes, s).c_str());
           ImGui::Text(Tr("Split over k replicas (B): %s"), Bytes(f.sharded_bytes, s).c_str());
-          ImGui::TextDisabled(Tr("Fits when A + B/k <= %s, i.e. k > B / (capacity - A)."), Bytes(cache.capacity, s).c_str());
+          ImGui::TextDisabled(Tr("Fits when A + B/k <= %s, i.e. k > B / (capacity - A)."),
+                              Bytes(cache.capacity, s).c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
         }
@@ -174,7 +178,7 @@ void ZeroTable(State& s, const Cache& cache) {
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(Tr("What stays whole on every GPU (%s) is already more than the GPU (%s):\n"
-                          "more data-parallel GPUs never help at this stage."),
+                             "more data-parallel GPUs never help at this stage."),
                           Bytes(f.unsharded_bytes, s).c_str(), Bytes(cache.capacity, s).c_str());
     }
     ImGui::TableNextColumn();
@@ -241,9 +245,11 @@ void Workload(State& s, const Cache& cache) {
   Heading(Tr("Largest workload on this layout (everything else as configured)"));
   LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
            kBatchSearchLimit, false);
-  LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit, true);
+  LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit,
+           true);
   if (cache.context > 0 && cache.max_seq >= cache.context)
-    WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) + Tr(" tokens."));
+    WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) +
+                    Tr(" tokens."));
   if (cache.max_params > 0) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(Tr("Largest model"));
@@ -251,7 +257,7 @@ void Workload(State& s, const Cache& cache) {
     ImGui::Text(Tr("%s parameters"), core::FormatParams(cache.max_params).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", Tr("The parameter count whose model states (this scheme) fill the GPU,\n"
-                        "with this architecture's activations and the overheads kept as they are."));
+                                 "with this architecture's activations and the overheads kept as they are."));
   }
 }
 
@@ -273,7 +279,7 @@ void Formats(State& s, const Cache& cache) {
   ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", Tr("Tried from most to least precise: weights bf16, fp8, Q8_0 ... IQ2_XXS;\n"
-                      "for each, KV cache bf16, fp8, int4. The first pair that fits is shown."));
+                               "for each, KV cache bf16, fp8, int4. The first pair that fits is shown."));
   const bool current = inference && s.config.dtype == f.dtype && s.config.kv_dtype == f.kv_dtype;
   const char* apply = inference ? Tr("Apply") : Tr("Apply (switches to inference)");
   if (current) {
@@ -344,10 +350,11 @@ void Compatibility(const State& s, const Cache& cache) {
                            core::Category::kOptimizerStates})
     states += t.category_bytes[static_cast<int>(c)];
   ImGui::PushTextWrapPos(0);
-  ImGui::Text(Tr("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
-              "activations %s."),
-              Bytes(t.peak_bytes, s).c_str(), Bytes(states, s).c_str(),
-              Bytes(t.category_bytes[static_cast<int>(core::Category::kActivations)], s).c_str());
+  ImGui::Text(
+      Tr("This calculator, per GPU: %s in all; model states (weights, gradients, master weights, optimizer) %s; "
+         "activations %s."),
+      Bytes(t.peak_bytes, s).c_str(), Bytes(states, s).c_str(),
+      Bytes(t.category_bytes[static_cast<int>(core::Category::kActivations)], s).c_str());
   ImGui::PopTextWrapPos();
 
   const core::CompatEstimate& ds = cache.deepspeed;
@@ -392,10 +399,12 @@ void DrawFit(State& s) {
   Update(cache, s);
   ImGui::BeginChild("fit_scroll", ImVec2(0, 0), false);
   const core::Gpu* gpu = core::FindGpu(s.config.gpu);
-  ImGui::Text(Tr("On %s, %s per GPU"), gpu != nullptr ? gpu->name.c_str() : Tr("a custom GPU"), Bytes(cache.card, s).c_str());
+  ImGui::Text(Tr("On %s, %s per GPU"), gpu != nullptr ? gpu->name.c_str() : Tr("a custom GPU"),
+              Bytes(cache.card, s).c_str());
   char headroom[200];
   std::snprintf(headroom, sizeof headroom, Tr("Every answer keeps %.0f%% of it free (%s): it must fit in %s."),
-                core::kFitHeadroom * 100, Bytes(cache.card - cache.capacity, s).c_str(), Bytes(cache.capacity, s).c_str());
+                core::kFitHeadroom * 100, Bytes(cache.card - cache.capacity, s).c_str(),
+                Bytes(cache.capacity, s).c_str());
   WrappedDisabled(headroom);
   if (s.config.mode != core::Mode::kInference) {
     ZeroTable(s, cache);
@@ -406,9 +415,10 @@ void DrawFit(State& s) {
   Compatibility(s, cache);
   ImGui::Spacing();
   char solved[160];
-  std::snprintf(solved, sizeof solved,
-                "Solved in %.2f ms with the fast estimate; kept until the configuration changes. Apply is undoable (Ctrl+Z).",
-                cache.solve_ms);
+  std::snprintf(
+      solved, sizeof solved,
+      "Solved in %.2f ms with the fast estimate; kept until the configuration changes. Apply is undoable (Ctrl+Z).",
+      cache.solve_ms);
   WrappedDisabled(solved);
   ImGui::EndChild();
 }

@@ -45,8 +45,10 @@ void Compute(Grid& g, const State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   g.key = s.config_query;
   const core::Config& c = s.config;
-  const int64_t seq_hi = std::max<int64_t>(int64_t{1} << 17, int64_t{1} << static_cast<int>(std::ceil(std::log2(std::max<int64_t>(c.seq, 1) * 2.0))));
-  const int64_t batch_hi = std::max<int64_t>(256, int64_t{1} << static_cast<int>(std::ceil(std::log2(std::max<int64_t>(c.batch, 1) * 2.0))));
+  const int64_t seq_hi = std::max<int64_t>(
+      int64_t{1} << 17, int64_t{1} << static_cast<int>(std::ceil(std::log2(std::max<int64_t>(c.seq, 1) * 2.0))));
+  const int64_t batch_hi =
+      std::max<int64_t>(256, int64_t{1} << static_cast<int>(std::ceil(std::log2(std::max<int64_t>(c.batch, 1) * 2.0))));
   g.seqs = chart::LogSamples(128, std::min<int64_t>(seq_hi, int64_t{1} << 24), kPerOctave);
   g.batches = chart::LogSamples(1, std::min<int64_t>(batch_hi, int64_t{1} << 20), kPerOctave);
   g.max_seq = g.seqs.back();
@@ -163,8 +165,8 @@ void Upload(const Grid& g) {
   gl::api.TexParameteri(gl::kTexture2D, gl::kTextureWrapS, gl::kClampToEdge);
   gl::api.TexParameteri(gl::kTexture2D, gl::kTextureWrapT, gl::kClampToEdge);
   gl::api.PixelStorei(gl::kUnpackAlignment, 4);
-  gl::api.TexImage2D(gl::kTexture2D, 0, static_cast<gl::GLint>(gl::kR32F), g_gpu.cols, g_gpu.rows, 0, gl::kRed, gl::kFloat,
-                     g.ratio.data());
+  gl::api.TexImage2D(gl::kTexture2D, 0, static_cast<gl::GLint>(gl::kR32F), g_gpu.cols, g_gpu.rows, 0, gl::kRed,
+                     gl::kFloat, g.ratio.data());
 }
 
 // Runs inside ImGui_ImplOpenGL3_RenderDrawData; the renderer restores its state after
@@ -185,7 +187,8 @@ void DrawCallback(const ImDrawList*, const ImDrawCmd* cmd) {
   gl::api.ActiveTexture(gl::kTexture0);
   gl::api.BindTexture(gl::kTexture2D, g_gpu.texture);
   gl::api.Uniform1i(g_gpu.u_ratio, 0);
-  gl::api.Uniform4f(g_gpu.u_grid, static_cast<float>(g_gpu.cols), static_cast<float>(g_gpu.rows), g_gpu.dark ? 1.0f : 0.0f, 0);
+  gl::api.Uniform4f(g_gpu.u_grid, static_cast<float>(g_gpu.cols), static_cast<float>(g_gpu.rows),
+                    g_gpu.dark ? 1.0f : 0.0f, 0);
   gl::api.BindVertexArray(g_gpu.vao);
   gl::api.DrawArrays(gl::kTriangleStrip, 0, 4);
 }
@@ -204,7 +207,8 @@ void CpuCells(ImDrawList* dl, const Grid& g, ImVec2 a0, ImVec2 a1) {
   for (int r = 0; r < rows; ++r)
     for (int q = 0; q < cols; ++q) {
       const float x = a0.x + cw * (static_cast<float>(q) - 0.5f), y = a1.y - ch * (static_cast<float>(r) + 0.5f);
-      dl->AddRectFilled(ImVec2(std::max(a0.x, x), std::max(a0.y, y)), ImVec2(std::min(a1.x, x + cw), std::min(a1.y, y + ch)),
+      dl->AddRectFilled(ImVec2(std::max(a0.x, x), std::max(a0.y, y)),
+                        ImVec2(std::min(a1.x, x + cw), std::min(a1.y, y + ch)),
                         FitU32(g.ratio[static_cast<size_t>(r) * cols + q]));
     }
 }
@@ -225,8 +229,9 @@ void DrawFitMap(const State& s) {
 
   const float em = ImGui::GetFontSize();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(Tr("Peak per GPU as a share of the GPU's memory, over batch and sequence length (both log2). "
-                            "The line is the out-of-memory boundary; the ring marks the current configuration."));
+  ImGui::TextUnformatted(
+      Tr("Peak per GPU as a share of the GPU's memory, over batch and sequence length (both log2). "
+         "The line is the out-of-memory boundary; the ring marks the current configuration."));
   ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(em * 12, avail.y - em * 2.2f));
@@ -285,12 +290,14 @@ void DrawFitMap(const State& s) {
   const char* x_label = "sequence length (tokens)";
   const ImVec2 xl = ImGui::CalcTextSize(x_label);
   dl->AddText(ImVec2((a0.x + a1.x - xl.x) * 0.5f, p0.y + size.y - xl.y), dim, x_label);
-  dl->AddText(ImVec2(p0.x, p0.y), dim, s.config.mode == core::Mode::kInference ? "concurrent sequences" : "micro-batch");
+  dl->AddText(ImVec2(p0.x, p0.y), dim,
+              s.config.mode == core::Mode::kInference ? "concurrent sequences" : "micro-batch");
 
   // Current configuration.
   const core::Config& c = s.config;
   if (c.seq >= grid.seqs.front() && c.seq <= grid.max_seq && c.batch >= 1 && c.batch <= grid.max_batch) {
-    const ImVec2 m(static_cast<float>(xs(static_cast<double>(c.seq))), static_cast<float>(ys(static_cast<double>(c.batch))));
+    const ImVec2 m(static_cast<float>(xs(static_cast<double>(c.seq))),
+                   static_cast<float>(ys(static_cast<double>(c.batch))));
     dl->AddCircle(m, em * 0.45f, ink, 0, 2.0f);
   }
 

@@ -57,8 +57,9 @@ void Workload(State& s, bool training) {
 
 void MemorySavers(State& s, bool training) {
   core::Config& c = s.config;
-  const std::vector<const char*> fields = training ? std::vector<const char*>{"recompute", "framework", "flash_attn", "dropout", "offload_activations"}
-                                                  : std::vector<const char*>{"flash_attn"};
+  const std::vector<const char*> fields =
+      training ? std::vector<const char*>{"recompute", "framework", "flash_attn", "dropout", "offload_activations"}
+               : std::vector<const char*>{"flash_attn"};
   if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
     FieldEnum(s, "recompute", &c.recompute);
@@ -69,15 +70,15 @@ void MemorySavers(State& s, bool training) {
   if (training) {
     ImGui::SameLine();
     FieldBool(s, "dropout", &c.dropout);
-    if (c.recompute == core::Recompute::kFull)
-      FieldBool(s, "offload_activations", &c.offload_activations);
+    if (c.recompute == core::Recompute::kFull) FieldBool(s, "offload_activations", &c.offload_activations);
   }
 }
 
 void Parallelism(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"tp", "sp", "dp", "zero", "zero_group", "pp", "schedule", "vpp", "cp", "ep", "offload_optimizer", "offload_params"}
+      training ? std::vector<const char*>{"tp",       "sp",  "dp", "zero", "zero_group",        "pp",
+                                          "schedule", "vpp", "cp", "ep",   "offload_optimizer", "offload_params"}
                : std::vector<const char*>{"tp", "sp"};
   if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
   const int64_t gpus = core::TotalGpus(c);
@@ -113,15 +114,19 @@ void Rlhf(State& s) {
 void Precision(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"dtype", "autocast", "gptq_bits", "group_size", "nf4_double_quant", "grad_dtype", "master_weights", "grad_accum_fp32"}
-               : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
+      training
+          ? std::vector<const char*>{"dtype",      "autocast",       "gptq_bits",      "group_size", "nf4_double_quant",
+                                     "grad_dtype", "master_weights", "grad_accum_fp32"}
+          : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
   if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
-  DtypeField(s, "dtype", &c.dtype, c.mode != core::Mode::kInference, c.mode == core::Mode::kQlora ? Tr("Adapters") : nullptr);
+  DtypeField(s, "dtype", &c.dtype, c.mode != core::Mode::kInference,
+             c.mode == core::Mode::kQlora ? Tr("Adapters") : nullptr);
   if (c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kAwq) {
     FieldInt(s, "gptq_bits", &c.quant.gptq_bits);
     FieldInt(s, "group_size", &c.quant.group_size);
   }
-  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora) FieldBool(s, "nf4_double_quant", &c.quant.nf4_double_quant);
+  if (c.dtype == core::Dtype::kNf4 || c.mode == core::Mode::kQlora)
+    FieldBool(s, "nf4_double_quant", &c.quant.nf4_double_quant);
   if (training) {
     // PyTorch AMP: the weights stay in dtype, matmuls run in the autocast format.
     static const core::Dtype kAutocast[] = {core::Dtype::kCount, core::Dtype::kBf16, core::Dtype::kFp16};
@@ -139,7 +144,8 @@ void Precision(State& s, bool training) {
 
 void OptimizerSection(State& s) {
   core::Config& c = s.config;
-  if (!Section(s, "section_optimizer", Tr("Optimizer"), {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "loss_logits_fp32", "metrics_logits"}))
+  if (!Section(s, "section_optimizer", Tr("Optimizer"),
+               {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "loss_logits_fp32", "metrics_logits"}))
     return;
   FieldEnum(s, "optimizer", &c.optimizer);
   if (core::Info(c.optimizer).state_dtype) DtypeField(s, "optimizer_dtype", &c.optimizer_dtype, true);
@@ -172,7 +178,8 @@ void Lora(State& s) {
 
 void Overheads(State& s) {
   core::Config& c = s.config;
-  if (!Section(s, "section_overheads", Tr("Overheads"), {"cuda_context_gb", "cublas_workspace_mib", "fragmentation_pct", "comm_buffer_gb"}))
+  if (!Section(s, "section_overheads", Tr("Overheads"),
+               {"cuda_context_gb", "cublas_workspace_mib", "fragmentation_pct", "comm_buffer_gb"}))
     return;
   FieldDouble(s, "cuda_context_gb", &c.cuda_context_gb);
   FieldDouble(s, "cublas_workspace_mib", &c.cublas_workspace_mib);
@@ -235,13 +242,16 @@ void DrawGpuInfo(const core::Gpu& g) {
   ImGui::Separator();
   ImGui::Text(Tr("Marketed memory: %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
   if (g.memory_bytes > 0) {
-    ImGui::Text(Tr("Reported memory: %s GB = %s GiB (%s MiB)"), core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
+    ImGui::Text(Tr("Reported memory: %s GB = %s GiB (%s MiB)"),
+                core::FormatNumber(g.memory_bytes / core::kGB, 2).c_str(),
                 core::FormatNumber(g.memory_bytes / core::kGiB, 2).c_str(),
                 core::FormatCount(static_cast<int64_t>(g.memory_bytes / core::kMiB)).c_str());
   } else {
-    ImGui::Text(Tr("Reported memory: not known; the estimate uses the marketed %s GB"), core::FormatNumber(g.memory_gb, 1).c_str());
+    ImGui::Text(Tr("Reported memory: not known; the estimate uses the marketed %s GB"),
+                core::FormatNumber(g.memory_gb, 1).c_str());
   }
-  if (g.bandwidth_gbps > 0) ImGui::Text(Tr("Bandwidth: %s GB/s"), core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
+  if (g.bandwidth_gbps > 0)
+    ImGui::Text(Tr("Bandwidth: %s GB/s"), core::FormatCount(static_cast<int64_t>(g.bandwidth_gbps)).c_str());
   if (g.bf16_tflops > 0) {
     ImGui::Text(Tr("BF16 dense: %s TFLOP/s"), core::FormatNumber(g.bf16_tflops, 1).c_str());
   } else {

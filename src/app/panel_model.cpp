@@ -51,15 +51,18 @@ void DrawImportButtons(State& s) {
       s.paste.open = true;
     }
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Import a model from its Hugging Face config.json, copied to the clipboard"));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", Tr("Import a model from its Hugging Face config.json, copied to the clipboard"));
   if (s.hooks.pick_file) {
     ImGui::SameLine();
     const bool open = ImGui::SmallButton(Tr("Open file..."));
     MarkItem(s, "open_file");
     if (open && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", Tr("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
-                                 "You can also drop one anywhere on the page."));
+      ImGui::SetTooltip(
+          "%s",
+          Tr("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
+             "You can also drop one anywhere on the page."));
   }
   if (s.paste.open) {
     ImGui::OpenPopup("Import config.json");
@@ -107,9 +110,12 @@ void MoreArchitecture(State& s, core::ModelSpec& m) {
   FieldBool(s, "mlp_bias", &m.mlp_bias);
   FieldInt(s, "norms_per_layer", &m.norms_per_layer);
   int qk = static_cast<int>(m.qk_norm);
-  if (FieldCombo(s, "qk_norm", &qk, 3,
-                 [](int i) { return i == 0 ? "none" : i == 1 ? "per head (Qwen3, Gemma 3)" : "whole projection (OLMo 2)"; },
-                 nullptr)) {
+  if (FieldCombo(
+          s, "qk_norm", &qk, 3,
+          [](int i) { return i == 0   ? "none"
+                             : i == 1 ? "per head (Qwen3, Gemma 3)"
+                                      : "whole projection (OLMo 2)"; },
+          nullptr)) {
     m.qk_norm = static_cast<core::QkNorm>(qk);
   }
   FieldBool(s, "final_norm", &m.final_norm);
@@ -154,12 +160,13 @@ void Dimensions(State& s) {
   FieldInt(s, "head_dim", &m.head_dim);
   FieldInt(s, "ffn", &m.ffn);
   int mlp = static_cast<int>(m.mlp);
-  if (FieldCombo(s, "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; },
-                 nullptr))
+  if (FieldCombo(
+          s, "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; }, nullptr))
     m.mlp = static_cast<core::MlpKind>(mlp);
   FieldEnum(s, "act", &m.act);
   int norm = static_cast<int>(m.norm);
-  if (FieldCombo(s, "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
+  if (FieldCombo(
+          s, "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
     m.norm = static_cast<core::NormKind>(norm);
   FieldBool(s, "tied_embeddings", &m.tied_embeddings);
   FieldInt(s, "experts", &m.experts);

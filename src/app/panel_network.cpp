@@ -54,7 +54,7 @@ bool EnumCombo(const char* label, E* value, bool (*keep)(const core::RowOf<E>&),
   ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo(label, core::Id(*value))) {
     // TableOf unqualified: found by argument-dependent lookup when instantiated.
-  for (const core::RowOf<E>& row : TableOf(*value)) {
+    for (const core::RowOf<E>& row : TableOf(*value)) {
       if (keep != nullptr && !keep(row)) continue;
       if (ImGui::Selectable(row.id, row.value == *value)) {
         changed = row.value != *value;
@@ -103,7 +103,8 @@ void DrawNetworkPicker(NetworkView& v, bool& changed) {
       StartCustom(v);
       changed = true;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Make this preset a custom stack: add, remove and reorder its layers");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Make this preset a custom stack: add, remove and reorder its layers");
   } else {
     ImGui::TextDisabled("custom stack: select a row to edit it");
   }
@@ -114,26 +115,46 @@ void DrawWorkload(NetworkView& v, bool& changed) {
   // The input as the request resolved it (the network's own unless overridden).
   std::vector<int64_t> in = v.request.ok ? v.request.spec.input : std::vector<int64_t>{};
   if (in.size() == 3) {
-    int64_t h = v.image_h > 0 ? v.image_h : in[1], w = v.image_w > 0 ? v.image_w : in[2], c = v.channels > 0 ? v.channels : in[0];
-    if (Int64("H##img", &h, 1, 100000, em * 6.5f)) { v.image_h = h; v.image_w = v.image_w > 0 ? v.image_w : in[2]; changed = true; }
+    int64_t h = v.image_h > 0 ? v.image_h : in[1], w = v.image_w > 0 ? v.image_w : in[2],
+            c = v.channels > 0 ? v.channels : in[0];
+    if (Int64("H##img", &h, 1, 100000, em * 6.5f)) {
+      v.image_h = h;
+      v.image_w = v.image_w > 0 ? v.image_w : in[2];
+      changed = true;
+    }
     ImGui::SameLine();
-    if (Int64("W##img", &w, 1, 100000, em * 6.5f)) { v.image_w = w; v.image_h = v.image_h > 0 ? v.image_h : in[1]; changed = true; }
+    if (Int64("W##img", &w, 1, 100000, em * 6.5f)) {
+      v.image_w = w;
+      v.image_h = v.image_h > 0 ? v.image_h : in[1];
+      changed = true;
+    }
     ImGui::SameLine();
-    if (Int64("channels", &c, 1, 100000, em * 5.5f)) { v.channels = c; changed = true; }
+    if (Int64("channels", &c, 1, 100000, em * 5.5f)) {
+      v.channels = c;
+      changed = true;
+    }
     ImGui::SameLine();
   } else if (!in.empty()) {
-    ImGui::TextDisabled("input %s", [&] {
-      std::string t;
-      for (int64_t d : in) t += (t.empty() ? "" : "x") + std::to_string(d);
-      return t;
-    }().c_str());
+    ImGui::TextDisabled("input %s",
+                        [&] {
+                          std::string t;
+                          for (int64_t d : in) t += (t.empty() ? "" : "x") + std::to_string(d);
+                          return t;
+                        }()
+                            .c_str());
     ImGui::SameLine();
   }
   changed |= Int64("batch", &v.batch, 1, 1048576, em * 7);
   ImGui::SameLine();
-  if (ImGui::RadioButton("training", v.training)) { changed |= !v.training; v.training = true; }
+  if (ImGui::RadioButton("training", v.training)) {
+    changed |= !v.training;
+    v.training = true;
+  }
   ImGui::SameLine();
-  if (ImGui::RadioButton("inference", !v.training)) { changed |= v.training; v.training = false; }
+  if (ImGui::RadioButton("inference", !v.training)) {
+    changed |= v.training;
+    v.training = false;
+  }
 
   changed |= EnumCombo("dtype", &v.dtype, core::IsPlainFloatRow, em * 4.5f);
   if (v.training) {
@@ -143,8 +164,9 @@ void DrawWorkload(NetworkView& v, bool& changed) {
   ImGui::SameLine();
   changed |= EnumCombo("PyTorch", &v.profile, nullptr, em * 7.5f);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("torch2-cuda: PyTorch 2.x on a GPU (the estimate). torch1.13-cpu: what tests/truth measured;\n"
-                      "the differences are listed under the table.");
+    ImGui::SetTooltip(
+        "torch2-cuda: PyTorch 2.x on a GPU (the estimate). torch1.13-cpu: what tests/truth measured;\n"
+        "the differences are listed under the table.");
   ImGui::SameLine();
   changed |= EnumCombo("attention", &v.attention, nullptr, em * 5);
   ImGui::SameLine();
@@ -186,8 +208,10 @@ void DrawSeedView(const State& s, const NetworkView& v) {
   auto row = [&](const std::string& label, double bytes, const std::string& formula, bool strong) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    if (strong) ImGui::TextUnformatted(label.c_str());
-    else ImGui::Text("  %s", label.c_str());
+    if (strong)
+      ImGui::TextUnformatted(label.c_str());
+    else
+      ImGui::Text("  %s", label.c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(Bytes(bytes).c_str());
     ImGui::TableNextColumn();
@@ -223,7 +247,8 @@ void DrawLayerChart(NetworkView& v) {
   if (n == 0) return;
   std::vector<double> values(static_cast<size_t>(n));
   double top = 0;
-  for (int i = 0; i < n; ++i) top = std::max(top, values[static_cast<size_t>(i)] = RowValue(a.rows[static_cast<size_t>(i)], training));
+  for (int i = 0; i < n; ++i)
+    top = std::max(top, values[static_cast<size_t>(i)] = RowValue(a.rows[static_cast<size_t>(i)], training));
   const std::vector<int> largest = chart::LargestIndices(values, 8);
   const float em = ImGui::GetFontSize();
   const ImVec2 size(ImGui::GetContentRegionAvail().x, em * 5);
@@ -256,11 +281,13 @@ void DrawLayerChart(NetworkView& v) {
     ImGui::Text("%s (%s)", r.name.c_str(), core::Info(r.kind).label);
     ImGui::Text("output %s, %s parameters", r.out.ToString().c_str(), core::FormatCount(r.params).c_str());
     ImGui::Text("feature map %s per sample", Bytes(r.feature_map_bytes).c_str());
-    if (training) ImGui::Text("kept for backward %s per sample: %s", Bytes(r.saved_bytes).c_str(), r.saved_what.c_str());
+    if (training)
+      ImGui::Text("kept for backward %s per sample: %s", Bytes(r.saved_bytes).c_str(), r.saved_what.c_str());
     ImGui::EndTooltip();
     if (ImGui::IsMouseClicked(0)) v.selected = hover;
   }
-  std::string legend = training ? "Kept for backward per sample, layer by layer; largest: " : "Feature maps per sample; largest: ";
+  std::string legend =
+      training ? "Kept for backward per sample, layer by layer; largest: " : "Feature maps per sample; largest: ";
   for (size_t k = 0; k < largest.size() && k < 3; ++k) {
     const core::LayerRow& r = a.rows[static_cast<size_t>(largest[k])];
     legend += (k ? ", " : "") + r.name + " " + Bytes(values[static_cast<size_t>(largest[k])]);
@@ -321,41 +348,66 @@ bool EditLayer(core::Layer& l) {
   const bool pool = k == K::kMaxPool2d || k == K::kAvgPool2d;
   auto same = [] { ImGui::SameLine(); };
   if (conv || k == K::kLinear || k == K::kEmbedding || k == K::kAttention || k == K::kWindowAttention) {
-    if (k == K::kEmbedding) c |= EditInt("rows (vocab)", &l.vocab, 1);
-    else c |= EditInt("in (0: from the shape)", &l.in, 0);
-    if (k != K::kAttention && k != K::kWindowAttention) { same(); c |= EditInt("out", &l.out, 1); }
+    if (k == K::kEmbedding)
+      c |= EditInt("rows (vocab)", &l.vocab, 1);
+    else
+      c |= EditInt("in (0: from the shape)", &l.in, 0);
+    if (k != K::kAttention && k != K::kWindowAttention) {
+      same();
+      c |= EditInt("out", &l.out, 1);
+    }
   }
   if (conv || pool) {
     c |= EditPair("kernel", l.kernel, 1);
     same();
     c |= EditPair("stride (0: default)", l.stride, 0);
     c |= EditPair("padding", l.padding, 0);
-    if (k != K::kAvgPool2d) { same(); c |= EditPair("dilation", l.dilation, 1); }
+    if (k != K::kAvgPool2d) {
+      same();
+      c |= EditPair("dilation", l.dilation, 1);
+    }
   }
   if (conv || k == K::kGroupNorm) c |= EditInt(conv ? "groups" : "groups (GroupNorm)", &l.groups, 1);
   if (k == K::kAttention || k == K::kWindowAttention) c |= EditInt("heads", &l.heads, 1);
-  if (k == K::kWindowAttention) { c |= EditPair("window", l.window, 1); same(); c |= EditPair("shift", l.shift, 0); }
+  if (k == K::kWindowAttention) {
+    c |= EditPair("window", l.window, 1);
+    same();
+    c |= EditPair("shift", l.shift, 0);
+  }
   if (k == K::kAdaptiveAvgPool2d || k == K::kAdaptiveMaxPool2d || k == K::kUpsample) c |= EditPair("size", l.size, 0);
   if (k == K::kUpsample) {
     float scale = static_cast<float>(l.scale);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    if (ImGui::InputFloat("scale", &scale)) { l.scale = std::max(0.0f, scale); c = true; }
+    if (ImGui::InputFloat("scale", &scale)) {
+      l.scale = std::max(0.0f, scale);
+      c = true;
+    }
   }
   if (k == K::kDropout || k == K::kStochasticDepth || k == K::kAttention || k == K::kWindowAttention) {
     float p = static_cast<float>(l.p);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    if (ImGui::SliderFloat("p", &p, 0, 1, "%.2f")) { l.p = p; c = true; }
+    if (ImGui::SliderFloat("p", &p, 0, 1, "%.2f")) {
+      l.p = p;
+      c = true;
+    }
   }
-  if (k == K::kFlatten) { c |= EditInt("start_dim", &l.start_dim, -5); same(); c |= EditInt("end_dim", &l.end_dim, -5); }
+  if (k == K::kFlatten) {
+    c |= EditInt("start_dim", &l.start_dim, -5);
+    same();
+    c |= EditInt("end_dim", &l.end_dim, -5);
+  }
   if (conv || k == K::kLinear || k == K::kAttention || k == K::kWindowAttention) c |= ImGui::Checkbox("bias", &l.bias);
   if (k == K::kReLU || k == K::kReLU6 || k == K::kLeakyReLU || k == K::kGELU || k == K::kSiLU || k == K::kSigmoid ||
       k == K::kTanh || k == K::kHardswish || k == K::kHardsigmoid || k == K::kAdd) {
     if (conv) same();
     c |= ImGui::Checkbox("in place", &l.inplace);
   }
-  if (pool) { same(); c |= ImGui::Checkbox("ceil_mode", &l.ceil_mode); }
-  if (conv || k == K::kLinear || k == K::kEmbedding || k == K::kBatchNorm || k == K::kLayerNorm ||
-      k == K::kGroupNorm || k == K::kLayerScale) {
+  if (pool) {
+    same();
+    c |= ImGui::Checkbox("ceil_mode", &l.ceil_mode);
+  }
+  if (conv || k == K::kLinear || k == K::kEmbedding || k == K::kBatchNorm || k == K::kLayerNorm || k == K::kGroupNorm ||
+      k == K::kLayerScale) {
     same();
     c |= ImGui::Checkbox("trainable", &l.trainable);
   }
@@ -456,8 +508,9 @@ void DrawLayerTable(NetworkView& v, float height) {
 void DrawPaste(NetworkView& v, bool& changed) {
   if (!ImGui::CollapsingHeader("Paste print(model) or a network JSON")) return;
   static std::vector<char> buffer(1 << 19, '\0');  // 512 KiB: print() of the largest torchvision model is ~100 KB
-  ImGui::TextDisabled("PyTorch's module repr: parameters exact for the layers it knows; activations follow the printed\n"
-                      "order, and where the repr cannot tell the graph (residual branches of unknown modules) it says so.");
+  ImGui::TextDisabled(
+      "PyTorch's module repr: parameters exact for the layers it knows; activations follow the printed\n"
+      "order, and where the repr cannot tell the graph (residual branches of unknown modules) it says so.");
   ImGui::InputTextMultiline("##paste", buffer.data(), buffer.size(), ImVec2(-1, ImGui::GetFontSize() * 10),
                             ImGuiInputTextFlags_AllowTabInput);
   if (ImGui::Button("Use it")) {
@@ -466,8 +519,9 @@ void DrawPaste(NetworkView& v, bool& changed) {
   }
   for (const core::Diagnostic& d : v.paste_notes) {
     ImGui::PushStyleColor(ImGuiCol_Text, d.severity == core::Severity::kError ? BadColor()
-                                         : d.severity == core::Severity::kWarning ? WarnColor()
-                                                                                  : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+                                         : d.severity == core::Severity::kWarning
+                                             ? WarnColor()
+                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::PushTextWrapPos(0);
     ImGui::BulletText("%s", d.message.c_str());
     ImGui::PopTextWrapPos();

@@ -80,11 +80,12 @@ void Card(State& s, const core::Observation& o, const core::DeviceReport& d) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", m.gpu->key.c_str());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s: %s reported (%s)", m.gpu->name.c_str(), core::FormatTorchSize(m.gpu->UsableBytes()).c_str(),
-                          m.why.c_str());
+        ImGui::SetTooltip("%s: %s reported (%s)", m.gpu->name.c_str(),
+                          core::FormatTorchSize(m.gpu->UsableBytes()).c_str(), m.why.c_str());
     }
     if (d.matches.size() > 1 && d.matches.front().why == "capacity")
-      ImGui::TextDisabled("The capacity alone cannot tell these apart; an nvidia-smi table in the paste names the card.");
+      ImGui::TextDisabled(
+          "The capacity alone cannot tell these apart; an nvidia-smi table in the paste names the card.");
   }
   if (d.has_config && ImGui::Button("Use the card as it was in the estimate")) {
     ApplyConfig(s, d.suggested, "read an OOM: " + d.suggested.gpu);
@@ -97,8 +98,9 @@ void Card(State& s, const core::Observation& o, const core::DeviceReport& d) {
 void Beside(State& s, const core::DeviceReport& d) {
   if (!d.has_config || !d.comparison.available) return;
   Heading("Beside the estimate");
-  ImGui::TextDisabled("%s, %s, on %s with %s GB used by others", d.suggested.model.name.c_str(), ModeLabel(d.suggested.mode),
-                      d.suggested.gpu.c_str(), core::FormatNumber(d.suggested.other_processes_gb).c_str());
+  ImGui::TextDisabled("%s, %s, on %s with %s GB used by others", d.suggested.model.name.c_str(),
+                      ModeLabel(d.suggested.mode), d.suggested.gpu.c_str(),
+                      core::FormatNumber(d.suggested.other_processes_gb).c_str());
   Wrapped("How far the run had got: " + d.comparison.stage);
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH;
   if (ImGui::BeginTable("oom_compare", 4, flags)) {
@@ -137,7 +139,8 @@ void Beside(State& s, const core::DeviceReport& d) {
     ImGui::PushID(r.id.c_str());
     if (ImGui::SmallButton("Apply")) apply = &r;
     ImGui::SameLine();
-    ImGui::Text("%s: saves %s%s", r.title.c_str(), core::FormatTorchSize(r.saving_bytes).c_str(), r.fits ? ", fits" : "");
+    ImGui::Text("%s: saves %s%s", r.title.c_str(), core::FormatTorchSize(r.saving_bytes).c_str(),
+                r.fits ? ", fits" : "");
     ImGui::PopID();
   }
   if (apply != nullptr) {
@@ -152,8 +155,9 @@ void DrawOom(State& s) {
   OomView& v = s.oom;
   ImGui::BeginChild("oom_scroll", ImVec2(0, 0), false);
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("Paste a CUDA out-of-memory message, nvidia-smi's output, torch.cuda.memory_summary() or "
-                      "mem_get_info(), or drop a .txt/.log file. It is read here; nothing leaves the page.");
+  ImGui::TextDisabled(
+      "Paste a CUDA out-of-memory message, nvidia-smi's output, torch.cuda.memory_summary() or "
+      "mem_get_info(), or drop a .txt/.log file. It is read here; nothing leaves the page.");
   ImGui::PopTextWrapPos();
   const float em = ImGui::GetFontSize();
   if (ImGui::InputTextMultiline("##oom_text", &v.text[0], v.text.capacity() + 1, ImVec2(-1, em * 7),
@@ -228,7 +232,8 @@ void DrawOom(State& s) {
     OomBarLegend(d.bar);
   }
   for (const std::string& n : d.bar.notes) {
-    ImGui::PushStyleColor(ImGuiCol_Text, d.bar.consistent ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled) : BadColor());
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          d.bar.consistent ? ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled) : BadColor());
     Wrapped(n);
     ImGui::PopStyleColor();
   }

@@ -12,14 +12,22 @@ namespace llmmem::app {
 
 ImU32 SegmentColor(core::SegmentKind k) {
   switch (k) {
-    case core::SegmentKind::kAllocated: return IM_COL32(66, 133, 244, 255);
-    case core::SegmentKind::kCached: return IM_COL32(251, 188, 5, 255);
-    case core::SegmentKind::kNonPytorch: return IM_COL32(154, 160, 166, 255);
-    case core::SegmentKind::kOutside: return IM_COL32(219, 68, 55, 255);
-    case core::SegmentKind::kOtherProcess: return IM_COL32(171, 71, 188, 255);
-    case core::SegmentKind::kUnattributed: return IM_COL32(121, 85, 72, 255);
-    case core::SegmentKind::kDriverReserved: return IM_COL32(96, 96, 96, 255);
-    default: return IM_COL32(52, 168, 83, 255);
+    case core::SegmentKind::kAllocated:
+      return IM_COL32(66, 133, 244, 255);
+    case core::SegmentKind::kCached:
+      return IM_COL32(251, 188, 5, 255);
+    case core::SegmentKind::kNonPytorch:
+      return IM_COL32(154, 160, 166, 255);
+    case core::SegmentKind::kOutside:
+      return IM_COL32(219, 68, 55, 255);
+    case core::SegmentKind::kOtherProcess:
+      return IM_COL32(171, 71, 188, 255);
+    case core::SegmentKind::kUnattributed:
+      return IM_COL32(121, 85, 72, 255);
+    case core::SegmentKind::kDriverReserved:
+      return IM_COL32(96, 96, 96, 255);
+    default:
+      return IM_COL32(52, 168, 83, 255);
   }
 }
 
@@ -60,8 +68,8 @@ void OomBarChart(const char* id, const core::OomBar& bar, float scale) {
     on_request = hovered && ImGui::GetIO().MousePos.y > p0.y + height;
   }
   const float cx = p0.x + static_cast<float>(bar.capacity_bytes / axis) * width;
-  dl->AddLine(ImVec2(cx, p0.y - em * 0.25f), ImVec2(cx, p0.y + height + em * 0.25f),
-              ImGui::GetColorU32(ImGuiCol_Text), 2.0f * scale);
+  dl->AddLine(ImVec2(cx, p0.y - em * 0.25f), ImVec2(cx, p0.y + height + em * 0.25f), ImGui::GetColorU32(ImGuiCol_Text),
+              2.0f * scale);
   if (hovered) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(em * 34);
@@ -93,7 +101,8 @@ void OomBarLegend(const core::OomBar& bar) {
     const ImVec2 q = ImGui::GetCursorScreenPos();
     const float box = em * 0.8f;
     const float dy = (ImGui::GetTextLineHeight() - box) * 0.5f;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + box, q.y + dy + box), SegmentColor(s.kind), 2);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(q.x, q.y + dy), ImVec2(q.x + box, q.y + dy + box),
+                                              SegmentColor(s.kind), 2);
     ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(s.label.c_str());

@@ -33,8 +33,8 @@ bool ContainsNoCase(const std::string& hay, const char* needle) {
   const size_t n = std::strlen(needle);
   for (size_t i = 0; i + n <= hay.size(); ++i) {
     size_t k = 0;
-    while (k < n && std::tolower(static_cast<unsigned char>(hay[i + k])) ==
-                        std::tolower(static_cast<unsigned char>(needle[k])))
+    while (k < n &&
+           std::tolower(static_cast<unsigned char>(hay[i + k])) == std::tolower(static_cast<unsigned char>(needle[k])))
       ++k;
     if (k == n) return true;
   }
@@ -63,7 +63,8 @@ void ModelPicker(State& s) {
   const bool open = ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge);
   MarkItem(s, "model");
   if (!open) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("A model from the catalogue (its Hugging Face config.json); type to search"));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", Tr("A model from the catalogue (its Hugging Face config.json); type to search"));
     return;
   }
   const std::vector<core::Preset>& presets = core::Presets();
@@ -135,11 +136,16 @@ struct Purpose {
   const char* help;
 };
 constexpr Purpose kPurposes[] = {
-    {core::Mode::kInference, "Run it (inference, serving)", "Generate text: the weights, the KV cache of every sequence, the prefill's workspace."},
-    {core::Mode::kLora, "Fine-tune with LoRA", "Train small adapters on a frozen 16-bit model, with gradient checkpointing as PEFT recipes run it."},
-    {core::Mode::kQlora, "Fine-tune with QLoRA (4-bit)", "LoRA on a base stored in 4-bit NF4 (bitsandbytes), with gradient checkpointing."},
-    {core::Mode::kTraining, "Train every weight", "Full fine-tuning or pre-training: weights, gradients, optimizer states, activations."},
-    {core::Mode::kRlhf, "RLHF (PPO, GRPO, DPO)", "A trained policy with its reference, critic and reward models, and a rollout engine."},
+    {core::Mode::kInference, "Run it (inference, serving)",
+     "Generate text: the weights, the KV cache of every sequence, the prefill's workspace."},
+    {core::Mode::kLora, "Fine-tune with LoRA",
+     "Train small adapters on a frozen 16-bit model, with gradient checkpointing as PEFT recipes run it."},
+    {core::Mode::kQlora, "Fine-tune with QLoRA (4-bit)",
+     "LoRA on a base stored in 4-bit NF4 (bitsandbytes), with gradient checkpointing."},
+    {core::Mode::kTraining, "Train every weight",
+     "Full fine-tuning or pre-training: weights, gradients, optimizer states, activations."},
+    {core::Mode::kRlhf, "RLHF (PPO, GRPO, DPO)",
+     "A trained policy with its reference, critic and reward models, and a rollout engine."},
 };
 
 void PurposePicker(State& s) {

@@ -28,8 +28,8 @@ void Heading(const char* title) {
 std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.units); }
 
 // The V cache combo: "as K" then the formats llama.cpp stores.
-const core::Dtype kVTypes[] = {core::Dtype::kCount, core::Dtype::kFp16, core::Dtype::kBf16, core::Dtype::kFp32,
-                               core::Dtype::kQ8_0,  core::Dtype::kQ5_1, core::Dtype::kQ5_0, core::Dtype::kQ4_1,
+const core::Dtype kVTypes[] = {core::Dtype::kCount, core::Dtype::kFp16,  core::Dtype::kBf16, core::Dtype::kFp32,
+                               core::Dtype::kQ8_0,  core::Dtype::kQ5_1,  core::Dtype::kQ5_0, core::Dtype::kQ4_1,
                                core::Dtype::kQ4_0,  core::Dtype::kIQ4_NL};
 const char* VTypeName(int i) { return i == 0 ? "as K (-ctk)" : core::Info(kVTypes[i]).id; }
 
@@ -37,7 +37,8 @@ void Settings(State& s) {
   core::Config& c = s.config;
   if (FieldEnum(s, "runtime", &c.runtime, nullptr, core::Info(c.runtime).help)) {
     // llama.cpp loads GGUF: move a non-GGUF quantised format to the usual GGUF type.
-    if (core::IsGgml(c.runtime) && (c.dtype == core::Dtype::kAwq || c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kNf4)) {
+    if (core::IsGgml(c.runtime) &&
+        (c.dtype == core::Dtype::kAwq || c.dtype == core::Dtype::kGptq || c.dtype == core::Dtype::kNf4)) {
       c.dtype = core::Dtype::kQ4_K_M;
     }
   }
@@ -68,7 +69,8 @@ void Settings(State& s) {
     ImGui::TextDisabled("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked.");
   } else {  // HF generate
     FieldInt(s, "max_cache_len", &c.max_cache_len);
-    ImGui::TextDisabled("cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence).");
+    ImGui::TextDisabled(
+        "cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence).");
   }
 }
 
@@ -92,7 +94,8 @@ void Report(const State& s) {
   if (!r.ok) return;
   Heading("What it allocates");
   LineTable("serving_report", r.lines);
-  if (!r.ram_fits) ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "The system RAM set is not enough for what stays off the GPU.");
+  if (!r.ram_fits)
+    ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "The system RAM set is not enough for what stays off the GPU.");
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("Source: %s", core::Info(s.config.runtime).source);
   ImGui::PopTextWrapPos();
@@ -161,9 +164,11 @@ void DrawServingFit(const State& s) {
     }
   }
   if (fit.formats_found) {
-    ImGui::Text("Most precise formats it runs: weights %s, KV %s", core::Info(fit.dtype).id, core::Info(fit.kv_dtype).id);
+    ImGui::Text("Most precise formats it runs: weights %s, KV %s", core::Info(fit.dtype).id,
+                core::Info(fit.kv_dtype).id);
   }
-  if (!fit.gpu_sets.empty() && ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+  if (!fit.gpu_sets.empty() &&
+      ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn("GPU set (least memory first)");
     ImGui::TableSetupColumn("memory");
     ImGui::TableSetupColumn("requests at once");
@@ -175,7 +180,10 @@ void DrawServingFit(const State& s) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(Bytes(g.memory_bytes, s).c_str());
       ImGui::TableNextColumn();
-      if (g.max_concurrency > 0) ImGui::Text("%.1f", g.max_concurrency); else ImGui::TextDisabled("-");
+      if (g.max_concurrency > 0)
+        ImGui::Text("%.1f", g.max_concurrency);
+      else
+        ImGui::TextDisabled("-");
     }
     ImGui::EndTable();
   }

@@ -54,7 +54,8 @@ void DrawModelSizes(State& s) {
   if (!open) return;
   // A phone drops the largest layer: three columns stay readable at 390 px.
   const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 26;
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("sizes", narrow ? 3 : 4, flags)) {
     ImGui::TableSetupColumn(Tr("Precision"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     if (!narrow) ImGui::TableSetupColumn(Tr("Largest layer"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -81,11 +82,12 @@ void DrawModelSizes(State& s) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled(Tr("The Hugging Face calculator's figures: %s parameters x bytes per parameter (the current format "
-                         "highlighted); Adam: 4x (weights, gradients, two moments). The estimate above counts what really "
-                         "runs: 16-bit embeddings in quantised checkpoints, fp32 optimizer states, activations, KV cache, "
-                         "overheads."),
-                      core::FormatParams(params).c_str());
+  ImGui::TextDisabled(
+      Tr("The Hugging Face calculator's figures: %s parameters x bytes per parameter (the current format "
+         "highlighted); Adam: 4x (weights, gradients, two moments). The estimate above counts what really "
+         "runs: 16-bit embeddings in quantised checkpoints, fp32 optimizer states, activations, KV cache, "
+         "overheads."),
+      core::FormatParams(params).c_str());
   ImGui::PopTextWrapPos();
 }
 

@@ -38,8 +38,8 @@ void DrawToolbar(State& s) {
   const char* lang = LangName(other);
   const char* link = Tr("Copy link");
   const float sp = style.ItemSpacing.x;
-  const float controls = ButtonWidth(undo) + ButtonWidth(redo) + ButtonWidth(reset) + RadioWidth("GB") + RadioWidth("GiB") +
-                         ButtonWidth(theme) + ButtonWidth(lang) + ButtonWidth(link) + 8 * sp + em;
+  const float controls = ButtonWidth(undo) + ButtonWidth(redo) + ButtonWidth(reset) + RadioWidth("GB") +
+                         RadioWidth("GiB") + ButtonWidth(theme) + ButtonWidth(lang) + ButtonWidth(link) + 8 * sp + em;
   const float avail = ImGui::GetWindowContentRegionMax().x;
   // The subtitle only where it leaves the controls room on the same line.
   if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(subtitle).x + controls + 2 * sp < avail) {
@@ -59,18 +59,23 @@ void DrawToolbar(State& s) {
   ImGui::EndDisabled();
   MarkItem(s, "undo");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", s.undo.empty() ? Tr("Nothing to undo") : (std::string(Tr("Undo")) + " \"" + s.undo.back().label + "\" (Ctrl+Z)").c_str());
+    ImGui::SetTooltip("%s", s.undo.empty()
+                                ? Tr("Nothing to undo")
+                                : (std::string(Tr("Undo")) + " \"" + s.undo.back().label + "\" (Ctrl+Z)").c_str());
   Flow(ButtonWidth(redo));
   ImGui::BeginDisabled(s.redo.empty());
   if (ImGui::Button(redo)) Redo(s);
   ImGui::EndDisabled();
   MarkItem(s, "redo");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", s.redo.empty() ? Tr("Nothing to redo") : (std::string(Tr("Redo")) + " \"" + s.redo.back().label + "\" (Ctrl+Shift+Z)").c_str());
+    ImGui::SetTooltip(
+        "%s", s.redo.empty() ? Tr("Nothing to redo")
+                             : (std::string(Tr("Redo")) + " \"" + s.redo.back().label + "\" (Ctrl+Shift+Z)").c_str());
   Flow(ButtonWidth(reset));
   if (ImGui::Button(reset)) ApplyConfig(s, FirstScreenConfig(), Tr("reset to defaults"));
   MarkItem(s, "reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Back to the first screen's defaults (undo brings your settings back)"));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", Tr("Back to the first screen's defaults (undo brings your settings back)"));
 
   Flow(RadioWidth("GB") + RadioWidth("GiB") + sp);
   int units = s.units == core::UnitSystem::kDecimal ? 0 : 1;
@@ -78,13 +83,15 @@ void DrawToolbar(State& s) {
     s.units = core::UnitSystem::kDecimal;
     s.view_dirty = true;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Decimal gigabytes: 1 GB = 10^9 bytes (what GPU spec sheets use)"));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", Tr("Decimal gigabytes: 1 GB = 10^9 bytes (what GPU spec sheets use)"));
   ImGui::SameLine();
   if (ImGui::RadioButton("GiB", &units, 1)) {
     s.units = core::UnitSystem::kBinary;
     s.view_dirty = true;
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Binary gibibytes: 1 GiB = 2^30 bytes (what nvidia-smi and PyTorch report)"));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", Tr("Binary gibibytes: 1 GiB = 2^30 bytes (what nvidia-smi and PyTorch report)"));
   Flow(ButtonWidth(theme));
   if (ImGui::Button(theme)) {
     s.dark = !s.dark;

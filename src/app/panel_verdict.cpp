@@ -90,7 +90,8 @@ void DrawVerdict(State& s) {
                                     : std::string(Tr("What would help?"));
     label += "###ways";
     ImGui::SameLine();
-    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 > ImGui::GetContentRegionAvail().x)
+    if (ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2 >
+        ImGui::GetContentRegionAvail().x)
       ImGui::NewLine();
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(BadColor().x, BadColor().y, BadColor().z, 0.35f));
     if (ImGui::SmallButton(label.c_str())) {
@@ -106,7 +107,8 @@ void DrawVerdict(State& s) {
   if (s.pinned && s.pinned->estimate.totals.ok) {
     const double pinned = s.pinned->estimate.totals.peak_bytes;
     const double delta = t.peak_bytes - pinned;
-    ImGui::TextColored(dim, "%s: %s = %s", Tr("Pinned"), s.pinned->label.c_str(), core::FormatBytes(pinned, s.units).c_str());
+    ImGui::TextColored(dim, "%s: %s = %s", Tr("Pinned"), s.pinned->label.c_str(),
+                       core::FormatBytes(pinned, s.units).c_str());
     ImGui::SameLine();
     if (delta == 0) {
       ImGui::TextColored(dim, "%s", Tr("(no change)"));

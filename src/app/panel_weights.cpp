@@ -29,7 +29,8 @@ void Counts(const State& s, const core::WeightHeaderResult& r) {
     ImGui::Text(Tr("%s tensors in %zu shards; the index does not give parameter counts: drop the shards themselves."),
                 core::FormatCount(static_cast<int64_t>(r.index.tensor_count)).c_str(), r.index.shard_files.size());
     if (r.index.has_total_size)
-      ImGui::Text(Tr("Total size of the weights: %s"), core::FormatBytes(static_cast<double>(r.index.total_size), s.units).c_str());
+      ImGui::Text(Tr("Total size of the weights: %s"),
+                  core::FormatBytes(static_cast<double>(r.index.total_size), s.units).c_str());
     ImGui::PopTextWrapPos();
   }
   if (r.by_type.empty()) return;
@@ -93,14 +94,16 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
 void DrawWeightsInput(State& s) {
   if (!ImGui::CollapsingHeader(Tr("Weights file"))) return;
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", Tr("Exact parameter counts per dtype from a weights file's header (only the header is read)."));
+  ImGui::TextDisabled("%s",
+                      Tr("Exact parameter counts per dtype from a weights file's header (only the header is read)."));
   if (!s.hooks.read_range) ImGui::TextDisabled("%s", s.hooks.open_hint.c_str());
   ImGui::PopTextWrapPos();
   if (!s.hooks.read_range) return;
   RowLabel(Tr("Path"));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
-  const bool enter = ImGui::InputTextWithHint("##weights_path", ".safetensors, .gguf, index.json or config.json",
-                                              s.weights.path, sizeof s.weights.path, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputTextWithHint("##weights_path", ".safetensors, .gguf, index.json or config.json", s.weights.path,
+                               sizeof s.weights.path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button(Tr("Open")) || enter) && s.weights.path[0] != 0) OpenPath(s.weights.path);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.hooks.open_hint.c_str());
@@ -119,13 +122,15 @@ void DrawWeightsWindow(State& s) {
   ImGui::SetNextWindowSize(ImVec2(em * 34, 0), ImGuiCond_Appearing);
   if (w.focus) ImGui::SetNextWindowFocus();
   w.focus = false;
-  if (!ImGui::Begin("Weights file###weights", &w.open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+  if (!ImGui::Begin("Weights file###weights", &w.open,
+                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }
   if (w.stream.reading()) {  // the page reads a large header across frames
     ImGui::TextUnformatted(w.stream.name().c_str());
-    ImGui::Text("Reading the header: byte %s of %s", core::FormatCount(static_cast<int64_t>(w.stream.NextOffset())).c_str(),
+    ImGui::Text("Reading the header: byte %s of %s",
+                core::FormatCount(static_cast<int64_t>(w.stream.NextOffset())).c_str(),
                 core::FormatCount(static_cast<int64_t>(w.stream.file_size())).c_str());
     if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
       w.name = w.stream.name();
@@ -152,8 +157,9 @@ void DrawWeightsWindow(State& s) {
     Counts(s, r);
   }
   for (const core::WeightNote& n : r.notes)
-    ImGui::TextColored(n.severity == core::Severity::kWarning ? WarnColor() : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                       "%s", n.message.c_str());
+    ImGui::TextColored(
+        n.severity == core::Severity::kWarning ? WarnColor() : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s",
+        n.message.c_str());
   ImGui::PopTextWrapPos();
   if (r.ok()) Actions(s, r);
   ImGui::End();

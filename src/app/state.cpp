@@ -82,7 +82,8 @@ void Refresh(State& s) {
     // the link reopens it as it is (ui_defaults.h ApplyLinkDefaults).
     if (!s.config.model.preset.empty() && s.config_query.find("&dtype=") == std::string::npos) {
       core::Config probe = s.config;
-      if (ApplyLinkDefaults(probe, s.config_query)) s.config_query += std::string("&dtype=") + core::Info(s.config.dtype).id;
+      if (ApplyLinkDefaults(probe, s.config_query))
+        s.config_query += std::string("&dtype=") + core::Info(s.config.dtype).id;
     }
     // The doctor is there when asked (the verdict's "ways to make it fit"), never by itself.
     // Its remedies (dozens of estimates) are needed now only when the config does not fit.

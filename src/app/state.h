@@ -25,8 +25,8 @@ namespace llmmem::app {
 // A message shown under the toolbar until dismissed: a bad link, a corrupt settings file, a
 // file that could not be imported.
 struct Banner {
-  std::string title;             // "Settings file", "Import config.json"
-  std::string text;              // a sentence; may be empty when `diagnostics` say it all
+  std::string title;  // "Settings file", "Import config.json"
+  std::string text;   // a sentence; may be empty when `diagnostics` say it all
   core::Diagnostics diagnostics;
   bool error = false;
 };
@@ -40,21 +40,21 @@ struct UndoStep {
 
 // The header of a weights file the user dropped or opened.
 struct WeightsView {
-  std::string name;                 // file name
+  std::string name;  // file name
   core::WeightHeaderResult result;
   bool open = false;
-  bool focus = false;               // bring the window to the front on the next frame
-  char path[1024] = "";             // desktop: the path field
-  WeightStream stream;              // web: a dropped file being read across frames
+  bool focus = false;    // bring the window to the front on the next frame
+  char path[1024] = "";  // desktop: the path field
+  WeightStream stream;   // web: a dropped file being read across frames
 };
 
 // The "Paste config.json" box: opened by the button when the clipboard could not be read
 // directly, or held no JSON.
 struct PasteBox {
-  bool open = false;               // open it on the next frame
-  std::string note;                // why it opened
+  bool open = false;  // open it on the next frame
+  std::string note;   // why it opened
   std::vector<char> text = std::vector<char>(size_t{1} << 16, '\0');
-  core::Diagnostics last;          // the last import's notes
+  core::Diagnostics last;  // the last import's notes
 };
 
 // Where a named control was drawn this frame (ImGui display pixels), for scripted tests:
@@ -72,40 +72,40 @@ struct State {
   bool remedies_fresh = false;         // else when the doctor asks (EnsureRemedies)
   std::optional<Pinned> pinned;        // Compare: the pinned configuration
   std::vector<UndoStep> undo, redo;
-  core::Config undo_base;              // the configuration as of the last recorded step
+  core::Config undo_base;  // the configuration as of the last recorded step
   std::string undo_base_query;
-  std::string pending_label;           // names the step being made (the first field edited)
+  std::string pending_label;  // names the step being made (the first field edited)
   WeightsView weights;
-  HubView hub;                         // the model box's Hugging Face models (hub_view.h)
-  OomView oom;                         // the "Read an OOM" tab
-  std::vector<std::string> in_effect;    // core::FieldsInEffect(config), with the estimate
-  std::vector<std::string> shown_fields; // the settings DrawInputs drew a control for this frame
-  NetworkView network;                 // the "Any network" tab (layer stacks; net_ keys in the URL)
+  HubView hub;                            // the model box's Hugging Face models (hub_view.h)
+  OomView oom;                            // the "Read an OOM" tab
+  std::vector<std::string> in_effect;     // core::FieldsInEffect(config), with the estimate
+  std::vector<std::string> shown_fields;  // the settings DrawInputs drew a control for this frame
+  NetworkView network;                    // the "Any network" tab (layer stacks; net_ keys in the URL)
   PasteBox paste;
-  std::string export_message;          // where the last export went
-  std::string config_query;            // ConfigToQuery(config) as of the last recompute
-  std::string query;                   // the URL state: config_query plus the view keys below
-  bool dirty = true;                   // config changed since the last Explain
-  bool view_dirty = false;             // units, theme or tab changed
+  std::string export_message;  // where the last export went
+  std::string config_query;    // ConfigToQuery(config) as of the last recompute
+  std::string query;           // the URL state: config_query plus the view keys below
+  bool dirty = true;           // config changed since the last Explain
+  bool view_dirty = false;     // units, theme or tab changed
 
   // View.
   core::UnitSystem units = core::UnitSystem::kDecimal;
   bool dark = true;
-  std::string browser_lang = "en";     // the platform's language (hooks.language); lang= is kept when it differs
-  bool formulas = false;               // the breakdown shows each row's formula under it
+  std::string browser_lang = "en";         // the platform's language (hooks.language); lang= is kept when it differs
+  bool formulas = false;                   // the breakdown shows each row's formula under it
   std::vector<std::string> open_formulas;  // rows whose formula was opened by a click
-  int tab = 0;                         // Tab
-  bool select_tab = false;             // open `tab` on the next frame (from the URL)
+  int tab = 0;                             // Tab
+  bool select_tab = false;                 // open `tab` on the next frame (from the URL)
   float scale = 1;
-  std::string copied_link;             // shown after "Copy link"
+  std::string copied_link;                         // shown after "Copy link"
   float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests
-  std::vector<ItemMark> marks;         // this frame's named controls (widgets.h MarkItem)
+  std::vector<ItemMark> marks;                     // this frame's named controls (widgets.h MarkItem)
   bool copy_failed = false;
 
   // Persistence (app.cpp): the query last saved, and when the next save is due.
   std::string saved_query;
-  double save_due = -1;                // ImGui time; -1: nothing to save
-  bool storage_ok = true;              // false after a corrupt file could not be set aside
+  double save_due = -1;    // ImGui time; -1: nothing to save
+  bool storage_ok = true;  // false after a corrupt file could not be set aside
 
   PlatformHooks hooks;
 };
@@ -125,9 +125,9 @@ bool Redo(State& s);
 void ResetHistory(State& s);
 void AddBanner(State& s, Banner b);
 
-// View keys kept in the URL beside the config's: units=gib, theme=light, view=charts|fitmap|fit|serving|doctor|oom|network,
-// the network tab's net_ keys, lang=zh|en (defaults are not written; lang= when it differs from the browser's).
-// Removes them from `query` and applies them to `s`.
+// View keys kept in the URL beside the config's: units=gib, theme=light,
+// view=charts|fitmap|fit|serving|doctor|oom|network, the network tab's net_ keys, lang=zh|en (defaults are not written;
+// lang= when it differs from the browser's). Removes them from `query` and applies them to `s`.
 std::string TakeViewKeys(State& s, const std::string& query);
 std::string ViewKeys(const State& s);
 

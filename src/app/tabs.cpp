@@ -4,14 +4,10 @@ namespace llmmem::app {
 namespace {
 
 constexpr TabRow kTabs[] = {
-    {kTabBreakdown, "breakdown", "Breakdown"},
-    {kTabCharts, "charts", "Charts"},
-    {kTabFitMap, "fitmap", "Fit map"},
-    {kTabFit, "fit", "Fit"},
-    {kTabServing, "serving", "Serving"},
-    {kTabDoctor, "doctor", "OOM doctor"},
-    {kTabOom, "oom", "Read an OOM"},
-    {kTabNetwork, "network", "Any network"},
+    {kTabBreakdown, "breakdown", "Breakdown"}, {kTabCharts, "charts", "Charts"},
+    {kTabFitMap, "fitmap", "Fit map"},         {kTabFit, "fit", "Fit"},
+    {kTabServing, "serving", "Serving"},       {kTabDoctor, "doctor", "OOM doctor"},
+    {kTabOom, "oom", "Read an OOM"},           {kTabNetwork, "network", "Any network"},
 };
 static_assert(sizeof kTabs / sizeof kTabs[0] == kTabCount, "one row per Tab");
 

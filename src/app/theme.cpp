@@ -82,7 +82,8 @@ void LoadFonts(float scale) {
     if (cjk != nullptr) {
       io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(cjk), cjk_size, px, &merge, ChineseRanges());
     } else if (mini != nullptr) {
-      io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(mini->data), static_cast<int>(mini->size), px, &merge, button);
+      io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(mini->data), static_cast<int>(mini->size), px, &merge,
+                                     button);
     }
     g_large = io.Fonts->AddFontFromMemoryTTF(data, size, kBaseFontPx * 1.7f * scale, &cfg, kDigits);
   } else {
@@ -151,15 +152,24 @@ ImU32 CategoryColor(core::Category c) {
   // Okabe-Ito based (colour-blind friendly), readable on both themes. A switch, so a new
   // core category fails the build (-Wswitch) until it has a colour.
   switch (c) {
-    case core::Category::kWeights: return IM_COL32(0, 114, 178, 255);          // blue
-    case core::Category::kGradients: return IM_COL32(230, 159, 0, 255);        // orange
-    case core::Category::kMasterWeights: return IM_COL32(86, 180, 233, 255);   // sky blue
-    case core::Category::kOptimizerStates: return IM_COL32(204, 121, 167, 255);  // purple
-    case core::Category::kActivations: return IM_COL32(0, 158, 115, 255);      // green
-    case core::Category::kKvCache: return IM_COL32(213, 94, 0, 255);           // vermillion
-    case core::Category::kBuffers: return IM_COL32(222, 200, 60, 255);         // yellow
-    case core::Category::kOverheads: return IM_COL32(150, 150, 150, 255);      // grey
-    case core::Category::kCount: break;
+    case core::Category::kWeights:
+      return IM_COL32(0, 114, 178, 255);  // blue
+    case core::Category::kGradients:
+      return IM_COL32(230, 159, 0, 255);  // orange
+    case core::Category::kMasterWeights:
+      return IM_COL32(86, 180, 233, 255);  // sky blue
+    case core::Category::kOptimizerStates:
+      return IM_COL32(204, 121, 167, 255);  // purple
+    case core::Category::kActivations:
+      return IM_COL32(0, 158, 115, 255);  // green
+    case core::Category::kKvCache:
+      return IM_COL32(213, 94, 0, 255);  // vermillion
+    case core::Category::kBuffers:
+      return IM_COL32(222, 200, 60, 255);  // yellow
+    case core::Category::kOverheads:
+      return IM_COL32(150, 150, 150, 255);  // grey
+    case core::Category::kCount:
+      break;
   }
   return IM_COL32(128, 128, 128, 255);
 }

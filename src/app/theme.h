@@ -29,9 +29,9 @@ ImFont* LargeFont();
 void ApplyStyle(bool dark, float scale);
 
 ImU32 CategoryColor(core::Category c);
-ImVec4 GoodColor();   // fits
-ImVec4 BadColor();    // over capacity, errors
-ImVec4 WarnColor();   // warnings
+ImVec4 GoodColor();  // fits
+ImVec4 BadColor();   // over capacity, errors
+ImVec4 WarnColor();  // warnings
 bool IsDark();
 
 }  // namespace llmmem::app

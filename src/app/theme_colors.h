@@ -16,10 +16,10 @@ struct Rgba {
 };
 
 struct ThemeColors {
-  Rgba text, text_dim;                              // body text, secondary ("disabled") text
-  Rgba window_bg, child_bg, popup_bg, frame_bg;     // where text is drawn
+  Rgba text, text_dim;                               // body text, secondary ("disabled") text
+  Rgba window_bg, child_bg, popup_bg, frame_bg;      // where text is drawn
   Rgba button, header, table_row_alt, table_header;  // translucent fills under text
-  Rgba good, bad, warn;                             // verdict and diagnostics text
+  Rgba good, bad, warn;                              // verdict and diagnostics text
 };
 
 // Dark: ImGui's dark style with a lighter grey (0.66: 5.0:1 even on an input's frame, was
@@ -27,16 +27,18 @@ struct ThemeColors {
 // colours deep enough for white-ish panels.
 inline const ThemeColors& Colors(bool dark) {
   static const ThemeColors kDark{
-      {1.00f, 1.00f, 1.00f, 1}, {0.66f, 0.66f, 0.66f, 1},
-      {0.10f, 0.11f, 0.13f, 1}, {0.12f, 0.13f, 0.15f, 1}, {0.08f, 0.08f, 0.08f, 0.94f}, {0.16f, 0.29f, 0.48f, 0.54f},
-      {0.26f, 0.59f, 0.98f, 0.40f}, {0.26f, 0.59f, 0.98f, 0.31f}, {1.00f, 1.00f, 1.00f, 0.06f}, {0.19f, 0.19f, 0.20f, 1},
-      {0.35f, 0.82f, 0.45f, 1}, {1.00f, 0.45f, 0.43f, 1}, {0.95f, 0.78f, 0.30f, 1},
+      {1.00f, 1.00f, 1.00f, 1},     {0.66f, 0.66f, 0.66f, 1},     {0.10f, 0.11f, 0.13f, 1},
+      {0.12f, 0.13f, 0.15f, 1},     {0.08f, 0.08f, 0.08f, 0.94f}, {0.16f, 0.29f, 0.48f, 0.54f},
+      {0.26f, 0.59f, 0.98f, 0.40f}, {0.26f, 0.59f, 0.98f, 0.31f}, {1.00f, 1.00f, 1.00f, 0.06f},
+      {0.19f, 0.19f, 0.20f, 1},     {0.35f, 0.82f, 0.45f, 1},     {1.00f, 0.45f, 0.43f, 1},
+      {0.95f, 0.78f, 0.30f, 1},
   };
   static const ThemeColors kLight{
-      {0.00f, 0.00f, 0.00f, 1}, {0.36f, 0.36f, 0.36f, 1},
-      {0.95f, 0.95f, 0.96f, 1}, {0.99f, 0.99f, 1.00f, 1}, {0.99f, 0.99f, 1.00f, 1}, {0.87f, 0.88f, 0.91f, 1},
-      {0.26f, 0.59f, 0.98f, 0.40f}, {0.26f, 0.59f, 0.98f, 0.31f}, {0.30f, 0.30f, 0.30f, 0.09f}, {0.78f, 0.87f, 0.98f, 1},
-      {0.00f, 0.42f, 0.12f, 1}, {0.75f, 0.08f, 0.08f, 1}, {0.50f, 0.34f, 0.00f, 1},
+      {0.00f, 0.00f, 0.00f, 1},     {0.36f, 0.36f, 0.36f, 1},     {0.95f, 0.95f, 0.96f, 1},
+      {0.99f, 0.99f, 1.00f, 1},     {0.99f, 0.99f, 1.00f, 1},     {0.87f, 0.88f, 0.91f, 1},
+      {0.26f, 0.59f, 0.98f, 0.40f}, {0.26f, 0.59f, 0.98f, 0.31f}, {0.30f, 0.30f, 0.30f, 0.09f},
+      {0.78f, 0.87f, 0.98f, 1},     {0.00f, 0.42f, 0.12f, 1},     {0.75f, 0.08f, 0.08f, 1},
+      {0.50f, 0.34f, 0.00f, 1},
   };
   return dark ? kDark : kLight;
 }

@@ -36,9 +36,13 @@ bool FieldCombo(State& s, const char* field, int* index, const std::vector<const
                 const char* help = nullptr, const char* label = nullptr);
 
 template <typename Row>
-auto ItemName(const Row& row, int) -> decltype(row.label) { return Tr(row.label); }
+auto ItemName(const Row& row, int) -> decltype(row.label) {
+  return Tr(row.label);
+}
 template <typename Row>
-const char* ItemName(const Row& row, long) { return row.id; }
+const char* ItemName(const Row& row, long) {
+  return row.id;
+}
 
 // A combo over an enumeration's table (core/enum_table.h): one item per row, named by its
 // translated label (by its id where the table has no labels: activation functions);

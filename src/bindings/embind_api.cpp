@@ -72,8 +72,10 @@ std::string EstimateParsed(const core::ConfigParse& parsed) {
   // An input error: no figures at all (they would be the defaults' for the bad field), but
   // every other field's problems.
   core::Estimate e;
-  if (core::HasErrors(parsed.diagnostics)) e.diagnostics = core::Validate(parsed.config);
-  else e = core::Explain(parsed.config);
+  if (core::HasErrors(parsed.diagnostics))
+    e.diagnostics = core::Validate(parsed.config);
+  else
+    e = core::Explain(parsed.config);
   Json j = core::EstimateToJson(parsed.config, e);
   // Input diagnostics first: a bad field is reported even though the rest was estimated.
   Json all = core::DiagnosticsToJson(parsed.diagnostics);
@@ -163,7 +165,8 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
 
 std::string ExportLaunch(const std::string& config_json, const std::string& target) {
   core::LaunchTarget t;
-  if (!core::ParseId(target, t)) return "unknown target \"" + target + "\"; one of " + core::IdList<core::LaunchTarget>();
+  if (!core::ParseId(target, t))
+    return "unknown target \"" + target + "\"; one of " + core::IdList<core::LaunchTarget>();
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
   if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
   return core::ExportLaunch(parsed.config, t);
@@ -192,8 +195,8 @@ std::string Compat(const std::string& config_json, const std::string& tool, int 
   }
   const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
   if (core::HasErrors(parsed.diagnostics)) return ErrorDocument(parsed.diagnostics);
-  const core::CompatEstimate c =
-      tool == "deepspeed" ? core::DeepSpeedEstimate(parsed.config, gpus_per_node) : core::MegatronEstimate(parsed.config);
+  const core::CompatEstimate c = tool == "deepspeed" ? core::DeepSpeedEstimate(parsed.config, gpus_per_node)
+                                                     : core::MegatronEstimate(parsed.config);
   return core::CompatToJson(c).Dump();
 }
 
@@ -207,8 +210,8 @@ std::string InspectWeightHeader(const std::string& bytes, double file_size) {
                 std::to_string(bytes.size()) + " bytes given), not " + core::FormatJsonNumber(file_size);
     return core::WeightHeaderToJson(r).Dump();
   }
-  const core::WeightHeaderResult r = core::ParseWeightHeader(
-      reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), static_cast<uint64_t>(file_size));
+  const core::WeightHeaderResult r = core::ParseWeightHeader(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                             bytes.size(), static_cast<uint64_t>(file_size));
   return core::WeightHeaderToJson(r).Dump();
 }
 

@@ -69,7 +69,8 @@ std::string Mirrors() {
   return Json(std::move(out)).Dump();
 }
 
-std::string FileUrl(const std::string& endpoint, const std::string& id, const std::string& rev, const std::string& file) {
+std::string FileUrl(const std::string& endpoint, const std::string& id, const std::string& rev,
+                    const std::string& file) {
   return core::HubFileUrl(endpoint, core::HubRef{id, rev, ""}, file);
 }
 std::string ApiUrl(const std::string& endpoint, const std::string& id, const std::string& rev) {
@@ -153,15 +154,18 @@ std::string IndexShards(const std::string& bytes) {
 // by it): a safetensors header's length is judged from its first 8 bytes alone, so a
 // header over 100 MB is refused before anything more is fetched.
 std::string InspectHeader(const std::string& bytes, double file_size, const std::string& name) {
-  const uint64_t size = file_size >= static_cast<double>(bytes.size()) && file_size < 9e15 ? static_cast<uint64_t>(file_size)
-                                                                                          : bytes.size();
+  const uint64_t size = file_size >= static_cast<double>(bytes.size()) && file_size < 9e15
+                            ? static_cast<uint64_t>(file_size)
+                            : bytes.size();
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
   auto ends = [&](const char* suffix) {
     const std::string s(suffix);
     return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
   };
-  if (ends(".safetensors")) return core::WeightHeaderToJson(core::ParseSafetensorsHeader(data, bytes.size(), size)).Dump();
-  if (ends(".gguf") || ends(".GGUF")) return core::WeightHeaderToJson(core::ParseGgufHeader(data, bytes.size(), size)).Dump();
+  if (ends(".safetensors"))
+    return core::WeightHeaderToJson(core::ParseSafetensorsHeader(data, bytes.size(), size)).Dump();
+  if (ends(".gguf") || ends(".GGUF"))
+    return core::WeightHeaderToJson(core::ParseGgufHeader(data, bytes.size(), size)).Dump();
   return core::WeightHeaderToJson(core::ParseWeightHeader(data, bytes.size(), size)).Dump();
 }
 
@@ -192,7 +196,8 @@ std::string BuildModel(val request, val headers) {
     const val h = headers[i];
     const std::string bytes = h["bytes"].as<std::string>();
     const double size = h["size"].isNumber() ? h["size"].as<double>() : static_cast<double>(bytes.size());
-    shards.push_back(core::ParseWeightHeader(bytes, size >= bytes.size() && size < 9e15 ? static_cast<uint64_t>(size) : bytes.size()));
+    shards.push_back(core::ParseWeightHeader(
+        bytes, size >= bytes.size() && size < 9e15 ? static_cast<uint64_t>(size) : bytes.size()));
     if (!shards.back().ok()) {
       return fail("the weights header could not be read: " +
                   (shards.back().message.empty() ? std::string("it is incomplete") : shards.back().message));

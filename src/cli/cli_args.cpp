@@ -16,12 +16,13 @@
 namespace llmmem::cli {
 namespace {
 
-using core::Diagnostic;
 using core::DiagId;
+using core::Diagnostic;
 using core::Severity;
 
 std::string Snake(std::string s) {
-  for (char& c : s) if (c == '-') c = '_';
+  for (char& c : s)
+    if (c == '-') c = '_';
   return s;
 }
 
@@ -32,9 +33,13 @@ bool IsBoolWord(const std::string& s) {
 // "  --gpu-memory-gb       usable memory of one GPU [0.001 to 100,000 GB]"
 std::string HelpLine(const core::FieldDef& f) {
   std::string name = f.name;
-  for (char& ch : name) if (ch == '_') ch = '-';
+  for (char& ch : name)
+    if (ch == '_') ch = '-';
   std::string line = "  --" + name;
-  if (line.size() < 24) line.append(24 - line.size(), ' '); else line += ' ';
+  if (line.size() < 24)
+    line.append(24 - line.size(), ' ');
+  else
+    line += ' ';
   line += f.help;
   if (f.Numeric()) line += " [" + f.RangeText() + "]";
   if (f.kind == core::FieldKind::kDtype) line += " [" + core::IdList<core::Dtype>() + "]";
@@ -53,7 +58,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   r.options.config = core::DefaultConfig();
   core::Config& c = r.options.config;
 
-  int64_t total_gpus = 0;  // --gpus: resolved into dp once tp, pp and cp are known
+  int64_t total_gpus = 0;     // --gpus: resolved into dp once tp, pp and cp are known
   bool hybrid_shard = false;  // --fsdp hybrid_shard: shard within --gpus-per-node, known at the end
   // The model the dimension flags edit (default, --model, --hf-config or --config): head_dim
   // follows their hidden / heads unless --head-dim is given (core::DeriveHeadDim).
@@ -86,15 +91,37 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   core::Dtype hub_dtype = core::Dtype::kBf16;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
-    if (i == 0 && arg == "fit") { r.options.fit = true; continue; }
-    if (arg == "--list-gpus") { r.options.list_gpus = true; continue; }
-    if (arg == "-h" || arg == "--help") { r.options.help = true; continue; }
-    if (arg == "--json") { r.options.json = true; continue; }
-    if (arg == "--list-models") { r.options.list_models = true; continue; }
-    if (arg == "--formulas") { r.options.show_formulas = true; continue; }
-    if (arg == "--doctor") { r.options.doctor = true; continue; }
+    if (i == 0 && arg == "fit") {
+      r.options.fit = true;
+      continue;
+    }
+    if (arg == "--list-gpus") {
+      r.options.list_gpus = true;
+      continue;
+    }
+    if (arg == "-h" || arg == "--help") {
+      r.options.help = true;
+      continue;
+    }
+    if (arg == "--json") {
+      r.options.json = true;
+      continue;
+    }
+    if (arg == "--list-models") {
+      r.options.list_models = true;
+      continue;
+    }
+    if (arg == "--formulas") {
+      r.options.show_formulas = true;
+      continue;
+    }
+    if (arg == "--doctor") {
+      r.options.doctor = true;
+      continue;
+    }
     if (arg.compare(0, 2, "--") != 0) {
-      Error(r, core::EchoValue(arg), "unexpected argument \"" + core::EchoValue(arg) + "\"; flags start with -- (see llmmem --help)");
+      Error(r, core::EchoValue(arg),
+            "unexpected argument \"" + core::EchoValue(arg) + "\"; flags start with -- (see llmmem --help)");
       continue;
     }
     std::string name = arg.substr(2);
@@ -119,7 +146,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     if (negated && value) {
       // --no-flash-attn=1 means flash_attn off, --no-flash-attn=0 on; anything else is refused.
       bool on = false;
-      if (*value == "1" || *value == "true" || *value == "on" || *value == "yes") on = true;
+      if (*value == "1" || *value == "true" || *value == "on" || *value == "yes")
+        on = true;
       else if (!(*value == "0" || *value == "false" || *value == "off" || *value == "no")) {
         Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not on or off (--no-X=1 turns X off)");
         continue;
@@ -130,7 +158,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       if (negated) {
         value = "0";
       } else if (is_bool) {
-        if (i + 1 < args.size() && IsBoolWord(args[i + 1])) value = args[++i]; else value = "1";
+        if (i + 1 < args.size() && IsBoolWord(args[i + 1]))
+          value = args[++i];
+        else
+          value = "1";
       } else if (i + 1 < args.size()) {
         value = args[++i];
       } else {
@@ -140,10 +171,14 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
 
     if (key == "format") {
-      if (*value == "json") r.options.json = true;
-      else if (*value == "markdown" || *value == "md") r.options.format = "markdown";
-      else if (*value == "csv") r.options.format = "csv";
-      else if (*value != "table") Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not table, json, markdown or csv");
+      if (*value == "json")
+        r.options.json = true;
+      else if (*value == "markdown" || *value == "md")
+        r.options.format = "markdown";
+      else if (*value == "csv")
+        r.options.format = "csv";
+      else if (*value != "table")
+        Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not table, json, markdown or csv");
       continue;
     }
     if (key == "export") {
@@ -184,17 +219,26 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     }
     if (key == "fsdp") {
       // PyTorch FSDP sharding strategies in ZeRO terms (Zhao et al. 2023, PyTorch FSDP §3).
-      if (*value == "no_shard") c.zero = 0;
-      else if (*value == "shard_grad_op") c.zero = 2;
-      else if (*value == "full_shard") c.zero = 3;
-      else if (*value == "hybrid_shard") { c.zero = 3; hybrid_shard = true; }
-      else Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
+      if (*value == "no_shard")
+        c.zero = 0;
+      else if (*value == "shard_grad_op")
+        c.zero = 2;
+      else if (*value == "full_shard")
+        c.zero = 3;
+      else if (*value == "hybrid_shard") {
+        c.zero = 3;
+        hybrid_shard = true;
+      } else
+        Error(
+            r, flag,
+            flag + ": \"" + core::EchoValue(*value) + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
       claim("zero", std::to_string(c.zero), flag + " " + core::EchoValue(*value));
       if (hybrid_shard) claim("zero_group", "gpus_per_node", flag + " " + core::EchoValue(*value));
       continue;
     }
     if (key == "compat") {
-      if (*value != "deepspeed" && *value != "megatron") Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not deepspeed or megatron");
+      if (*value != "deepspeed" && *value != "megatron")
+        Error(r, flag, flag + ": \"" + core::EchoValue(*value) + "\" is not deepspeed or megatron");
       r.options.compat = *value;
       continue;
     }
@@ -302,17 +346,20 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
               " GB, and " + given["gpu_memory_gb"] + " sets it again: give one of the two");
   }
   if (total_gpus > 0 && given.count("dp")) {
-    Error(r, "--dp", given["gpus"] + " sets dp = GPUs / (tp x pp x cp), and " + given["dp"] +
-                         " sets it again: give one of the two");
+    Error(
+        r, "--dp",
+        given["gpus"] + " sets dp = GPUs / (tp x pp x cp), and " + given["dp"] + " sets it again: give one of the two");
   }
   if (hybrid_shard) c.zero_group = r.options.gpus_per_node;
   if (total_gpus > 0) {
     // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
     const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
-    const int64_t per_replica = replica >= 1 && replica <= static_cast<double>(total_gpus) ? core::GpusPerReplica(c) : 0;
+    const int64_t per_replica =
+        replica >= 1 && replica <= static_cast<double>(total_gpus) ? core::GpusPerReplica(c) : 0;
     if (per_replica < 1 || total_gpus % per_replica != 0) {
-      Error(r, "--gpus", "--gpus " + std::to_string(total_gpus) + " is not a multiple of tp x pp x cp = " +
-                             core::FormatNumber(replica, 0));
+      Error(r, "--gpus",
+            "--gpus " + std::to_string(total_gpus) +
+                " is not a multiple of tp x pp x cp = " + core::FormatNumber(replica, 0));
     } else {
       c.dp = total_gpus / per_replica;
     }
@@ -323,7 +370,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     std::string field = d.field;
     if (field.compare(0, 6, "model.") == 0) field = field.substr(6);
     std::string dashed = field;
-    for (char& ch : dashed) if (ch == '_') ch = '-';
+    for (char& ch : dashed)
+      if (ch == '_') ch = '-';
     d.field = dashed.empty() ? "" : "--" + dashed;
     if (!d.field.empty()) d.message = d.field + ": " + d.message;
     r.diagnostics.push_back(d);
@@ -343,7 +391,9 @@ std::string HelpText() {
       "       llmmem --model resnet50 --image-size 224 ...   any network layer by layer (--network-help)\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"
-      "  --hf-config FILE     a Hugging Face config.json (" + std::string(core::SupportedModelTypes()) + ")\n"
+      "  --hf-config FILE     a Hugging Face config.json (" +
+      std::string(core::SupportedModelTypes()) +
+      ")\n"
       "  --hf MODEL           a Hugging Face Hub model: org/name, org/name@revision or a huggingface.co URL.\n"
       "                       The local cache first (HF_HUB_CACHE, HF_HOME, ~/.cache/huggingface/hub), then\n"
       "                       HF_ENDPOINT (default https://huggingface.co; e.g. https://hf-mirror.com) with\n"
@@ -357,12 +407,16 @@ std::string HelpText() {
       "  --formulas           print each row's formula and source in the table\n"
       "  --format FORMAT      table (default), json, markdown or csv\n"
       "  --doctor             when it does not fit: the remedies, each re-estimated, best first\n"
-      "  --export TARGET      the launch command or config for this configuration: " + core::IdList<core::LaunchTarget>() + "\n"
+      "  --export TARGET      the launch command or config for this configuration: " +
+      core::IdList<core::LaunchTarget>() +
+      "\n"
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
-      "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " + core::IdList<core::Offload>(" or ") + "\n"
+      "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " +
+      core::IdList<core::Offload>(" or ") +
+      "\n"
       "  --fsdp STRATEGY      no_shard | shard_grad_op (ZeRO-2) | full_shard (ZeRO-3) | hybrid_shard\n"
       "                       (ZeRO-3 within --gpus-per-node); Megatron's distributed optimizer is --zero 1\n"
       "  --compat TOOL        also print DeepSpeed's (deepspeed) or Megatron-LM's (megatron) own estimate\n"

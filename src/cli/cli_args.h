@@ -19,18 +19,18 @@ namespace llmmem::cli {
 struct CliOptions {
   core::Config config;
   bool json = false;
-  std::string format;           // "markdown" or "csv" (--format); --json sets "json"
+  std::string format;  // "markdown" or "csv" (--format); --json sets "json"
   bool help = false;
   bool list_models = false;
   bool list_gpus = false;
-  bool fit = false;             // `llmmem fit ...`: the inverse questions
-  std::string compat;           // "deepspeed" or "megatron": also print that tool's figure
+  bool fit = false;    // `llmmem fit ...`: the inverse questions
+  std::string compat;  // "deepspeed" or "megatron": also print that tool's figure
   int gpus_per_node = 8;
   std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;
   bool doctor = false;
-  std::string hf_ref;           // --hf: the model as given (id, URL or id@rev)
-  std::string export_target;    // --export vllm|sglang|llama.cpp|ollama|deepspeed|fsdp|hf-trainer (core/launch_export.h)
+  std::string hf_ref;         // --hf: the model as given (id, URL or id@rev)
+  std::string export_target;  // --export vllm|sglang|llama.cpp|ollama|deepspeed|fsdp|hf-trainer (core/launch_export.h)
 };
 
 struct CliParse {
@@ -44,7 +44,7 @@ struct HubModelLoad {
   bool ok = false;
   std::string error;
   core::ModelSpec model;
-  bool dtype_known = false;   // the weights' stored format (bf16, gptq, q4_k_m, ...)
+  bool dtype_known = false;  // the weights' stored format (bf16, gptq, q4_k_m, ...)
   core::Dtype dtype = core::Dtype::kBf16;
   std::vector<std::string> provenance;  // what came from where, printed as notes
 };

@@ -12,7 +12,9 @@ namespace {
 using core::FormatBytesBoth;
 using core::FormatNumber;
 
-std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
 
 }  // namespace
 
@@ -30,8 +32,8 @@ std::string RenderFit(const core::Config& c) {
       line += "does not fit at any data-parallel size: " + row.Find("why_not")->AsString();
     } else {
       line += "k > " + FormatNumber(row.Find("threshold")->AsNumber(), 2) + " -> " +
-              FormatNumber(row.Find("min_dp")->AsNumber(), 0) + " replicas = " +
-              FormatNumber(row.Find("min_gpus")->AsNumber(), 0) + " GPUs";
+              FormatNumber(row.Find("min_dp")->AsNumber(), 0) +
+              " replicas = " + FormatNumber(row.Find("min_gpus")->AsNumber(), 0) + " GPUs";
     }
     if (row.Find("offload_params_dropped")->AsBool()) line += " (without parameter offload: it needs ZeRO-3)";
     out += line + "\n";
@@ -39,8 +41,10 @@ std::string RenderFit(const core::Config& c) {
   out += "\nWith the current layout:\n";
   const double mb = j.Find("max_micro_batch")->AsNumber();
   const double seq = j.Find("max_sequence")->AsNumber();
-  out += "  largest micro-batch that fits: " + (mb > 0 ? FormatNumber(mb, 0) : std::string("none (batch 1 does not fit)")) + "\n";
-  out += "  longest sequence that fits:    " + (seq > 0 ? FormatNumber(seq, 0) + " tokens" : std::string("none")) + "\n";
+  out += "  largest micro-batch that fits: " +
+         (mb > 0 ? FormatNumber(mb, 0) : std::string("none (batch 1 does not fit)")) + "\n";
+  out +=
+      "  longest sequence that fits:    " + (seq > 0 ? FormatNumber(seq, 0) + " tokens" : std::string("none")) + "\n";
   const core::Json* inf = j.Find("inference_formats");
   out += "  inference, most precise formats that fit: ";
   if (inf->Find("found")->AsBool()) {
@@ -56,23 +60,28 @@ std::string RenderFit(const core::Config& c) {
     const double model_ctx = sv->Find("model_context")->AsNumber();
     out += "  longest context per request:   " + (ctx > 0 ? FormatNumber(ctx, 0) + " tokens" : std::string("none")) +
            (model_ctx > 0 ? " (the model was trained for " + FormatNumber(model_ctx, 0) + ")" : "") + "\n";
-    out += "  most requests of " + std::to_string(c.seq) + " tokens at once: " + FormatNumber(sv->Find("max_concurrency")->AsNumber(), 0) + "\n";
+    out += "  most requests of " + std::to_string(c.seq) +
+           " tokens at once: " + FormatNumber(sv->Find("max_concurrency")->AsNumber(), 0) + "\n";
     if (ggml) {
       const double n = sv->Find("max_gpu_layers")->AsNumber();
       out += "  most layers on the GPU (-ngl):  " +
              (n >= 0 ? FormatNumber(n, 0) + " of " + std::to_string(c.model.layers + 1) + "; the rest needs " +
                            FormatBytesBoth(sv->Find("ram_bytes_at_max_layers")->AsNumber()) + " of system RAM"
-                     : std::string("none (the compute buffer and context alone do not fit)")) + "\n";
+                     : std::string("none (the compute buffer and context alone do not fit)")) +
+             "\n";
     }
     const core::Json* fm = sv->Find("formats");
     out += "  most precise formats it runs:  " +
-           (fm->Find("found")->AsBool() ? "weights " + fm->Find("dtype")->AsString() + ", KV " + fm->Find("kv_dtype")->AsString()
-                                        : std::string("none")) + "\n";
+           (fm->Find("found")->AsBool()
+                ? "weights " + fm->Find("dtype")->AsString() + ", KV " + fm->Find("kv_dtype")->AsString()
+                : std::string("none")) +
+           "\n";
     out += "  GPU sets that run it (least memory first; memory is the cost proxy, the catalogue has no prices):\n";
     for (const core::Json& g : sv->Find("gpu_sets")->AsArray()) {
       out += "    " + FormatNumber(g.Find("count")->AsNumber(), 0) + " x " + Pad(g.Find("gpu")->AsString(), 20) +
              FormatBytesBoth(g.Find("memory_bytes")->AsNumber()) + " in all";
-      if (const core::Json* mc = g.Find("max_concurrency")) out += ", " + FormatNumber(mc->AsNumber(), 1) + " requests at once";
+      if (const core::Json* mc = g.Find("max_concurrency"))
+        out += ", " + FormatNumber(mc->AsNumber(), 1) + " requests at once";
       out += "\n";
     }
   }

@@ -46,8 +46,14 @@ bool RunHubSearch(const std::vector<std::string>& args, std::ostream& out, std::
   std::string query;
   bool asked = false;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--hf-search" && i + 1 < args.size()) { query = args[i + 1]; asked = true; }
-    if (args[i].compare(0, 12, "--hf-search=") == 0) { query = args[i].substr(12); asked = true; }
+    if (args[i] == "--hf-search" && i + 1 < args.size()) {
+      query = args[i + 1];
+      asked = true;
+    }
+    if (args[i].compare(0, 12, "--hf-search=") == 0) {
+      query = args[i].substr(12);
+      asked = true;
+    }
   }
   if (!asked) return false;
   std::vector<std::string> notes;

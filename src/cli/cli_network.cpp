@@ -37,35 +37,42 @@ std::string Help() {
   const std::string optimizers = IdList<core::Optimizer>("|", core::LayerStackOptimizer, "|");
   const std::string profiles = IdList<core::TorchProfile>("|", nullptr, "|");
   const std::string kernels = IdList<core::AttentionKernel>("|", nullptr, "|");
-  return
-    "llmmem: any network, layer by layer (seed 002: memory = model + batch x per-sample)\n"
-    "\n"
-    "  llmmem --model resnet50 --image-size 224 --batch 64\n"
-    "  llmmem --network stack.json --batch 32 --mode infer\n"
-    "  llmmem --torch-repr model.txt --image-size 224 --layers\n"
-    "\n"
-    "  --model KEY          a torchvision preset (--list-networks)\n"
-    "  --network FILE       a layer-stack JSON file (format: src/core/network/network_json.h)\n"
-    "  --torch-repr FILE    the text print(model) shows (PyTorch's module repr)\n"
-    "  --image-size N|HxW   input height and width (default: the preset's)\n"
-    "  --channels C         input channels (default 3)\n"
-    "  --input C,H,W        the whole input per sample (1 to 4 sizes; token ids: L)\n"
-    "  --batch N            samples per step (default 32)\n"
-    "  --mode train|infer   train(): autograd keeps tensors; infer: eval() under no_grad\n"
-    "  --dtype " + dtypes + "   parameters and activations (default fp32)\n"
-    "  --optimizer " + optimizers + "   (default momentum)\n"
-    "  --profile " + profiles + "   whose PyTorch keeps the tensors (default torch2-cuda;\n"
-    "                       torch1.13-cpu is what tests/truth measured)\n"
-    "  --attention " + kernels + "   nn.MultiheadAttention's kernel (auto: fused on torch2-cuda)\n"
-    "  --loss on|off        cross-entropy on the output (default on)\n"
-    "  --gpu KEY | --gpu-memory-gb G   the card (llmmem --list-gpus; default H100-SXM-80GB)\n"
-    "  --cuda-context-gb G  CUDA context (default 1.3, seed 002)\n"
-    "  --fragmentation-pct P  allocator reserve (default 5)\n"
-    "  --layers             every layer: shape, parameters, feature map, kept for backward\n"
-    "  --top N              the N layers that keep the most (default 10)\n"
-    "  --json               the whole result as JSON (the JS API's estimateNetwork gives the same)\n"
-    "  --list-networks      the presets with their parameter counts\n"
-    "Exit status: 0 fits, 1 does not fit, 2 bad input.\n";
+  return "llmmem: any network, layer by layer (seed 002: memory = model + batch x per-sample)\n"
+         "\n"
+         "  llmmem --model resnet50 --image-size 224 --batch 64\n"
+         "  llmmem --network stack.json --batch 32 --mode infer\n"
+         "  llmmem --torch-repr model.txt --image-size 224 --layers\n"
+         "\n"
+         "  --model KEY          a torchvision preset (--list-networks)\n"
+         "  --network FILE       a layer-stack JSON file (format: src/core/network/network_json.h)\n"
+         "  --torch-repr FILE    the text print(model) shows (PyTorch's module repr)\n"
+         "  --image-size N|HxW   input height and width (default: the preset's)\n"
+         "  --channels C         input channels (default 3)\n"
+         "  --input C,H,W        the whole input per sample (1 to 4 sizes; token ids: L)\n"
+         "  --batch N            samples per step (default 32)\n"
+         "  --mode train|infer   train(): autograd keeps tensors; infer: eval() under no_grad\n"
+         "  --dtype " +
+         dtypes +
+         "   parameters and activations (default fp32)\n"
+         "  --optimizer " +
+         optimizers +
+         "   (default momentum)\n"
+         "  --profile " +
+         profiles +
+         "   whose PyTorch keeps the tensors (default torch2-cuda;\n"
+         "                       torch1.13-cpu is what tests/truth measured)\n"
+         "  --attention " +
+         kernels +
+         "   nn.MultiheadAttention's kernel (auto: fused on torch2-cuda)\n"
+         "  --loss on|off        cross-entropy on the output (default on)\n"
+         "  --gpu KEY | --gpu-memory-gb G   the card (llmmem --list-gpus; default H100-SXM-80GB)\n"
+         "  --cuda-context-gb G  CUDA context (default 1.3, seed 002)\n"
+         "  --fragmentation-pct P  allocator reserve (default 5)\n"
+         "  --layers             every layer: shape, parameters, feature map, kept for backward\n"
+         "  --top N              the N layers that keep the most (default 10)\n"
+         "  --json               the whole result as JSON (the JS API's estimateNetwork gives the same)\n"
+         "  --list-networks      the presets with their parameter counts\n"
+         "Exit status: 0 fits, 1 does not fit, 2 bad input.\n";
 }
 
 std::string ListNetworks() {
@@ -73,7 +80,8 @@ std::string ListNetworks() {
   for (const core::NetworkPreset& p : core::NetworkPresets()) {
     std::string in;
     for (int64_t d : p.spec.input) in += (in.empty() ? "" : "x") + std::to_string(d);
-    out += Pad(p.key, 28) + Pad(FormatCount(p.spec.published_params), 14, true) + "  " + Pad(in, 12) + p.spec.name + "\n";
+    out +=
+        Pad(p.key, 28) + Pad(FormatCount(p.spec.published_params), 14, true) + "  " + Pad(in, 12) + p.spec.name + "\n";
   }
   return out;
 }
@@ -83,7 +91,8 @@ std::string Render(const core::NetworkRequest& r, const core::NetworkEstimate& e
   const core::NetworkEstimateInput& in = r.input;
   std::string out;
   out += "Network: " + (r.spec.name.empty() ? std::string("custom") : r.spec.name) + " (" + r.source + "), " +
-         FormatCount(a.params) + " parameters, input " + a.input.ToString() + " -> output " + a.output.ToString() + "\n";
+         FormatCount(a.params) + " parameters, input " + a.input.ToString() + " -> output " + a.output.ToString() +
+         "\n";
   out += std::string("Workload: ") + (in.settings.training ? "training" : "inference") + ", batch " +
          std::to_string(in.batch) + ", " + core::Info(in.settings.dtype).id +
          (in.settings.training ? std::string(", ") + core::Id(in.optimizer) : std::string()) + ", profile " +
@@ -97,8 +106,10 @@ std::string Render(const core::NetworkRequest& r, const core::NetworkEstimate& e
   out += Pad("  = model memory", 40) + Pad(Mb(e.model_bytes), 12, true) + "\n";
   out += "Per-sample memory\n";
   if (in.settings.training) {
-    out += Pad("  kept for backward", 40) + Pad(Mb(a.saved_bytes), 12, true) + "   every tensor autograd keeps, once per storage\n";
-    if (a.loss_bytes > 0) out += Pad("  loss", 40) + Pad(Mb(a.loss_bytes), 12, true) + "   log-probabilities and int64 targets\n";
+    out += Pad("  kept for backward", 40) + Pad(Mb(a.saved_bytes), 12, true) +
+           "   every tensor autograd keeps, once per storage\n";
+    if (a.loss_bytes > 0)
+      out += Pad("  loss", 40) + Pad(Mb(a.loss_bytes), 12, true) + "   log-probabilities and int64 targets\n";
     if (a.output_held_bytes > 0) out += Pad("  output", 40) + Pad(Mb(a.output_held_bytes), 12, true) + "\n";
     if (a.input_held_bytes > 0) out += Pad("  input", 40) + Pad(Mb(a.input_held_bytes), 12, true) + "\n";
     out += Pad("  (seed 002's sum of feature maps)", 40) + Pad("(" + Mb(a.feature_map_bytes) + ")", 12, true) +
@@ -124,16 +135,19 @@ std::string Render(const core::NetworkRequest& r, const core::NetworkEstimate& e
     });
     if (order.size() > static_cast<size_t>(top)) order.resize(static_cast<size_t>(top));
   }
-  out += all_layers ? "\nEvery layer (per sample; MB)\n" : "\nThe layers that keep the most (per sample; MB; --layers for all)\n";
-  out += Pad("layer", 44) + Pad("type", 20) + Pad("output", 16) + Pad("params", 13, true) + Pad("feature map", 13, true) +
-         Pad(in.settings.training ? "kept" : "scratch", 10, true) + "  kept what\n";
+  out += all_layers ? "\nEvery layer (per sample; MB)\n"
+                    : "\nThe layers that keep the most (per sample; MB; --layers for all)\n";
+  out += Pad("layer", 44) + Pad("type", 20) + Pad("output", 16) + Pad("params", 13, true) +
+         Pad("feature map", 13, true) + Pad(in.settings.training ? "kept" : "scratch", 10, true) + "  kept what\n";
   for (size_t i : order) {
     const core::LayerRow& row = a.rows[i];
     const std::string name = std::string(all_layers ? static_cast<size_t>(row.depth) * 2 : 0, ' ') + row.name;
     out += Pad(name, 44) + Pad(core::Info(row.kind).id, 20) + Pad(row.out.ToString(), 16) +
            Pad(row.params ? FormatCount(row.params) : "", 13, true) +
            Pad(row.feature_map_bytes ? Mb(row.feature_map_bytes) : "", 13, true) +
-           Pad(in.settings.training ? (row.saved_bytes ? Mb(row.saved_bytes) : "") : (row.workspace_bytes ? Mb(row.workspace_bytes) : ""), 10, true) +
+           Pad(in.settings.training ? (row.saved_bytes ? Mb(row.saved_bytes) : "")
+                                    : (row.workspace_bytes ? Mb(row.workspace_bytes) : ""),
+               10, true) +
            "  " + (in.settings.training ? row.saved_what : "") + (row.shared_bytes > 0 ? " (shared)" : "") + "\n";
   }
   const auto diffs = core::ProfileDifferences(r.spec, in.settings);
@@ -156,8 +170,8 @@ bool IsNetworkCommand(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--network" || a == "--torch-repr" || a == "--list-networks" || a == "--image-size" ||
-        a == "--network-help" ||
-        a.rfind("--network=", 0) == 0 || a.rfind("--torch-repr=", 0) == 0 || a.rfind("--image-size=", 0) == 0)
+        a == "--network-help" || a.rfind("--network=", 0) == 0 || a.rfind("--torch-repr=", 0) == 0 ||
+        a.rfind("--image-size=", 0) == 0)
       return true;
     if (a == "--model" && i + 1 < args.size() && core::FindNetworkPreset(args[i + 1]) != nullptr) return true;
     if (a.rfind("--model=", 0) == 0 && core::FindNetworkPreset(a.substr(8)) != nullptr) return true;
@@ -189,8 +203,14 @@ int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& re
       std::cout << ListNetworks();
       return 0;
     }
-    if (a == "--json") { json = true; continue; }
-    if (a == "--layers") { layers = true; continue; }
+    if (a == "--json") {
+      json = true;
+      continue;
+    }
+    if (a == "--layers") {
+      layers = true;
+      continue;
+    }
     if (a.rfind("--", 0) != 0) return fail("unexpected argument \"" + a + "\"");
     if (!has_value) {
       if (i + 1 >= args.size()) return fail(a + " needs a value");

@@ -18,8 +18,12 @@ namespace {
 
 using core::FormatTorchSize;
 
-std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
-std::string PadLeft(const std::string& s, size_t width) { return s.size() >= width ? s : std::string(width - s.size(), ' ') + s; }
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+std::string PadLeft(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
 
 // Wraps `text` at `width` columns, each line after the first indented by `indent`.
 std::string Wrap(const std::string& text, size_t width, const std::string& indent) {
@@ -41,14 +45,22 @@ std::string Wrap(const std::string& text, size_t width, const std::string& inden
 
 char SegmentChar(core::SegmentKind k) {
   switch (k) {
-    case core::SegmentKind::kAllocated: return '#';
-    case core::SegmentKind::kCached: return '+';
-    case core::SegmentKind::kNonPytorch: return 'c';
-    case core::SegmentKind::kOutside: return 'x';
-    case core::SegmentKind::kOtherProcess: return 'o';
-    case core::SegmentKind::kUnattributed: return '?';
-    case core::SegmentKind::kDriverReserved: return 'd';
-    default: return '.';
+    case core::SegmentKind::kAllocated:
+      return '#';
+    case core::SegmentKind::kCached:
+      return '+';
+    case core::SegmentKind::kNonPytorch:
+      return 'c';
+    case core::SegmentKind::kOutside:
+      return 'x';
+    case core::SegmentKind::kOtherProcess:
+      return 'o';
+    case core::SegmentKind::kUnattributed:
+      return '?';
+    case core::SegmentKind::kDriverReserved:
+      return 'd';
+    default:
+      return '.';
   }
 }
 
@@ -72,11 +84,14 @@ void RenderBar(const core::OomBar& bar, std::string& out) {
   }
   if (bar.request_bytes >= 0) {
     double free = 0;
-    for (const core::BarSegment& s : bar.segments) if (s.kind == core::SegmentKind::kFree) free += s.bytes;
+    for (const core::BarSegment& s : bar.segments)
+      if (s.kind == core::SegmentKind::kFree) free += s.bytes;
     out += "  ! " + Pad("The request that failed", 58) + PadLeft(FormatTorchSize(bar.request_bytes), 11) + "\n";
-    out += "      " + (bar.request_bytes > free ? "more than the " + FormatTorchSize(free) + " free, by " +
-                                                      FormatTorchSize(bar.request_bytes - free)
-                                                : "no more than the " + FormatTorchSize(free) + " free") + "\n";
+    out += "      " +
+           (bar.request_bytes > free
+                ? "more than the " + FormatTorchSize(free) + " free, by " + FormatTorchSize(bar.request_bytes - free)
+                : "no more than the " + FormatTorchSize(free) + " free") +
+           "\n";
   }
   for (const std::string& n : bar.notes) out += "  note: " + Wrap(n, 92, "        ") + "\n";
 }
@@ -84,13 +99,15 @@ void RenderBar(const core::OomBar& bar, std::string& out) {
 void RenderDevice(const core::OomReport& r, const core::DeviceReport& d, bool with_config, std::string& out) {
   const core::Observation& o = r.evidence.observations[d.observation];
   out += "Read: " + std::string(core::FormInfo(o.form).name) + ", line " + std::to_string(o.line) +
-         (o.device >= 0 ? ", GPU " + std::to_string(o.device) : "") + (o.gpu_name.empty() ? "" : " (" + o.gpu_name + ")") +
+         (o.device >= 0 ? ", GPU " + std::to_string(o.device) : "") +
+         (o.gpu_name.empty() ? "" : " (" + o.gpu_name + ")") +
          (o.repeats > 1 ? ", printed " + std::to_string(o.repeats) + " times" : "") + "\n";
   out += "  " + Wrap(o.excerpt, 96, "  ") + "\n";
   for (const std::string& n : o.notes) out += "  note: " + Wrap(n, 92, "        ") + "\n";
   if (d.bar.drawable) {
     out += "\nThe GPU " + std::string(o.IsOom() ? "at the failure" : "as reported") + ": " +
-           FormatTorchSize(d.bar.capacity_bytes) + (d.bar.consistent ? "" : " (the figures contradict each other)") + "\n";
+           FormatTorchSize(d.bar.capacity_bytes) + (d.bar.consistent ? "" : " (the figures contradict each other)") +
+           "\n";
     RenderBar(d.bar, out);
   } else {
     for (const std::string& n : d.bar.notes) out += "  note: " + Wrap(n, 92, "        ") + "\n";
@@ -109,8 +126,8 @@ void RenderDevice(const core::OomReport& r, const core::DeviceReport& d, bool wi
     out += "\nThe card: " + FormatTorchSize(d.bar.capacity_bytes) + " matches ";
     for (size_t i = 0; i < d.matches.size(); ++i) {
       const core::GpuMatch& m = d.matches[i];
-      out += (i ? ", " : "") + m.gpu->key + " (" + core::FormatCount(static_cast<int64_t>(m.gpu->UsableBytes() / 1048576.0)) +
-             " MiB)";
+      out += (i ? ", " : "") + m.gpu->key + " (" +
+             core::FormatCount(static_cast<int64_t>(m.gpu->UsableBytes() / 1048576.0)) + " MiB)";
     }
     out += d.matches.size() > 1 && d.matches.front().why == "capacity"
                ? ": the capacity alone cannot tell them apart (an nvidia-smi table in the paste names the card).\n"
@@ -154,13 +171,13 @@ std::string RenderOomReport(const core::OomReport& r, bool with_config) {
     RenderDevice(r, r.devices[i], with_config, out);
   }
   if (!with_config && !r.devices.empty())
-    out += "\nAdd the run's settings (--model KEY --mode ... --batch ... --seq ...) to put the observed figures beside "
-           "the estimate and get the OOM doctor's remedies for this card.\n";
+    out +=
+        "\nAdd the run's settings (--model KEY --mode ... --batch ... --seq ...) to put the observed figures beside "
+        "the estimate and get the OOM doctor's remedies for this card.\n";
   return out;
 }
 
-int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out,
-           std::ostream& err) {
+int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out, std::ostream& err) {
   std::string path;
   std::vector<std::string> rest;
   bool settings = false;

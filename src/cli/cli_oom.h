@@ -14,8 +14,7 @@
 namespace llmmem::cli {
 
 // `args` start with "oom". `read_file` reads the path, or standard input for "-".
-int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out,
-           std::ostream& err);
+int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out, std::ostream& err);
 std::string RenderOomReport(const core::OomReport& r, bool with_config);
 
 }  // namespace llmmem::cli

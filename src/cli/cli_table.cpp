@@ -33,7 +33,7 @@ void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, 
   // figures in parentheses, and where they are instead of a share.
   const bool on_gpu = n.device == core::Device::kGpu;
   const auto figure = [&](double v) { return on_gpu ? FormatNumber(v, 3) : "(" + FormatNumber(v, 3) + ")"; };
-  const std::string share = !on_gpu    ? "on " + std::string(core::DeviceName(n.device))
+  const std::string share = !on_gpu     ? "on " + std::string(core::DeviceName(n.device))
                             : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%"
                                         : "";
   out += Pad(name, 52) + Pad(figure(n.bytes / kGB), 12, true) + Pad(figure(n.bytes / kGiB), 12, true) +
@@ -51,13 +51,15 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   const core::Totals& t = e.totals;
   std::string out;
   const std::string preset = core::PresetNote(c.model);  // "llama-3.1-8b, customised: hidden"
-  out += "Model: " + c.model.name + (preset.empty() ? "" : " (" + preset + ")") + ", " +
-         core::FormatCount(t.params) + " parameters (" + core::FormatParams(static_cast<double>(t.params)) + ")";
-  if (t.active_params != t.params && t.active_params > 0) out += ", " + core::FormatParams(static_cast<double>(t.active_params)) + " active";
+  out += "Model: " + c.model.name + (preset.empty() ? "" : " (" + preset + ")") + ", " + core::FormatCount(t.params) +
+         " parameters (" + core::FormatParams(static_cast<double>(t.params)) + ")";
+  if (t.active_params != t.params && t.active_params > 0)
+    out += ", " + core::FormatParams(static_cast<double>(t.active_params)) + " active";
   out += "\nWorkload: " + std::string(core::Id(c.mode)) + ", micro-batch " + std::to_string(c.batch) + " x " +
          std::to_string(c.seq) + " tokens, " + core::Info(c.dtype).label;
   if (c.autocast != core::Dtype::kCount) out += std::string(" weights, autocast ") + core::Info(c.autocast).label;
-  if (t.trainable_params > 0 && t.trainable_params != t.params) out += ", " + core::FormatCount(t.trainable_params) + " trainable";
+  if (t.trainable_params > 0 && t.trainable_params != t.params)
+    out += ", " + core::FormatCount(t.trainable_params) + " trainable";
   if (c.pp > 1) {
     out += "\nPer GPU on pipeline stage " + std::to_string(t.pipeline_stage + 1) + " of " + std::to_string(c.pp) +
            (t.pipeline_stage == 0 ? " (the first" : " (the last") + ", the more loaded end; why: below the table)";
@@ -76,8 +78,9 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
          core::FormatBytesBoth(t.peak_bytes) + "\n";
 
   const double head = t.Headroom();
-  out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) + "): " +
-         (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) + "\n";
+  out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) +
+         "): " + (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) +
+         "\n";
   if (core::UsesServingRuntime(c)) {
     const core::ServingReport r = core::Serve(c);
     out += "\n" + std::string(core::Info(c.runtime).label) + ":\n";

@@ -1,6 +1,5 @@
 #include "cli/cli_weights.h"
 
-
 #include "core/report/result_json.h"
 #include "core/report/units.h"
 #include "io/bounded_file.h"
@@ -31,7 +30,8 @@ core::WeightHeaderResult InspectWeightFile(const std::string& path) {
   return reader.result();
 }
 
-std::string RenderWeightHeaders(const std::vector<std::string>& paths, const std::vector<core::WeightHeaderResult>& rs) {
+std::string RenderWeightHeaders(const std::vector<std::string>& paths,
+                                const std::vector<core::WeightHeaderResult>& rs) {
   std::string out;
   for (size_t i = 0; i < rs.size(); ++i) {
     const core::WeightHeaderResult& r = rs[i];

@@ -77,8 +77,10 @@ int main(int argc, char** argv) {
       results.push_back(cli::InspectWeightFile(path));
       all_ok &= results.back().ok();
     }
-    if (parsed.options.json) std::cout << cli::WeightHeadersToJson(parsed.options.weights_files, results).Dump(2) << "\n";
-    else Print(std::cout, cli::RenderWeightHeaders(parsed.options.weights_files, results));
+    if (parsed.options.json)
+      std::cout << cli::WeightHeadersToJson(parsed.options.weights_files, results).Dump(2) << "\n";
+    else
+      Print(std::cout, cli::RenderWeightHeaders(parsed.options.weights_files, results));
     return all_ok ? 0 : 2;
   }
   const core::Config& c = parsed.options.config;
@@ -89,8 +91,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (parsed.options.fit) {
-    if (parsed.options.json) std::cout << core::FitToJson(c).Dump(2) << "\n";
-    else Print(std::cout, cli::RenderFit(c));
+    if (parsed.options.json)
+      std::cout << core::FitToJson(c).Dump(2) << "\n";
+    else
+      Print(std::cout, cli::RenderFit(c));
     return 0;
   }
   const core::Estimate e = core::Explain(c);
@@ -108,7 +112,8 @@ int main(int argc, char** argv) {
   } else if (parsed.options.json) {
     core::Json j = core::EstimateToJson(c, e);
     if (!parsed.options.compat.empty()) j["compat"] = core::CompatToJson(compat);
-    if (parsed.options.doctor) j["doctor"] = core::RemediesToJson(e.totals.Fits() ? std::vector<core::Remedy>{} : core::Diagnose(c));
+    if (parsed.options.doctor)
+      j["doctor"] = core::RemediesToJson(e.totals.Fits() ? std::vector<core::Remedy>{} : core::Diagnose(c));
     std::cout << j.Dump(2) << "\n";
   } else {
     Print(std::cout, cli::RenderTable(c, e, parsed.options.show_formulas));

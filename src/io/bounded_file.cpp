@@ -100,7 +100,8 @@ ReadResult ReadStdin(uint64_t max_bytes, const std::string& what) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kStdinSeconds);
   char buf[1 << 16];
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.error = "standard input did not end within " + std::to_string(kStdinSeconds) + " s";
       return r;

@@ -33,8 +33,10 @@ void ListFiles(const std::string& dir, const std::string& prefix, int depth, std
     const std::string path = dir + "/" + name;
     struct stat st;
     if (stat(path.c_str(), &st) != 0) continue;  // a dangling link: the blob is gone
-    if (S_ISDIR(st.st_mode)) ListFiles(path, prefix + name + "/", depth + 1, out);
-    else if (S_ISREG(st.st_mode)) out->push_back({prefix + name, static_cast<int64_t>(st.st_size)});
+    if (S_ISDIR(st.st_mode))
+      ListFiles(path, prefix + name + "/", depth + 1, out);
+    else if (S_ISREG(st.st_mode))
+      out->push_back({prefix + name, static_cast<int64_t>(st.st_size)});
   }
   closedir(d);
 }

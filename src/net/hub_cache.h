@@ -18,9 +18,9 @@ std::string HubCacheDir();
 
 struct CachedSnapshot {
   bool found = false;
-  std::string dir;                  // .../snapshots/<commit>
+  std::string dir;  // .../snapshots/<commit>
   std::string commit;
-  std::vector<core::HubFile> files; // paths relative to dir, with sizes (links followed)
+  std::vector<core::HubFile> files;  // paths relative to dir, with sizes (links followed)
 };
 
 // The snapshot for ref's revision, or found == false.

@@ -10,23 +10,23 @@ namespace llmmem::net {
 
 struct HttpRequest {
   std::string url;
-  std::string token;           // sent as "Authorization: Bearer" to the URL's host only
-  int64_t range_begin = -1;    // >= 0: "Range: bytes=begin-end" (inclusive)
+  std::string token;         // sent as "Authorization: Bearer" to the URL's host only
+  int64_t range_begin = -1;  // >= 0: "Range: bytes=begin-end" (inclusive)
   int64_t range_end = -1;
   uint64_t max_bytes = 1 << 20;
-  long timeout_ms = 30000;     // the whole request, redirects included
+  long timeout_ms = 30000;  // the whole request, redirects included
 };
 
 struct HttpResponse {
-  bool answered = false;   // false: no HTTP answer (offline, DNS, timeout, TLS); see error
+  bool answered = false;  // false: no HTTP answer (offline, DNS, timeout, TLS); see error
   int status = 0;
   std::string body;
-  uint64_t total_size = 0; // Content-Range's total on a 206, else the body's size
-  bool capped = false;     // the body was larger than max_bytes
-  std::string error;       // transport failure, as a sentence
+  uint64_t total_size = 0;  // Content-Range's total on a 206, else the body's size
+  bool capped = false;      // the body was larger than max_bytes
+  std::string error;        // transport failure, as a sentence
 };
 
-bool HttpAvailable();      // false when built without libcurl
+bool HttpAvailable();  // false when built without libcurl
 HttpResponse HttpGet(const HttpRequest& request);
 
 }  // namespace llmmem::net

@@ -7,8 +7,9 @@ bool HttpAvailable() { return false; }
 
 HttpResponse HttpGet(const HttpRequest&) {
   HttpResponse r;
-  r.error = "this llmmem was built without libcurl (install libcurl4-openssl-dev and rebuild); "
-            "only models already in the Hugging Face cache can be read";
+  r.error =
+      "this llmmem was built without libcurl (install libcurl4-openssl-dev and rebuild); "
+      "only models already in the Hugging Face cache can be read";
   return r;
 }
 

@@ -11,8 +11,8 @@
 namespace llmmem::net {
 namespace {
 
-constexpr uint64_t kApiMaxBytes = 16u << 20;       // a model_info answer with thousands of siblings
-constexpr uint64_t kRangeChunkMax = 16u << 20;     // one Range request of a header
+constexpr uint64_t kApiMaxBytes = 16u << 20;    // a model_info answer with thousands of siblings
+constexpr uint64_t kRangeChunkMax = 16u << 20;  // one Range request of a header
 constexpr size_t kMaxShards = 512;
 
 std::string Env(const char* name) {
@@ -79,8 +79,8 @@ class Source {
       return g;
     }
     if (r.capped) {
-      g.error = file + " of " + ref_.repo_id + " is larger than the " + std::to_string(cap) +
-                " bytes read for it" + (begin >= 0 ? " (the server ignored the byte range)" : "");
+      g.error = file + " of " + ref_.repo_id + " is larger than the " + std::to_string(cap) + " bytes read for it" +
+                (begin >= 0 ? " (the server ignored the byte range)" : "");
       return g;
     }
     // A server that ignores Range answers 200 with the whole (small) file: take the slice.
@@ -117,7 +117,7 @@ core::WeightHeaderResult ReadHeader(const Source& src, const std::string& file) 
     const std::string s(suffix);
     return file.size() >= s.size() && file.compare(file.size() - s.size(), s.size(), s) == 0;
   };
-  const core::WeightFormat format = ends(".safetensors") ? core::WeightFormat::kSafetensors
+  const core::WeightFormat format = ends(".safetensors")             ? core::WeightFormat::kSafetensors
                                     : ends(".gguf") || ends(".GGUF") ? core::WeightFormat::kGguf
                                                                      : core::WeightFormat::kUnknown;
   core::WeightHeaderReader reader(first.file_size, format);
@@ -183,8 +183,8 @@ core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan&
 // read: a missing one fails the cache read, and the network is tried).
 bool Complete(const core::HubFilePlan& plan) { return plan.has_config || plan.kind != core::HubWeightKind::kNone; }
 
-HubLoad Finish(const core::HubRef& ref, const Source& src, const core::HubFilePlan& plan, const core::HubModelInfo* info,
-               const std::string& info_source) {
+HubLoad Finish(const core::HubRef& ref, const Source& src, const core::HubFilePlan& plan,
+               const core::HubModelInfo* info, const std::string& info_source) {
   HubLoad out;
   out.gguf_files = plan.gguf_files;
   std::string config_text, weights_source;
@@ -250,7 +250,8 @@ HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& o) {
   }
   HubLoad out;
   if (o.offline) {
-    out.error = ref.repo_id + " is not in the Hugging Face cache (" + o.cache_dir + ") and HF_HUB_OFFLINE forbids the network";
+    out.error =
+        ref.repo_id + " is not in the Hugging Face cache (" + o.cache_dir + ") and HF_HUB_OFFLINE forbids the network";
     return out;
   }
   if (!HttpAvailable()) {

@@ -17,11 +17,11 @@ namespace llmmem::net {
 
 struct HubLoadOptions {
   std::string endpoint = core::kHubDefaultEndpoint;
-  std::string token;         // HF_TOKEN; never printed
-  bool offline = false;      // HF_HUB_OFFLINE: the cache only
-  std::string cache_dir;     // HubCacheDir()
-  std::string gguf_file;     // the GGUF file to read (empty: PlanHubFiles' choice)
-  long timeout_ms = 30000;   // per request
+  std::string token;        // HF_TOKEN; never printed
+  bool offline = false;     // HF_HUB_OFFLINE: the cache only
+  std::string cache_dir;    // HubCacheDir()
+  std::string gguf_file;    // the GGUF file to read (empty: PlanHubFiles' choice)
+  long timeout_ms = 30000;  // per request
 };
 
 // From the environment as huggingface_hub reads it (constants.py): HF_ENDPOINT, HF_TOKEN,
@@ -32,11 +32,11 @@ HubLoadOptions HubOptionsFromEnv(std::vector<std::string>* notes);
 
 struct HubLoad {
   bool ok = false;
-  std::string error;                    // one sentence, when !ok
-  core::HubModelBuild build;            // the model, its stored format, provenance
-  core::WeightHeaderResult weights;     // the combined headers
+  std::string error;                      // one sentence, when !ok
+  core::HubModelBuild build;              // the model, its stored format, provenance
+  core::WeightHeaderResult weights;       // the combined headers
   std::vector<core::HubFile> gguf_files;  // a GGUF repo's quant list (name, size)
-  bool from_cache = false;              // no request was made
+  bool from_cache = false;                // no request was made
 };
 
 HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& options);

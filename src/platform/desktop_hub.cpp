@@ -46,10 +46,12 @@ app::HubResult Load(const app::HubRequest& q) {
   r.dtype_known = load.build.dtype_known;
   r.dtype = load.build.dtype;
   r.approximate = load.build.approximate;
-  r.provenance.push_back(load.from_cache ? "read from the local Hugging Face cache, no request made" : "read from " + o.endpoint);
+  r.provenance.push_back(load.from_cache ? "read from the local Hugging Face cache, no request made"
+                                         : "read from " + o.endpoint);
   for (const std::string& line : load.build.provenance) r.provenance.push_back(line);
   for (const core::Diagnostic& d : load.build.diagnostics) r.provenance.push_back(d.message);
-  if (!load.gguf_files.empty()) r.gguf_file = o.gguf_file.empty() ? core::PlanHubFiles(load.gguf_files).weights_file : o.gguf_file;
+  if (!load.gguf_files.empty())
+    r.gguf_file = o.gguf_file.empty() ? core::PlanHubFiles(load.gguf_files).weights_file : o.gguf_file;
   return r;
 }
 

@@ -205,7 +205,9 @@ void OnDrop(GLFWwindow*, int count, const char** paths) {
   for (int i = 0; i < count; ++i) llmmem::app::OpenPath(paths[i]);
 }
 
-void OnGlfwError(int code, const char* description) { std::fprintf(stderr, "llmmem-gui: GLFW error %d: %s\n", code, description); }
+void OnGlfwError(int code, const char* description) {
+  std::fprintf(stderr, "llmmem-gui: GLFW error %d: %s\n", code, description);
+}
 
 float UiScale(GLFWwindow* window) {
   float sx = 1, sy = 1;
@@ -305,7 +307,8 @@ int main(int argc, char** argv) {
   llmmem::app::Init(hooks, UiScale(window));
   for (const std::string& e : args.errors) llmmem::app::ReportError("Command line", e);
   if (!args.config_path.empty()) {
-    const llmmem::io::ReadResult r = llmmem::io::ReadWholeFile(args.config_path, llmmem::core::kJsonMaxBytes, "a settings file");
+    const llmmem::io::ReadResult r =
+        llmmem::io::ReadWholeFile(args.config_path, llmmem::core::kJsonMaxBytes, "a settings file");
     if (!r.ok) {
       llmmem::app::ReportError("--config " + args.config_path, r.error);
     } else {
@@ -316,7 +319,7 @@ int main(int argc, char** argv) {
   glfwSetDropCallback(window, OnDrop);
 
   while (!glfwWindowShouldClose(window)) {
-    glfwWaitEventsTimeout(0.25);  // idle without spinning; input wakes it at once
+    glfwWaitEventsTimeout(0.25);           // idle without spinning; input wakes it at once
     llmmem::platform::desktophub::Poll();  // a Hugging Face model or search the worker fetched
     GlfwBackend backend{window};
     llmmem::platform::RenderFrame(backend, UiScale(window));

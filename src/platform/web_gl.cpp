@@ -103,7 +103,8 @@ bool Init(const char** error) {
   const GLsizei stride = sizeof(ImDrawVert);
   glVertexAttribPointer(kPos, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(IM_OFFSETOF(ImDrawVert, pos)));
   glVertexAttribPointer(kUv, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(IM_OFFSETOF(ImDrawVert, uv)));
-  glVertexAttribPointer(kColor, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(IM_OFFSETOF(ImDrawVert, col)));
+  glVertexAttribPointer(kColor, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                        reinterpret_cast<void*>(IM_OFFSETOF(ImDrawVert, col)));
   ImGui::GetIO().BackendRendererName = "llmmem_webgl2";
   return true;
 }
@@ -138,9 +139,11 @@ void Render(const ImDrawData* dd, int fb_w, int fb_h, const float clear[4]) {
   GLuint bound_texture = 0;
   for (int n = 0; n < dd->CmdListsCount; ++n) {
     const ImDrawList* list = dd->CmdLists[n];
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
                  list->VtxBuffer.Data, GL_STREAM_DRAW);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
                  list->IdxBuffer.Data, GL_STREAM_DRAW);
     for (int i = 0; i < list->CmdBuffer.Size; ++i) {
       const ImDrawCmd& cmd = list->CmdBuffer[i];
@@ -156,8 +159,8 @@ void Render(const ImDrawData* dd, int fb_w, int fb_h, const float clear[4]) {
       const float x0 = (cmd.ClipRect.x - off.x) * scale.x, y0 = (cmd.ClipRect.y - off.y) * scale.y;
       const float x1 = (cmd.ClipRect.z - off.x) * scale.x, y1 = (cmd.ClipRect.w - off.y) * scale.y;
       if (x1 <= x0 || y1 <= y0) continue;
-      glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(fb_h) - y1), static_cast<GLsizei>(x1 - x0),
-                static_cast<GLsizei>(y1 - y0));
+      glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(fb_h) - y1),
+                static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
       const GLuint tex = static_cast<GLuint>(reinterpret_cast<intptr_t>(cmd.GetTexID()));
       if (tex != bound_texture) {
         glBindTexture(GL_TEXTURE_2D, tex);

@@ -25,19 +25,23 @@ struct Out {
   }
 };
 
-const char* const kKeys[] = {"general.architecture", "general.name", "general.alignment", "general.parameter_count",
-                             "general.file_type", "llama.block_count", "llama.embedding_length",
-                             "llama.feed_forward_length", "llama.attention.head_count", "llama.attention.head_count_kv",
-                             "llama.context_length", "llama.expert_count", "llama.vocab_size", "tokenizer.ggml.tokens",
-                             "tokenizer.ggml.scores", "x"};
+const char* const kKeys[] = {"general.architecture",       "general.name",
+                             "general.alignment",          "general.parameter_count",
+                             "general.file_type",          "llama.block_count",
+                             "llama.embedding_length",     "llama.feed_forward_length",
+                             "llama.attention.head_count", "llama.attention.head_count_kv",
+                             "llama.context_length",       "llama.expert_count",
+                             "llama.vocab_size",           "tokenizer.ggml.tokens",
+                             "tokenizer.ggml.scores",      "x"};
 const char* const kTensorNames[] = {"token_embd.weight", "blk.0.attn_q.weight", "output.weight", "w"};
-const uint32_t kTypes[] = {0, 1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
-                           27, 28, 29, 30, 31, 34, 35, 36, 39, 4, 5, 99, 0xFFFFFFFF};
+const uint32_t kTypes[] = {0,  1,  2,  3,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                           21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 34, 35, 36, 39, 4,  5,  99, 0xFFFFFFFF};
 const uint64_t kFixed[] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
 
 void Value(FuzzedDataProvider& fdp, Out& o, uint32_t type, int depth) {
   if (type < 13 && kFixed[type] > 0) {
-    o.Le(type == 4 && fdp.ConsumeBool() ? 32 : Interesting(fdp, fdp.ConsumeIntegral<uint64_t>()), static_cast<int>(kFixed[type]));
+    o.Le(type == 4 && fdp.ConsumeBool() ? 32 : Interesting(fdp, fdp.ConsumeIntegral<uint64_t>()),
+         static_cast<int>(kFixed[type]));
     return;
   }
   if (type == 8) {

@@ -13,12 +13,24 @@ namespace {
 
 using namespace fuzz_weights;
 
-const char* const kNames[] = {"model.embed_tokens.weight", "lm_head.weight", "w", "__metadata__", "\\u0077",
-                              "a\\\"b", "\\ud800", "\xff\xfe"};
-const char* const kDtypes[] = {"F32", "F16", "BF16", "U8", "I8", "BOOL", "F4", "F6_E2M3", "F8_E4M3", "F64", "I64",
-                               "C64", "Q4", "bf16", ""};
-const char* const kNumbers[] = {"0", "1", "-1", "1.5", "1e3", "01", "18446744073709551615", "18446744073709551616",
-                                "4294967296", "9223372036854775808", "0x10", "null", "\"8\"", "[]"};
+const char* const kNames[] = {
+    "model.embed_tokens.weight", "lm_head.weight", "w", "__metadata__", "\\u0077", "a\\\"b", "\\ud800", "\xff\xfe"};
+const char* const kDtypes[] = {"F32",     "F16", "BF16", "U8",  "I8", "BOOL", "F4", "F6_E2M3",
+                               "F8_E4M3", "F64", "I64",  "C64", "Q4", "bf16", ""};
+const char* const kNumbers[] = {"0",
+                                "1",
+                                "-1",
+                                "1.5",
+                                "1e3",
+                                "01",
+                                "18446744073709551615",
+                                "18446744073709551616",
+                                "4294967296",
+                                "9223372036854775808",
+                                "0x10",
+                                "null",
+                                "\"8\"",
+                                "[]"};
 
 std::string Number(FuzzedDataProvider& fdp, uint64_t fair) {
   if (fdp.ConsumeIntegralInRange<int>(0, 6) == 0) return kNumbers[fdp.ConsumeIntegralInRange<size_t>(0, 13)];
@@ -38,8 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     last = Name(fdp, last, kNames, sizeof kNames / sizeof kNames[0]);
     h += "\"" + last + "\":";
     if (last == "__metadata__") {
-      h += fdp.ConsumeBool() ? "null" : "{\"format\":\"pt\",\"x\":" + std::string(fdp.ConsumeIntegralInRange<size_t>(0, 80), '[') + "1" +
-                                            std::string(fdp.ConsumeIntegralInRange<size_t>(0, 80), ']') + "}";
+      h += fdp.ConsumeBool()
+               ? "null"
+               : "{\"format\":\"pt\",\"x\":" + std::string(fdp.ConsumeIntegralInRange<size_t>(0, 80), '[') + "1" +
+                     std::string(fdp.ConsumeIntegralInRange<size_t>(0, 80), ']') + "}";
       continue;
     }
     const std::string dtype = kDtypes[fdp.ConsumeIntegralInRange<size_t>(0, sizeof kDtypes / sizeof kDtypes[0] - 1)];
@@ -53,8 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     shape += "]";
     const uint64_t bytes = dtype == "F64" || dtype == "I64" || dtype == "C64" ? elems * 8 : elems * 4;
-    std::string t = "{\"dtype\":\"" + dtype + "\",\"shape\":" + shape + ",\"data_offsets\":[" + Number(fdp, offset) + "," +
-                    Number(fdp, offset + bytes) + "]";
+    std::string t = "{\"dtype\":\"" + dtype + "\",\"shape\":" + shape + ",\"data_offsets\":[" + Number(fdp, offset) +
+                    "," + Number(fdp, offset + bytes) + "]";
     if (fdp.ConsumeIntegralInRange<int>(0, 10) == 0) t += ",\"extra\":{\"a\":[1,{\"b\":true}]}";
     if (fdp.ConsumeIntegralInRange<int>(0, 20) == 0) t += ",\"dtype\":\"F32\"";
     t += "}";

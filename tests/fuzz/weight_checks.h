@@ -38,9 +38,9 @@ inline void CheckOne(const WeightHeaderResult& r) {
     if (r.parameters_known) Check(tensors == r.tensor_count && params == r.parameter_count && bytes == r.weight_bytes);
     Check(r.parameter_count < (1ull << 63) && r.weight_bytes < (1ull << 63));  // shown as signed counts
     const GgufModelInfo& g = r.gguf;
-    for (int64_t v : {g.parameter_count, g.file_type, g.block_count, g.embedding_length, g.feed_forward_length,
-                      g.head_count, g.head_count_kv, g.key_length, g.context_length, g.expert_count,
-                      g.expert_used_count, g.vocab_size}) {
+    for (int64_t v :
+         {g.parameter_count, g.file_type, g.block_count, g.embedding_length, g.feed_forward_length, g.head_count,
+          g.head_count_kv, g.key_length, g.context_length, g.expert_count, g.expert_used_count, g.vocab_size}) {
       Check(v >= -1);
     }
     Check(r.metadata.size() <= kWeightMetadataMaxEntries);
@@ -53,8 +53,9 @@ inline void CheckOne(const WeightHeaderResult& r) {
 
 inline bool SameAnswer(const WeightHeaderResult& a, const WeightHeaderResult& b) {
   return a.status == b.status && a.error == b.error && a.message == b.message && a.tensor_count == b.tensor_count &&
-         a.parameter_count == b.parameter_count && a.weight_bytes == b.weight_bytes && a.header_bytes == b.header_bytes &&
-         a.metadata == b.metadata && a.gguf.architecture == b.gguf.architecture && a.gguf.block_count == b.gguf.block_count;
+         a.parameter_count == b.parameter_count && a.weight_bytes == b.weight_bytes &&
+         a.header_bytes == b.header_bytes && a.metadata == b.metadata && a.gguf.architecture == b.gguf.architecture &&
+         a.gguf.block_count == b.gguf.block_count;
 }
 
 // Reads `file` (of file_size bytes; the file may be longer than the bytes held, its tail
@@ -88,31 +89,61 @@ inline void CheckFile(const std::string& file, uint64_t file_size, FuzzedDataPro
   const WeightHeaderResult prefix = ParseWeightHeader(bytes, cut, file_size);
   CheckOne(prefix);
   if (whole.ok()) Check(prefix.status != WeightHeaderStatus::kError);
-  if (prefix.status == WeightHeaderStatus::kNeedMoreBytes) Check(prefix.need_bytes > cut && prefix.need_bytes <= file_size);
+  if (prefix.status == WeightHeaderStatus::kNeedMoreBytes)
+    Check(prefix.need_bytes > cut && prefix.need_bytes <= file_size);
 }
 
 // A value the fuzzer picks, hostile ones likely: 0, 1, small, powers of two and their
 // neighbours, 2^31, 2^32, 2^63, 2^64 - 1, or any.
 inline uint64_t Interesting(FuzzedDataProvider& fdp, uint64_t fair) {
-  static const uint64_t kValues[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 4096, 65535, 65536, 65537,
-                                     (1ull << 20), (1ull << 20) + 1, (1ull << 31), (1ull << 32), (1ull << 32) + 1,
-                                     (1ull << 62), (1ull << 63) - 1, (1ull << 63), ~0ull - 1, ~0ull};
+  static const uint64_t kValues[] = {0,
+                                     1,
+                                     2,
+                                     3,
+                                     31,
+                                     32,
+                                     33,
+                                     255,
+                                     256,
+                                     4096,
+                                     65535,
+                                     65536,
+                                     65537,
+                                     (1ull << 20),
+                                     (1ull << 20) + 1,
+                                     (1ull << 31),
+                                     (1ull << 32),
+                                     (1ull << 32) + 1,
+                                     (1ull << 62),
+                                     (1ull << 63) - 1,
+                                     (1ull << 63),
+                                     ~0ull - 1,
+                                     ~0ull};
   switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0: return kValues[fdp.ConsumeIntegralInRange<size_t>(0, sizeof kValues / sizeof kValues[0] - 1)];
-    case 1: return fdp.ConsumeIntegral<uint64_t>();
-    case 2: return fair + fdp.ConsumeIntegralInRange<int>(-2, 2);
-    default: return fair;
+    case 0:
+      return kValues[fdp.ConsumeIntegralInRange<size_t>(0, sizeof kValues / sizeof kValues[0] - 1)];
+    case 1:
+      return fdp.ConsumeIntegral<uint64_t>();
+    case 2:
+      return fair + fdp.ConsumeIntegralInRange<int>(-2, 2);
+    default:
+      return fair;
   }
 }
 
 // A name: common keys, control characters, invalid UTF-8, long, or a repeat of the last.
 inline std::string Name(FuzzedDataProvider& fdp, const std::string& last, const char* const* common, size_t n_common) {
   switch (fdp.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return last;
-    case 1: return std::string("\x1b]0;x\x07\r\xc2\x9b\xe2\x80\xae") + fdp.ConsumeRandomLengthString(16);
-    case 2: return std::string(fdp.ConsumeIntegralInRange<size_t>(0, 70000), 'n');
-    case 3: return fdp.ConsumeRandomLengthString(32);
-    default: return common[fdp.ConsumeIntegralInRange<size_t>(0, n_common - 1)];
+    case 0:
+      return last;
+    case 1:
+      return std::string("\x1b]0;x\x07\r\xc2\x9b\xe2\x80\xae") + fdp.ConsumeRandomLengthString(16);
+    case 2:
+      return std::string(fdp.ConsumeIntegralInRange<size_t>(0, 70000), 'n');
+    case 3:
+      return fdp.ConsumeRandomLengthString(32);
+    default:
+      return common[fdp.ConsumeIntegralInRange<size_t>(0, n_common - 1)];
   }
 }
 

@@ -10,19 +10,19 @@
 namespace llmmem::core {
 
 struct Gpu {
-  std::string key;            // "H100-SXM-80GB"; used in URLs and --gpu
+  std::string key;  // "H100-SXM-80GB"; used in URLs and --gpu
   std::string name;
   std::string vendor;
-  double memory_gb = 0;       // as marketed
-  double memory_bytes = 0;    // as the device reports (nvidia-smi / torch total_memory); 0: unknown
-  double cuda_bytes = 0;      // as CUDA reports it (torch total_memory; vLLM/SGLang size from it); 0: unknown
+  double memory_gb = 0;     // as marketed
+  double memory_bytes = 0;  // as the device reports (nvidia-smi / torch total_memory); 0: unknown
+  double cuda_bytes = 0;    // as CUDA reports it (torch total_memory; vLLM/SGLang size from it); 0: unknown
   double bandwidth_gbps = 0;
-  double bf16_tflops = 0;     // dense 16-bit tensor throughput; 0: not confirmed
-  double fp8_tflops = 0;      // dense FP8 tensor throughput where the cited document gives it; 0: none/unknown
-  double int8_tops = 0;       // dense INT8 tensor throughput likewise
+  double bf16_tflops = 0;         // dense 16-bit tensor throughput; 0: not confirmed
+  double fp8_tflops = 0;          // dense FP8 tensor throughput where the cited document gives it; 0: none/unknown
+  double int8_tops = 0;           // dense INT8 tensor throughput likewise
   double compute_capability = 0;  // NVIDIA's CUDA compute capability (9.0: Hopper); 0: not NVIDIA
-  bool unified = false;       // Apple silicon: memory shared with the CPU
-  double gpu_share = 1;       // of unified memory, what the GPU may wire by default (macOS: 2/3 or 3/4)
+  bool unified = false;           // Apple silicon: memory shared with the CPU
+  double gpu_share = 1;           // of unified memory, what the GPU may wire by default (macOS: 2/3 or 3/4)
   std::string source;
   std::string usable_note;
 

@@ -39,7 +39,8 @@ Preset Load(const EmbeddedFile& file) {
   if (p.key.size() > 5) p.key.resize(p.key.size() - 5);  // ".json"
   const JsonParseResult parsed = ParseJson(file.Text());
   if (!parsed.ok || !parsed.value.IsObject()) {
-    p.diagnostics.push_back({DiagId::kParse, Severity::kError, p.key, "preset file is not valid JSON: " + parsed.error});
+    p.diagnostics.push_back(
+        {DiagId::kParse, Severity::kError, p.key, "preset file is not valid JSON: " + parsed.error});
     return p;
   }
   const Json& j = parsed.value;
@@ -48,8 +49,10 @@ Preset Load(const EmbeddedFile& file) {
   p.name = text("name");
   p.family = text("family");
   p.params_source = text("params_source");
-  if (const Json* v = j.Find("published_params"); v && v->IsNumber()) p.published_params = static_cast<int64_t>(v->AsNumber());
-  if (const Json* v = j.Find("published_counts_tied_head"); v && v->IsBool()) p.published_counts_tied_head = v->AsBool();
+  if (const Json* v = j.Find("published_params"); v && v->IsNumber())
+    p.published_params = static_cast<int64_t>(v->AsNumber());
+  if (const Json* v = j.Find("published_counts_tied_head"); v && v->IsBool())
+    p.published_counts_tied_head = v->AsBool();
   const Json* config = j.Find("config");
   if (config == nullptr) {
     p.diagnostics.push_back({DiagId::kMissingField, Severity::kError, p.key, "preset has no \"config\""});
@@ -73,7 +76,8 @@ std::vector<Preset> LoadAll() {
     }
   }
   std::sort(all.begin(), all.end(), [](const Preset& a, const Preset& b) {
-    return a.family != b.family ? a.family < b.family : a.model.hidden * a.model.layers < b.model.hidden * b.model.layers;
+    return a.family != b.family ? a.family < b.family
+                                : a.model.hidden * a.model.layers < b.model.hidden * b.model.layers;
   });
   return all;
 }

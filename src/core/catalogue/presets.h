@@ -25,9 +25,9 @@ struct Preset {
   // when present, else torch_dtype (or dtype), else fp32 (transformers' default, as for
   // GPT-2 and BERT). The UI opens a preset in it for inference.
   Dtype shipped_dtype = Dtype::kFp32;
-  bool ok = false;               // the config imported
+  bool ok = false;  // the config imported
   ModelSpec model;
-  Diagnostics diagnostics;       // why it did not import
+  Diagnostics diagnostics;  // why it did not import
 };
 
 // All presets, sorted by family then name; parsed once.

@@ -12,7 +12,7 @@ struct LoraName {
   uint32_t bit;
 };
 constexpr LoraName kLoraNames[] = {
-    {"q", kLoraQ}, {"k", kLoraK}, {"v", kLoraV}, {"o", kLoraO},
+    {"q", kLoraQ},       {"k", kLoraK},   {"v", kLoraV},       {"o", kLoraO},
     {"gate", kLoraGate}, {"up", kLoraUp}, {"down", kLoraDown},
 };
 
@@ -20,8 +20,14 @@ constexpr LoraName kLoraNames[] = {
 
 bool ParseLoraTargets(const std::string& s, uint32_t& out) {
   const std::string k = AsciiLower(s);
-  if (k == "all" || k == "all-linear" || k == "all_linear") { out = kLoraAllLinear; return true; }
-  if (k == "attention" || k == "attn") { out = kLoraAttention; return true; }
+  if (k == "all" || k == "all-linear" || k == "all_linear") {
+    out = kLoraAllLinear;
+    return true;
+  }
+  if (k == "attention" || k == "attn") {
+    out = kLoraAttention;
+    return true;
+  }
   uint32_t bits = 0;
   size_t start = 0;
   while (start <= k.size()) {
@@ -30,7 +36,10 @@ bool ParseLoraTargets(const std::string& s, uint32_t& out) {
     if (item.size() > 5 && item.compare(item.size() - 5, 5, "_proj") == 0) item.resize(item.size() - 5);
     bool found = false;
     for (const LoraName& n : kLoraNames) {
-      if (item == n.id) { bits |= n.bit; found = true; }
+      if (item == n.id) {
+        bits |= n.bit;
+        found = true;
+      }
     }
     if (!found) return false;
     if (comma == std::string::npos) break;

@@ -18,8 +18,13 @@ namespace llmmem::core {
 
 // LoRA target modules, as a bit set over the projection roles.
 enum LoraTarget : uint32_t {
-  kLoraQ = 1u << 0, kLoraK = 1u << 1, kLoraV = 1u << 2, kLoraO = 1u << 3,
-  kLoraGate = 1u << 4, kLoraUp = 1u << 5, kLoraDown = 1u << 6,
+  kLoraQ = 1u << 0,
+  kLoraK = 1u << 1,
+  kLoraV = 1u << 2,
+  kLoraO = 1u << 3,
+  kLoraGate = 1u << 4,
+  kLoraUp = 1u << 5,
+  kLoraDown = 1u << 6,
   kLoraAttention = kLoraQ | kLoraK | kLoraV | kLoraO,
   kLoraAllLinear = kLoraAttention | kLoraGate | kLoraUp | kLoraDown,
 };
@@ -29,48 +34,49 @@ struct Config {
   Mode mode = Mode::kTraining;
 
   // Workload.
-  int64_t batch = 1;           // micro-batch: sequences per forward pass (inference: concurrent sequences)
-  int64_t seq = 4096;          // tokens per sequence (inference: prompt + generated, the KV cache length)
-  int64_t grad_accum = 1;      // micro-batches per optimizer step
+  int64_t batch = 1;       // micro-batch: sequences per forward pass (inference: concurrent sequences)
+  int64_t seq = 4096;      // tokens per sequence (inference: prompt + generated, the KV cache length)
+  int64_t grad_accum = 1;  // micro-batches per optimizer step
 
   // Parallelism: GPUs = dp x tp x pp x cp; the estimate is for the most loaded GPU.
-  int64_t tp = 1;              // tensor-parallel size t (Megatron): splits layer matrices and activations
-  bool sp = false;             // sequence parallelism with TP: splits the norm/dropout activations too
-  int64_t dp = 1;              // data-parallel replicas
-  int64_t zero = 0;            // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
-                               // (FSDP SHARD_GRAD_OP); 3 + parameters (FSDP FULL_SHARD)
-  int64_t zero_group = 0;      // GPUs one ZeRO/FSDP shard spans (HYBRID_SHARD: GPUs per node); 0: all of dp
-  int64_t pp = 1;              // pipeline stages
+  int64_t tp = 1;          // tensor-parallel size t (Megatron): splits layer matrices and activations
+  bool sp = false;         // sequence parallelism with TP: splits the norm/dropout activations too
+  int64_t dp = 1;          // data-parallel replicas
+  int64_t zero = 0;        // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
+                           // (FSDP SHARD_GRAD_OP); 3 + parameters (FSDP FULL_SHARD)
+  int64_t zero_group = 0;  // GPUs one ZeRO/FSDP shard spans (HYBRID_SHARD: GPUs per node); 0: all of dp
+  int64_t pp = 1;          // pipeline stages
   Schedule schedule = Schedule::k1F1B;
-  int64_t vpp = 2;             // virtual stages per rank for the interleaved schedule
-  int64_t cp = 1;              // context parallelism: the sequence split over cp GPUs
-  int64_t ep = 1;              // expert parallelism: routed experts split over ep GPUs
+  int64_t vpp = 2;                             // virtual stages per rank for the interleaved schedule
+  int64_t cp = 1;                              // context parallelism: the sequence split over cp GPUs
+  int64_t ep = 1;                              // expert parallelism: routed experts split over ep GPUs
   Offload offload_optimizer = Offload::kNone;  // master weights and optimizer states
   Offload offload_params = Offload::kNone;     // 16-bit weights (ZeRO-3 / FSDP only)
   bool offload_activations = false;            // checkpointed layer inputs to CPU (full recompute)
-  double reduce_bucket = 5e8;      // elements: DeepSpeed reduce_bucket_size (ZeRO 1-3)
-  double allgather_bucket = 5e8;   // elements: DeepSpeed allgather_bucket_size (ZeRO 1-2)
-  double prefetch_bucket = 5e7;    // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
+  double reduce_bucket = 5e8;                  // elements: DeepSpeed reduce_bucket_size (ZeRO 1-3)
+  double allgather_bucket = 5e8;               // elements: DeepSpeed allgather_bucket_size (ZeRO 1-2)
+  double prefetch_bucket = 5e7;                // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
   bool ddp_bucket_view = false;
-  bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward    // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
+  bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward    // PyTorch
+                                      // DDP gradient_as_bucket_view (false: buckets copy the gradients)
 
   // RLHF (mode rlhf): which models are resident and which are trained.
   Rlhf rlhf = Rlhf::kPpo;
-  bool reward_model = true;        // a learned reward model (PPO, GRPO); off: rule-based rewards
-  bool rollout_engine = true;      // a colocated generation engine (vLLM/SGLang) with its own weights and KV cache
+  bool reward_model = true;    // a learned reward model (PPO, GRPO); off: rule-based rewards
+  bool rollout_engine = true;  // a colocated generation engine (vLLM/SGLang) with its own weights and KV cache
   Recompute recompute = Recompute::kNone;
   Framework framework = Framework::kHfSdpa;  // whose code runs the model: decides the saved tensors
-  bool flash_attn = true;      // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
-  bool dropout = false;        // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
-  bool loss_logits_fp32 = true;  // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
-  bool metrics_logits = false;   // a compute_metrics hook keeps another b*s*V fp32 copy (seed 002)
+  bool flash_attn = true;                    // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
+  bool dropout = false;                      // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
+  bool loss_logits_fp32 = true;              // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
+  bool metrics_logits = false;               // a compute_metrics hook keeps another b*s*V fp32 copy (seed 002)
 
   // Precision scheme.
-  Dtype dtype = Dtype::kBf16;          // weights (inference: any format; training: fp32/bf16/fp16)
-  Dtype grad_dtype = Dtype::kBf16;     // gradients; fp32 = Megatron/DeepSpeed main gradients
-  bool master_weights = true;          // fp32 copy of 16-bit weights for the update
-  bool optimizer_grad_copy = false;    // DeepSpeed: an fp32 copy of the gradients at the optimizer step
-  bool grad_accum_fp32 = false;        // accumulate 16-bit gradients into a separate fp32 buffer
+  Dtype dtype = Dtype::kBf16;        // weights (inference: any format; training: fp32/bf16/fp16)
+  Dtype grad_dtype = Dtype::kBf16;   // gradients; fp32 = Megatron/DeepSpeed main gradients
+  bool master_weights = true;        // fp32 copy of 16-bit weights for the update
+  bool optimizer_grad_copy = false;  // DeepSpeed: an fp32 copy of the gradients at the optimizer step
+  bool grad_accum_fp32 = false;      // accumulate 16-bit gradients into a separate fp32 buffer
   // PyTorch AMP (torch.autocast, the HF Trainer's bf16=True / fp16=True): matmuls run in this
   // 16-bit format while the weights stay in `dtype`; kCount = off (activations_paper.h).
   Dtype autocast = Dtype::kCount;
@@ -78,44 +84,47 @@ struct Config {
 
   // Optimizer.
   Optimizer optimizer = Optimizer::kAdamW;
-  Dtype optimizer_dtype = Dtype::kFp32;  // state precision for SGD momentum, Adam(W), Lion
+  Dtype optimizer_dtype = Dtype::kFp32;                 // state precision for SGD momentum, Adam(W), Lion
   OptimizerImpl optimizer_impl = OptimizerImpl::kAuto;  // foreach / fused / for-loop / in backward
   bool paged_optimizer = false;  // bitsandbytes paged states: unified memory, evicted to CPU under pressure
 
   // Inference.
   Dtype kv_dtype = Dtype::kBf16;
-  bool all_logits = false;     // keep logits for every prompt position (HF forward), not only the last
-  int64_t prefill_chunk = 0;   // tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once
-  int64_t max_cache_len = 0;   // HF generate: a static cache preallocated for this many tokens; 0: the dynamic cache
+  bool all_logits = false;    // keep logits for every prompt position (HF forward), not only the last
+  int64_t prefill_chunk = 0;  // tokens per prefill forward (vLLM max_num_batched_tokens); 0: all prompts at once
+  int64_t max_cache_len = 0;  // HF generate: a static cache preallocated for this many tokens; 0: the dynamic cache
   // Serving (issue 16, runtime.h): which program allocates the memory, and its settings; 0 / -1
   // take the runtime's default. batch is the concurrent requests (llama.cpp: -np slots), seq the
   // tokens of each (vLLM max_model_len; llama.cpp: n_ctx per slot); prefill_chunk is vLLM's
   // max_num_batched_tokens, SGLang's chunked_prefill_size, llama.cpp's n_ubatch (0: default).
   Runtime runtime = Runtime::kHfGenerate;
-  double mem_fraction = 0;     // vLLM gpu_memory_utilization / SGLang mem_fraction_static; 0: default
-  int64_t max_num_seqs = 0;    // vLLM max_num_seqs / SGLang cuda_graph_max_bs; 0: default
-  bool cuda_graphs = true;     // vLLM/SGLang capture CUDA graphs (off: --enforce-eager / --disable-cuda-graph)
-  int64_t gpu_layers = -1;     // llama.cpp -ngl: layers on the GPU (layers + 1: the output layer too); -1: all
+  double mem_fraction = 0;           // vLLM gpu_memory_utilization / SGLang mem_fraction_static; 0: default
+  int64_t max_num_seqs = 0;          // vLLM max_num_seqs / SGLang cuda_graph_max_bs; 0: default
+  bool cuda_graphs = true;           // vLLM/SGLang capture CUDA graphs (off: --enforce-eager / --disable-cuda-graph)
+  int64_t gpu_layers = -1;           // llama.cpp -ngl: layers on the GPU (layers + 1: the output layer too); -1: all
   Dtype kv_dtype_v = Dtype::kCount;  // llama.cpp -ctv (V cache); kCount: as kv_dtype (-ctk)
-  double ram_gb = 0;           // system RAM for what stays off the GPU (mmapped weights, CPU KV); 0: not checked
-  std::string gpu_set;         // llama.cpp over unlike GPUs: catalogue keys, one per pipeline stage ("RTX-4090-24GB,RTX-3090-24GB")
+  double ram_gb = 0;                 // system RAM for what stays off the GPU (mmapped weights, CPU KV); 0: not checked
+  std::string
+      gpu_set;  // llama.cpp over unlike GPUs: catalogue keys, one per pipeline stage ("RTX-4090-24GB,RTX-3090-24GB")
 
   // Speed (speed.h): a roofline, every assumption adjustable.
-  double bw_efficiency = 0.7;  // share of the memory bandwidth a decode step reads at
-  double mfu = 0.4;            // share of the dense peak the matrix units sustain
-  double bandwidth_gbps = 0;   // memory bandwidth of one GPU, GB/s; 0: the catalogue's
-  double tflops = 0;           // dense peak of one GPU, TFLOPS; 0: the catalogue's 16-bit (fp8 for fp8 weights)
+  double bw_efficiency = 0.7;      // share of the memory bandwidth a decode step reads at
+  double mfu = 0.4;                // share of the dense peak the matrix units sustain
+  double bandwidth_gbps = 0;       // memory bandwidth of one GPU, GB/s; 0: the catalogue's
+  double tflops = 0;               // dense peak of one GPU, TFLOPS; 0: the catalogue's 16-bit (fp8 for fp8 weights)
   double ram_bandwidth_gbps = 60;  // system RAM bandwidth for llama.cpp's CPU layers, GB/s
 
   // LoRA / QLoRA.
   int64_t lora_rank = 16;
   uint32_t lora_targets = kLoraAllLinear;
-  bool lora_dropout = false;   // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
+  bool lora_dropout = false;            // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
   Dtype adapter_dtype = Dtype::kCount;  // the adapters' format; kCount = auto (see AdapterDtype)
 
   // Overheads, each shown as its own line.
-  double cuda_context_gb = 1.3;   // CUDA context and libraries outside PyTorch's allocator (GB, 1e9 bytes; seed 002: ~1.3 GB)
-  double cublas_workspace_mib = -1;  // cuBLAS workspace per thread running matmuls, MiB; -1: PyTorch's default for the GPU
+  double cuda_context_gb =
+      1.3;  // CUDA context and libraries outside PyTorch's allocator (GB, 1e9 bytes; seed 002: ~1.3 GB)
+  double cublas_workspace_mib =
+      -1;                         // cuBLAS workspace per thread running matmuls, MiB; -1: PyTorch's default for the GPU
   double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
   double other_processes_gb = 0;  // memory other processes already hold on a shared card (GB; read from an OOM message)
@@ -126,7 +135,9 @@ struct Config {
 };
 
 // Inference under a serving runtime other than HF generate: the runtime decides the accounting.
-inline bool UsesServingRuntime(const Config& c) { return c.mode == Mode::kInference && c.runtime != Runtime::kHfGenerate; }
+inline bool UsesServingRuntime(const Config& c) {
+  return c.mode == Mode::kInference && c.runtime != Runtime::kHfGenerate;
+}
 // The V cache's format: kv_dtype_v, or kv_dtype when not set.
 inline Dtype KvDtypeV(const Config& c) { return c.kv_dtype_v == Dtype::kCount ? c.kv_dtype : c.kv_dtype_v; }
 // "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.

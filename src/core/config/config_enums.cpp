@@ -6,7 +6,8 @@ namespace {
 
 constexpr ModeInfo kModes[] = {
     {Mode::kInference, "infer", "inference", "inference", "run the model: weights, KV cache, prefill workspace"},
-    {Mode::kTraining, "train", "training full", "training", "train every weight: gradients, optimizer states, activations"},
+    {Mode::kTraining, "train", "training full", "training",
+     "train every weight: gradients, optimizer states, activations"},
     {Mode::kLora, "lora", "", "LoRA", "train low-rank adapters on a frozen 16-bit base"},
     {Mode::kQlora, "qlora", "", "QLoRA", "LoRA on a base stored in 4-bit NF4"},
     {Mode::kRlhf, "rlhf", "", "RLHF", "a trained policy with its reference, critic and reward models"},
@@ -46,7 +47,8 @@ static_assert(OneRowPerEnumerator(kRecomputes, EnumCount(Recompute::kLast)), "on
 
 constexpr OptimizerInfo kOptimizers[] = {
     {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true},
-    {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true, true},
+    {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true,
+     true},
     {Optimizer::kAdamW, "adamw", "adam", "AdamW", "exp_avg and exp_avg_sq per weight", true, true},
     {Optimizer::kAdam8bit, "adam8bit", "adamw8bit", "Adam 8-bit", "bitsandbytes: both moments in 8 bits", false, true},
     {Optimizer::kAdafactor, "adafactor", "", "Adafactor", "factored second moment (row and column sums)", true, false},

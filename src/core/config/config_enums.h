@@ -13,7 +13,7 @@ namespace llmmem::core {
 
 enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf, kLast = kRlhf };
 enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe, kLast = kGpipe };  // pipeline schedules
-enum class Offload : uint8_t { kNone, kCpu, kNvme, kLast = kNvme };              // ZeRO-Offload / ZeRO-Infinity targets
+enum class Offload : uint8_t { kNone, kCpu, kNvme, kLast = kNvme };             // ZeRO-Offload / ZeRO-Infinity targets
 enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo, kLast = kDpo };
 // kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
 // op-level policy (save matmul and attention outputs, every other matmul recomputed).

@@ -26,8 +26,9 @@ bool ApplyPreset(Config& c, const std::string& key, Diagnostics& out) {
   }
   const Preset* p = FindPreset(key);
   if (p == nullptr) {
-    out.push_back({DiagId::kUnknownValue, Severity::kError, "model",
-                   "\"" + EchoValue(key) + "\" is not a preset; use a key like llama-3.1-8b (llmmem --list-models), or custom"});
+    out.push_back(
+        {DiagId::kUnknownValue, Severity::kError, "model",
+         "\"" + EchoValue(key) + "\" is not a preset; use a key like llama-3.1-8b (llmmem --list-models), or custom"});
     return false;
   }
   if (!p->ok) {
@@ -54,12 +55,18 @@ std::string JsonValueText(const Json& v, const FieldDef* f) {
 
 const char* JsonTypeName(const Json& v) {
   switch (v.type()) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return v.AsBool() ? "true" : "false";
-    case Json::Type::kNumber: return "a number";
-    case Json::Type::kString: return "a string";
-    case Json::Type::kArray: return "an array";
-    case Json::Type::kObject: return "an object";
+    case Json::Type::kNull:
+      return "null";
+    case Json::Type::kBool:
+      return v.AsBool() ? "true" : "false";
+    case Json::Type::kNumber:
+      return "a number";
+    case Json::Type::kString:
+      return "a string";
+    case Json::Type::kArray:
+      return "an array";
+    case Json::Type::kObject:
+      return "an object";
   }
   return "?";
 }
@@ -73,8 +80,10 @@ bool SetFromJson(Config& c, const std::string& key, const Json& value, Diagnosti
     const std::string field_id = f->model_field ? std::string("model.") + f->name : std::string(f->name);
     out.push_back({DiagId::kWrongType, Severity::kError, field_id,
                    std::string(f->name) + " must be " +
-                       (numeric ? "a number" : f->kind == FieldKind::kBool ? "true or false" : "a string") + ", not " +
-                       JsonTypeName(value)});
+                       (numeric                       ? "a number"
+                        : f->kind == FieldKind::kBool ? "true or false"
+                                                      : "a string") +
+                       ", not " + JsonTypeName(value)});
     return false;
   }
   return SetField(c, key, text, out);
@@ -133,12 +142,14 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
   }
   const std::string field_id = f->model_field ? std::string("model.") + f->name : std::string(f->name);
   if (value == "\x01") {
-    out.push_back({DiagId::kWrongType, Severity::kError, field_id, std::string(f->name) + " must be a string, number or boolean"});
+    out.push_back({DiagId::kWrongType, Severity::kError, field_id,
+                   std::string(f->name) + " must be a string, number or boolean"});
     return false;
   }
   const std::string err = f->set(c, value);
   if (!err.empty()) {
-    out.push_back({DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + CapEcho(err, value)});
+    out.push_back(
+        {DiagId::kUnknownValue, Severity::kError, field_id, std::string(f->name) + ": " + CapEcho(err, value)});
     return false;
   }
   return true;  // an edited model keeps its preset's key: model_changes.h says what changed
@@ -192,9 +203,15 @@ Json ConfigToJson(const Config& c) {
     Json value;
     switch (f.kind) {
       case FieldKind::kInt:
-      case FieldKind::kNumber: value = Json(std::strtod(v.c_str(), nullptr)); break;
-      case FieldKind::kBool: value = Json(v == "1"); break;
-      default: value = Json(v); break;
+      case FieldKind::kNumber:
+        value = Json(std::strtod(v.c_str(), nullptr));
+        break;
+      case FieldKind::kBool:
+        value = Json(v == "1");
+        break;
+      default:
+        value = Json(v);
+        break;
     }
     (f.model_field ? model : j)[f.name] = std::move(value);
   }
@@ -233,8 +250,9 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
       if (const Json* preset = model->Find("preset"); preset && preset->IsString()) {
         ApplyPreset(r.config, preset->AsString(), r.diagnostics);
       } else if (preset != nullptr) {
-        r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "model.preset",
-                                 std::string("model.preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
+        r.diagnostics.push_back(
+            {DiagId::kWrongType, Severity::kError, "model.preset",
+             std::string("model.preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
       }
       model_before = r.config.model;
       head_dim_given |= model->Find("head_dim") != nullptr;
@@ -257,8 +275,8 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     if (key == "model" || key == "preset" || key == "version") continue;
     const FieldDef* f = FindField(key);
     if (f != nullptr && f->model_field) {
-      r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, key,
-                               "\"" + key + "\" belongs under \"model\"; it was read there"});
+      r.diagnostics.push_back(
+          {DiagId::kUnknownKey, Severity::kWarning, key, "\"" + key + "\" belongs under \"model\"; it was read there"});
     }
     SetFromJson(r.config, key, value, r.diagnostics);
   }
@@ -271,7 +289,8 @@ ConfigParse ConfigFromJsonText(const std::string& text, const Config& base) {
   const JsonParseResult parsed = ParseJson(text);
   if (!parsed.ok) {
     ConfigParse r{base, {}};
-    r.diagnostics.push_back({DiagId::kParse, Severity::kError, "", "the configuration is not valid JSON: " + parsed.error});
+    r.diagnostics.push_back(
+        {DiagId::kParse, Severity::kError, "", "the configuration is not valid JSON: " + parsed.error});
     return r;
   }
   return ConfigFromJson(parsed.value, base);
@@ -327,8 +346,9 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   }
   for (const auto& [key, value] : pairs) {
     if (key == "v" && value != std::to_string(kUrlVersion)) {
-      r.diagnostics.push_back({DiagId::kUnknownValue, Severity::kWarning, "v",
-                               "the link was made by a newer version (v=" + EchoValue(value) + "); settings this version knows were read"});
+      r.diagnostics.push_back(
+          {DiagId::kUnknownValue, Severity::kWarning, "v",
+           "the link was made by a newer version (v=" + EchoValue(value) + "); settings this version knows were read"});
     }
   }
   // The model first, so the fields after it override the preset's.
@@ -340,8 +360,8 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     auto it = seen.find(k);
     if (it != seen.end() && it->second != value) {
       r.diagnostics.push_back({DiagId::kInconsistent, Severity::kWarning, EchoValue(k),
-                               EchoValue(k) + " is given twice in the link (\"" + EchoValue(it->second) + "\", then \"" +
-                                   EchoValue(value) + "\"); the last is used"});
+                               EchoValue(k) + " is given twice in the link (\"" + EchoValue(it->second) +
+                                   "\", then \"" + EchoValue(value) + "\"); the last is used"});
     }
     seen[k] = value;
   }

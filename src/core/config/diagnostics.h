@@ -8,18 +8,18 @@
 
 namespace llmmem::core {
 
-#define LLMMEM_DIAGNOSTICS(X)                                                              \
-  X(kOutOfRange, "a value is outside its allowed range")                                    \
-  X(kNotANumber, "a value is not a finite number")                                         \
-  X(kInconsistent, "two settings contradict each other")                                   \
-  X(kUnknownValue, "a name is not one of the allowed values")                              \
-  X(kUnknownKey, "a key is not a setting of the calculator")                               \
-  X(kWrongType, "a value has the wrong JSON type")                                         \
-  X(kParse, "the text could not be parsed")                                                \
-  X(kNoArchitecture, "the model has no architecture, only a parameter count")              \
-  X(kIgnoredSetting, "a setting has no effect in this configuration")                      \
-  X(kMissingField, "a required field is missing")                                          \
-  X(kUnsupported, "the input describes something the calculator does not model")                \
+#define LLMMEM_DIAGNOSTICS(X)                                                    \
+  X(kOutOfRange, "a value is outside its allowed range")                         \
+  X(kNotANumber, "a value is not a finite number")                               \
+  X(kInconsistent, "two settings contradict each other")                         \
+  X(kUnknownValue, "a name is not one of the allowed values")                    \
+  X(kUnknownKey, "a key is not a setting of the calculator")                     \
+  X(kWrongType, "a value has the wrong JSON type")                               \
+  X(kParse, "the text could not be parsed")                                      \
+  X(kNoArchitecture, "the model has no architecture, only a parameter count")    \
+  X(kIgnoredSetting, "a setting has no effect in this configuration")            \
+  X(kMissingField, "a required field is missing")                                \
+  X(kUnsupported, "the input describes something the calculator does not model") \
   X(kCostsMore, "a setting meant to save memory needs more in this configuration")
 
 enum class DiagId {

@@ -37,12 +37,16 @@ struct EnumInfo {
 };
 
 template <typename Row, size_t N>
-constexpr EnumTable<Row> TableFrom(const Row (&rows)[N]) { return {rows, N}; }
+constexpr EnumTable<Row> TableFrom(const Row (&rows)[N]) {
+  return {rows, N};
+}
 
 // Enumerators 0..last. Enums without a kCount end with `kLast = <their last>`, so the
 // accounting's switches need no case for a sentinel.
 template <typename E>
-constexpr size_t EnumCount(E last) { return static_cast<size_t>(last) + 1; }
+constexpr size_t EnumCount(E last) {
+  return static_cast<size_t>(last) + 1;
+}
 
 // Row i is enumerator i, and there are exactly `enumerators` rows: every enumerator is
 // named once, in order (which makes Info an index).
@@ -66,7 +70,9 @@ const RowOf<E>& Info(E v) {
 }
 
 template <typename E>
-const char* Id(E v) { return Info(v).id; }
+const char* Id(E v) {
+  return Info(v).id;
+}
 
 namespace enum_table_detail {
 inline bool SameAscii(const char* a, size_t n, const std::string& b) {

@@ -38,8 +38,14 @@ std::string ParseInt(const std::string& text, int64_t& out) {
 }
 
 std::string ParseBool(const std::string& text, bool& out) {
-  if (text == "1" || text == "true" || text == "on" || text == "yes") { out = true; return {}; }
-  if (text == "0" || text == "false" || text == "off" || text == "no") { out = false; return {}; }
+  if (text == "1" || text == "true" || text == "on" || text == "yes") {
+    out = true;
+    return {};
+  }
+  if (text == "0" || text == "false" || text == "off" || text == "no") {
+    out = false;
+    return {};
+  }
   return "\"" + text + "\" is not true/false (1/0, on/off)";
 }
 
@@ -58,20 +64,34 @@ std::string BoolText(bool v) { return v ? "1" : "0"; }
 
 const char* GroupTitle(FieldGroup g) {
   switch (g) {
-    case FieldGroup::kModel: return "Model dimensions";
-    case FieldGroup::kArchitecture: return "More architecture";
-    case FieldGroup::kWorkload: return "Workload";
-    case FieldGroup::kMemorySavers: return "Memory savers";
-    case FieldGroup::kParallelism: return "Parallelism";
-    case FieldGroup::kPrecision: return "Precision";
-    case FieldGroup::kOptimizer: return "Optimizer";
-    case FieldGroup::kLora: return "LoRA adapters";
-    case FieldGroup::kRlhf: return "RLHF";
-    case FieldGroup::kServing: return "Serving";
-    case FieldGroup::kSpeed: return "Speed";
-    case FieldGroup::kOverheads: return "Overheads";
-    case FieldGroup::kGpu: return "GPU memory";
-    case FieldGroup::kCount: break;
+    case FieldGroup::kModel:
+      return "Model dimensions";
+    case FieldGroup::kArchitecture:
+      return "More architecture";
+    case FieldGroup::kWorkload:
+      return "Workload";
+    case FieldGroup::kMemorySavers:
+      return "Memory savers";
+    case FieldGroup::kParallelism:
+      return "Parallelism";
+    case FieldGroup::kPrecision:
+      return "Precision";
+    case FieldGroup::kOptimizer:
+      return "Optimizer";
+    case FieldGroup::kLora:
+      return "LoRA adapters";
+    case FieldGroup::kRlhf:
+      return "RLHF";
+    case FieldGroup::kServing:
+      return "Serving";
+    case FieldGroup::kSpeed:
+      return "Speed";
+    case FieldGroup::kOverheads:
+      return "Overheads";
+    case FieldGroup::kGpu:
+      return "GPU memory";
+    case FieldGroup::kCount:
+      break;
   }
   return "?";
 }
@@ -80,7 +100,9 @@ std::string FieldDef::RangeText() const {
   return FormatNumber(min, 3) + " to " + FormatNumber(max, 3) + (unit[0] != 0 ? std::string(" ") + unit : "");
 }
 
-std::string FieldDef::LabelWithUnit() const { return std::string(label) + (unit[0] != 0 ? std::string(", ") + unit : ""); }
+std::string FieldDef::LabelWithUnit() const {
+  return std::string(label) + (unit[0] != 0 ? std::string(", ") + unit : "");
+}
 
 const std::vector<FieldDef>& Fields() {
   static const std::vector<FieldDef> fields = [] {

@@ -14,27 +14,38 @@
 
 namespace llmmem::core {
 
-enum class FieldKind { kInt, kNumber, kBool, kDtype, kLoraTargets, kMlp, kNorm,
-                       kQkNorm, kArch, kText };
+enum class FieldKind { kInt, kNumber, kBool, kDtype, kLoraTargets, kMlp, kNorm, kQkNorm, kArch, kText };
 
 // Where the UI shows a field (and the headings of --help), in display order.
 enum class FieldGroup : uint8_t {
-  kModel, kArchitecture, kWorkload, kMemorySavers, kParallelism, kPrecision, kOptimizer, kLora, kRlhf,
-  kServing, kSpeed, kOverheads, kGpu, kCount
+  kModel,
+  kArchitecture,
+  kWorkload,
+  kMemorySavers,
+  kParallelism,
+  kPrecision,
+  kOptimizer,
+  kLora,
+  kRlhf,
+  kServing,
+  kSpeed,
+  kOverheads,
+  kGpu,
+  kCount
 };
 const char* GroupTitle(FieldGroup g);  // "Model dimensions", "Parallelism", ...
 
 struct FieldDef {
-  const char* name;       // "batch", "hidden"
+  const char* name;  // "batch", "hidden"
   FieldKind kind;
-  bool model_field;       // lives in Config::model (JSON: under "model")
+  bool model_field;  // lives in Config::model (JSON: under "model")
   FieldGroup group;
-  const char* label;      // the UI's label, in English (app/strings.cpp translates "label, unit")
-  const char* unit;       // "GB", "%", "tokens"; "" when none
-  const char* help;       // the one description of the field
-  double min, max;        // numeric kinds: the allowed range, checked by Validate (never clamped)
-  double step, step_fast; // numeric kinds: the UI's -/+ steps (0: no buttons)
-  const char* format;     // kNumber: how the UI prints it ("%.2f")
+  const char* label;       // the UI's label, in English (app/strings.cpp translates "label, unit")
+  const char* unit;        // "GB", "%", "tokens"; "" when none
+  const char* help;        // the one description of the field
+  double min, max;         // numeric kinds: the allowed range, checked by Validate (never clamped)
+  double step, step_fast;  // numeric kinds: the UI's -/+ steps (0: no buttons)
+  const char* format;      // kNumber: how the UI prints it ("%.2f")
   std::string (*get)(const Config&);
   // Parses and stores; on failure returns the message (what is allowed), else empty.
   std::string (*set)(Config&, const std::string&);

@@ -13,66 +13,90 @@ void AddModelRows(std::vector<FieldDef>& out) {
   constexpr FieldGroup kDims = FieldGroup::kModel;
   constexpr FieldGroup kArch = FieldGroup::kArchitecture;
   const FieldDef rows[] = {
-      TextRow("name", FieldKind::kText, true, kDims, "Name", "display name of the model",
-              [](const Config& c) { return c.model.name; },
-              [](Config& c, const std::string& t) { c.model.name = CutUtf8(t, 200); return std::string(); }),
-      TextRow("arch", FieldKind::kArch, true, kArch, "Encoder only (BERT)", "decoder or encoder",
-              [](const Config& c) { return std::string(c.model.arch == Arch::kEncoder ? "encoder" : "decoder"); },
-              [](Config& c, const std::string& t) {
-                if (t == "decoder") c.model.arch = Arch::kDecoder;
-                else if (t == "encoder") c.model.arch = Arch::kEncoder;
-                else return "\"" + t + "\" is not decoder or encoder";
-                return std::string();
-              }),
+      TextRow(
+          "name", FieldKind::kText, true, kDims, "Name", "display name of the model",
+          [](const Config& c) { return c.model.name; },
+          [](Config& c, const std::string& t) {
+            c.model.name = CutUtf8(t, 200);
+            return std::string();
+          }),
+      TextRow(
+          "arch", FieldKind::kArch, true, kArch, "Encoder only (BERT)", "decoder or encoder",
+          [](const Config& c) { return std::string(c.model.arch == Arch::kEncoder ? "encoder" : "decoder"); },
+          [](Config& c, const std::string& t) {
+            if (t == "decoder")
+              c.model.arch = Arch::kDecoder;
+            else if (t == "encoder")
+              c.model.arch = Arch::kEncoder;
+            else
+              return "\"" + t + "\" is not decoder or encoder";
+            return std::string();
+          }),
       LLMMEM_MODEL_INT("vocab", vocab, kDims, "Vocabulary", 1, 10'000'000, 1024, 32768, "vocabulary size V"),
       LLMMEM_MODEL_INT("hidden", hidden, kDims, "Hidden size", 1, 1'048'576, 256, 1024, "hidden size h"),
       LLMMEM_MODEL_INT("layers", layers, kDims, "Layers", 1, 16'384, 1, 8, "transformer layers L"),
       LLMMEM_MODEL_INT("heads", heads, kDims, "Heads", 1, 65'536, 1, 8, "attention heads a"),
-      LLMMEM_MODEL_INT("kv_heads", kv_heads, kDims, "KV heads", 1, 65'536, 1, 8, "key/value heads (GQA/MQA); must divide heads"),
+      LLMMEM_MODEL_INT("kv_heads", kv_heads, kDims, "KV heads", 1, 65'536, 1, 8,
+                       "key/value heads (GQA/MQA); must divide heads"),
       LLMMEM_MODEL_INT("head_dim", head_dim, kDims, "Head dim", 1, 65'536, 16, 64,
                        "dimension of one head (follows hidden / heads unless given)"),
       LLMMEM_MODEL_INT("ffn", ffn, kDims, "MLP size", 1, 16'777'216, 256, 1024, "MLP intermediate size f"),
-      TextRow("mlp", FieldKind::kMlp, true, kDims, "MLP kind", "gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU/ReLU, 2)",
-              [](const Config& c) { return std::string(c.model.mlp == MlpKind::kGated ? "gated" : "plain"); },
-              [](Config& c, const std::string& t) {
-                if (t == "gated") c.model.mlp = MlpKind::kGated;
-                else if (t == "plain") c.model.mlp = MlpKind::kPlain;
-                else return "\"" + t + "\" is not gated or plain";
-                return std::string();
-              }),
-      TextRow("act", FieldKind::kText, true, kDims, "Activation", "MLP activation function (transformers ACT2FN name)",
-              [](const Config& c) { return std::string(Id(c.model.act)); },
-              [](Config& c, const std::string& t) {
-                ActivationFn v;
-                if (!ParseId(t, v)) return "\"" + t + "\" is not an activation; one of: " + IdList<ActivationFn>();
-                c.model.act = v;
-                return std::string();
-              }),
-      TextRow("norm", FieldKind::kNorm, true, kDims, "Norm", "rmsnorm or layernorm",
-              [](const Config& c) { return std::string(c.model.norm == NormKind::kRmsNorm ? "rmsnorm" : "layernorm"); },
-              [](Config& c, const std::string& t) {
-                if (t == "rmsnorm") c.model.norm = NormKind::kRmsNorm;
-                else if (t == "layernorm") c.model.norm = NormKind::kLayerNorm;
-                else return "\"" + t + "\" is not rmsnorm or layernorm";
-                return std::string();
-              }),
-      TextRow("qk_norm", FieldKind::kQkNorm, true, kArch, "Q/K norm", "none, per_head (Qwen3, Gemma 3) or full (OLMo 2)",
-              [](const Config& c) {
-                return std::string(c.model.qk_norm == QkNorm::kNone      ? "none"
-                                   : c.model.qk_norm == QkNorm::kPerHead ? "per_head"
-                                                                         : "full");
-              },
-              [](Config& c, const std::string& t) {
-                if (t == "none") c.model.qk_norm = QkNorm::kNone;
-                else if (t == "per_head") c.model.qk_norm = QkNorm::kPerHead;
-                else if (t == "full") c.model.qk_norm = QkNorm::kFull;
-                else return "\"" + t + "\" is not none, per_head or full";
-                return std::string();
-              }),
+      TextRow(
+          "mlp", FieldKind::kMlp, true, kDims, "MLP kind", "gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU/ReLU, 2)",
+          [](const Config& c) { return std::string(c.model.mlp == MlpKind::kGated ? "gated" : "plain"); },
+          [](Config& c, const std::string& t) {
+            if (t == "gated")
+              c.model.mlp = MlpKind::kGated;
+            else if (t == "plain")
+              c.model.mlp = MlpKind::kPlain;
+            else
+              return "\"" + t + "\" is not gated or plain";
+            return std::string();
+          }),
+      TextRow(
+          "act", FieldKind::kText, true, kDims, "Activation", "MLP activation function (transformers ACT2FN name)",
+          [](const Config& c) { return std::string(Id(c.model.act)); },
+          [](Config& c, const std::string& t) {
+            ActivationFn v;
+            if (!ParseId(t, v)) return "\"" + t + "\" is not an activation; one of: " + IdList<ActivationFn>();
+            c.model.act = v;
+            return std::string();
+          }),
+      TextRow(
+          "norm", FieldKind::kNorm, true, kDims, "Norm", "rmsnorm or layernorm",
+          [](const Config& c) { return std::string(c.model.norm == NormKind::kRmsNorm ? "rmsnorm" : "layernorm"); },
+          [](Config& c, const std::string& t) {
+            if (t == "rmsnorm")
+              c.model.norm = NormKind::kRmsNorm;
+            else if (t == "layernorm")
+              c.model.norm = NormKind::kLayerNorm;
+            else
+              return "\"" + t + "\" is not rmsnorm or layernorm";
+            return std::string();
+          }),
+      TextRow(
+          "qk_norm", FieldKind::kQkNorm, true, kArch, "Q/K norm", "none, per_head (Qwen3, Gemma 3) or full (OLMo 2)",
+          [](const Config& c) {
+            return std::string(c.model.qk_norm == QkNorm::kNone      ? "none"
+                               : c.model.qk_norm == QkNorm::kPerHead ? "per_head"
+                                                                     : "full");
+          },
+          [](Config& c, const std::string& t) {
+            if (t == "none")
+              c.model.qk_norm = QkNorm::kNone;
+            else if (t == "per_head")
+              c.model.qk_norm = QkNorm::kPerHead;
+            else if (t == "full")
+              c.model.qk_norm = QkNorm::kFull;
+            else
+              return "\"" + t + "\" is not none, per_head or full";
+            return std::string();
+          }),
       LLMMEM_MODEL_BOOL("qkv_bias", qkv_bias, kArch, "Q/K/V biases", "biases on Q, K, V"),
       LLMMEM_MODEL_BOOL("attn_out_bias", attn_out_bias, kArch, "Attention output bias", "bias on the attention output"),
       LLMMEM_MODEL_BOOL("mlp_bias", mlp_bias, kArch, "MLP biases", "biases in the MLP"),
-      LLMMEM_MODEL_BOOL("tied_embeddings", tied_embeddings, kDims, "Tied embeddings", "output head shares the embedding matrix"),
+      LLMMEM_MODEL_BOOL("tied_embeddings", tied_embeddings, kDims, "Tied embeddings",
+                        "output head shares the embedding matrix"),
       LLMMEM_MODEL_BOOL("final_norm", final_norm, kArch, "Final norm", "a norm after the last layer"),
       LLMMEM_MODEL_INT("learned_positions", learned_positions, kArch, "Learned positions", 0, 16'777'216, 512, 2048,
                        "rows of a learned position-embedding table (0: none)"),
@@ -81,24 +105,33 @@ void AddModelRows(std::vector<FieldDef>& out) {
       LLMMEM_MODEL_BOOL("pooler", pooler, kArch, "Pooler", "BERT pooler"),
       LLMMEM_MODEL_INT("norms_per_layer", norms_per_layer, kArch, "Norms per layer", 1, 8, 1, 1,
                        "norms per layer: 1 parallel, 2 pre-norm, 4 sandwich (Gemma 2/3)"),
-      LLMMEM_MODEL_INT("experts", experts, kDims, "Experts", 0, 16'384, 1, 8, "routed experts per MoE layer (0: dense)"),
+      LLMMEM_MODEL_INT("experts", experts, kDims, "Experts", 0, 16'384, 1, 8,
+                       "routed experts per MoE layer (0: dense)"),
       LLMMEM_MODEL_INT("experts_per_token", experts_per_token, kDims, "Experts/token", 0, 1024, 1, 2,
                        "experts each token is routed to (top-k)"),
-      LLMMEM_MODEL_INT("moe_ffn", moe_ffn, kDims, "Expert MLP", 0, 16'777'216, 256, 1024, "intermediate size of one routed expert"),
-      LLMMEM_MODEL_INT("shared_experts", shared_experts, kDims, "Shared experts", 0, 1024, 1, 1, "always-active shared experts"),
+      LLMMEM_MODEL_INT("moe_ffn", moe_ffn, kDims, "Expert MLP", 0, 16'777'216, 256, 1024,
+                       "intermediate size of one routed expert"),
+      LLMMEM_MODEL_INT("shared_experts", shared_experts, kDims, "Shared experts", 0, 1024, 1, 1,
+                       "always-active shared experts"),
       LLMMEM_MODEL_INT("shared_ffn", shared_ffn, kDims, "Shared MLP", 0, 16'777'216, 256, 1024,
                        "intermediate size of one shared expert"),
-      LLMMEM_MODEL_INT("dense_layers", dense_layers, kDims, "Dense layers", 0, 16'384, 1, 1, "first layers that keep a dense MLP"),
-      LLMMEM_MODEL_BOOL("shared_expert_gate", shared_expert_gate, kArch, "Shared-expert gate", "Qwen2-MoE shared-expert gate"),
+      LLMMEM_MODEL_INT("dense_layers", dense_layers, kDims, "Dense layers", 0, 16'384, 1, 1,
+                       "first layers that keep a dense MLP"),
+      LLMMEM_MODEL_BOOL("shared_expert_gate", shared_expert_gate, kArch, "Shared-expert gate",
+                        "Qwen2-MoE shared-expert gate"),
       LLMMEM_MODEL_BOOL("router_bias", router_bias, kArch, "Router bias", "DeepSeek-V3 router score bias"),
-      LLMMEM_MODEL_INT("q_lora_rank", q_lora_rank, kArch, "MLA Q rank", 0, 1'048'576, 64, 512, "MLA query bottleneck rank (0: none)"),
-      LLMMEM_MODEL_INT("kv_lora_rank", kv_lora_rank, kArch, "MLA KV rank", 0, 1'048'576, 64, 512, "MLA KV latent rank (0: not MLA)"),
-      LLMMEM_MODEL_INT("qk_nope_dim", qk_nope_dim, kArch, "MLA Q/K nope dim", 0, 65'536, 16, 64, "MLA per-head non-rotary Q/K width"),
+      LLMMEM_MODEL_INT("q_lora_rank", q_lora_rank, kArch, "MLA Q rank", 0, 1'048'576, 64, 512,
+                       "MLA query bottleneck rank (0: none)"),
+      LLMMEM_MODEL_INT("kv_lora_rank", kv_lora_rank, kArch, "MLA KV rank", 0, 1'048'576, 64, 512,
+                       "MLA KV latent rank (0: not MLA)"),
+      LLMMEM_MODEL_INT("qk_nope_dim", qk_nope_dim, kArch, "MLA Q/K nope dim", 0, 65'536, 16, 64,
+                       "MLA per-head non-rotary Q/K width"),
       LLMMEM_MODEL_INT("qk_rope_dim", qk_rope_dim, kArch, "MLA rope dim", 0, 65'536, 16, 64, "MLA rotary key width"),
       LLMMEM_MODEL_INT("v_head_dim", v_head_dim, kArch, "MLA V head dim", 0, 65'536, 16, 64, "MLA per-head V width"),
       LLMMEM_MODEL_INT("sliding_window", sliding_window, kArch, "Sliding window", 0, 16'777'216, 512, 4096,
                        "sliding-window size in tokens (0: none)"),
-      LLMMEM_MODEL_INT("sliding_layers", sliding_layers, kArch, "Sliding layers", 0, 16'384, 1, 8, "layers that use the sliding window"),
+      LLMMEM_MODEL_INT("sliding_layers", sliding_layers, kArch, "Sliding layers", 0, 16'384, 1, 8,
+                       "layers that use the sliding window"),
       LLMMEM_MODEL_INT("max_positions", max_positions, kArch, "Trained context", 0, 16'777'216, 1024, 8192,
                        "the context length the model was trained for (0: unknown)"),
       LLMMEM_MODEL_INT("params_override", params_override, kDims, "Params override", 0, kMaxParams, 0, 0,

@@ -43,7 +43,8 @@ std::string SetGpu(Config& c, const std::string& t) {
     return std::string();
   }
   const Gpu* g = FindGpu(t);
-  if (g == nullptr) return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
+  if (g == nullptr)
+    return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
   c.gpu = g->key;
   c.gpu_memory_gb = g->UsableBytes() / 1e9;
   return std::string();
@@ -69,21 +70,27 @@ void AddServingRows(std::vector<FieldDef>& out) {
                   "vLLM/SGLang capture CUDA graphs (off: --enforce-eager)"),
       LLMMEM_INT("gpu_layers", gpu_layers, G::kServing, "GPU layers", "", -1, 16'385, 1, 8,
                  "llama.cpp -ngl: layers on the GPU, layers + 1 with the output layer (-1: all)"),
-      TextRow("kv_dtype_v", FieldKind::kText, false, G::kServing, "V cache",
-              "V cache format (llama.cpp -ctv): auto (as kv_dtype) or a format",
-              [](const Config& c) { return std::string(c.kv_dtype_v == Dtype::kCount ? "auto" : Info(c.kv_dtype_v).id); },
-              [](Config& c, const std::string& t) {
-                Dtype d;
-                if (t == "auto") c.kv_dtype_v = Dtype::kCount;
-                else if (ParseId(t, d)) c.kv_dtype_v = d;
-                else return "\"" + t + "\" is not a format; one of: auto, " + IdList<Dtype>();
-                return std::string();
-              }),
+      TextRow(
+          "kv_dtype_v", FieldKind::kText, false, G::kServing, "V cache",
+          "V cache format (llama.cpp -ctv): auto (as kv_dtype) or a format",
+          [](const Config& c) { return std::string(c.kv_dtype_v == Dtype::kCount ? "auto" : Info(c.kv_dtype_v).id); },
+          [](Config& c, const std::string& t) {
+            Dtype d;
+            if (t == "auto")
+              c.kv_dtype_v = Dtype::kCount;
+            else if (ParseId(t, d))
+              c.kv_dtype_v = d;
+            else
+              return "\"" + t + "\" is not a format; one of: auto, " + IdList<Dtype>();
+            return std::string();
+          }),
       LLMMEM_NUM("ram_gb", ram_gb, G::kServing, "RAM", "GB", 0, 1'000'000, 8, "%.0f",
                  "system RAM for offloaded weights and KV cache (0: not checked)"),
-      TextRow("gpu_set", FieldKind::kText, false, G::kServing, "GPU set",
-              "llama.cpp over unlike GPUs: catalogue keys separated by commas, one per GPU (sets pp; layers split by memory)",
-              [](const Config& c) { return c.gpu_set; }, SetGpuSet),
+      TextRow(
+          "gpu_set", FieldKind::kText, false, G::kServing, "GPU set",
+          "llama.cpp over unlike GPUs: catalogue keys separated by commas, one per GPU (sets pp; layers split by "
+          "memory)",
+          [](const Config& c) { return c.gpu_set; }, SetGpuSet),
       LLMMEM_NUM("bw_efficiency", bw_efficiency, G::kSpeed, "Bandwidth efficiency", "", 0.01, 1, 0.05, "%.2f",
                  "speed: share of the memory bandwidth a decode step reads at"),
       LLMMEM_NUM("mfu", mfu, G::kSpeed, "MFU", "", 0.01, 1, 0.05, "%.2f",
@@ -95,40 +102,49 @@ void AddServingRows(std::vector<FieldDef>& out) {
       LLMMEM_NUM("ram_bandwidth_gbps", ram_bandwidth_gbps, G::kSpeed, "RAM bandwidth", "GB/s", 0, 100'000, 0, "%.0f",
                  "speed: system RAM bandwidth for llama.cpp's CPU layers"),
       LLMMEM_INT("lora_rank", lora_rank, G::kLora, "Rank", "", 1, 65'536, 8, 64, "LoRA rank r"),
-      TextRow("lora_targets", FieldKind::kLoraTargets, false, G::kLora, "Targets", "all, attention, or a list like q,v",
-              [](const Config& c) { return LoraTargetsId(c.lora_targets); },
-              [](Config& c, const std::string& t) {
-                uint32_t bits = 0;
-                if (!ParseLoraTargets(t, bits))
-                  return "\"" + t + "\" is not a target list; use all, attention, or names from q,k,v,o,gate,up,down";
-                c.lora_targets = bits;
-                return std::string();
-              }),
+      TextRow(
+          "lora_targets", FieldKind::kLoraTargets, false, G::kLora, "Targets", "all, attention, or a list like q,v",
+          [](const Config& c) { return LoraTargetsId(c.lora_targets); },
+          [](Config& c, const std::string& t) {
+            uint32_t bits = 0;
+            if (!ParseLoraTargets(t, bits))
+              return "\"" + t + "\" is not a target list; use all, attention, or names from q,k,v,o,gate,up,down";
+            c.lora_targets = bits;
+            return std::string();
+          }),
       LLMMEM_BOOL("lora_dropout", lora_dropout, G::kLora, "LoRA dropout", "LoRA dropout"),
-      TextRow("adapter_dtype", FieldKind::kText, false, G::kLora, "Adapter format",
-              Lasting("LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), " +
-                      IdList<Dtype>(" or ", IsPlainFloatRow)),
-              [](const Config& c) { return std::string(c.adapter_dtype == Dtype::kCount ? "auto" : Info(c.adapter_dtype).id); },
-              [](Config& c, const std::string& t) {
-                Dtype d;
-                if (t == "auto") c.adapter_dtype = Dtype::kCount;
-                else if (ParseId(t, d) && IsPlainFloat(d)) c.adapter_dtype = d;
-                else return "\"" + t + "\" is not an adapter format; one of: auto, " + IdList<Dtype>(", ", IsPlainFloatRow);
-                return std::string();
-              }),
+      TextRow(
+          "adapter_dtype", FieldKind::kText, false, G::kLora, "Adapter format",
+          Lasting("LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), " +
+                  IdList<Dtype>(" or ", IsPlainFloatRow)),
+          [](const Config& c) {
+            return std::string(c.adapter_dtype == Dtype::kCount ? "auto" : Info(c.adapter_dtype).id);
+          },
+          [](Config& c, const std::string& t) {
+            Dtype d;
+            if (t == "auto")
+              c.adapter_dtype = Dtype::kCount;
+            else if (ParseId(t, d) && IsPlainFloat(d))
+              c.adapter_dtype = d;
+            else
+              return "\"" + t + "\" is not an adapter format; one of: auto, " + IdList<Dtype>(", ", IsPlainFloatRow);
+            return std::string();
+          }),
       LLMMEM_NUM("cuda_context_gb", cuda_context_gb, G::kOverheads, "CUDA context", "GB", 0, 100, 0.1, "%.2f",
                  "CUDA context and libraries outside PyTorch's allocator"),
-      LLMMEM_NUM("cublas_workspace_mib", cublas_workspace_mib, G::kOverheads, "cuBLAS workspace", "MiB", -1, 4096, 1, "%.3f",
-                 "cuBLAS workspace per thread that runs matmuls (CUBLAS_WORKSPACE_CONFIG; -1: PyTorch's default for the GPU)"),
+      LLMMEM_NUM(
+          "cublas_workspace_mib", cublas_workspace_mib, G::kOverheads, "cuBLAS workspace", "MiB", -1, 4096, 1, "%.3f",
+          "cuBLAS workspace per thread that runs matmuls (CUBLAS_WORKSPACE_CONFIG; -1: PyTorch's default for the GPU)"),
       LLMMEM_NUM("fragmentation_pct", fragmentation_pct, G::kOverheads, "Fragmentation", "%", 0, 100, 1, "%.1f",
                  "allocator fragmentation reserve, as a share of the allocated peak"),
       LLMMEM_NUM("comm_buffer_gb", comm_buffer_gb, G::kOverheads, "Comm buffers", "GB", 0, 10'000, 0.1, "%.2f",
                  "communication buffers"),
       LLMMEM_NUM("other_processes_gb", other_processes_gb, G::kGpu, "Used by others", "GB", 0, 100'000, 0.5, "%.2f",
                  "memory other processes already hold on the GPU (a shared card)"),
-      TextRow("gpu", FieldKind::kText, false, G::kGpu, "GPU",
-              "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb", [](const Config& c) { return c.gpu; },
-              SetGpu),
+      TextRow(
+          "gpu", FieldKind::kText, false, G::kGpu, "GPU",
+          "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb", [](const Config& c) { return c.gpu; },
+          SetGpu),
       LLMMEM_NUM("gpu_memory_gb", gpu_memory_gb, G::kGpu, "Memory", "GB", 0.001, 100'000, 1, "%.2f",
                  "usable memory of one GPU"),
   };

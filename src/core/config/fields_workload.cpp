@@ -14,7 +14,8 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_ENUM("mode", mode, G::kWorkload, "Mode", "", "a mode"),
       LLMMEM_INT("batch", batch, G::kWorkload, "Micro-batch", "", 1, 1'048'576, 1, 8,
                  "micro-batch (inference: concurrent sequences)"),
-      LLMMEM_INT("seq", seq, G::kWorkload, "Sequence length", "", 1, 16'777'216, 512, 4096, "sequence length in tokens"),
+      LLMMEM_INT("seq", seq, G::kWorkload, "Sequence length", "", 1, 16'777'216, 512, 4096,
+                 "sequence length in tokens"),
       LLMMEM_INT("grad_accum", grad_accum, G::kWorkload, "Grad accumulation", "", 1, 1'048'576, 1, 8,
                  "gradient-accumulation steps: micro-batches per optimizer step"),
       LLMMEM_INT("tp", tp, G::kParallelism, "Tensor parallel", "", 1, 1024, 1, 0, "tensor-parallel size"),
@@ -39,11 +40,12 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                   "checkpointed activations to CPU"),
       LLMMEM_NUM("reduce_bucket", reduce_bucket, G::kParallelism, "Reduce bucket", "elements", 0, 1e11, 0, "%.0f",
                  "DeepSpeed reduce_bucket_size"),
-      LLMMEM_NUM("allgather_bucket", allgather_bucket, G::kParallelism, "All-gather bucket", "elements", 0, 1e11, 0, "%.0f",
-                 "DeepSpeed allgather_bucket_size"),
+      LLMMEM_NUM("allgather_bucket", allgather_bucket, G::kParallelism, "All-gather bucket", "elements", 0, 1e11, 0,
+                 "%.0f", "DeepSpeed allgather_bucket_size"),
       LLMMEM_NUM("prefetch_bucket", prefetch_bucket, G::kParallelism, "Prefetch bucket", "elements", 0, 1e11, 0, "%.0f",
                  "ZeRO-3 prefetch bucket (DeepSpeed stage3_prefetch_bucket_size)"),
-      LLMMEM_BOOL("ddp_bucket_view", ddp_bucket_view, G::kParallelism, "DDP bucket view", "DDP gradient_as_bucket_view"),
+      LLMMEM_BOOL("ddp_bucket_view", ddp_bucket_view, G::kParallelism, "DDP bucket view",
+                  "DDP gradient_as_bucket_view"),
       LLMMEM_BOOL("reshard_after_forward", reshard_after_forward, G::kParallelism, "Reshard after forward",
                   "FSDP reshard_after_forward (off: parameters stay gathered from forward to backward)"),
       LLMMEM_ENUM("rlhf", rlhf, G::kRlhf, "Algorithm", "RLHF algorithm: ", "an RLHF algorithm"),
@@ -57,8 +59,10 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                   "implementation profile, which code runs the model (hf-sdpa default): ", "a framework"),
       LLMMEM_BOOL("flash_attn", flash_attn, G::kMemorySavers, "FlashAttention", "FlashAttention"),
       LLMMEM_BOOL("dropout", dropout, G::kMemorySavers, "Dropout", "dropout active"),
-      LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss", "fp32 logits for the loss"),
-      LLMMEM_BOOL("metrics_logits", metrics_logits, G::kOptimizer, "Metrics keep logits", "compute_metrics keeps logits"),
+      LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss",
+                  "fp32 logits for the loss"),
+      LLMMEM_BOOL("metrics_logits", metrics_logits, G::kOptimizer, "Metrics keep logits",
+                  "compute_metrics keeps logits"),
       LLMMEM_DTYPE("dtype", dtype, G::kPrecision, "Weights", "weight format"),
       LLMMEM_DTYPE("grad_dtype", grad_dtype, G::kPrecision, "Gradients", "gradient format"),
       LLMMEM_BOOL("master_weights", master_weights, G::kPrecision, "fp32 master weights", "fp32 master weights"),
@@ -66,29 +70,33 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                   "fp32 gradient copy at the step (DeepSpeed)"),
       LLMMEM_BOOL("grad_accum_fp32", grad_accum_fp32, G::kPrecision, "fp32 grad accumulation buffer",
                   "separate fp32 accumulation buffer"),
-      TextRow("autocast", FieldKind::kText, false, G::kPrecision, "Autocast (AMP)",
-              Lasting("PyTorch AMP: off, " + IdList<Dtype>(" or ", IsAutocastFormatRow) +
-                      " (matmuls in that format, weights kept in dtype; HF Trainer bf16=True)"),
-              [](const Config& c) { return std::string(c.autocast == Dtype::kCount ? "off" : Info(c.autocast).id); },
-              [](Config& c, const std::string& t) {
-                Dtype d = Dtype::kCount;
-                if (t != "off" && !(ParseId(t, d) && IsAutocastFormat(d)))
-                  return "\"" + t + "\" is not an autocast format; one of: off, " + IdList<Dtype>(", ", IsAutocastFormatRow);
-                c.autocast = d;
-                return std::string();
-              }),
+      TextRow(
+          "autocast", FieldKind::kText, false, G::kPrecision, "Autocast (AMP)",
+          Lasting("PyTorch AMP: off, " + IdList<Dtype>(" or ", IsAutocastFormatRow) +
+                  " (matmuls in that format, weights kept in dtype; HF Trainer bf16=True)"),
+          [](const Config& c) { return std::string(c.autocast == Dtype::kCount ? "off" : Info(c.autocast).id); },
+          [](Config& c, const std::string& t) {
+            Dtype d = Dtype::kCount;
+            if (t != "off" && !(ParseId(t, d) && IsAutocastFormat(d)))
+              return "\"" + t + "\" is not an autocast format; one of: off, " +
+                     IdList<Dtype>(", ", IsAutocastFormatRow);
+            c.autocast = d;
+            return std::string();
+          }),
       LLMMEM_INT("group_size", quant.group_size, G::kPrecision, "Group size", "", 1, 1'048'576, 32, 128,
                  "GPTQ/AWQ group size: weights per scale"),
       LLMMEM_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1, "GPTQ/AWQ bits per weight"),
-      LLMMEM_BOOL("nf4_double_quant", quant.nf4_double_quant, G::kPrecision, "Double quantisation", "NF4 double quantisation"),
+      LLMMEM_BOOL("nf4_double_quant", quant.nf4_double_quant, G::kPrecision, "Double quantisation",
+                  "NF4 double quantisation"),
       LLMMEM_ENUM("optimizer", optimizer, G::kOptimizer, "Optimizer", "", "an optimizer"),
       LLMMEM_DTYPE("optimizer_dtype", optimizer_dtype, G::kOptimizer, "State dtype", "optimizer state format"),
-      LLMMEM_ENUM("optimizer_impl", optimizer_impl, G::kOptimizer, "Step implementation", "how the step runs: ",
-                  "an optimizer implementation"),
+      LLMMEM_ENUM("optimizer_impl", optimizer_impl, G::kOptimizer, "Step implementation",
+                  "how the step runs: ", "an optimizer implementation"),
       LLMMEM_BOOL("paged_optimizer", paged_optimizer, G::kOptimizer, "Paged optimizer",
                   "bitsandbytes paged optimizer states (unified memory)"),
       LLMMEM_DTYPE("kv_dtype", kv_dtype, G::kPrecision, "KV cache", "KV cache format"),
-      LLMMEM_BOOL("all_logits", all_logits, G::kPrecision, "Logits for every position", "logits for every prompt position"),
+      LLMMEM_BOOL("all_logits", all_logits, G::kPrecision, "Logits for every position",
+                  "logits for every prompt position"),
   };
   out.insert(out.end(), std::begin(rows), std::end(rows));
 }

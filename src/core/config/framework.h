@@ -13,11 +13,11 @@ enum class Framework : uint8_t { kHfEager, kHfSdpa, kHfFlash2, kMegatron, kLiger
 
 struct FrameworkInfo {
   Framework value;
-  const char* id;      // "hf-sdpa": configs, URLs, --framework
+  const char* id;       // "hf-sdpa": configs, URLs, --framework
   const char* aliases;  // other spellings accepted, space-separated
-  const char* label;   // shown in the UI
-  const char* help;    // one line: what runs and what it keeps
-  const char* source;  // where the saved-tensor list comes from
+  const char* label;    // shown in the UI
+  const char* help;     // one line: what runs and what it keeps
+  const char* source;   // where the saved-tensor list comes from
 };
 
 EnumTable<FrameworkInfo> TableOf(Framework);  // Info, Id, ParseId, IdList: enum_table.h

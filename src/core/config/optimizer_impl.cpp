@@ -8,7 +8,8 @@ constexpr OptimizerImplInfo kImpls[] = {
      "foreach under the HF profiles (torch.optim's default on CUDA), fused under megatron (apex/TE FusedAdam)", ""},
     {OptimizerImpl::kForeach, "foreach", "", "foreach (torch default)",
      "torch.optim multi-tensor path: _foreach_sqrt(exp_avg_sq) allocates one state-sized temporary at the step",
-     "torch/optim/adam.py and adamw.py, _multi_tensor_adam(w): exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)"},
+     "torch/optim/adam.py and adamw.py, _multi_tensor_adam(w): exp_avg_sq_sqrt = "
+     "torch._foreach_sqrt(device_exp_avg_sqs)"},
     {OptimizerImpl::kFused, "fused", "", "fused (fused=True, apex, TE)",
      "one fused kernel updates in place: no temporaries (torch fused=True, apex/TE FusedAdam, DeepSpeed)",
      "torch/optim/adam.py _fused_adam (torch._fused_adam_); apex.optimizers.FusedAdam"},

@@ -8,18 +8,17 @@
 #include <cstdint>
 #include "core/config/enum_table.h"
 
-
 namespace llmmem::core {
 
 enum class Runtime : uint8_t { kHfGenerate, kVllm, kSglang, kLlamaCpp, kOllama, kLast = kOllama };
 
 struct RuntimeInfo {
   Runtime value;
-  const char* id;      // "vllm": configs, URLs, --runtime
+  const char* id;       // "vllm": configs, URLs, --runtime
   const char* aliases;  // other spellings accepted, space-separated
-  const char* label;   // shown in the UI
-  const char* help;    // one line: what it allocates
-  const char* source;  // the files (and commits) the accounting follows
+  const char* label;    // shown in the UI
+  const char* help;     // one line: what it allocates
+  const char* source;   // the files (and commits) the accounting follows
 };
 
 EnumTable<RuntimeInfo> TableOf(Runtime);  // Info, Id, ParseId, IdList: enum_table.h

@@ -59,15 +59,16 @@ void CheckModel(const ModelSpec& m, Checker& k) {
       k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
     }
     if (k.ok && m.kv_lora_rank > 0 && (m.qk_rope_dim < 1 || m.v_head_dim < 1)) {
-      k.Error(DiagId::kInconsistent, "model.kv_lora_rank", "an MLA model (kv_lora_rank > 0) needs qk_rope_dim and v_head_dim");
+      k.Error(DiagId::kInconsistent, "model.kv_lora_rank",
+              "an MLA model (kv_lora_rank > 0) needs qk_rope_dim and v_head_dim");
     }
     if (k.ok && m.kv_heads > m.heads) {
       k.Error(DiagId::kInconsistent, "model.kv_heads",
               "kv_heads (" + std::to_string(m.kv_heads) + ") cannot exceed heads (" + std::to_string(m.heads) + ")");
     } else if (k.ok && m.heads % m.kv_heads != 0) {
       k.Error(DiagId::kInconsistent, "model.kv_heads",
-              "heads (" + std::to_string(m.heads) + ") must be a multiple of kv_heads (" +
-                  std::to_string(m.kv_heads) + ") for grouped-query attention");
+              "heads (" + std::to_string(m.heads) + ") must be a multiple of kv_heads (" + std::to_string(m.kv_heads) +
+                  ") for grouped-query attention");
     }
     if (k.ok && m.experts > 0 && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) {
       k.Error(DiagId::kInconsistent, "model.experts_per_token",
@@ -92,7 +93,8 @@ void CheckModel(const ModelSpec& m, Checker& k) {
     k.Error(DiagId::kMissingField, "model",
             "the model has neither dimensions (hidden, layers, heads) nor a parameter count (params_override)");
   }
-  if (!params_override->InRange(params_override->model_number(m))) k.Range(*params_override, params_override->model_number(m));
+  if (!params_override->InRange(params_override->model_number(m)))
+    k.Range(*params_override, params_override->model_number(m));
 }
 
 // Everything else. `model_checked`: CheckModel has run (or its verdict, ok, is known).
@@ -119,8 +121,9 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
   }
   if (arch && k.ok && c.ep > 1 && (m.experts == 0 || m.experts % c.ep != 0)) {
     k.Error(DiagId::kInconsistent, "ep",
-            m.experts == 0 ? std::string("expert parallelism needs a mixture-of-experts model (experts > 0)")
-                           : "ep (" + std::to_string(c.ep) + ") must divide the experts (" + std::to_string(m.experts) + ")");
+            m.experts == 0
+                ? std::string("expert parallelism needs a mixture-of-experts model (experts > 0)")
+                : "ep (" + std::to_string(c.ep) + ") must divide the experts (" + std::to_string(m.experts) + ")");
   }
   if (k.ok && c.offload_params != Offload::kNone && c.mode == Mode::kInference) {
     // Counted as ZeRO-3 training counts it, inference would keep no weights on the GPU at all
@@ -147,8 +150,9 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
   if (training && !TrainableFormat(c.dtype)) {
     k.Error(DiagId::kInconsistent, "dtype",
             std::string("training keeps its weights in fp32, bf16, fp16, fp8 or int8, not ") + Info(c.dtype).id +
-                (c.mode == Mode::kQlora ? " (QLoRA stores the frozen base in NF4 by itself; dtype is the adapters' precision)"
-                                        : "; for a quantised frozen base choose QLoRA, or inference"));
+                (c.mode == Mode::kQlora
+                     ? " (QLoRA stores the frozen base in NF4 by itself; dtype is the adapters' precision)"
+                     : "; for a quantised frozen base choose QLoRA, or inference"));
   }
   if (training && !Info(c.grad_dtype).trainable) {
     k.Error(DiagId::kInconsistent, "grad_dtype",
@@ -182,7 +186,8 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             std::string("the KV cache is stored in fp32, bf16, fp16, fp8, int8 or int4, not ") + Info(c.kv_dtype).id);
   }
   if ((c.mode == Mode::kLora || c.mode == Mode::kQlora) && (c.lora_targets & kLoraAllLinear) == 0) {
-    k.Error(DiagId::kInconsistent, "lora_targets", "LoRA needs at least one target module (q, k, v, o, gate, up, down)");
+    k.Error(DiagId::kInconsistent, "lora_targets",
+            "LoRA needs at least one target module (q, k, v, o, gate, up, down)");
   }
   if ((c.mode == Mode::kLora || c.mode == Mode::kQlora) && !arch) {
     k.Error(DiagId::kNoArchitecture, "model", "LoRA adapters attach to matrices: the model needs its dimensions");
@@ -201,8 +206,8 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     // Reported above.
   } else if (arch && m.max_positions > 0 && c.seq > m.max_positions) {
     k.Note(DiagId::kOutOfRange, Severity::kWarning, "seq",
-           "seq = " + FormatCount(c.seq) + " is longer than the " + FormatCount(m.max_positions) +
-               "-token context " + m.name + " was trained for (max_position_embeddings); memory is estimated anyway");
+           "seq = " + FormatCount(c.seq) + " is longer than the " + FormatCount(m.max_positions) + "-token context " +
+               m.name + " was trained for (max_position_embeddings); memory is estimated anyway");
   }
   if (training && c.master_weights && c.dtype == Dtype::kFp32) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "master_weights",
@@ -210,13 +215,15 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
   }
   if (training && !arch) {
     k.Note(DiagId::kNoArchitecture, Severity::kWarning, "model",
-           "activations are not counted: the model is given only as a parameter count; enter its dimensions to count them");
+           "activations are not counted: the model is given only as a parameter count; enter its dimensions to count "
+           "them");
   }
   if (!training && arch && m.arch == Arch::kEncoder) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype", "an encoder-only model keeps no KV cache");
   }
   if (c.sp && c.tp == 1) {
-    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "sp", "sequence parallelism has no effect without tensor parallelism (tp > 1)");
+    k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "sp",
+           "sequence parallelism has no effect without tensor parallelism (tp > 1)");
   }
   if (arch && m.params_override > 0) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "model.params_override",

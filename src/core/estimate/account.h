@@ -32,8 +32,10 @@ void Account(const Derived& d, Sink& s) {
     if (rlhf) AccountRollout(d, s);
   } else {
     s.Begin("inference", UsesServingRuntime(d.c) ? Info(d.c.runtime).label : "Inference state");
-    if (UsesServingRuntime(d.c)) AccountServing(d, s);
-    else AccountInference(d, s);
+    if (UsesServingRuntime(d.c))
+      AccountServing(d, s);
+    else
+      AccountInference(d, s);
     s.End();
   }
   AccountLibraryWorkspaces(d, s);

@@ -20,15 +20,15 @@ namespace llmmem::core {
 // tensors are recomputed).
 template <class F>
 void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
-  if (IsHuggingFace(d.c.framework)) ForEachHfLayerTensor(d, keep_scores, f);
-  else ForEachPaperLayerTensor(d, keep_scores, f);
+  if (IsHuggingFace(d.c.framework))
+    ForEachHfLayerTensor(d, keep_scores, f);
+  else
+    ForEachPaperLayerTensor(d, keep_scores, f);
 }
 
 namespace detail {
 
-inline double SplitShare(const Derived& d, Split split) {
-  return (split == Split::kTp || d.c.sp) ? 1.0 / d.t : 1.0;
-}
+inline double SplitShare(const Derived& d, Split split) { return (split == Split::kTp || d.c.sp) ? 1.0 / d.t : 1.0; }
 
 inline double LayerBytes(const Derived& d, bool keep_scores) {
   double sum = 0;
@@ -55,22 +55,32 @@ inline std::string RowFormula(const Derived& d, const LayerTensor& t, double per
 
 inline const char* GroupId(LayerGroup g) {
   switch (g) {
-    case LayerGroup::kAttention: return "attention";
-    case LayerGroup::kMlp: return "mlp";
-    case LayerGroup::kNorms: return "norms";
-    case LayerGroup::kLora: return "lora";
-    case LayerGroup::kCasts: return "autocast";
+    case LayerGroup::kAttention:
+      return "attention";
+    case LayerGroup::kMlp:
+      return "mlp";
+    case LayerGroup::kNorms:
+      return "norms";
+    case LayerGroup::kLora:
+      return "lora";
+    case LayerGroup::kCasts:
+      return "autocast";
   }
   return "?";
 }
 
 inline const char* GroupName(LayerGroup g) {
   switch (g) {
-    case LayerGroup::kAttention: return "Attention";
-    case LayerGroup::kMlp: return "MLP";
-    case LayerGroup::kNorms: return "Norms";
-    case LayerGroup::kLora: return "LoRA adapters";
-    case LayerGroup::kCasts: return "Autocast copies";
+    case LayerGroup::kAttention:
+      return "Attention";
+    case LayerGroup::kMlp:
+      return "MLP";
+    case LayerGroup::kNorms:
+      return "Norms";
+    case LayerGroup::kLora:
+      return "LoRA adapters";
+    case LayerGroup::kCasts:
+      return "Autocast copies";
   }
   return "?";
 }
@@ -108,10 +118,18 @@ void AccountOpSelective(const Derived& d, Sink& s, double L) {
   const LayerWidths w = Widths(d);
   const double sp = c.sp ? 1.0 / d.t : 1.0, tp = 1.0 / d.t;
   // The block's matmuls in forward order with their output widths (TP splits them).
-  struct Mm { const char* name; double width; };
+  struct Mm {
+    const char* name;
+    double width;
+  };
   const bool gated = m.mlp == MlpKind::kGated;
-  const Mm mms[] = {{"wq", w.q}, {"wk", w.kv}, {"wv", w.v}, {"wo", d.h}, {gated ? "w1 (gate)" : "fc1", w.f},
-                    {gated ? "w3 (up)" : "fc2", gated ? w.f : d.h}, {"w2 (down)", gated ? d.h : 0}};
+  const Mm mms[] = {{"wq", w.q},
+                    {"wk", w.kv},
+                    {"wv", w.v},
+                    {"wo", d.h},
+                    {gated ? "w1 (gate)" : "fc1", w.f},
+                    {gated ? "w3 (up)" : "fc2", gated ? w.f : d.h},
+                    {"w2 (down)", gated ? d.h : 0}};
   double saved_mm = 0;
   for (int i = 0; i < 7; i += 2) {  // the 1st, 3rd, 5th and 7th matmul
     if (mms[i].width > 0) saved_mm += e * w.sb * mms[i].width * (mms[i].width == d.h ? sp : tp);
@@ -132,10 +150,12 @@ void AccountOpSelective(const Derived& d, Sink& s, double L) {
                               src::kTorchtitanSac, per_layer};
          });
   const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, input);
-  s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations, Live::LayerBackwardOnly(remat), [&] {
-    return Explanation{"one layer's saved tensors, re-created while its backward runs: " + FormatBytesBoth(remat),
-                       src::kRematerialised, remat};
-  });
+  s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
+         Live::LayerBackwardOnly(remat), [&] {
+           return Explanation{
+               "one layer's saved tensors, re-created while its backward runs: " + FormatBytesBoth(remat),
+               src::kRematerialised, remat};
+         });
 }
 
 // The per-model terms on the first and last stages: embeddings, final norm, head and loss.
@@ -162,10 +182,12 @@ void AccountActivations(const Derived& d, Sink& s) {
     const double e = StreamBytes(c);  // the checkpoint is the layer's input: the residual stream
     const double per_layer = e * d.s_local * d.b * d.h / (c.sp ? d.t : 1.0);
     const Device where = c.offload_activations ? Device::kCpu : Device::kGpu;
-    s.Leaf("layer_inputs", c.offload_activations ? "Checkpointed layer inputs (offloaded to CPU)" : "Checkpointed layer inputs",
+    s.Leaf("layer_inputs",
+           c.offload_activations ? "Checkpointed layer inputs (offloaded to CPU)" : "Checkpointed layer inputs",
            Category::kActivations, Live::ForwardOnly(per_layer * L).On(where), [&] {
-             return Explanation{FormatNumber(e) + "sbh" + std::string(c.sp ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
-                                    " per layer x " + FormatNumber(L, 3) + " (layers x micro-batches in flight)" +
+             return Explanation{FormatNumber(e) + "sbh" + std::string(c.sp ? "/t" : "") + " = " +
+                                    FormatBytesBoth(per_layer) + " per layer x " + FormatNumber(L, 3) +
+                                    " (layers x micro-batches in flight)" +
                                     (hf ? "; kept by CheckpointFunction (torch.utils.checkpoint)" : ""),
                                 src::kKorthikantiRecompute, per_layer};
            });
@@ -174,9 +196,11 @@ void AccountActivations(const Derived& d, Sink& s) {
     const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, per_layer);
     s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
            Live::LayerBackwardOnly(remat), [&] {
-             return Explanation{"one layer's saved tensors (less its input where it is one of them), re-created while "
-                                "its backward runs: " + FormatBytesBoth(remat),
-                                src::kRematerialised, remat};
+             return Explanation{
+                 "one layer's saved tensors (less its input where it is one of them), re-created while "
+                 "its backward runs: " +
+                     FormatBytesBoth(remat),
+                 src::kRematerialised, remat};
            });
     if (CastsWeights(c)) {
       // The checkpointed forward saves nothing, but autocast's cache keeps every weight's
@@ -184,9 +208,10 @@ void AccountActivations(const Derived& d, Sink& s) {
       const double copies = ActivationBytes(c) * d.layer_matmul_params / d.t * d.stage_layers;
       s.Leaf("autocast_cache", "Autocast's cached weight copies (until the forward ends)", Category::kActivations,
              Live::LossOnly(copies), [&] {
-               return Explanation{FormatNumber(ActivationBytes(c)) + " x P_layer/t = " +
-                                      FormatBytesBoth(copies / std::max(1.0, d.stage_layers)) + " per layer x " +
-                                      FormatNumber(d.stage_layers, 3) + " layers; freed when autocast exits, before backward",
+               return Explanation{FormatNumber(ActivationBytes(c)) +
+                                      " x P_layer/t = " + FormatBytesBoth(copies / std::max(1.0, d.stage_layers)) +
+                                      " per layer x " + FormatNumber(d.stage_layers, 3) +
+                                      " layers; freed when autocast exits, before backward",
                                   src::kAutocast, copies / std::max(1.0, d.stage_layers)};
              });
     }
@@ -215,9 +240,9 @@ void AccountActivations(const Derived& d, Sink& s) {
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * layers), [&] {
         return Explanation{detail::RowFormula(d, t, per_layer, layers) +
                                (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
-                           t.group == LayerGroup::kLora    ? src::kLora
-                           : t.group == LayerGroup::kCasts ? src::kAutocast
-                           : hf ? layer_source
+                           t.group == LayerGroup::kLora                                    ? src::kLora
+                           : t.group == LayerGroup::kCasts                                 ? src::kAutocast
+                           : hf                                                            ? layer_source
                            : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
                            : t.id == std::string("softmax_stats")                          ? src::kFlash
                                                                                            : src::kKorthikantiLayer,

@@ -26,22 +26,23 @@ namespace llmmem::core {
 // generate() passes max_length when max_cache_len is not given, which is seq here). The
 // dynamic cache holds the tokens seen so far (DynamicLayer.update: torch.cat per step).
 inline double KvCacheTokens(const Derived& d) {
-  const bool static_cache = d.c.runtime == Runtime::kHfGenerate && d.c.mode == Mode::kInference && d.c.max_cache_len > 0;
+  const bool static_cache =
+      d.c.runtime == Runtime::kHfGenerate && d.c.mode == Mode::kInference && d.c.max_cache_len > 0;
   return static_cache ? static_cast<double>(d.c.max_cache_len) / static_cast<double>(d.c.cp) : d.s_local;
 }
 
 inline double KvCacheBytes(const Derived& d) {
   const ModelSpec& m = d.c.model;
   if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
-  const double per_token_layer = m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim)
-                                           : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
+  const double per_token_layer =
+      m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim) : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
   const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
   const double tokens = KvCacheTokens(d);
   const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
   const double token_layers = (d.stage_layers - sliding) * tokens + sliding * windowed;
   // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
-  const double bytes = m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0
-                                 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
+  const double bytes =
+      m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
   return per_token_layer * token_layers * bytes * d.b;
 }
 
@@ -60,12 +61,14 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
         window = "; " + FormatCount(m.sliding_layers) + " of " + FormatCount(m.layers) + " layers keep only the last " +
                  FormatCount(m.sliding_window) + " tokens";
       }
-      return Explanation{shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " +
-                             FormatNumber(per_token, 1) + " B per token (average) x " +
-                             FormatCount(static_cast<int64_t>(tokens)) + " tokens x " +
-                             FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")" +
-                             window + (tokens != d.s_local ? "; a static cache, preallocated for max_cache_len tokens" : ""),
-                         m.IsMla() ? src::kMla : tokens != d.s_local ? src::kStaticCache : src::kKvCache};
+      return Explanation{
+          shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " + FormatNumber(per_token, 1) +
+              " B per token (average) x " + FormatCount(static_cast<int64_t>(tokens)) + " tokens x " +
+              FormatCount(static_cast<int64_t>(d.b)) + " sequences (" + Info(c.kv_dtype).label + ")" + window +
+              (tokens != d.s_local ? "; a static cache, preallocated for max_cache_len tokens" : ""),
+          m.IsMla()             ? src::kMla
+          : tokens != d.s_local ? src::kStaticCache
+                                : src::kKvCache};
     });
   }
 }
@@ -88,10 +91,9 @@ inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
   const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
   PrefillParts p;
   p.attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
-  const double f_width = c.model.IsMoe()
-                             ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
-                                                   c.model.shared_experts * c.model.shared_ffn)
-                             : d.f;
+  const double f_width = c.model.IsMoe() ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
+                                                               c.model.shared_experts * c.model.shared_ffn)
+                                         : d.f;
   p.mlp = e * sb * d.h + e * sb * f_width / d.t * (c.model.mlp == MlpKind::kGated ? 3.0 : 2.0);
   p.total = residual + std::max(p.attention, p.mlp);
   return p;
@@ -110,12 +112,13 @@ void AccountInference(const Derived& d, Sink& s) {
   const PrefillParts parts = PrefillWorkspace(d, sb);
   const double attention = parts.attention, mlp = parts.mlp, workspace = parts.total;
   s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
-    return Explanation{"residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
-                           (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) +
-                           ") for one layer, " + FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
-                           (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)") +
-                           ", " + FormatNumber(e) + " B activations",
-                       src::kPrefill};
+    return Explanation{
+        "residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
+            (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) + ") for one layer, " +
+            FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
+            (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)") + ", " +
+            FormatNumber(e) + " B activations",
+        src::kPrefill};
   });
 
   if (c.model.arch == Arch::kDecoder && d.last_stage) {
@@ -124,15 +127,16 @@ void AccountInference(const Derived& d, Sink& s) {
     const double logits = fp32 * d.b * positions * d.V / d.t;
     s.Leaf("logits", c.all_logits ? "Logits, every position (fp32)" : "Logits, last position (fp32)",
            Category::kActivations, Live::Both(logits), [&] {
-             return Explanation{FormatNumber(fp32) + " B x b x " + std::string(c.all_logits ? "s" : "1") + " x V = " +
-                                    FormatBytesBoth(logits),
+             return Explanation{FormatNumber(fp32) + " B x b x " + std::string(c.all_logits ? "s" : "1") +
+                                    " x V = " + FormatBytesBoth(logits),
                                 src::kPrefill};
            });
   }
 }
 
 // CUDA context, communication buffers, the allocator's fragmentation reserve and what
-// other processes already hold on a shared card, each its own line. Fragmentation is a share of what the allocator holds at each moment.
+// other processes already hold on a shared card, each its own line. Fragmentation is a share of what the allocator
+// holds at each moment.
 template <class Sink>
 void AccountOverheads(const Config& c, Sink& s) {
   const double allocated[kMomentCount] = {s.Moment(0), s.Moment(1), s.Moment(2), s.Moment(3)};
@@ -152,8 +156,10 @@ void AccountOverheads(const Config& c, Sink& s) {
     });
   }
   if (c.cuda_context_gb > 0) {
-    s.Leaf("cuda_context", "CUDA context (outside the allocator)", Category::kOverheads, Live::Both(c.cuda_context_gb * kGB),
-           [&] { return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext}; });
+    s.Leaf("cuda_context", "CUDA context (outside the allocator)", Category::kOverheads,
+           Live::Both(c.cuda_context_gb * kGB), [&] {
+             return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext};
+           });
   }
   if (c.other_processes_gb > 0) {
     s.Leaf("other_processes", "Held by other processes (shared GPU)", Category::kOverheads,

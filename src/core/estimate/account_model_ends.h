@@ -20,9 +20,9 @@ struct EndTensor {
   const char* id;
   const char* name;
   double elem_bytes;
-  const char* dims;   // "sbh"
+  const char* dims;  // "sbh"
   EndSplit split;
-  double elements;    // on this GPU
+  double elements;  // on this GPU
   const char* node;
   const char* vs_paper;
   const char* source;
@@ -55,8 +55,8 @@ void ForEachFirstStageTensor(const Derived& d, F&& f) {
     f(EndTensor{"input_ids", "Token ids (int64)", 8, "sb", EndSplit::kNone, sb, "EmbeddingBackward0 (indices)",
                 "not in the paper: the embedding keeps its int64 indices for the weight's gradient", src::kHfModeling});
     if (m.learned_positions > 0) {
-      f(EndTensor{"position_ids", "Position ids (int64)", 8, "s", EndSplit::kNone, d.s_local, "EmbeddingBackward0 (indices)", "",
-                  src::kHfModeling});
+      f(EndTensor{"position_ids", "Position ids (int64)", 8, "s", EndSplit::kNone, d.s_local,
+                  "EmbeddingBackward0 (indices)", "", src::kHfModeling});
     }
   }
   if (c.dropout && (!hf || gpt2)) {
@@ -76,23 +76,25 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
     // (1 x s x d_head: one row for the whole batch); every layer's apply_rotary_pos_emb
     // multiplies by them, so one pair is kept for all layers.
     const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
-    const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)" : "MulBackward0 (other) in apply_rotary_pos_emb";
+    const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)"
+                                                        : "MulBackward0 (other) in apply_rotary_pos_emb";
     // cos and sin come back in the hidden states' format: the stream's (fp32 under AMP).
-    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", StreamBytes(c), "2s*d_head", EndSplit::kNone, 2 * d.s_local * rope,
-                node, "not in the paper: one cos/sin pair per forward", src::kHfModeling});
+    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", StreamBytes(c), "2s*d_head",
+                EndSplit::kNone, 2 * d.s_local * rope, node, "not in the paper: one cos/sin pair per forward",
+                src::kHfModeling});
   }
   if (c.recompute != Recompute::kFull) return;
   // Gradient checkpointing keeps each layer's call arguments: besides the hidden states,
   // the eager path's 4-D causal mask (SDPA and flash_attention_2 get none without
   // padding) and the position ids, shared by all layers.
   if (c.framework == Framework::kHfEager) {
-    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", StreamBytes(c), "bs^2", EndSplit::kNone,
-                d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
+    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", StreamBytes(c), "bs^2",
+                EndSplit::kNone, d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
                 "not in the paper: eager attention's 4-D float mask", src::kHfModeling});
   }
   if (rotary) {
-    f(EndTensor{"checkpoint_position_ids", "Position ids kept by the checkpointed layers (int64)", 8, "s", EndSplit::kNone,
-                d.s_local, "CheckpointFunction (layer arguments)", "", src::kHfModeling});
+    f(EndTensor{"checkpoint_position_ids", "Position ids kept by the checkpointed layers (int64)", 8, "s",
+                EndSplit::kNone, d.s_local, "CheckpointFunction (layer arguments)", "", src::kHfModeling});
   }
 }
 
@@ -109,22 +111,25 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
   const double vocab = d.V / d.t;  // vocab-parallel head and loss split V
   if (m.final_norm) {
     if (!hf) {
-      f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share, "Megatron-Core", "",
-                  src::kKorthikantiOutput});
+      f(EndTensor{"final_norm_input", "Final norm input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share, "Megatron-Core",
+                  "", src::kKorthikantiOutput});
     } else if (m.norm == NormKind::kLayerNorm || liger) {
-      f(EndTensor{"final_norm_input", "Final norm input", !liger && Autocast(c) ? 4.0 : e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
-                  liger ? "LigerRMSNormFunction (X)" : "NativeLayerNormBackward0 (input)", "", src::kHfModeling});
-      f(EndTensor{"final_norm_stats", liger ? "Final norm rstd (fp32)" : "Final norm mean and rstd (fp32)", liger ? 4.0 : 8.0,
-                  "sb", EndSplit::kSp, sb * sp_share, liger ? "LigerRMSNormFunction (RSTD)" : "NativeLayerNormBackward0 (mean, rstd)",
-                  "", src::kHfModeling});
+      f(EndTensor{"final_norm_input", "Final norm input", !liger && Autocast(c) ? 4.0 : e, "sbh", EndSplit::kSp,
+                  sb * d.h * sp_share, liger ? "LigerRMSNormFunction (X)" : "NativeLayerNormBackward0 (input)", "",
+                  src::kHfModeling});
+      f(EndTensor{"final_norm_stats", liger ? "Final norm rstd (fp32)" : "Final norm mean and rstd (fp32)",
+                  liger ? 4.0 : 8.0, "sb", EndSplit::kSp, sb * sp_share,
+                  liger ? "LigerRMSNormFunction (RSTD)" : "NativeLayerNormBackward0 (mean, rstd)", "",
+                  src::kHfModeling});
     } else {
-      f(EndTensor{"final_norm_input", "Final norm: fp32 upcast of the input", 4, "sbh", EndSplit::kSp, sb * d.h * sp_share,
-                  "PowBackward0 (self), MulBackward0 (self)", "the paper keeps the 16-bit input", src::kHfModeling});
+      f(EndTensor{"final_norm_input", "Final norm: fp32 upcast of the input", 4, "sbh", EndSplit::kSp,
+                  sb * d.h * sp_share, "PowBackward0 (self), MulBackward0 (self)", "the paper keeps the 16-bit input",
+                  src::kHfModeling});
       f(EndTensor{"final_norm_stats", "Final norm: rsqrt per token (fp32)", 4, "sb", EndSplit::kSp, sb * sp_share,
                   "RsqrtBackward0 (result)", "", src::kHfModeling});
       if (!d.adapters) {
-        f(EndTensor{"final_norm_normalised", "Final norm: normalised, cast back", StreamBytes(c), "sbh", EndSplit::kSp, sb * d.h * sp_share,
-                    "MulBackward0 (other)", "", src::kHfModeling});
+        f(EndTensor{"final_norm_normalised", "Final norm: normalised, cast back", StreamBytes(c), "sbh", EndSplit::kSp,
+                    sb * d.h * sp_share, "MulBackward0 (other)", "", src::kHfModeling});
       }
     }
   }
@@ -135,8 +140,8 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                 "LigerFusedLinearCrossEntropyFunction (grad_input)",
                 "no logits kept: the fused linear cross-entropy computes gradients in the forward", src::kLiger});
     if (!d.adapters && !m.tied_embeddings) {
-      f(EndTensor{"flce_grad_weight", "Head weight gradient, computed in the forward", e, "Vh", EndSplit::kTp, vocab * d.h,
-                  "LigerFusedLinearCrossEntropyFunction (grad_weight)", "", src::kLiger});
+      f(EndTensor{"flce_grad_weight", "Head weight gradient, computed in the forward", e, "Vh", EndSplit::kTp,
+                  vocab * d.h, "LigerFusedLinearCrossEntropyFunction (grad_weight)", "", src::kLiger});
     }
     const double rows = LigerChunkRows(sb, d.V, d.h);
     f(EndTensor{"flce_chunk", "One chunk's logits (transient)", e, "cV", EndSplit::kTp, rows * vocab,
@@ -144,7 +149,8 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
   } else {
     if (!hf || !d.adapters) {
       f(EndTensor{"head_input", "Output projection input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
-                  hf ? "MmBackward0 (self) of lm_head" : "Megatron-Core", "", hf ? src::kHfModeling : src::kKorthikantiOutput});
+                  hf ? "MmBackward0 (self) of lm_head" : "Megatron-Core", "",
+                  hf ? src::kHfModeling : src::kKorthikantiOutput});
     }
     if (CastsWeights(c)) {
       f(EndTensor{"head_weight_cast", "Autocast's 16-bit copy of the output head", e, "Vh", EndSplit::kTp, vocab * d.h,
@@ -154,10 +160,11 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
     const double logit_bytes = c.loss_logits_fp32 ? 4.0 : e;
     if (!hf) {
       f(EndTensor{"logits", c.loss_logits_fp32 ? "Logits for the loss (fp32)" : "Logits for the loss", logit_bytes,
-                  "sbV", EndSplit::kTp, sb * vocab, "Megatron-Core vocab-parallel cross-entropy", "", src::kKorthikantiOutput});
+                  "sbV", EndSplit::kTp, sb * vocab, "Megatron-Core vocab-parallel cross-entropy", "",
+                  src::kKorthikantiOutput});
     } else {
-      f(EndTensor{"logits", c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities", logit_bytes, "sbV", EndSplit::kTp,
-                  sb * vocab, "LogSoftmaxBackward0 (result)",
+      f(EndTensor{"logits", c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities", logit_bytes, "sbV",
+                  EndSplit::kTp, sb * vocab, "LogSoftmaxBackward0 (result)",
                   "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output",
                   src::kHfLoss});
       f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb, "NllLossBackward0 (target)",
@@ -165,8 +172,8 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
       // Not kept, but alive at the loss: while LogSoftmaxBackward0 runs it holds the
       // incoming gradient and its own output, both as wide as the log-probabilities (the
       // forward's 16-bit logits and fp32 upcast, at most as large, are freed by then).
-      f(EndTensor{"loss_transient", "Loss gradients at their peak (transient)", 2 * logit_bytes, "sbV", EndSplit::kTp, sb * vocab,
-                  "NllLossBackward0 output and LogSoftmaxBackward0 output",
+      f(EndTensor{"loss_transient", "Loss gradients at their peak (transient)", 2 * logit_bytes, "sbV", EndSplit::kTp,
+                  sb * vocab, "NllLossBackward0 output and LogSoftmaxBackward0 output",
                   "not in the paper: the backward of the loss holds two more log-prob-sized tensors", src::kHfLoss});
     }
   }
@@ -188,7 +195,8 @@ void AccountModelEnds(const Derived& d, Sink& s) {
     const double bytes = t.elem_bytes * t.elements * copies;
     const Live live = output_side && !t.outlives_loss ? Live::LossOnly(bytes) : Live::ForwardOnly(bytes);
     s.Leaf(t.id, t.name, Category::kActivations, live, [&] {
-      std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " + FormatBytesBoth(t.elem_bytes * t.elements);
+      std::string f = FormatNumber(t.elem_bytes) + t.dims + (detail::SplitShown(d, t.split) ? "/t" : "") + " = " +
+                      FormatBytesBoth(t.elem_bytes * t.elements);
       if (copies != 1) f += " x " + FormatNumber(copies, 3) + " micro-batches in flight";
       f += std::string("; kept by ") + t.node;
       if (*t.vs_paper != '\0') f += std::string("; ") + t.vs_paper;

@@ -38,20 +38,23 @@ void AccountStepTemporaries(const Derived& d, Sink& s, double T, OptimizerImpl i
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
   const double o_shards = d.OptimizerShards();
   const double largest = std::fmin(d.largest_trainable > 0 ? d.largest_trainable : T, T);
-  const double elements = impl == OptimizerImpl::kForeach ? T / o_shards
+  const double elements = impl == OptimizerImpl::kForeach   ? T / o_shards
                           : impl == OptimizerImpl::kForLoop ? 2 * largest
                                                             : largest;
-  const Live live = impl == OptimizerImpl::kInBackward ? Live::ForwardOnly(elements * obpp) : Live::StepOnly(elements * obpp);
-  s.Leaf("step_temporaries", impl == OptimizerImpl::kForeach   ? "Step temporaries (sqrt of v, all at once)"
-                             : impl == OptimizerImpl::kForLoop ? "Step temporaries (two of the largest tensor)"
-                                                               : "Step temporaries (one tensor)",
+  const Live live =
+      impl == OptimizerImpl::kInBackward ? Live::ForwardOnly(elements * obpp) : Live::StepOnly(elements * obpp);
+  s.Leaf("step_temporaries",
+         impl == OptimizerImpl::kForeach   ? "Step temporaries (sqrt of v, all at once)"
+         : impl == OptimizerImpl::kForLoop ? "Step temporaries (two of the largest tensor)"
+                                           : "Step temporaries (one tensor)",
          Category::kOptimizerStates, live.On(device), [&] {
-           return Explanation{detail::PerParam(obpp, elements,
-                                               impl == OptimizerImpl::kForeach   ? "state elements: _foreach_sqrt(exp_avg_sq)"
-                                               : impl == OptimizerImpl::kForLoop ? "elements: two of the largest tensor"
-                                                                                 : "elements of the largest tensor") +
-                                  "; " + Info(impl).help,
-                              Info(impl).source};
+           return Explanation{
+               detail::PerParam(obpp, elements,
+                                impl == OptimizerImpl::kForeach   ? "state elements: _foreach_sqrt(exp_avg_sq)"
+                                : impl == OptimizerImpl::kForLoop ? "elements: two of the largest tensor"
+                                                                  : "elements of the largest tensor") +
+                   "; " + Info(impl).help,
+               Info(impl).source};
          });
 }
 
@@ -61,7 +64,9 @@ template <class Sink>
 void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   const Config& c = d.c;
   const double T = trainable >= 0 ? trainable : d.T_gpu;
-  const char* what = d.adapters ? "adapter params" : (d.t > 1 || d.pp > 1 || d.ep > 1) ? "params on this GPU" : "params";
+  const char* what = d.adapters                          ? "adapter params"
+                     : (d.t > 1 || d.pp > 1 || d.ep > 1) ? "params on this GPU"
+                                                         : "params";
   const double g_shards = d.GradShards();
   const double o_shards = d.OptimizerShards();
   const Device opt_device = detail::OffloadDevice(c.offload_optimizer);
@@ -101,19 +106,23 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     // FSDP's CPUOffload(offload_params=True) keeps the sharded gradients on the CPU too
     // (the optimizer steps there); DeepSpeed's offload_param likewise with the optimizer.
     // The gradients go where the optimizer steps: the CPU, or NVMe with ZeRO-Infinity.
-    const Device grad_device = c.offload_params == Offload::kNone ? Device::kGpu
+    const Device grad_device = c.offload_params == Offload::kNone      ? Device::kGpu
                                : c.offload_optimizer == Offload::kNone ? Device::kCpu
-                                                                        : opt_device;
-    const char* grad_where = grad_device == Device::kGpu ? "" : grad_device == Device::kCpu ? " (offloaded to CPU with the parameters)" : " (offloaded to NVMe with the parameters)";
+                                                                       : opt_device;
+    const char* grad_where = grad_device == Device::kGpu   ? ""
+                             : grad_device == Device::kCpu ? " (offloaded to CPU with the parameters)"
+                                                           : " (offloaded to NVMe with the parameters)";
     // PyTorch frees .grad at zero_grad(set_to_none=True), its default since 2.0, so under the
     // HF profiles the gradients are created during backward: at its start only the output
     // head's (the first computed) exists beside the activations. Megatron's and DeepSpeed's
     // gradient buffers, and any gradient accumulated over micro-batches, persist.
     const double grads = T * gbpp / g_shards;
     const bool transient = IsHuggingFace(c.framework) && c.grad_accum <= 1 && grad_device == Device::kGpu;
-    const double head = transient && !d.adapters && d.last_stage
-                            ? std::fmin(grads, static_cast<double>(d.counts.head > 0 ? d.counts.head : d.counts.embedding) / d.t * gbpp / g_shards)
-                            : 0;
+    const double head =
+        transient && !d.adapters && d.last_stage
+            ? std::fmin(grads, static_cast<double>(d.counts.head > 0 ? d.counts.head : d.counts.embedding) / d.t *
+                                   gbpp / g_shards)
+            : 0;
     // The head's gradient is made by its backward, after the loss's: it coexists with the
     // layers' backward, not with the loss's gradients (measured, tests/truth/GPU.md); Liger
     // computes it inside the forward.
@@ -123,11 +132,12 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
                              Info(grad_dtype).label + ")" + grad_where +
                              (transient ? "; created in backward (zero_grad sets them to None): in the last layer's "
-                                          "backward only the output head's, " + FormatBytesBoth(head)
+                                          "backward only the output head's, " +
+                                              FormatBytesBoth(head)
                                         : ""),
-                         grad_device != Device::kGpu ? src::kOffload
+                         grad_device != Device::kGpu                              ? src::kOffload
                          : c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads
-                                                                                 : src::kZeroModelStates};
+                                                                                  : src::kZeroModelStates};
     });
   }
 
@@ -193,23 +203,28 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
                            src::kAdam8bit};
       };
       s.Begin("optimizer", "8-bit Adam states");
-      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device), explain);
-      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device), explain);
+      s.Leaf("adam_m", "First moment m (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device),
+             explain);
+      s.Leaf("adam_v", "Second moment v (8-bit)", Category::kOptimizerStates, Live::Both(each).On(state_device),
+             explain);
       s.End();
       break;
     }
     case Optimizer::kAdafactor: {
       // Without an architecture the matrices' shapes are unknown: count one fp32 value
       // per parameter (the unfactored upper bound) and say so in the formula.
-      const double elems = d.adapters ? d.lora_factored : d.has_arch ? d.full_factored * (T / (d.P_gpu > 0 ? d.P_gpu : 1)) : T;
+      const double elems = d.adapters   ? d.lora_factored
+                           : d.has_arch ? d.full_factored * (T / (d.P_gpu > 0 ? d.P_gpu : 1))
+                                        : T;
       s.Leaf("adafactor_v", "Adafactor factored second moment", Category::kOptimizerStates,
              Live::Both(elems * 4 / o_shards).On(opt_device), [&] {
-               return Explanation{(d.has_arch ? "4 B x (rows + cols) per matrix, 4 B per vector element: " +
-                                                    FormatCount(static_cast<int64_t>(std::llround(elems))) + " fp32 values"
-                                              : "4 B x " + FormatCount(static_cast<int64_t>(std::llround(elems))) +
-                                                    " (no architecture: unfactored upper bound)") +
-                                      detail::ShardNote(o_shards, c.zero) + opt_where,
-                                  src::kAdafactor};
+               return Explanation{
+                   (d.has_arch ? "4 B x (rows + cols) per matrix, 4 B per vector element: " +
+                                     FormatCount(static_cast<int64_t>(std::llround(elems))) + " fp32 values"
+                               : "4 B x " + FormatCount(static_cast<int64_t>(std::llround(elems))) +
+                                     " (no architecture: unfactored upper bound)") +
+                       detail::ShardNote(o_shards, c.zero) + opt_where,
+                   src::kAdafactor};
              });
       break;
     }

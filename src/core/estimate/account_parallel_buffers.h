@@ -22,9 +22,11 @@ void AccountParallelBuffers(const Derived& d, Sink& s) {
       const double bytes = d.T_gpu * gbpp;
       s.Leaf("ddp_buckets", "DDP gradient buckets (a copy of the gradients)", Category::kBuffers, Live::Both(bytes),
              [&] {
-               return Explanation{"PyTorch DDP with gradient_as_bucket_view=False keeps flat buckets as large as the "
-                                  "gradients: " + FormatBytesBoth(bytes),
-                                  src::kDdpBuckets};
+               return Explanation{
+                   "PyTorch DDP with gradient_as_bucket_view=False keeps flat buckets as large as the "
+                   "gradients: " +
+                       FormatBytesBoth(bytes),
+                   src::kDdpBuckets};
              });
     }
   } else {
@@ -46,11 +48,12 @@ void AccountParallelBuffers(const Derived& d, Sink& s) {
       // torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy): every layer's
       // parameters stay gathered from its forward to its backward.
       const double gathered = d.P_gpu * wbpp;
-      s.Leaf("gathered_params", "Parameters kept gathered after forward", Category::kBuffers, Live::Both(gathered), [&] {
-        return Explanation{FormatCount(static_cast<int64_t>(std::llround(d.P_gpu))) + " params on this GPU x " +
-                               FormatNumber(wbpp) + " B, unsharded (reshard_after_forward=False)",
-                           src::kZero3Gather};
-      });
+      s.Leaf("gathered_params", "Parameters kept gathered after forward", Category::kBuffers, Live::Both(gathered),
+             [&] {
+               return Explanation{FormatCount(static_cast<int64_t>(std::llround(d.P_gpu))) + " params on this GPU x " +
+                                      FormatNumber(wbpp) + " B, unsharded (reshard_after_forward=False)",
+                                  src::kZero3Gather};
+             });
     } else {
       const double layer = d.layer_params_gpu * wbpp;
       const double prefetch = std::fmin(c.prefetch_bucket, d.layer_params_gpu) * wbpp;

@@ -27,32 +27,32 @@ namespace llmmem::core {
 // Every figure of one GPU's serving memory (the GPU of pipeline stage d.stage).
 struct ServingPlan {
   ServingSettings set;
-  double total = 0;             // the GPU's memory
-  double context = 0;           // CUDA context (cuda_context_gb)
-  double weights = 0;           // weights on this GPU (paged servers)
-  double kv_token_layer = 0;    // one token's K and V in one layer, on this GPU
-  double layers_here = 0;       // layers whose KV this GPU holds
+  double total = 0;           // the GPU's memory
+  double context = 0;         // CUDA context (cuda_context_gb)
+  double weights = 0;         // weights on this GPU (paged servers)
+  double kv_token_layer = 0;  // one token's K and V in one layer, on this GPU
+  double layers_here = 0;     // layers whose KV this GPU holds
   // vLLM / SGLang.
-  double budget = 0;            // vLLM: utilisation x memory; SGLang: fraction x free memory
-  double workspace = 0;         // profiling forward's activation peak
-  double sampler = 0;           // vLLM: the dummy sampler run's logits
-  double activation = 0;        // max(workspace, sampler)
-  double graphs = 0;            // CUDA graph pool (estimate)
-  double non_torch = 0;         // vLLM: non-torch memory during profiling
-  double kv_available = 0;      // what the budget leaves for the KV pool
-  double block_bytes = 0;       // vLLM: a 16-token block over this GPU's layers; SGLang: one token
-  double pool_units = 0;        // vLLM blocks / SGLang tokens
+  double budget = 0;        // vLLM: utilisation x memory; SGLang: fraction x free memory
+  double workspace = 0;     // profiling forward's activation peak
+  double sampler = 0;       // vLLM: the dummy sampler run's logits
+  double activation = 0;    // max(workspace, sampler)
+  double graphs = 0;        // CUDA graph pool (estimate)
+  double non_torch = 0;     // vLLM: non-torch memory during profiling
+  double kv_available = 0;  // what the budget leaves for the KV pool
+  double block_bytes = 0;   // vLLM: a 16-token block over this GPU's layers; SGLang: one token
+  double pool_units = 0;    // vLLM blocks / SGLang tokens
   double pool_bytes = 0;
-  double needed_units = 0;      // batch x cdiv(seq, 16) blocks / batch x seq tokens
+  double needed_units = 0;  // batch x cdiv(seq, 16) blocks / batch x seq tokens
   double needed_bytes = 0;
-  double outside = 0;           // on the GPU but outside the budget
-  double capacity = 0;          // what the verdict compares against
+  double outside = 0;   // on the GPU but outside the budget
+  double capacity = 0;  // what the verdict compares against
   // llama.cpp / Ollama.
   double per_layer_weights = 0, embedding_weights = 0, output_weights = 0;
   double gpu_layers_here = 0, cpu_layers = 0;
   bool output_here = false, output_on_cpu = false, host_here = false;
   double weights_gpu = 0, weights_cpu = 0;
-  double kv_layer = 0;          // one full-attention layer's cache (n_ctx cells)
+  double kv_layer = 0;  // one full-attention layer's cache (n_ctx cells)
   double kv_gpu = 0, kv_cpu = 0;
   double attn_phase = 0, ffn_phase = 0, out_phase = 0, mask = 0;
   double compute_gpu = 0, compute_cpu = 0, output_buffer = 0;
@@ -115,7 +115,8 @@ inline ServingPlan PlanServing(const Derived& d) {
     // input): issue #10517's two logs give 110.6 KB per token for Llama-3.1-8B (2.07 GiB at
     // 20000 tokens, 2.99 at 29000), 3h + 3f 16-bit values.
     p.workspace = PrefillWorkspace(d, mbt).total + (c.runtime == Runtime::kVllm ? e * mbt * d.h : 0);
-    const double graph_pool = 2.0 * kMiB;  // each captured graph's private outputs (logs: 6-28 MiB per size on 8B-class models)
+    const double graph_pool =
+        2.0 * kMiB;  // each captured graph's private outputs (logs: 6-28 MiB per size on 8B-class models)
     p.graphs = p.set.cuda_graphs ? PrefillWorkspace(d, static_cast<double>(p.set.graph_max_tokens)).total +
                                        static_cast<double>(p.set.graph_sizes) * graph_pool
                                  : 0;
@@ -167,9 +168,12 @@ inline ServingPlan PlanServing(const Derived& d) {
     const double bytes = detail::TensorBytes(t, c.dtype, c.quant);
     const bool layer = t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
                        (t.group == ParamGroup::kNorms && t.count > 1);
-    if (layer) p.per_layer_weights += bytes / L;
-    else if (t.group == ParamGroup::kEmbedding) p.embedding_weights += bytes;
-    else p.output_weights += bytes;
+    if (layer)
+      p.per_layer_weights += bytes / L;
+    else if (t.group == ParamGroup::kEmbedding)
+      p.embedding_weights += bytes;
+    else
+      p.output_weights += bytes;
   });
   if (m.tied_embeddings) {
     const TensorShape head{ParamGroup::kHead, TensorRole::kHead, m.hidden, m.vocab, 1, false};
@@ -196,8 +200,11 @@ inline ServingPlan PlanServing(const Derived& d) {
   p.kv_layer = row * n_ctx;
   double avg_layer = p.kv_layer;
   if (m.sliding_window > 0 && m.sliding_layers > 0) {
-    const double swa_cells = std::min(n_ctx, std::ceil((static_cast<double>(m.sliding_window) * static_cast<double>(p.set.slots) +
-                                                        static_cast<double>(p.set.n_ubatch)) / 256.0) * 256.0);
+    const double swa_cells =
+        std::min(n_ctx, std::ceil((static_cast<double>(m.sliding_window) * static_cast<double>(p.set.slots) +
+                                   static_cast<double>(p.set.n_ubatch)) /
+                                  256.0) *
+                            256.0);
     const double share = static_cast<double>(m.sliding_layers) / L;
     avg_layer = row * (n_ctx * (1 - share) + swa_cells * share);
   }
@@ -212,7 +219,8 @@ inline ServingPlan PlanServing(const Derived& d) {
   p.mask = n_ctx * std::ceil(n_tok / 64.0) * 64.0 * (fa ? 2.0 : 4.0);
   p.attn_phase = 4 * n_tok * (d.h + (d.a + 2 * d.kv) * d.hd + (d.a + d.kv) * d.hd) + p.mask +
                  (fa ? 4 * n_tok * d.a * d.hd : 4 * n_ctx * n_tok * d.a);
-  const double f_width = m.IsMoe() ? static_cast<double>(m.experts_per_token * m.moe_ffn + m.shared_experts * m.shared_ffn) : d.f;
+  const double f_width =
+      m.IsMoe() ? static_cast<double>(m.experts_per_token * m.moe_ffn + m.shared_experts * m.shared_ffn) : d.f;
   p.ffn_phase = 4 * n_tok * (2 * d.h + (m.mlp == MlpKind::kGated ? 2.0 : 1.0) * f_width);
   p.out_phase = 4 * n_tok * (d.V + d.h);
   // Several GPUs with every layer offloaded: ggml pipelines ubatches, GGML_SCHED_MAX_COPIES buffers.
@@ -220,8 +228,9 @@ inline ServingPlan PlanServing(const Derived& d) {
   p.compute_gpu = p.copies * std::max(p.gpu_layers_here > 0 ? std::max(p.attn_phase, p.ffn_phase) : 0.0,
                                       p.output_here ? p.out_phase : 0.0);
   if (p.host_here) {
-    p.compute_cpu = 4 * n_tok * d.h + p.mask +
-                    std::max(p.cpu_layers > 0 ? std::max(p.attn_phase, p.ffn_phase) : 0.0, p.output_on_cpu ? p.out_phase : 0.0);
+    p.compute_cpu =
+        4 * n_tok * d.h + p.mask +
+        std::max(p.cpu_layers > 0 ? std::max(p.attn_phase, p.ffn_phase) : 0.0, p.output_on_cpu ? p.out_phase : 0.0);
     p.output_buffer = d.V * 4 * static_cast<double>(p.set.slots);  // output_reserve(n_seq_max): fp32 logits
   }
   return p;
@@ -238,26 +247,30 @@ void AccountGgmlWeights(const Derived& d, const ServingPlan& p, Sink& s) {
                            std::to_string(p.set.gpu_layers) + " of " + FormatNumber(d.L, 0) + " layers + output",
                        Info(c.runtime).source};
   });
-  s.Leaf("gpu_layers", "Layers on the GPU", Category::kWeights, Live::Both(p.gpu_layers_here * p.per_layer_weights), [&] {
-    return Explanation{FormatNumber(p.gpu_layers_here, 0) + " layers x " + FormatBytesBoth(p.per_layer_weights) +
-                           (d.pp > 1 ? " (this GPU's share of the " + std::to_string(std::min<int64_t>(p.set.gpu_layers, c.model.layers)) +
-                                           " offloaded layers)"
-                                     : ""),
-                       Info(c.runtime).source, p.per_layer_weights};
-  });
+  s.Leaf("gpu_layers", "Layers on the GPU", Category::kWeights, Live::Both(p.gpu_layers_here * p.per_layer_weights),
+         [&] {
+           return Explanation{FormatNumber(p.gpu_layers_here, 0) + " layers x " + FormatBytesBoth(p.per_layer_weights) +
+                                  (d.pp > 1 ? " (this GPU's share of the " +
+                                                  std::to_string(std::min<int64_t>(p.set.gpu_layers, c.model.layers)) +
+                                                  " offloaded layers)"
+                                            : ""),
+                              Info(c.runtime).source, p.per_layer_weights};
+         });
   if (p.output_here) {
     s.Leaf("output", "Output layer (norm and head)", Category::kWeights, Live::Both(p.output_weights), [&] {
-      return Explanation{"on the GPU because -ngl > n_layer" + std::string(c.model.tied_embeddings ? " (tied: a copy of the embeddings)" : ""),
+      return Explanation{"on the GPU because -ngl > n_layer" +
+                             std::string(c.model.tied_embeddings ? " (tied: a copy of the embeddings)" : ""),
                          Info(c.runtime).source};
     });
   }
   if (p.host_here) {
-    s.Leaf("mapped", "Weights kept in system RAM (mmap)", Category::kWeights, Live::Both(p.weights_cpu).On(Device::kCpu), [&] {
-      return Explanation{"token embeddings " + FormatBytesBoth(p.embedding_weights) + " (always on the CPU) + " +
-                             FormatNumber(p.cpu_layers, 0) + " layers on the CPU" +
-                             (p.output_on_cpu ? " + the output layer " + FormatBytesBoth(p.output_weights) : ""),
-                         Info(c.runtime).source};
-    });
+    s.Leaf("mapped", "Weights kept in system RAM (mmap)", Category::kWeights,
+           Live::Both(p.weights_cpu).On(Device::kCpu), [&] {
+             return Explanation{"token embeddings " + FormatBytesBoth(p.embedding_weights) + " (always on the CPU) + " +
+                                    FormatNumber(p.cpu_layers, 0) + " layers on the CPU" +
+                                    (p.output_on_cpu ? " + the output layer " + FormatBytesBoth(p.output_weights) : ""),
+                                Info(c.runtime).source};
+           });
   }
   s.End();
 }
@@ -275,8 +288,8 @@ void AccountServing(const Derived& d, Sink& s) {
            Live::Both(p.needed_bytes), [&] {
              return Explanation{FormatCount(static_cast<int64_t>(d.b)) + " requests x " +
                                     (vllm ? "cdiv(" + FormatCount(static_cast<int64_t>(d.s_local)) + ", 16) blocks x " +
-                                                FormatBytesBoth(p.block_bytes) + " per block (" + FormatNumber(p.layers_here, 0) +
-                                                " layers)"
+                                                FormatBytesBoth(p.block_bytes) + " per block (" +
+                                                FormatNumber(p.layers_here, 0) + " layers)"
                                           : FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
                                                 FormatNumber(p.block_bytes, 0) + " B per token (cell_size)") +
                                     "; the pool holds " + FormatCount(static_cast<int64_t>(p.pool_units)) + " " + unit,
@@ -284,19 +297,19 @@ void AccountServing(const Derived& d, Sink& s) {
            });
     s.Leaf("kv_free", "KV pool, preallocated and free", Category::kKvCache,
            Live::Both(std::max(0.0, p.pool_bytes - p.needed_bytes)), [&] {
-             return Explanation{(vllm ? "gpu_memory_utilization " : "mem_fraction_static ") + FormatNumber(p.set.mem_fraction, 3) +
-                                    " x " + FormatBytesBoth(vllm ? p.total : p.total - p.context) + " = " +
-                                    FormatBytesBoth(p.budget) + ", less the weights" +
-                                    (vllm ? ", activation peak and non-torch memory" : "") + ", leaves " +
-                                    FormatBytesBoth(p.kv_available) + " = " + FormatCount(static_cast<int64_t>(p.pool_units)) +
-                                    " " + unit + ", allocated at start-up",
-                                source};
+             return Explanation{
+                 (vllm ? "gpu_memory_utilization " : "mem_fraction_static ") + FormatNumber(p.set.mem_fraction, 3) +
+                     " x " + FormatBytesBoth(vllm ? p.total : p.total - p.context) + " = " + FormatBytesBoth(p.budget) +
+                     ", less the weights" + (vllm ? ", activation peak and non-torch memory" : "") + ", leaves " +
+                     FormatBytesBoth(p.kv_available) + " = " + FormatCount(static_cast<int64_t>(p.pool_units)) + " " +
+                     unit + ", allocated at start-up",
+                 source};
            });
     s.Leaf("profile_activations", vllm ? "Activation peak (profiling run)" : "Prefill activations (chunk)",
            Category::kActivations, Live::Both(p.activation), [&] {
              return Explanation{"one forward of " + FormatCount(p.set.batched_tokens) +
-                                    (vllm ? " tokens (max_num_batched_tokens)" : " tokens (chunked_prefill_size)") + ": " +
-                                    FormatBytesBoth(p.workspace) +
+                                    (vllm ? " tokens (max_num_batched_tokens)" : " tokens (chunked_prefill_size)") +
+                                    ": " + FormatBytesBoth(p.workspace) +
                                     (vllm ? "; the sampler's logits for " +
                                                 FormatCount(std::min(p.set.max_num_seqs, p.set.batched_tokens)) +
                                                 " requests (logits, fp32 copy, sorted values and int64 indices): " +
@@ -306,17 +319,19 @@ void AccountServing(const Derived& d, Sink& s) {
            });
     if (p.graphs > 0) {
       s.Leaf("cuda_graphs", "CUDA graphs", Category::kBuffers, Live::Both(p.graphs), [&] {
-        return Explanation{FormatCount(p.set.graph_sizes) + " batch sizes up to " + FormatCount(p.set.graph_max_tokens) +
-                               ": one workspace at the largest + 2 MiB per graph (estimate; vLLM logs 0.13-0.21 GiB for "
-                               "1B models, 6-28 MiB per size on 8B); outside the memory share",
-                           source};
+        return Explanation{
+            FormatCount(p.set.graph_sizes) + " batch sizes up to " + FormatCount(p.set.graph_max_tokens) +
+                ": one workspace at the largest + 2 MiB per graph (estimate; vLLM logs 0.13-0.21 GiB for "
+                "1B models, 6-28 MiB per size on 8B); outside the memory share",
+            source};
       });
     }
     if (p.non_torch > 0) {
       s.Leaf("non_torch", "Non-torch memory (profiled)", Category::kOverheads, Live::Both(p.non_torch), [&] {
-        return Explanation{"0.16 GiB as vLLM logs it on one GPU (non_torch_increase); NCCL buffers with tp > 1: set "
-                           "comm_buffer_gb",
-                           source};
+        return Explanation{
+            "0.16 GiB as vLLM logs it on one GPU (non_torch_increase); NCCL buffers with tp > 1: set "
+            "comm_buffer_gb",
+            source};
       });
     }
     return;
@@ -325,8 +340,9 @@ void AccountServing(const Derived& d, Sink& s) {
   const std::string kv_types = std::string(Info(p.set.k_type).id) + "/" + Info(p.set.v_type).id;
   s.Leaf("kv_cache", "KV cache of the GPU's layers", Category::kKvCache, Live::Both(p.kv_gpu), [&] {
     return Explanation{FormatNumber(p.gpu_layers_here, 0) + " layers x " + FormatCount(p.set.n_ctx) + " cells (" +
-                           FormatCount(p.set.slots) + " slots x " + FormatCount(p.set.n_ctx / std::max<int64_t>(1, p.set.slots)) +
-                           ", padded to 256) x " + FormatNumber(p.kv_token_layer, 2) + " B per cell (" + kv_types + ")",
+                           FormatCount(p.set.slots) + " slots x " +
+                           FormatCount(p.set.n_ctx / std::max<int64_t>(1, p.set.slots)) + ", padded to 256) x " +
+                           FormatNumber(p.kv_token_layer, 2) + " B per cell (" + kv_types + ")",
                        source, p.kv_layer};
   });
   if (p.kv_cpu > 0) {
@@ -335,16 +351,18 @@ void AccountServing(const Derived& d, Sink& s) {
     });
   }
   s.Leaf("compute_buffer", "Compute buffer (GPU)", Category::kActivations, Live::Both(p.compute_gpu), [&] {
-    return Explanation{"n_ubatch " + FormatCount(p.set.n_ubatch) + " tokens: max(attention " + FormatBytesBoth(p.attn_phase) +
-                           (c.flash_attn ? " (flash attention)" : " incl. K^T Q of n_ctx x n_ubatch x heads") + ", MLP " +
-                           FormatBytesBoth(p.ffn_phase) + (p.output_here ? ", logits " + FormatBytesBoth(p.out_phase) : "") + ")" +
-                           (p.copies > 1 ? " x " + FormatNumber(p.copies, 0) + " pipeline copies" : ""),
-                       source};
+    return Explanation{
+        "n_ubatch " + FormatCount(p.set.n_ubatch) + " tokens: max(attention " + FormatBytesBoth(p.attn_phase) +
+            (c.flash_attn ? " (flash attention)" : " incl. K^T Q of n_ctx x n_ubatch x heads") + ", MLP " +
+            FormatBytesBoth(p.ffn_phase) + (p.output_here ? ", logits " + FormatBytesBoth(p.out_phase) : "") + ")" +
+            (p.copies > 1 ? " x " + FormatNumber(p.copies, 0) + " pipeline copies" : ""),
+        source};
   });
   if (p.host_here) {
     s.Leaf("host_buffers", "Host compute and output buffers", Category::kActivations,
            Live::Both(p.compute_cpu + p.output_buffer).On(Device::kCpu), [&] {
-             return Explanation{"input embeddings and mask " + FormatBytesBoth(4 * static_cast<double>(p.set.n_ubatch) * d.h + p.mask) +
+             return Explanation{"input embeddings and mask " +
+                                    FormatBytesBoth(4 * static_cast<double>(p.set.n_ubatch) * d.h + p.mask) +
                                     (p.cpu_layers > 0 || p.output_on_cpu ? " + the CPU's layers/output" : "") +
                                     "; logits output buffer n_vocab x 4 B x " + FormatCount(p.set.slots) + " slots",
                                 source};
@@ -356,19 +374,24 @@ void AccountServing(const Derived& d, Sink& s) {
 inline std::string ServingPeakNote(const Config& c, const Derived& d) {
   const ServingPlan p = PlanServing(d);
   if (c.runtime == Runtime::kVllm) {
-    return "vLLM: gpu_memory_utilization " + FormatNumber(p.set.mem_fraction, 3) + " x " + FormatBytesBoth(p.total) + " = " +
-           FormatBytesBoth(p.budget) + " holds the weights, the profiled activation peak, non-torch memory and a KV pool of " +
+    return "vLLM: gpu_memory_utilization " + FormatNumber(p.set.mem_fraction, 3) + " x " + FormatBytesBoth(p.total) +
+           " = " + FormatBytesBoth(p.budget) +
+           " holds the weights, the profiled activation peak, non-torch memory and a KV pool of " +
            FormatCount(static_cast<int64_t>(p.pool_units)) + " blocks (" +
-           FormatCount(static_cast<int64_t>(p.pool_units) * kVllmBlockTokens) + " tokens), all allocated at start-up; the CUDA "
+           FormatCount(static_cast<int64_t>(p.pool_units) * kVllmBlockTokens) +
+           " tokens), all allocated at start-up; the CUDA "
            "context and CUDA graphs sit outside that share. It fits when the pool holds " +
-           FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens.";
+           FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) +
+           " tokens.";
   }
   if (c.runtime == Runtime::kSglang) {
     return "SGLang: mem_fraction_static " + FormatNumber(p.set.mem_fraction, 3) + " x the free " +
-           FormatBytesBoth(p.total - p.context) + " = " + FormatBytesBoth(p.budget) + " holds the weights and a pool of " +
-           FormatCount(static_cast<int64_t>(p.pool_units)) + " tokens; activations and CUDA graphs use the rest. It fits when "
-           "the pool holds " + FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " +
-           FormatCount(static_cast<int64_t>(d.s_local)) + " tokens.";
+           FormatBytesBoth(p.total - p.context) + " = " + FormatBytesBoth(p.budget) +
+           " holds the weights and a pool of " + FormatCount(static_cast<int64_t>(p.pool_units)) +
+           " tokens; activations and CUDA graphs use the rest. It fits when "
+           "the pool holds " +
+           FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) +
+           " tokens.";
   }
   return std::string(Info(c.runtime).label) + ": -ngl " + std::to_string(p.set.gpu_layers) + " puts " +
          FormatNumber(std::min<double>(static_cast<double>(p.set.gpu_layers), d.L), 0) + " of " + FormatNumber(d.L, 0) +

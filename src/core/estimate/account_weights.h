@@ -54,7 +54,8 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
     // (src/llama-quant.cpp llama_tensor_get_type: `else if (new_type != GGML_TYPE_Q8_0)
     // new_type = GGML_TYPE_Q6_K` for the output tensor); the file recipes' averages include it.
     const bool block_type = format < Dtype::kQ6_K_File;
-    if (block_type && t.role == TensorRole::kHead && format > Dtype::kQ6_K) return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
+    if (block_type && t.role == TensorRole::kHead && format > Dtype::kQ6_K)
+      return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
     return n * BitsPerWeight(format, q) / 8.0;
   }
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
@@ -117,12 +118,14 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
                     Dtype format_override = Dtype::kCount, double scale = 1.0) {
   const Config& c = d.c;
   const Dtype format = format_override != Dtype::kCount ? format_override
-                       : c.mode == Mode::kQlora        ? Dtype::kNf4
-                                                       : c.dtype;
+                       : c.mode == Mode::kQlora         ? Dtype::kNf4
+                                                        : c.dtype;
   if (name == nullptr) name = d.adapters ? "Frozen base weights" : "Weights";
   const double shards = d.WeightShards();
   const Device device = detail::OffloadDevice(c.offload_params);
-  const char* where = device == Device::kCpu ? " (offloaded to CPU)" : device == Device::kNvme ? " (offloaded to NVMe)" : "";
+  const char* where = device == Device::kCpu    ? " (offloaded to CPU)"
+                      : device == Device::kNvme ? " (offloaded to NVMe)"
+                                                : "";
   if (!d.has_arch) {
     const double bpp = BitsPerWeight(format, c.quant) / 8.0;
     const double bytes = d.P_gpu * scale * bpp / shards;
@@ -139,13 +142,17 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
     if (format > Dtype::kBf16 && format < Dtype::kQ8_0) note += "; embeddings, head and norms stay 16-bit";
     if (d.t > 1 || d.pp > 1 || d.ep > 1) {
-      note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) + ", matrices / t=" +
-              FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
+      note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) +
+              ", matrices / t=" + FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
     }
     note += detail::ShardNote(shards, c.zero) + where;
     return Explanation{note, format == Dtype::kNf4 ? src::kQlora : src::kWeights};
   });
-  struct Row { ParamGroup g; const char* id; const char* label; };
+  struct Row {
+    ParamGroup g;
+    const char* id;
+    const char* label;
+  };
   const Row rows[] = {
       {ParamGroup::kEmbedding, "embedding", "Embeddings"},
       {ParamGroup::kAttention, "attention", "Attention"},

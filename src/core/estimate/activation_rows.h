@@ -16,12 +16,12 @@ struct LayerTensor {
   LayerGroup group;
   const char* id;
   const char* name;
-  double elem_bytes;     // bytes per element: the formula reads elem_bytes followed by dims
-  const char* dims;      // "sbh", "as^2b", "sb*a*d_head"
-  double elements;       // one layer, before parallel splitting
+  double elem_bytes;  // bytes per element: the formula reads elem_bytes followed by dims
+  const char* dims;   // "sbh", "as^2b", "sb*a*d_head"
+  double elements;    // one layer, before parallel splitting
   Split split;
-  const char* node;      // the autograd node (or kernel) that keeps it
-  const char* vs_paper;  // how it departs from Korthikanti's list; "" for the paper's own term
+  const char* node;          // the autograd node (or kernel) that keeps it
+  const char* vs_paper;      // how it departs from Korthikanti's list; "" for the paper's own term
   bool layer_input = false;  // this storage is the layer's input (what full recompute checkpoints)
   // Kept in the model's first layer too. With LoRA's frozen embedding no gradient flows
   // into that layer's input, so autograd keeps only what the adapters' gradients need there

@@ -65,19 +65,31 @@ void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
   // Under autocast lora_A's matmul re-casts whatever PEFT hands it to the autocast format.
   const double a = Autocast(c) ? ActivationBytes(c) : Info(AdapterDtype(c)).bits / 8.0;
   if (AdapterKeepsOwnInput(c)) {
-    const bool cast = Autocast(c) ? StreamBytes(c) != a || Info(AdapterDtype(c)).bits != a * 8 : a != ActivationBytes(c);
-    f(LayerTensor{LayerGroup::kLora, "lora_inputs",
-                  !cast ? "Adapter inputs after lora_dropout" : Autocast(c) ? "Adapter inputs, cast by autocast" : "Adapter inputs, cast to the adapters' dtype",
-                  a, "sb*d_in per adapted matrix", w.sb * d.lora_in_width, Split::kSp, "MmBackward0 (self) of lora_A",
-                  !cast ? ""
-                  : Autocast(c) ? "PEFT casts the input to the adapters' dtype and autocast casts it back: one copy per matrix"
-                                : "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too"});
+    const bool cast =
+        Autocast(c) ? StreamBytes(c) != a || Info(AdapterDtype(c)).bits != a * 8 : a != ActivationBytes(c);
+    f(LayerTensor{
+        LayerGroup::kLora, "lora_inputs",
+        !cast         ? "Adapter inputs after lora_dropout"
+        : Autocast(c) ? "Adapter inputs, cast by autocast"
+                      : "Adapter inputs, cast to the adapters' dtype",
+        a, "sb*d_in per adapted matrix", w.sb * d.lora_in_width, Split::kSp, "MmBackward0 (self) of lora_A",
+        !cast ? ""
+        : Autocast(c)
+            ? "PEFT casts the input to the adapters' dtype and autocast casts it back: one copy per matrix"
+            : "each adapted Linear casts its input (PEFT _cast_input_dtype): one copy per matrix, q/k/v too"});
   }
   if (c.lora_dropout) {
     // A mask is kept for the gradient of the dropout's input: q/k/v's input in the first
     // layer needs none (the frozen embedding).
-    LayerTensor qkv{LayerGroup::kLora, "lora_dropout_masks_qkv", "Adapter dropout masks, Q/K/V (bool)", 1,
-                    "sb*d_in per adapted matrix", w.sb * d.lora_qkv_in_width, Split::kSp, "NativeDropoutBackward0 (mask)", ""};
+    LayerTensor qkv{LayerGroup::kLora,
+                    "lora_dropout_masks_qkv",
+                    "Adapter dropout masks, Q/K/V (bool)",
+                    1,
+                    "sb*d_in per adapted matrix",
+                    w.sb * d.lora_qkv_in_width,
+                    Split::kSp,
+                    "NativeDropoutBackward0 (mask)",
+                    ""};
     qkv.first_layer_kept = false;
     if (d.lora_qkv_in_width > 0) f(qkv);
     f(LayerTensor{LayerGroup::kLora, "lora_dropout_masks", "Adapter dropout masks, other matrices (bool)", 1,
@@ -85,17 +97,26 @@ void ForEachPeftTensor(const Derived& d, const LayerWidths& w, F&& f) {
                   "NativeDropoutBackward0 (mask)", ""});
   }
   f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", a, "sbr per adapted matrix",
-                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp, "MmBackward0 (self) of lora_B", ""});
+                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp,
+                "MmBackward0 (self) of lora_B", ""});
   if (Autocast(c) && Info(AdapterDtype(c)).bits != a * 8) {
     // Autocast's copies of the adapters' own weights, kept for their inputs' gradients: in the
     // first layer Q/K/V's lora_A reads the frozen embedding's output and keeps none.
     const double r = static_cast<double>(c.lora_rank), per_layer = d.lora_params / std::max(1.0, d.L);
-    LayerTensor qkv{LayerGroup::kLora, "lora_weight_casts_qkv_a", "Autocast copies of Q/K/V's lora_A", a, "r*d_in",
-                    r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A", ""};
+    LayerTensor qkv{LayerGroup::kLora,
+                    "lora_weight_casts_qkv_a",
+                    "Autocast copies of Q/K/V's lora_A",
+                    a,
+                    "r*d_in",
+                    r * d.lora_qkv_in_width,
+                    Split::kTp,
+                    "MmBackward0 (mat2) of lora_A",
+                    ""};
     qkv.first_layer_kept = false;
     if (d.lora_qkv_in_width > 0) f(qkv);
-    f(LayerTensor{LayerGroup::kLora, "lora_weight_casts", "Autocast copies of the other adapter weights", a, "r(d_in + d_out)",
-                  per_layer - r * d.lora_qkv_in_width, Split::kTp, "MmBackward0 (mat2) of lora_A and lora_B", ""});
+    f(LayerTensor{LayerGroup::kLora, "lora_weight_casts", "Autocast copies of the other adapter weights", a,
+                  "r(d_in + d_out)", per_layer - r * d.lora_qkv_in_width, Split::kTp,
+                  "MmBackward0 (mat2) of lora_A and lora_B", ""});
   }
 }
 
@@ -119,38 +140,76 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
   if (c.model.norm == NormKind::kLayerNorm) {
     // Autocast runs layer_norm in fp32: it keeps an fp32 copy of a 16-bit input.
     const double in_bytes = Autocast(c) ? 4.0 : e;
-    LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input" : copies == 1 ? "Post-attention norm: input" : "Other norms: inputs",
-                   in_bytes, "sbh", w.sb * d.h * copies, Split::kSp, "NativeLayerNormBackward0 (input)",
+    LayerTensor in{LayerGroup::kNorms,
+                   first ? "norm1_input" : "norm2_input",
+                   first         ? "Input norm: input"
+                   : copies == 1 ? "Post-attention norm: input"
+                                 : "Other norms: inputs",
+                   in_bytes,
+                   "sbh",
+                   w.sb * d.h * copies,
+                   Split::kSp,
+                   "NativeLayerNormBackward0 (input)",
                    in_bytes != e ? "autocast runs layer_norm in fp32" : ""};
     in.layer_input = first && in_bytes == StreamBytes(c);
     emit(in);
-    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats", first ? "Input norm: mean and rstd (fp32)" : copies == 1 ? "Post-attention norm: mean and rstd (fp32)" : "Other norms: mean and rstd (fp32)",
-                  8, "sb", w.sb * copies, Split::kSp, "NativeLayerNormBackward0 (mean, rstd)",
-                  "the paper counts the input only; LayerNorm also keeps fp32 mean and rstd per token"});
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_stats" : "norm2_stats",
+                     first         ? "Input norm: mean and rstd (fp32)"
+                     : copies == 1 ? "Post-attention norm: mean and rstd (fp32)"
+                                   : "Other norms: mean and rstd (fp32)",
+                     8, "sb", w.sb * copies, Split::kSp, "NativeLayerNormBackward0 (mean, rstd)",
+                     "the paper counts the input only; LayerNorm also keeps fp32 mean and rstd per token"});
     return;
   }
   if (liger) {
-    LayerTensor in{LayerGroup::kNorms, first ? "norm1_input" : "norm2_input", first ? "Input norm: input (fused RMSNorm)" : copies == 1 ? "Post-attention norm: input (fused RMSNorm)" : "Other norms: inputs (fused RMSNorm)",
-                   e, "sbh", w.sb * d.h * copies, Split::kSp, "LigerRMSNormFunction (X)", ""};
+    LayerTensor in{LayerGroup::kNorms,
+                   first ? "norm1_input" : "norm2_input",
+                   first         ? "Input norm: input (fused RMSNorm)"
+                   : copies == 1 ? "Post-attention norm: input (fused RMSNorm)"
+                                 : "Other norms: inputs (fused RMSNorm)",
+                   e,
+                   "sbh",
+                   w.sb * d.h * copies,
+                   Split::kSp,
+                   "LigerRMSNormFunction (X)",
+                   ""};
     in.layer_input = first;
     emit(in);
-    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rstd (fp32)" : copies == 1 ? "Post-attention norm: rstd (fp32)" : "Other norms: rstd (fp32)", 4, "sb", w.sb * copies,
-                  Split::kSp, "LigerRMSNormFunction (RSTD)", "one fp32 value per token beside the paper's input"});
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd",
+                     first         ? "Input norm: rstd (fp32)"
+                     : copies == 1 ? "Post-attention norm: rstd (fp32)"
+                                   : "Other norms: rstd (fp32)",
+                     4, "sb", w.sb * copies, Split::kSp, "LigerRMSNormFunction (RSTD)",
+                     "one fp32 value per token beside the paper's input"});
     return;
   }
-  LayerTensor in{LayerGroup::kNorms, first ? "norm1_fp32_input" : "norm2_fp32_input",
-                 first ? "Input norm: fp32 upcast of the input" : copies == 1 ? "Post-attention norm: fp32 upcast of the input" : "Other norms: fp32 upcasts of the inputs", 4, "sbh",
-                 w.sb * d.h * copies, Split::kSp, "PowBackward0 (self), MulBackward0 (self)",
+  LayerTensor in{LayerGroup::kNorms,
+                 first ? "norm1_fp32_input" : "norm2_fp32_input",
+                 first         ? "Input norm: fp32 upcast of the input"
+                 : copies == 1 ? "Post-attention norm: fp32 upcast of the input"
+                               : "Other norms: fp32 upcasts of the inputs",
+                 4,
+                 "sbh",
+                 w.sb * d.h * copies,
+                 Split::kSp,
+                 "PowBackward0 (self), MulBackward0 (self)",
                  "the paper keeps the 16-bit norm input; HF's RMSNorm upcasts to fp32 and keeps the fp32 copy"};
   in.layer_input = first && StreamBytes(c) == 4;  // in an fp32 stream the upcast is the input itself
   emit(in);
-  emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd", first ? "Input norm: rsqrt per token (fp32)" : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)" : "Other norms: rsqrt per token (fp32)", 4, "sb",
-                w.sb * copies, Split::kSp, "RsqrtBackward0 (result)", "not in the paper: one fp32 value per token"});
+  emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_rstd" : "norm2_rstd",
+                   first         ? "Input norm: rsqrt per token (fp32)"
+                   : copies == 1 ? "Post-attention norm: rsqrt per token (fp32)"
+                                 : "Other norms: rsqrt per token (fp32)",
+                   4, "sb", w.sb * copies, Split::kSp, "RsqrtBackward0 (result)",
+                   "not in the paper: one fp32 value per token"});
   if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
     emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
-                  first ? "Input norm: normalised input, cast back" : copies == 1 ? "Post-attention norm: normalised, cast back" : "Other norms: normalised inputs, cast back", StreamBytes(c), "sbh", w.sb * d.h * copies,
-                  Split::kSp, "MulBackward0 (other) of weight x normalised",
-                  "not in the paper: the normalised tensor before the weight, kept for the weight's gradient"});
+                     first         ? "Input norm: normalised input, cast back"
+                     : copies == 1 ? "Post-attention norm: normalised, cast back"
+                                   : "Other norms: normalised inputs, cast back",
+                     StreamBytes(c), "sbh", w.sb * d.h * copies, Split::kSp,
+                     "MulBackward0 (other) of weight x normalised",
+                     "not in the paper: the normalised tensor before the weight, kept for the weight's gradient"});
   }
 }
 
@@ -167,7 +226,8 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
   const uint32_t in_bits = gated ? (kLoraGate | kLoraUp) : kLoraUp;
   if (LinearKeepsInput(d, in_bits)) {
     const double copies = CastCopies(d, gated ? 2 : 1);
-    f(LayerTensor{LayerGroup::kMlp, "mlp_input", copies > 1 ? "MLP input, cast by autocast per projection" : "MLP input (norm output)", e, "sbh",
+    f(LayerTensor{LayerGroup::kMlp, "mlp_input",
+                  copies > 1 ? "MLP input, cast by autocast per projection" : "MLP input (norm output)", e, "sbh",
                   w.sb * d.h * copies, Split::kSp, "MmBackward0 (self) of gate/up_proj",
                   copies > 1 ? "autocast casts the norm's output once for gate_proj and once for up_proj" : ""});
   }
@@ -179,26 +239,35 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
     // LigerSiLUMulFunction keeps a and b and recomputes silu(a) in backward.
     f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output", e, "sbf", tf, Split::kTp,
                   "LigerSiLUMulFunction (a)", ""});
-    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "LigerSiLUMulFunction (b)",
-                  ""});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp,
+                  "LigerSiLUMulFunction (b)", ""});
   } else if (gated) {
-    f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Gate projection output (activation input)" : "Gate output and tensors inside the activation", e, "sbf",
-                  tf * act.saved_inside, Split::kTp, act.saved,
-                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
-    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", e, "sbf", tf, Split::kTp, "MulBackward0 (self)", ""});
-    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "MulBackward0 (other)", ""});
+    f(LayerTensor{
+        LayerGroup::kMlp, "act_inside",
+        act.saved_inside == 1 ? "Gate projection output (activation input)"
+                              : "Gate output and tensors inside the activation",
+        e, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
+        act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
+    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", e, "sbf", tf, Split::kTp, "MulBackward0 (self)",
+                  ""});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "MulBackward0 (other)",
+                  ""});
   } else if (act.saved_inside > 0) {
-    f(LayerTensor{LayerGroup::kMlp, "act_inside", act.saved_inside == 1 ? "Up projection output (activation input)" : "Up output and tensors inside the activation", e, "sbf",
-                  tf * act.saved_inside, Split::kTp, act.saved,
-                  act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
+    f(LayerTensor{
+        LayerGroup::kMlp, "act_inside",
+        act.saved_inside == 1 ? "Up projection output (activation input)"
+                              : "Up output and tensors inside the activation",
+        e, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
+        act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
   }
   if (LinearKeepsInput(d, kLoraDown) || act.keeps_output) {
-    f(LayerTensor{LayerGroup::kMlp, gated ? "product" : "act_output", gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)",
-                  e, "sbf", tf, Split::kTp, act.keeps_output && !gated ? act.saved : "MmBackward0 (self) of down_proj", ""});
+    f(LayerTensor{LayerGroup::kMlp, gated ? "product" : "act_output",
+                  gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)", e, "sbf", tf,
+                  Split::kTp, act.keeps_output && !gated ? act.saved : "MmBackward0 (self) of down_proj", ""});
   }
   if (c.dropout && IsGpt2Family(m)) {
-    f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask (bool)", 1, "sbh", w.sb * d.h, Split::kSp,
-                  "NativeDropoutBackward0 (mask)", ""});
+    f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask (bool)", 1, "sbh", w.sb * d.h,
+                  Split::kSp, "NativeDropoutBackward0 (mask)", ""});
   }
 }
 
@@ -221,12 +290,17 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const bool expanded = !fused && !m.IsMla() && d.kv < d.a;
   const double kv_width = expanded ? w.q : w.kv;
   const double v_width = expanded ? w.q : w.v;
-  const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query head, so GQA saves nothing here" : "";
+  const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query "
+                                       "head, so GQA saves nothing here"
+                                     : "";
 
   if (LinearKeepsInput(d, kLoraQ | kLoraK | kLoraV)) {
     const double copies = CastCopies(d, gpt2 ? 1 : m.IsMla() ? 2 : 3);
-    f(LayerTensor{LayerGroup::kAttention, "qkv_input", copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection" : "Q/K/V projection input (norm output)",
-                  e, "sbh", w.sb * d.h * copies, Split::kSp, gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj",
+    f(LayerTensor{LayerGroup::kAttention, "qkv_input",
+                  copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection"
+                             : "Q/K/V projection input (norm output)",
+                  e, "sbh", w.sb * d.h * copies, Split::kSp,
+                  gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj",
                   copies > 1 ? "autocast casts the norm's output once per projection: a copy for each" : ""});
   }
   if (m.IsMla()) {
@@ -265,20 +339,23 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     const bool fp32_softmax = (eager && !gpt2) || math;
     const double soft_bytes = fp32_softmax ? 4 : e;
     const bool one_tensor = soft_bytes == e || math;  // the softmax output is P.V's input
-    emit(LayerTensor{LayerGroup::kAttention, "softmax", fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
+    emit(LayerTensor{LayerGroup::kAttention, "softmax",
+                     fp32_softmax ? "Softmax output (fp32, s x s per head)" : "Softmax output (s x s per head)",
                      soft_bytes, "as^2b", s2, Split::kTp, "SoftmaxBackward0 (result)",
-                     fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32" : ""},
+                     fp32_softmax && e < 4 ? "the paper keeps a 16-bit softmax; this one is computed and kept in fp32"
+                                           : ""},
          q_grad || k_grad || (one_tensor && !c.dropout && v_grad));
     if (c.dropout) {
-      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2, Split::kTp,
-                       "NativeDropoutBackward0 (mask)", ""},
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2,
+                       Split::kTp, "NativeDropoutBackward0 (mask)", ""},
            q_grad || k_grad);
-      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e, "as^2b",
-                       s2, Split::kTp, "BmmBackward0 (self)", ""},
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", math ? 4 : e,
+                       "as^2b", s2, Split::kTp, "BmmBackward0 (self)", ""},
            v_grad);
     } else if (!one_tensor) {
-      emit(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2, Split::kTp,
-                       "BmmBackward0 (self)", "not in the paper: the fp32 softmax and its 16-bit copy are both kept"},
+      emit(LayerTensor{LayerGroup::kAttention, "softmax_copy", "Softmax cast back (P.V input)", e, "as^2b", s2,
+                       Split::kTp, "BmmBackward0 (self)",
+                       "not in the paper: the fp32 softmax and its 16-bit copy are both kept"},
            v_grad);
     }
   }
@@ -290,7 +367,8 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   // storage); otherwise o_proj keeps the contiguous copy when its weight trains.
   if (fused || LinearKeepsInput(d, kLoraO)) {
     f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
-                  Split::kTp, fused ? "the fused attention kernel (output), MmBackward0 of o_proj" : "MmBackward0 (self) of o_proj",
+                  Split::kTp,
+                  fused ? "the fused attention kernel (output), MmBackward0 of o_proj" : "MmBackward0 (self) of o_proj",
                   ""});
   }
   if (c.dropout && gpt2) {
@@ -303,8 +381,9 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const double other_norms = static_cast<double>(m.norms_per_layer) - 1;  // Falcon/Phi-2: one; Gemma 2/3: four
   if (other_norms > 0) detail::HfNorm(d, w, false, other_norms, f);
   if (m.qk_norm != QkNorm::kNone) {
-    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4, "sb((a+kv)d_head + a+kv)",
-                  w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp, "PowBackward0, RsqrtBackward0",
+    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4,
+                  "sb((a+kv)d_head + a+kv)", w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp,
+                  "PowBackward0, RsqrtBackward0",
                   "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
     if (!d.adapters) {
       f(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e, "sb(a+kv)d_head",

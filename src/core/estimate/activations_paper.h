@@ -68,8 +68,8 @@ void ForEachLoraTensor(const Derived& d, const LayerWidths& w, F&& f) {
   const Config& c = d.c;
   const double e = ActivationBytes(c);
   f(LayerTensor{LayerGroup::kLora, "lora_a_out", "Adapter x.A outputs", e, "sbr per adapted matrix",
-                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp, "MmBackward0 of lora_B (self)",
-                ""});
+                w.sb * static_cast<double>(c.lora_rank) * d.lora_per_layer_mats, Split::kTp,
+                "MmBackward0 of lora_B (self)", ""});
   if (c.lora_dropout) {
     f(LayerTensor{LayerGroup::kLora, "lora_dropout_copy", "Adapter dropout copies of the input", e + 1,
                   "sb*d_in per matrix", w.sb * d.lora_in_width, Split::kSp,
@@ -88,8 +88,8 @@ void ForEachPaperLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const char* kMegatron = "Megatron-Core / Transformer Engine";
 
   // Attention block (Korthikanti §4.1: 11sbh + 5as^2b).
-  f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
-                kMegatron, ""});
+  f(LayerTensor{LayerGroup::kAttention, "qkv_input", "Q/K/V projection input (norm output)", e, "sbh", w.sb * d.h,
+                Split::kSp, kMegatron, ""});
   f(LayerTensor{LayerGroup::kAttention, "q", "Query Q", e, "sb*a*d_head", w.sb * w.q, Split::kTp, kMegatron, ""});
   f(LayerTensor{LayerGroup::kAttention, "k", "Key K", e, "sb*kv*d_head", w.sb * w.kv, Split::kTp, kMegatron, ""});
   f(LayerTensor{LayerGroup::kAttention, "v", "Value V", e, "sb*kv*d_head", w.sb * w.v, Split::kTp, kMegatron, ""});
@@ -100,8 +100,8 @@ void ForEachPaperLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   }
   if (!c.flash_attn && keep_scores) {
     const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
-    f(LayerTensor{LayerGroup::kAttention, "softmax", "Softmax output (s x s per head)", e, "as^2b", s2, Split::kTp, kMegatron,
-                  ""});
+    f(LayerTensor{LayerGroup::kAttention, "softmax", "Softmax output (s x s per head)", e, "as^2b", s2, Split::kTp,
+                  kMegatron, ""});
     if (c.dropout) {
       f(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask", 1, "as^2b", s2, Split::kTp,
                     kMegatron, ""});
@@ -116,39 +116,47 @@ void ForEachPaperLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
                 Split::kTp, kMegatron, ""});
   if (c.dropout) {
-    f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask", 1, "sbh", w.sb * d.h, Split::kSp,
-                  kMegatron, ""});
+    f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask", 1, "sbh", w.sb * d.h,
+                  Split::kSp, kMegatron, ""});
   }
 
   // MLP block (Korthikanti §4.1: 19sbh for a 4h GeLU MLP).
-  f(LayerTensor{LayerGroup::kMlp, "mlp_input", "MLP input (norm output)", e, "sbh", w.sb * d.h, Split::kSp, kMegatron, ""});
+  f(LayerTensor{LayerGroup::kMlp, "mlp_input", "MLP input (norm output)", e, "sbh", w.sb * d.h, Split::kSp, kMegatron,
+                ""});
   if (w.router > 0) {
-    f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", 4, "sbE", w.router, Split::kSp, kMegatron,
-                  ""});
+    f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", 4, "sbE", w.router, Split::kSp,
+                  kMegatron, ""});
   }
   if (m.mlp == MlpKind::kGated) {
     f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output (activation input)", e, "sbf", w.sb * w.f,
                   Split::kTp, kMegatron, ""});
     f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", w.sb * w.f, Split::kTp, kMegatron, ""});
-    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output (SiLU/GeLU of gate)", e, "sbf", w.sb * w.f, Split::kTp,
-                  kMegatron, ""});
+    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output (SiLU/GeLU of gate)", e, "sbf", w.sb * w.f,
+                  Split::kTp, kMegatron, ""});
     f(LayerTensor{LayerGroup::kMlp, "product", "Gate x up product (down_proj input)", e, "sbf", w.sb * w.f, Split::kTp,
                   kMegatron, ""});
   } else {
     f(LayerTensor{LayerGroup::kMlp, "act_input", "Activation input (up_proj output)", e, "sbf", w.sb * w.f, Split::kTp,
                   kMegatron, ""});
-    f(LayerTensor{LayerGroup::kMlp, "act_output", "Activation output (down_proj input)", e, "sbf", w.sb * w.f, Split::kTp,
-                  kMegatron, ""});
+    f(LayerTensor{LayerGroup::kMlp, "act_output", "Activation output (down_proj input)", e, "sbf", w.sb * w.f,
+                  Split::kTp, kMegatron, ""});
   }
   if (c.dropout) {
-    f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask", 1, "sbh", w.sb * d.h, Split::kSp, kMegatron,
-                  ""});
+    f(LayerTensor{LayerGroup::kMlp, "mlp_residual_mask", "Residual dropout mask", 1, "sbh", w.sb * d.h, Split::kSp,
+                  kMegatron, ""});
   }
 
   // Norms: each keeps its input (Korthikanti: two LayerNorms, 4sbh); the first one's is
   // the layer input itself.
-  LayerTensor norms{LayerGroup::kNorms, "norm_inputs", "Norm inputs", e, "sbh per norm",
-                    w.sb * d.h * static_cast<double>(m.norms_per_layer), Split::kSp, kMegatron, ""};
+  LayerTensor norms{LayerGroup::kNorms,
+                    "norm_inputs",
+                    "Norm inputs",
+                    e,
+                    "sbh per norm",
+                    w.sb * d.h * static_cast<double>(m.norms_per_layer),
+                    Split::kSp,
+                    kMegatron,
+                    ""};
   norms.layer_input = true;
   f(norms);
   if (m.qk_norm != QkNorm::kNone) {

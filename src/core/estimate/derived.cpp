@@ -10,14 +10,22 @@ namespace {
 
 uint32_t LoraBit(TensorRole role) {
   switch (role) {
-    case TensorRole::kQ: return kLoraQ;
-    case TensorRole::kK: return kLoraK;
-    case TensorRole::kV: return kLoraV;
-    case TensorRole::kO: return kLoraO;
-    case TensorRole::kGate: return kLoraGate;
-    case TensorRole::kUp: return kLoraUp;
-    case TensorRole::kDown: return kLoraDown;
-    default: return 0;
+    case TensorRole::kQ:
+      return kLoraQ;
+    case TensorRole::kK:
+      return kLoraK;
+    case TensorRole::kV:
+      return kLoraV;
+    case TensorRole::kO:
+      return kLoraO;
+    case TensorRole::kGate:
+      return kLoraGate;
+    case TensorRole::kUp:
+      return kLoraUp;
+    case TensorRole::kDown:
+      return kLoraDown;
+    default:
+      return 0;
   }
 }
 
@@ -58,7 +66,8 @@ TensorSums Derived::SumTensors() const {
     sum.own_weights.group[g] += bytes;
     sum.own_weights.params[g] += rows * cols * n * share;
     sum.own_weights.total += bytes;
-    if (InLayers(ts) && L > 0) sum.layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
+    if (InLayers(ts) && L > 0)
+      sum.layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
     if ((ts.group == ParamGroup::kAttention || ts.group == ParamGroup::kMlp) && L > 0)
       sum.layer_matmul_params += rows * cols * n / L / (ts.routed_expert ? ep : 1);
     sum.full_factored += (ts.cols > 1 ? rows + cols : rows) * n * share;
@@ -72,7 +81,8 @@ TensorSums Derived::SumTensors() const {
                                 : 1.0;
       const double per_layer = n * active / (L > 0 ? L : 1);
       sum.lora_in_width += rows * per_layer;
-      if (ts.role == TensorRole::kQ || ts.role == TensorRole::kK || ts.role == TensorRole::kV) sum.lora_qkv_in_width += rows * per_layer;
+      if (ts.role == TensorRole::kQ || ts.role == TensorRole::kK || ts.role == TensorRole::kV)
+        sum.lora_qkv_in_width += rows * per_layer;
       sum.lora_per_layer_mats += per_layer;
       sum.lora_matrices += n;
       sum.largest_trainable = std::max(sum.largest_trainable, r * std::max(rows, cols));  // A or B of one adapter
@@ -92,7 +102,8 @@ Derived::Derived(const Config& config, int pipeline_stage)
   } else {
     P = static_cast<double>(m.params_override > 0 ? m.params_override : counts.total);
     // A given total keeps the architecture's active share (dense: all of it).
-    P_active = counts.total > 0 ? std::round(P * (static_cast<double>(counts.active) / static_cast<double>(counts.total))) : P;
+    P_active =
+        counts.total > 0 ? std::round(P * (static_cast<double>(counts.active) / static_cast<double>(counts.total))) : P;
   }
   training = c.mode != Mode::kInference;
   adapters = c.mode == Mode::kLora || c.mode == Mode::kQlora;
@@ -127,11 +138,14 @@ Derived::Derived(const Config& config, int pipeline_stage)
   // 1 + (pp - 1) / (pp * v) on pp micro-batches.
   const double m_batches = static_cast<double>(c.grad_accum);
   switch (c.schedule) {
-    case Schedule::k1F1B: in_flight = std::min(pp - stage, m_batches); break;
-    case Schedule::kGpipe: in_flight = m_batches; break;
+    case Schedule::k1F1B:
+      in_flight = std::min(pp - stage, m_batches);
+      break;
+    case Schedule::kGpipe:
+      in_flight = m_batches;
+      break;
     case Schedule::kInterleaved:
-      in_flight = pp > 1 ? (1 + (pp - 1) / (pp * static_cast<double>(c.vpp))) * std::min(pp - stage, m_batches)
-                         : 1;
+      in_flight = pp > 1 ? (1 + (pp - 1) / (pp * static_cast<double>(c.vpp))) * std::min(pp - stage, m_batches) : 1;
       break;
   }
   if (pp == 1) in_flight = 1;
@@ -155,8 +169,18 @@ Derived::Derived(const Config& config, int pipeline_stage)
                format == o.format;
       }
     };
-    const Key key{facts.generation, stage, c.pp, c.tp, c.ep, c.lora_rank, c.quant.group_size, c.quant.gptq_bits,
-                  c.lora_targets, adapters, c.quant.nf4_double_quant, own_format};
+    const Key key{facts.generation,
+                  stage,
+                  c.pp,
+                  c.tp,
+                  c.ep,
+                  c.lora_rank,
+                  c.quant.group_size,
+                  c.quant.gptq_bits,
+                  c.lora_targets,
+                  adapters,
+                  c.quant.nf4_double_quant,
+                  own_format};
     thread_local bool filled = false;
     thread_local Key last_key;
     thread_local TensorSums last_sums;
@@ -180,8 +204,10 @@ Derived::Derived(const Config& config, int pipeline_stage)
   }
   if (!adapters && has_arch) largest_trainable = static_cast<double>(counts.largest_tensor) / t;
   T = !training ? 0 : adapters ? lora_params : P;
-  if (!training) T_gpu = 0;
-  else if (!adapters) T_gpu = P_gpu;
+  if (!training)
+    T_gpu = 0;
+  else if (!adapters)
+    T_gpu = P_gpu;
 }
 
 }  // namespace llmmem::core

@@ -32,18 +32,19 @@ struct TensorSums {
   // Parameters held by this GPU before ZeRO sharding: its stage's tensors, matrices split
   // t ways, routed experts split ep ways, vectors replicated.
   double P_gpu = 0;
-  double T_gpu = 0;           // trainable share of P_gpu (LoRA: the adapters')
+  double T_gpu = 0;             // trainable share of P_gpu (LoRA: the adapters')
   double layer_params_gpu = 0;  // one layer's parameters on this GPU (ZeRO-3 gathers one at a time)
-  double layer_matmul_params = 0;  // one layer's attention and MLP weights before TP (routed experts / ep): what autocast casts
+  double layer_matmul_params =
+      0;  // one layer's attention and MLP weights before TP (routed experts / ep): what autocast casts
 
-  double lora_params = 0;     // r(d_in + d_out) summed over the adapted matrices
-  double lora_factored = 0;   // Adafactor state elements of the adapters
-  double full_factored = 0;   // Adafactor state elements of the whole model
+  double lora_params = 0;    // r(d_in + d_out) summed over the adapted matrices
+  double lora_factored = 0;  // Adafactor state elements of the adapters
+  double full_factored = 0;  // Adafactor state elements of the whole model
   double lora_in_width = 0;
-  double lora_qkv_in_width = 0;  // the part of lora_in_width on Q, K and V (the layer's input)
+  double lora_qkv_in_width = 0;    // the part of lora_in_width on Q, K and V (the layer's input)
   double lora_per_layer_mats = 0;  // adapted matrices per layer, weighted by routing
-  double largest_trainable = 0;  // elements of the largest trainable tensor on this GPU (before ZeRO)
-  double lora_matrices = 0;   // adapted matrices of the whole model (each adds an A and a B tensor)
+  double largest_trainable = 0;    // elements of the largest trainable tensor on this GPU (before ZeRO)
+  double lora_matrices = 0;        // adapted matrices of the whole model (each adds an A and a B tensor)
   // The weights in their own format (QLoRA: NF4; else dtype), summed in the same pass over
   // the tensors as the figures above (WeightsByGroup takes them from here).
   detail::WeightBytes own_weights;
@@ -53,26 +54,26 @@ struct TensorSums {
 
 struct Derived : TensorSums {
   const Config& c;
-  const ModelFacts& facts;    // the model's tensor list and counts, computed once per model
+  const ModelFacts& facts;  // the model's tensor list and counts, computed once per model
   ParamCounts counts;
-  bool training = false;      // any mode with a backward pass
-  bool adapters = false;      // LoRA or QLoRA
+  bool training = false;  // any mode with a backward pass
+  bool adapters = false;  // LoRA or QLoRA
   bool has_arch = false;
-  double P = 0;               // parameters of the whole model (params_override or the count)
-  double P_active = 0;        // of P, those one token runs through (MoE: top-k experts); P when dense
-  double T = 0;               // trainable parameters of the whole model: P, adapters, or 0
+  double P = 0;         // parameters of the whole model (params_override or the count)
+  double P_active = 0;  // of P, those one token runs through (MoE: top-k experts); P when dense
+  double T = 0;         // trainable parameters of the whole model: P, adapters, or 0
   double b = 0, s = 0, h = 0, a = 0, kv = 0, hd = 0, L = 0, V = 0, f = 0;
 
   // Parallel layout. The GPU estimated is on pipeline stage `stage` (0-based).
-  double t = 1;               // tensor-parallel size
+  double t = 1;  // tensor-parallel size
   double pp = 1, cp = 1, ep = 1, dp = 1;
   int stage = 0;
   bool first_stage = true, last_stage = true;
   Dtype own_format = Dtype::kCount;  // the weights' own format (QLoRA: NF4; else dtype), summed in TensorSums
-  double stage_layers = 0;    // layers on this stage: ceil(L / pp) on the most loaded one
-  double shard = 1;           // ZeRO/FSDP shard group size (zero_group, else dp x cp)
-  double in_flight = 1;       // micro-batches whose activations this stage holds at once
-  double s_local = 0;         // tokens of a sequence this GPU holds: s / cp
+  double stage_layers = 0;           // layers on this stage: ceil(L / pp) on the most loaded one
+  double shard = 1;                  // ZeRO/FSDP shard group size (zero_group, else dp x cp)
+  double in_flight = 1;              // micro-batches whose activations this stage holds at once
+  double s_local = 0;                // tokens of a sequence this GPU holds: s / cp
 
   Derived(const Config& config, int pipeline_stage);
 

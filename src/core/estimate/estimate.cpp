@@ -15,9 +15,12 @@ namespace llmmem::core {
 
 const char* MomentName(Moment m) {
   switch (m) {
-    case Moment::kForwardEnd: return "end of forward (activations saved, backward about to start)";
-    case Moment::kOptimizerStep: return "optimizer step (activations freed, step temporaries allocated)";
-    case Moment::kGeneration: return "rollout (generation engine's KV cache allocated, no training activations)";
+    case Moment::kForwardEnd:
+      return "end of forward (activations saved, backward about to start)";
+    case Moment::kOptimizerStep:
+      return "optimizer step (activations freed, step temporaries allocated)";
+    case Moment::kGeneration:
+      return "rollout (generation engine's KV cache allocated, no training activations)";
     case Moment::kLayerBackward:
       return "backward of the last layer (the loss's tensors freed, the head's gradient made; with full recompute, "
              "one layer re-created)";
@@ -27,10 +30,14 @@ const char* MomentName(Moment m) {
 
 const char* MomentId(Moment m) {
   switch (m) {
-    case Moment::kForwardEnd: return "forward_end";
-    case Moment::kOptimizerStep: return "optimizer_step";
-    case Moment::kGeneration: return "generation";
-    case Moment::kLayerBackward: return "layer_backward";
+    case Moment::kForwardEnd:
+      return "forward_end";
+    case Moment::kOptimizerStep:
+      return "optimizer_step";
+    case Moment::kGeneration:
+      return "generation";
+    case Moment::kLayerBackward:
+      return "layer_backward";
   }
   return "?";
 }
@@ -40,30 +47,48 @@ const char* DeviceName(Device d) { return d == Device::kCpu ? "CPU" : d == Devic
 
 const char* CategoryId(Category c) {
   switch (c) {
-    case Category::kWeights: return "weights";
-    case Category::kGradients: return "gradients";
-    case Category::kMasterWeights: return "master_weights";
-    case Category::kOptimizerStates: return "optimizer_states";
-    case Category::kActivations: return "activations";
-    case Category::kKvCache: return "kv_cache";
-    case Category::kBuffers: return "buffers";
-    case Category::kOverheads: return "overheads";
-    case Category::kCount: break;
+    case Category::kWeights:
+      return "weights";
+    case Category::kGradients:
+      return "gradients";
+    case Category::kMasterWeights:
+      return "master_weights";
+    case Category::kOptimizerStates:
+      return "optimizer_states";
+    case Category::kActivations:
+      return "activations";
+    case Category::kKvCache:
+      return "kv_cache";
+    case Category::kBuffers:
+      return "buffers";
+    case Category::kOverheads:
+      return "overheads";
+    case Category::kCount:
+      break;
   }
   return "?";
 }
 
 const char* CategoryName(Category c) {
   switch (c) {
-    case Category::kWeights: return "Weights";
-    case Category::kGradients: return "Gradients";
-    case Category::kMasterWeights: return "Master weights";
-    case Category::kOptimizerStates: return "Optimizer states";
-    case Category::kActivations: return "Activations";
-    case Category::kKvCache: return "KV cache";
-    case Category::kBuffers: return "Buffers and workspaces";
-    case Category::kOverheads: return "Overheads";
-    case Category::kCount: break;
+    case Category::kWeights:
+      return "Weights";
+    case Category::kGradients:
+      return "Gradients";
+    case Category::kMasterWeights:
+      return "Master weights";
+    case Category::kOptimizerStates:
+      return "Optimizer states";
+    case Category::kActivations:
+      return "Activations";
+    case Category::kKvCache:
+      return "KV cache";
+    case Category::kBuffers:
+      return "Buffers and workspaces";
+    case Category::kOverheads:
+      return "Overheads";
+    case Category::kCount:
+      break;
   }
   return "?";
 }
@@ -110,14 +135,15 @@ void Prune(BreakdownNode& node) {
 std::string PipelineNote(const Config& c, const EndStages& ends) {
   const Derived first(c, 0);
   const std::string layers = FormatNumber(first.stage_layers, 0) + " layers";
-  const std::string first_holds =
-      first.training ? "the embeddings, " + layers + " and " + FormatNumber(first.in_flight) + " micro-batch(es) in flight"
-                     : "the embeddings and " + layers;
+  const std::string first_holds = first.training ? "the embeddings, " + layers + " and " +
+                                                       FormatNumber(first.in_flight) + " micro-batch(es) in flight"
+                                                 : "the embeddings and " + layers;
   const std::string last_holds = "the output head and logits";
   const bool is_first = ends.MoreLoaded().pipeline_stage == 0;
   return " Pipeline: the figures are for stage " + std::to_string(ends.MoreLoaded().pipeline_stage + 1) + " of " +
-         std::to_string(c.pp) + (is_first ? ", the first, holding " + first_holds : ", the last, holding " + last_holds) +
-         ": " + FormatBytesBoth(ends.MoreLoaded().peak_bytes) + ", at least the " + (is_first ? "last" : "first") +
+         std::to_string(c.pp) +
+         (is_first ? ", the first, holding " + first_holds : ", the last, holding " + last_holds) + ": " +
+         FormatBytesBoth(ends.MoreLoaded().peak_bytes) + ", at least the " + (is_first ? "last" : "first") +
          " stage's " + FormatBytesBoth((is_first ? ends.last : ends.first).peak_bytes) + " (" +
          (is_first ? last_holds : first_holds) + ")" +
          (c.pp > 2 ? "; the stages between hold no more than the first." : ".");
@@ -145,18 +171,21 @@ Estimate Explain(const Config& c) {
   SetPeakBytes(e.tree, static_cast<int>(e.totals.peak_moment));
   AddResultNotes(c, EstimateTotals(c), e.diagnostics);  // the whole config's totals, all stages
 
-  e.tree.formula = d.training ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
-                                    ", a layer's backward " + FormatBytesBoth(e.totals.moment_bytes[3]) +
-                                    ", optimizer step " + FormatBytesBoth(e.totals.moment_bytes[1]) +
-                                    (d.c.mode == Mode::kRlhf ? ", rollout " + FormatBytesBoth(e.totals.moment_bytes[2]) : "")
-                              : "weights, KV cache and workspace coexist during decoding";
+  e.tree.formula = d.training
+                       ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +
+                             ", a layer's backward " + FormatBytesBoth(e.totals.moment_bytes[3]) + ", optimizer step " +
+                             FormatBytesBoth(e.totals.moment_bytes[1]) +
+                             (d.c.mode == Mode::kRlhf ? ", rollout " + FormatBytesBoth(e.totals.moment_bytes[2]) : "")
+                       : "weights, KV cache and workspace coexist during decoding";
   e.tree.source = "the total is a peak: only tensors alive at the same moment are added";
   e.peak_note = d.training ? std::string("Peak at the ") + MomentName(e.totals.peak_moment) + "."
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
   if (UsesServingRuntime(c)) e.peak_note = ServingPeakNote(c, d);
   if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
-  if (e.totals.cpu_bytes > 0) e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
-  if (e.totals.nvme_bytes > 0) e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";
+  if (e.totals.cpu_bytes > 0)
+    e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
+  if (e.totals.nvme_bytes > 0)
+    e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";
   e.quick_rule_formula = FormatNumber(d.P / 1e9, 3) + "B x (" + FormatNumber(BitsPerWeight(c.dtype, c.quant), 3) +
                          "/8) x 1.2 = " + FormatBytesBoth(e.totals.quick_rule_bytes) + "  [" + src::kQuickRule + "]";
   return e;

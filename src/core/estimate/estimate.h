@@ -37,27 +37,35 @@ const char* MomentName(Moment m);
 const char* MomentId(Moment m);  // "forward_end", "optimizer_step", "generation", "layer_backward" (JSON)
 
 enum class Category : uint8_t {
-  kWeights, kGradients, kMasterWeights, kOptimizerStates, kActivations, kKvCache, kBuffers, kOverheads, kCount
+  kWeights,
+  kGradients,
+  kMasterWeights,
+  kOptimizerStates,
+  kActivations,
+  kKvCache,
+  kBuffers,
+  kOverheads,
+  kCount
 };
 constexpr int kCategoryCount = static_cast<int>(Category::kCount);
 const char* CategoryId(Category c);
 const char* CategoryName(Category c);
 
 struct Totals {
-  bool ok = false;                 // false when the config has errors (see Validate)
+  bool ok = false;  // false when the config has errors (see Validate)
   Moment peak_moment = Moment::kForwardEnd;
-  double peak_bytes = 0;           // per GPU, at peak_moment
+  double peak_bytes = 0;  // per GPU, at peak_moment
   double moment_bytes[kMomentCount] = {0, 0, 0, 0};
   double category_bytes[kCategoryCount] = {};  // at peak_moment
-  double cpu_bytes = 0;            // offloaded to host RAM (per GPU's share), largest over the moments
-  double nvme_bytes = 0;           // offloaded to NVMe (per GPU's share)
-  double capacity_bytes = 0;       // CapacityBytes: gpu_memory_gb * 1e9 in whole bytes (vLLM/SGLang: their share)
-  int64_t gpus = 1;                // dp x tp x pp x cp
-  int pipeline_stage = 0;          // the most loaded stage (0-based), which the total describes
-  int64_t params = 0;              // the model's parameters (params_override when given)
-  int64_t active_params = 0;       // per token (MoE: top-k experts); == params when dense
-  int64_t trainable_params = 0;    // full model, LoRA adapters, or 0 for inference
-  double quick_rule_bytes = 0;     // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
+  double cpu_bytes = 0;                        // offloaded to host RAM (per GPU's share), largest over the moments
+  double nvme_bytes = 0;                       // offloaded to NVMe (per GPU's share)
+  double capacity_bytes = 0;     // CapacityBytes: gpu_memory_gb * 1e9 in whole bytes (vLLM/SGLang: their share)
+  int64_t gpus = 1;              // dp x tp x pp x cp
+  int pipeline_stage = 0;        // the most loaded stage (0-based), which the total describes
+  int64_t params = 0;            // the model's parameters (params_override when given)
+  int64_t active_params = 0;     // per token (MoE: top-k experts); == params when dense
+  int64_t trainable_params = 0;  // full model, LoRA adapters, or 0 for inference
+  double quick_rule_bytes = 0;   // inference rule of thumb P * (Q/8) * 1.2 (seed 002)
   // The three figures people measure, at the peak: what PyTorch's allocator hands out
   // (torch.cuda.max_memory_allocated), what it holds (max_memory_reserved: plus the
   // fragmentation reserve), and what nvidia-smi shows (peak_bytes: plus the CUDA context
@@ -71,20 +79,20 @@ struct Totals {
 
 // One row of the breakdown tree.
 struct BreakdownNode {
-  std::string id;        // stable dotted path: "model_states.optimizer.adam_m"
-  std::string name;      // "Adam first moment m"
+  std::string id;    // stable dotted path: "model_states.optimizer.adam_m"
+  std::string name;  // "Adam first moment m"
   Category category = Category::kOverheads;
   // Where the node lives: a leaf's tensors, or a group whose children all live on one
   // device off the GPU. `bytes` and `moment_bytes` are on that device: a GPU group's are the
   // sum of its GPU children (offloaded ones are not in the GPU figures above them).
   Device device = Device::kGpu;
-  double bytes = 0;      // at the peak moment
+  double bytes = 0;  // at the peak moment
   double moment_bytes[kMomentCount] = {0, 0, 0, 0};
-  double cpu_bytes = 0;   // at the peak, held in CPU RAM by this node and below (the sum of its children's)
-  double nvme_bytes = 0;  // at the peak, held on NVMe by this node and below
+  double cpu_bytes = 0;        // at the peak, held in CPU RAM by this node and below (the sum of its children's)
+  double nvme_bytes = 0;       // at the peak, held on NVMe by this node and below
   double per_layer_bytes = 0;  // for per-layer tensors: one layer's bytes (A9)
-  std::string formula;   // with the values substituted
-  std::string source;    // paper, section, equation; seed document
+  std::string formula;         // with the values substituted
+  std::string source;          // paper, section, equation; seed document
   std::vector<BreakdownNode> children;
 
   const BreakdownNode* Find(const std::string& dotted_id) const;  // searches the subtree
@@ -93,9 +101,9 @@ struct BreakdownNode {
 struct Estimate {
   Totals totals;
   ParamCounts params;
-  BreakdownNode tree;           // root "total"
-  Diagnostics diagnostics;      // errors make totals.ok false
-  std::string peak_note;        // which tensors coexist at the peak (and which pipeline stage), in words
+  BreakdownNode tree;       // root "total"
+  Diagnostics diagnostics;  // errors make totals.ok false
+  std::string peak_note;    // which tensors coexist at the peak (and which pipeline stage), in words
   // With pipeline stages: the peaks of the first and the last stage; the figures are for
   // the larger (totals.pipeline_stage). Equal when pp == 1.
   double first_stage_peak_bytes = 0;

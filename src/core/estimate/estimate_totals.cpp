@@ -42,7 +42,8 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   for (int i = 0; i < kCategoryCount; ++i) t.category_bytes[i] = sink.CategoryAt(i, peak);
   t.allocated_bytes = t.peak_bytes - t.category_bytes[static_cast<int>(Category::kOverheads)];
   // Serving runtimes preallocate: no caching-allocator margin on top (account_inference.h).
-  t.reserved_bytes = WholeBytes(t.allocated_bytes * (1 + (UsesServingRuntime(d.c) ? 0 : d.c.fragmentation_pct) / 100.0));
+  t.reserved_bytes =
+      WholeBytes(t.allocated_bytes * (1 + (UsesServingRuntime(d.c) ? 0 : d.c.fragmentation_pct) / 100.0));
 }
 
 namespace {

@@ -45,11 +45,22 @@ void SglangDefaults(const Config& c, ServingSettings& s) {
   const double mib = s.total_bytes / kMiB;
   int64_t chunk = 4096, graph_bs = 160;
   const bool tp4 = c.tp >= 4;
-  if (mib < 20 * 1024) { chunk = 2048; graph_bs = 8; }
-  else if (mib < 35 * 1024) { chunk = 2048; graph_bs = tp4 ? 80 : 24; }
-  else if (mib < 60 * 1024) { chunk = 4096; graph_bs = tp4 ? 160 : 32; }
-  else if (mib < 160 * 1024) { chunk = 8192; graph_bs = tp4 ? 512 : 256; }
-  else { chunk = 16384; graph_bs = 512; }
+  if (mib < 20 * 1024) {
+    chunk = 2048;
+    graph_bs = 8;
+  } else if (mib < 35 * 1024) {
+    chunk = 2048;
+    graph_bs = tp4 ? 80 : 24;
+  } else if (mib < 60 * 1024) {
+    chunk = 4096;
+    graph_bs = tp4 ? 160 : 32;
+  } else if (mib < 160 * 1024) {
+    chunk = 8192;
+    graph_bs = tp4 ? 512 : 256;
+  } else {
+    chunk = 16384;
+    graph_bs = 512;
+  }
   s.batched_tokens = c.prefill_chunk > 0 ? c.prefill_chunk : chunk;
   s.max_num_seqs = c.max_num_seqs > 0 ? c.max_num_seqs : graph_bs;
   double reserved = 512 + std::max<double>(static_cast<double>(s.batched_tokens), 2048) * 1.5 +
@@ -124,11 +135,18 @@ ServingSettings ResolveServing(const Config& c) {
   s.total_bytes = ServingTotalBytes(c);
   s.cuda_graphs = c.cuda_graphs;
   switch (c.runtime) {
-    case Runtime::kVllm: VllmDefaults(c, s); break;
-    case Runtime::kSglang: SglangDefaults(c, s); break;
+    case Runtime::kVllm:
+      VllmDefaults(c, s);
+      break;
+    case Runtime::kSglang:
+      SglangDefaults(c, s);
+      break;
     case Runtime::kLlamaCpp:
-    case Runtime::kOllama: GgmlDefaults(c, s); break;
-    case Runtime::kHfGenerate: break;
+    case Runtime::kOllama:
+      GgmlDefaults(c, s);
+      break;
+    case Runtime::kHfGenerate:
+      break;
   }
   if (!c.cuda_graphs) s.graph_sizes = s.graph_max_tokens = 0;
   return s;
@@ -142,10 +160,11 @@ bool RuntimeKvFormat(Runtime r, Dtype d) {
     case Runtime::kOllama:  // common/arg.cpp kv_cache_types
       return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16 || d == Dtype::kQ8_0 || d == Dtype::kQ4_0 ||
              d == Dtype::kQ4_1 || d == Dtype::kQ5_0 || d == Dtype::kQ5_1 || d == Dtype::kIQ4_NL;
-    case Runtime::kVllm:    // --kv-cache-dtype auto | fp8 (e4m3, e5m2)
+    case Runtime::kVllm:  // --kv-cache-dtype auto | fp8 (e4m3, e5m2)
     case Runtime::kSglang:
       return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16 || d == Dtype::kFp8;
-    case Runtime::kHfGenerate: return true;
+    case Runtime::kHfGenerate:
+      return true;
   }
   return true;
 }
@@ -164,8 +183,9 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
     // The static cache writes position p at index p of its preallocated tensors: a longer
     // sequence overruns it (transformers raises; cache_utils.py StaticLayer.update).
     if (c.mode == Mode::kInference && c.max_cache_len > 0 && c.max_cache_len < c.seq) {
-      error("max_cache_len", "the static cache holds " + FormatCount(c.max_cache_len) + " tokens per sequence; a sequence of " +
-                                 FormatCount(c.seq) + " tokens does not fit in it (raise max_cache_len, or 0 for the dynamic cache)");
+      error("max_cache_len", "the static cache holds " + FormatCount(c.max_cache_len) +
+                                 " tokens per sequence; a sequence of " + FormatCount(c.seq) +
+                                 " tokens does not fit in it (raise max_cache_len, or 0 for the dynamic cache)");
       return false;
     }
     if (c.mode != Mode::kInference && c.max_cache_len > 0 && out) {
@@ -175,8 +195,9 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
     return true;
   }
   if (c.max_cache_len > 0 && out) {
-    out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
-                    std::string("max_cache_len is HF generate's static cache; ") + Id(c.runtime) + " allocates its own"});
+    out->push_back(
+        {DiagId::kIgnoredSetting, Severity::kInfo, "max_cache_len",
+         std::string("max_cache_len is HF generate's static cache; ") + Id(c.runtime) + " allocates its own"});
   }
   if (c.mode != Mode::kInference) {
     if (out) {
@@ -199,12 +220,15 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
   }
   if (!c.gpu_set.empty()) {
     const size_t n = GpuSet(c).size();
-    if (n == 0) error("gpu_set", "gpu_set names a GPU that is not in the catalogue");
+    if (n == 0)
+      error("gpu_set", "gpu_set names a GPU that is not in the catalogue");
     else if (static_cast<int64_t>(n) != c.pp) {
-      error("gpu_set", "gpu_set has " + std::to_string(n) + " GPUs but pp is " + std::to_string(c.pp) + ": one pipeline stage per GPU");
+      error("gpu_set", "gpu_set has " + std::to_string(n) + " GPUs but pp is " + std::to_string(c.pp) +
+                           ": one pipeline stage per GPU");
     } else if (!IsGgml(c.runtime) && out) {
-      out->push_back({DiagId::kIgnoredSetting, Severity::kInfo, "gpu_set",
-                      "a set of unlike GPUs is modelled for llama.cpp's layer split; the other runtimes size every GPU as gpu"});
+      out->push_back(
+          {DiagId::kIgnoredSetting, Severity::kInfo, "gpu_set",
+           "a set of unlike GPUs is modelled for llama.cpp's layer split; the other runtimes size every GPU as gpu"});
     }
   }
   if (IsGgml(c.runtime)) {
@@ -212,12 +236,14 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
     const bool v_quantised = !IsPlainFloat(v);
     if (v_quantised && !c.flash_attn) {
       // llama-context.cpp: "V cache quantization requires flash_attn"
-      error("kv_dtype_v", std::string(id) + " needs flash attention for a quantised V cache (-fa on; llama_init_from_model "
-                                            "refuses \"V cache quantization requires flash_attn\")");
+      error("kv_dtype_v", std::string(id) +
+                              " needs flash attention for a quantised V cache (-fa on; llama_init_from_model "
+                              "refuses \"V cache quantization requires flash_attn\")");
     }
     if (c.tp > 1) {
-      error("tp", std::string(id) + " splits layers over GPUs (--split-mode layer, its default): use pp for the number of "
-                                    "GPUs; row split is not modelled");
+      error("tp", std::string(id) +
+                      " splits layers over GPUs (--split-mode layer, its default): use pp for the number of "
+                      "GPUs; row split is not modelled");
     }
     if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kGptq || c.dtype == Dtype::kAwq) {
       error("dtype", std::string(id) + " loads GGUF files: choose a GGUF type (q4_k_m, q8_0, ...) or f16/bf16/f32");
@@ -226,8 +252,9 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
   if (IsPagedServer(c.runtime) && c.dtype >= Dtype::kQ8_0 && c.dtype < Dtype::kCount) {
     if (out) {
       out->push_back({DiagId::kUnsupported, Severity::kWarning, "dtype",
-                      std::string(id) + " runs GGUF checkpoints only experimentally; AWQ, GPTQ or fp8 checkpoints are its usual "
-                                        "quantised formats"});
+                      std::string(id) +
+                          " runs GGUF checkpoints only experimentally; AWQ, GPTQ or fp8 checkpoints are its usual "
+                          "quantised formats"});
     }
   }
   if (out && c.runtime == Runtime::kVllm && c.batch > 1 && c.max_num_seqs > 0 && c.batch > c.max_num_seqs) {
@@ -280,14 +307,16 @@ ServingReport Serve(const Config& c) {
     r.max_model_len = r.pool_tokens;
     const std::string frac = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
     line(frac, FormatNumber(p.set.mem_fraction, 3),
-         vllm ? (c.mem_fraction > 0 ? "as set" : "vLLM's default") : (c.mem_fraction > 0 ? "as set" : "SGLang's default: reserved " +
-                                                                        FormatNumber(p.set.sglang_reserved_mib, 0) + " MiB of " +
-                                                                        FormatNumber(p.set.total_bytes / kMiB, 0) + " MiB"));
+         vllm ? (c.mem_fraction > 0 ? "as set" : "vLLM's default")
+              : (c.mem_fraction > 0 ? "as set"
+                                    : "SGLang's default: reserved " + FormatNumber(p.set.sglang_reserved_mib, 0) +
+                                          " MiB of " + FormatNumber(p.set.total_bytes / kMiB, 0) + " MiB"));
     line(vllm ? "the instance may use" : "weights + token pool may use", FormatBytesBoth(p.budget));
     line("weights", FormatBytesBoth(p.weights));
     if (vllm) {
       line("activation peak (profiling)", FormatBytesBoth(p.activation),
-           "max_num_batched_tokens " + FormatCount(p.set.batched_tokens) + ", max_num_seqs " + FormatCount(p.set.max_num_seqs));
+           "max_num_batched_tokens " + FormatCount(p.set.batched_tokens) + ", max_num_seqs " +
+               FormatCount(p.set.max_num_seqs));
       line("non-torch memory", FormatBytesBoth(p.non_torch));
     } else {
       line("prefill activations (outside the fraction)", FormatBytesBoth(p.activation),
@@ -301,15 +330,17 @@ ServingReport Serve(const Config& c) {
            FormatNumber(r.max_concurrency, 2) + "x", "blocks / cdiv(max_model_len, 16)");
     } else {
       line("max_total_num_tokens", Count(p.pool_units), FormatNumber(p.block_bytes, 0) + " B per token (cell_size)");
-      line("requests of " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens at once", FormatNumber(r.max_concurrency, 2));
+      line("requests of " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens at once",
+           FormatNumber(r.max_concurrency, 2));
     }
     if (p.graphs > 0) {
       line("CUDA graphs (outside the share)", FormatBytesBoth(p.graphs),
            FormatCount(p.set.graph_sizes) + " sizes up to " + FormatCount(p.set.graph_max_tokens));
     }
     if (vllm && p.pool_units < p.needed_units / std::max(1.0, d.b)) {
-      line("start-up", "fails", "one request of max_model_len needs " + Count(p.needed_units / std::max(1.0, d.b)) +
-                                    " blocks (vLLM: \"To serve at least one request ... KV cache is needed\")");
+      line("start-up", "fails",
+           "one request of max_model_len needs " + Count(p.needed_units / std::max(1.0, d.b)) +
+               " blocks (vLLM: \"To serve at least one request ... KV cache is needed\")");
     }
     return r;
   }
@@ -325,21 +356,24 @@ ServingReport Serve(const Config& c) {
   r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_layer;
   r.ram_fits = c.ram_gb <= 0 || r.ram_bytes <= c.ram_gb * kGB;
   line("-ngl (layers on the GPU)", FormatCount(p.set.gpu_layers) + " of " + FormatCount(c.model.layers + 1),
-       p.set.gpu_layers > c.model.layers ? "all layers and the output layer" : FormatNumber(host.cpu_layers, 0) + " layers run on the CPU");
-  line("n_ctx (KV cells)", FormatCount(p.set.n_ctx), FormatCount(p.set.slots) + " slots x " +
-                                                          FormatCount(p.set.n_ctx / std::max<int64_t>(1, p.set.slots)));
+       p.set.gpu_layers > c.model.layers ? "all layers and the output layer"
+                                         : FormatNumber(host.cpu_layers, 0) + " layers run on the CPU");
+  line("n_ctx (KV cells)", FormatCount(p.set.n_ctx),
+       FormatCount(p.set.slots) + " slots x " + FormatCount(p.set.n_ctx / std::max<int64_t>(1, p.set.slots)));
   line("KV cache (" + std::string(Info(p.set.k_type).id) + "/" + Info(p.set.v_type).id + ")",
        FormatBytesBoth(r.kv_bytes), FormatNumber(p.kv_token_layer, 2) + " B per cell and layer");
   line("compute buffer (GPU)", FormatBytesBoth(p.compute_gpu), "n_ubatch " + FormatCount(p.set.n_ubatch));
   line("host buffers (compute + output)", FormatBytesBoth(r.host_buffer_bytes));
   line("system RAM needed", FormatBytesBoth(r.ram_bytes),
-       c.ram_gb > 0 ? (r.ram_fits ? "fits the " : "exceeds the ") + FormatNumber(c.ram_gb) + " GB set" : "mmapped weights, CPU KV, host buffers");
+       c.ram_gb > 0 ? (r.ram_fits ? "fits the " : "exceeds the ") + FormatNumber(c.ram_gb) + " GB set"
+                    : "mmapped weights, CPU KV, host buffers");
   // Unlike GPUs: each one's layers and memory (llama.cpp's default split by memory).
   const std::vector<const Gpu*> set = GpuSet(c);
   for (size_t i = 0; i < set.size() && static_cast<int64_t>(set.size()) == c.pp; ++i) {
     const ServingPlan q = PlanServing(Derived(c, static_cast<int>(i)));
     const double used = q.weights_gpu + q.kv_gpu + q.compute_gpu + c.cuda_context_gb * kGB + c.comm_buffer_gb * kGB;
-    line("GPU " + std::to_string(i) + ": " + set[i]->key, FormatNumber(q.gpu_layers_here, 0) + " layers" + (q.output_here ? " + output" : ""),
+    line("GPU " + std::to_string(i) + ": " + set[i]->key,
+         FormatNumber(q.gpu_layers_here, 0) + " layers" + (q.output_here ? " + output" : ""),
          FormatBytesBoth(used) + " of " + FormatBytesBoth(q.total));
   }
   if (c.runtime == Runtime::kOllama) {

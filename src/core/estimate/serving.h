@@ -21,23 +21,23 @@ struct Gpu;
 // Every runtime setting with its default applied: what the runtime would run with.
 struct ServingSettings {
   Runtime runtime = Runtime::kHfGenerate;
-  double total_bytes = 0;         // one GPU's memory as the runtime reads it (gpu_memory_gb)
+  double total_bytes = 0;  // one GPU's memory as the runtime reads it (gpu_memory_gb)
   // vLLM / SGLang.
-  double mem_fraction = 0;        // gpu_memory_utilization (vLLM) or mem_fraction_static (SGLang)
-  int64_t batched_tokens = 0;     // max_num_batched_tokens (vLLM) / chunked_prefill_size (SGLang)
-  int64_t max_num_seqs = 0;       // max_num_seqs (vLLM) / cuda_graph_max_bs (SGLang)
+  double mem_fraction = 0;     // gpu_memory_utilization (vLLM) or mem_fraction_static (SGLang)
+  int64_t batched_tokens = 0;  // max_num_batched_tokens (vLLM) / chunked_prefill_size (SGLang)
+  int64_t max_num_seqs = 0;    // max_num_seqs (vLLM) / cuda_graph_max_bs (SGLang)
   bool cuda_graphs = true;
-  int64_t graph_sizes = 0;        // CUDA graphs captured (batch sizes)
-  int64_t graph_max_tokens = 0;   // the largest captured batch
-  double sglang_reserved_mib = 0; // SGLang's reserved memory behind its default mem_fraction_static
+  int64_t graph_sizes = 0;         // CUDA graphs captured (batch sizes)
+  int64_t graph_max_tokens = 0;    // the largest captured batch
+  double sglang_reserved_mib = 0;  // SGLang's reserved memory behind its default mem_fraction_static
   // llama.cpp / Ollama.
-  int64_t n_ctx = 0;              // KV cells: seq x slots, padded to 256 (-c)
-  int64_t slots = 1;              // -np: parallel sequences, n_ctx / slots cells each
-  int64_t n_ubatch = 512;         // tokens per compute graph (-ub)
-  int64_t gpu_layers = 0;         // -ngl resolved: 0 .. layers + 1 (the output layer counts as one)
-  Dtype k_type = Dtype::kFp16;    // -ctk
-  Dtype v_type = Dtype::kFp16;    // -ctv
-  int64_t ollama_default_ctx = 0; // the num_ctx Ollama picks for this GPU's VRAM
+  int64_t n_ctx = 0;               // KV cells: seq x slots, padded to 256 (-c)
+  int64_t slots = 1;               // -np: parallel sequences, n_ctx / slots cells each
+  int64_t n_ubatch = 512;          // tokens per compute graph (-ub)
+  int64_t gpu_layers = 0;          // -ngl resolved: 0 .. layers + 1 (the output layer counts as one)
+  Dtype k_type = Dtype::kFp16;     // -ctk
+  Dtype v_type = Dtype::kFp16;     // -ctv
+  int64_t ollama_default_ctx = 0;  // the num_ctx Ollama picks for this GPU's VRAM
 };
 
 ServingSettings ResolveServing(const Config& c);
@@ -64,7 +64,7 @@ double ServingCapacityBytes(const Config& c, int pipeline_stage);
 using ServingLine = ReportLine;
 
 struct ServingReport {
-  bool ok = false;                // false: the config has errors, or hf-generate (no report)
+  bool ok = false;  // false: the config has errors, or hf-generate (no report)
   Runtime runtime = Runtime::kHfGenerate;
   ServingSettings settings;
   // vLLM / SGLang.
@@ -76,16 +76,16 @@ struct ServingReport {
   double max_concurrency = 0;     // requests of `seq` tokens the pool holds at once
   int64_t max_model_len = 0;      // the longest max_model_len that still starts (vLLM estimate_max_model_len)
   // llama.cpp / Ollama.
-  int64_t gpu_layers = 0;         // layers (and output) on the GPUs
-  double gpu_bytes = 0;           // on the estimated GPU
-  double ram_bytes = 0;           // in system RAM: mmapped weights, CPU KV, host buffers
-  double kv_bytes = 0;            // whole KV cache (all devices)
+  int64_t gpu_layers = 0;           // layers (and output) on the GPUs
+  double gpu_bytes = 0;             // on the estimated GPU
+  double ram_bytes = 0;             // in system RAM: mmapped weights, CPU KV, host buffers
+  double kv_bytes = 0;              // whole KV cache (all devices)
   double compute_buffer_bytes = 0;  // on the estimated GPU
-  double host_buffer_bytes = 0;   // host compute + output buffers
-  double host_compute_bytes = 0;  // of which the host compute buffer
-  double output_buffer_bytes = 0; // of which the logits output buffer
-  bool ram_fits = true;           // ram_gb == 0 or ram_bytes <= ram_gb
-  std::vector<ServingLine> lines; // the report in words, in order
+  double host_buffer_bytes = 0;     // host compute + output buffers
+  double host_compute_bytes = 0;    // of which the host compute buffer
+  double output_buffer_bytes = 0;   // of which the logits output buffer
+  bool ram_fits = true;             // ram_gb == 0 or ram_bytes <= ram_gb
+  std::vector<ServingLine> lines;   // the report in words, in order
 };
 
 ServingReport Serve(const Config& c);

@@ -34,21 +34,29 @@ struct Live {
   double layer_backward = 0;
   Device device = Device::kGpu;
 
-  static Live Both(double b) { return {b, b, b, b}; }            // persistent: every moment
-  static Live ForwardOnly(double b) { return {b, 0, 0, b}; }     // activations, kept into the layers' backward
-  static Live LossOnly(double b) { return {b, 0, 0, 0}; }        // the output side: freed by the loss's and head's backward
+  static Live Both(double b) { return {b, b, b, b}; }         // persistent: every moment
+  static Live ForwardOnly(double b) { return {b, 0, 0, b}; }  // activations, kept into the layers' backward
+  static Live LossOnly(double b) { return {b, 0, 0, 0}; }  // the output side: freed by the loss's and head's backward
   static Live LayerBackwardOnly(double b) { return {0, 0, 0, b}; }  // a recomputed layer
-  static Live StepOnly(double b) { return {0, b, 0, 0}; }        // optimizer-step temporaries
-  static Live GenerationOnly(double b) { return {0, 0, b, 0}; }  // rollout KV cache
-  Live On(Device d) const { Live l = *this; l.device = d; return l; }
-  double At(int m) const { return m == 0 ? forward_end : m == 1 ? optimizer_step : m == 2 ? generation : layer_backward; }
+  static Live StepOnly(double b) { return {0, b, 0, 0}; }           // optimizer-step temporaries
+  static Live GenerationOnly(double b) { return {0, 0, b, 0}; }     // rollout KV cache
+  Live On(Device d) const {
+    Live l = *this;
+    l.device = d;
+    return l;
+  }
+  double At(int m) const {
+    return m == 0 ? forward_end : m == 1 ? optimizer_step : m == 2 ? generation : layer_backward;
+  }
   // Most leaves hold the same bytes at several moments (Both): each value rounded once.
   // (+0 and -0 compare equal, and either adds nothing to sums that start at +0.)
   Live Whole() const {
     const double f = WholeBytes(forward_end);
     const double o = optimizer_step == forward_end ? f : WholeBytes(optimizer_step);
     const double g = generation == optimizer_step ? o : generation == forward_end ? f : WholeBytes(generation);
-    const double l = layer_backward == forward_end ? f : layer_backward == optimizer_step ? o : WholeBytes(layer_backward);
+    const double l = layer_backward == forward_end      ? f
+                     : layer_backward == optimizer_step ? o
+                                                        : WholeBytes(layer_backward);
     return {f, o, g, l, device};
   }
 };
@@ -110,7 +118,8 @@ class TreeSink {
     // A group whose tensors all live off the GPU (e.g. offloaded optimizer states) shows
     // their bytes on that device and adds nothing to the GPU total above it.
     bool all_off = !done->children.empty();
-    for (const BreakdownNode& c : done->children) all_off &= c.device != Device::kGpu && c.device == done->children[0].device;
+    for (const BreakdownNode& c : done->children)
+      all_off &= c.device != Device::kGpu && c.device == done->children[0].device;
     if (all_off) {
       done->device = done->children[0].device;
       for (int m = 0; m < kMomentCount; ++m) {

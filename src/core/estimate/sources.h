@@ -14,7 +14,8 @@ inline constexpr const char* kAdam8bit =
     "Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization §2: 1 byte per state + fp32 absmax per 2048";
 inline constexpr const char* kAdafactor =
     "Shazeer & Stern 2018, Adafactor §3: factored second moment (row + column sums), no first moment (beta1=None)";
-inline constexpr const char* kLion = "Chen et al. 2023, Lion (Symbolic Discovery of Optimization Algorithms): one momentum";
+inline constexpr const char* kLion =
+    "Chen et al. 2023, Lion (Symbolic Discovery of Optimization Algorithms): one momentum";
 inline constexpr const char* kWeights = "parameters x bytes per parameter (seed 002: fp32 4, fp16 2, int8 1)";
 inline constexpr const char* kKorthikantiLayer =
     "Korthikanti et al. 2022, Reducing Activation Recomputation, §4.1 eq. 1 (p.4): sbh(34 + 5as/h)";
@@ -31,14 +32,18 @@ inline constexpr const char* kRematerialised =
 inline constexpr const char* kMetricsLogits =
     "seed 002, OOM remedy 1: a compute_metrics hook keeps a batch x vocab x seq logits tensor";
 inline constexpr const char* kKvCache =
-    "KV cache per token = 2 x L x kv_heads x head_dim x bytes (seed 002; REFERENCE I2: Llama-2-7B fp16 4096 tokens = 2 GiB)";
+    "KV cache per token = 2 x L x kv_heads x head_dim x bytes (seed 002; REFERENCE I2: Llama-2-7B fp16 4096 tokens = 2 "
+    "GiB)";
 inline constexpr const char* kStaticCache =
-    "transformers cache_utils.py StaticLayer.lazy_initialization: K and V of [batch, kv_heads, max_cache_len, head_dim] "
+    "transformers cache_utils.py StaticLayer.lazy_initialization: K and V of [batch, kv_heads, max_cache_len, "
+    "head_dim] "
     "per layer, allocated before the first token (generate(cache_implementation=\"static\"))";
 inline constexpr const char* kPrefill =
     "largest set of tensors alive at once in one layer's prefill (no autograd: earlier layers' are freed)";
-inline constexpr const char* kLora = "Hu et al. 2021, LoRA §4.1: r(d_in + d_out) parameters per adapted matrix; seeds 000, 002";
-inline constexpr const char* kQlora = "Dettmers et al. 2023, QLoRA §2-3: NF4 base with double quantisation, 16-bit adapters";
+inline constexpr const char* kLora =
+    "Hu et al. 2021, LoRA §4.1: r(d_in + d_out) parameters per adapted matrix; seeds 000, 002";
+inline constexpr const char* kQlora =
+    "Dettmers et al. 2023, QLoRA §2-3: NF4 base with double quantisation, 16-bit adapters";
 inline constexpr const char* kCudaContext =
     "CUDA context and libraries outside PyTorch's allocator (seed 004: 1-2 GB; seed 002: ~1.3 GB; an H200 with driver "
     "580: 527 MiB after torch.cuda.init() and 161 MiB more after the first cuBLAS call, tests/truth/GPU.md)";
@@ -51,13 +56,16 @@ inline constexpr const char* kFragmentation =
 inline constexpr const char* kOtherProcesses =
     "seed 002: Baichuan-7B on a 24 GB A30 failed with 7.48 GiB reserved by PyTorch and ~14.7 GiB held outside it "
     "(another process or a second model copy); read from the OOM message (llmmem oom)";
-inline constexpr const char* kCommBuffers = "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
+inline constexpr const char* kCommBuffers =
+    "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
 inline constexpr const char* kDdpBuckets =
-    "PyTorch DistributedDataParallel: gradient buckets (bucket_cap_mb) are separate copies unless gradient_as_bucket_view";
+    "PyTorch DistributedDataParallel: gradient buckets (bucket_cap_mb) are separate copies unless "
+    "gradient_as_bucket_view";
 inline constexpr const char* kDeepSpeedBuckets =
     "DeepSpeed ZeRO config: reduce_bucket_size / allgather_bucket_size (default 5e8 elements each)";
 inline constexpr const char* kZero3Gather =
-    "Rajbhandari et al. 2020, ZeRO §5.3 (Pos+g+p gathers each layer's parameters just in time); DeepSpeed stage3_prefetch_bucket_size";
+    "Rajbhandari et al. 2020, ZeRO §5.3 (Pos+g+p gathers each layer's parameters just in time); DeepSpeed "
+    "stage3_prefetch_bucket_size";
 inline constexpr const char* kPipeline =
     "Narayanan et al. 2021 (Megatron-LM PTD-P) §2.2: 1F1B keeps pp micro-batches in flight on the first stage; "
     "Korthikanti et al. 2022 §4.2.3; Megatron theoretical_memory_usage.py interleaving factor";
@@ -82,7 +90,8 @@ inline constexpr const char* kLiger =
     "Liger-Kernel (Hsu et al. 2024, arXiv:2410.10989): LigerRMSNormFunction, LigerSiLUMulFunction, LigerRopeFunction, "
     "LigerFusedLinearCrossEntropyFunction";
 inline constexpr const char* kTorchAdamStep =
-    "torch/optim/adam.py, adamw.py (_init_group): state['step'] is a float32 scalar tensor per parameter (torch >= 1.12)";
+    "torch/optim/adam.py, adamw.py (_init_group): state['step'] is a float32 scalar tensor per parameter (torch >= "
+    "1.12)";
 inline constexpr const char* kTorchtitanSac =
     "pytorch/torchtitan torchtitan/distributed/activation_checkpoint.py@b5bcd76c (SelectiveAC: save matmul and "
     "attention-kernel outputs, every second matmul recomputed)";

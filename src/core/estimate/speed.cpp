@@ -17,9 +17,7 @@ std::string Rate(double per_s, const char* unit) {
   return FormatNumber(per_s, per_s < 10 ? 2 : per_s < 1000 ? 1 : 0) + " " + unit;
 }
 
-std::string Seconds(double s) {
-  return s < 1 ? FormatNumber(s * 1000, 1) + " ms" : FormatNumber(s, 2) + " s";
-}
+std::string Seconds(double s) { return s < 1 ? FormatNumber(s * 1000, 1) + " ms" : FormatNumber(s, 2) + " s"; }
 
 // Bytes of the routed experts on this GPU, and of everything else.
 struct MoeBytes {
@@ -60,9 +58,13 @@ SpeedEstimate EstimateSpeed(const Config& c) {
   auto line = [&](const std::string& label, const std::string& value, const std::string& note = "") {
     r.lines.push_back({label, value, note});
   };
-  line("memory bandwidth", r.bandwidth > 0 ? FormatNumber(r.bandwidth / 1e9, 0) + " GB/s x " + FormatNumber(c.bw_efficiency, 2) : "unknown",
+  line("memory bandwidth",
+       r.bandwidth > 0 ? FormatNumber(r.bandwidth / 1e9, 0) + " GB/s x " + FormatNumber(c.bw_efficiency, 2) : "unknown",
        "bw_efficiency: the share of the peak a decode step reads at");
-  line("dense peak", r.peak_flops > 0 ? FormatNumber(r.peak_flops / 1e12, 1) + " TFLOPS " + r.peak_kind + " x " + FormatNumber(c.mfu, 2) : "unknown",
+  line("dense peak",
+       r.peak_flops > 0
+           ? FormatNumber(r.peak_flops / 1e12, 1) + " TFLOPS " + r.peak_kind + " x " + FormatNumber(c.mfu, 2)
+           : "unknown",
        "mfu: the share of the peak matrix units sustain");
 
   // One tensor-parallel rank over every pipeline stage: a token passes them in turn.
@@ -75,7 +77,8 @@ SpeedEstimate EstimateSpeed(const Config& c) {
   const double attn_width = d.a * d.hd / t;  // query heads on this GPU x head_dim
   // Matrix FLOPs touch every parameter but the embedding lookup (a tied head is a matmul).
   const double matmul_params = (static_cast<double>(counts.active) - static_cast<double>(counts.embedding) +
-                                (m.tied_embeddings ? static_cast<double>(m.vocab) * d.h : 0)) / t;
+                                (m.tied_embeddings ? static_cast<double>(m.vocab) * d.h : 0)) /
+                               t;
 
   if (r.training) {
     const double gpus = static_cast<double>(TotalGpus(c));
@@ -95,7 +98,8 @@ SpeedEstimate EstimateSpeed(const Config& c) {
     line("FLOPs per token", FormatNumber(per_token / 1e9, 1) + " GFLOP",
          std::string(adapters ? "4N (frozen weights: no weight gradients)" : "6N") + " + 12 L h s" +
              (c.recompute == Recompute::kFull ? " + recompute 2N + 4 L h s" : ""));
-    line("step time", Seconds(r.step_s), FormatCount(static_cast<int64_t>(tokens)) + " tokens over " + FormatNumber(gpus, 0) + " GPUs");
+    line("step time", Seconds(r.step_s),
+         FormatCount(static_cast<int64_t>(tokens)) + " tokens over " + FormatNumber(gpus, 0) + " GPUs");
     line("training throughput", Rate(r.train_tokens_s, "tokens/s"), Rate(r.train_tokens_s / gpus, "tokens/s per GPU"));
     return r;
   }
@@ -139,10 +143,14 @@ SpeedEstimate EstimateSpeed(const Config& c) {
        FormatBytesBoth(weights) + " of weights" + (m.IsMoe() ? " (the experts the batch touches)" : "") + " + " +
            FormatBytesBoth(kv) + " of KV (" + FormatCount(c.batch) + " x " + FormatCount(c.seq) + " tokens" +
            // The static cache's attention reads its whole preallocated length, masked.
-           (KvCacheTokens(d) != d.s_local ? ", the static cache's " + FormatCount(c.max_cache_len) + " slots" : "") + ") read" +
-           (cpu_bytes > 0 ? "; " + FormatBytesBoth(cpu_bytes) + " from RAM at " + FormatNumber(c.ram_bandwidth_gbps, 0) + " GB/s" : "") +
+           (KvCacheTokens(d) != d.s_local ? ", the static cache's " + FormatCount(c.max_cache_len) + " slots" : "") +
+           ") read" +
+           (cpu_bytes > 0
+                ? "; " + FormatBytesBoth(cpu_bytes) + " from RAM at " + FormatNumber(c.ram_bandwidth_gbps, 0) + " GB/s"
+                : "") +
            (r.decode_compute_bound ? "; compute-bound at this batch" : ""));
-  line("decode, per sequence", Rate(r.decode_tokens_s, "tokens/s"), "at the full context (the KV of seq tokens read each step)");
+  line("decode, per sequence", Rate(r.decode_tokens_s, "tokens/s"),
+       "at the full context (the KV of seq tokens read each step)");
   line("decode, " + FormatCount(c.batch) + " sequences", Rate(r.batch_tokens_s, "tokens/s"));
   if (flops > 0) {
     r.prefill_flops_token = 2.0 * matmul_params + 4.0 * L * (s / 2) * attn_width;

@@ -23,27 +23,27 @@ using SpeedLine = ReportLine;
 
 struct SpeedEstimate {
   bool ok = false;
-  std::string why_not;            // no bandwidth or peak known for this GPU, or errors
-  double bandwidth = 0;           // bytes/s of one GPU, before efficiency
-  double peak_flops = 0;          // FLOP/s of one GPU, before mfu
-  const char* peak_kind = "";     // "bf16", "fp8", "int8"
+  std::string why_not;         // no bandwidth or peak known for this GPU, or errors
+  double bandwidth = 0;        // bytes/s of one GPU, before efficiency
+  double peak_flops = 0;       // FLOP/s of one GPU, before mfu
+  const char* peak_kind = "";  // "bf16", "fp8", "int8"
   bool training = false;
   // Inference.
-  double weight_bytes_step = 0;   // per GPU per decode step
+  double weight_bytes_step = 0;  // per GPU per decode step
   double kv_bytes_step = 0;
-  double cpu_bytes_step = 0;      // llama.cpp: layers on the CPU, read from RAM
+  double cpu_bytes_step = 0;  // llama.cpp: layers on the CPU, read from RAM
   double decode_step_s = 0;
   bool decode_compute_bound = false;
-  double decode_tokens_s = 0;     // per sequence
-  double batch_tokens_s = 0;      // all sequences together
+  double decode_tokens_s = 0;  // per sequence
+  double batch_tokens_s = 0;   // all sequences together
   double prefill_flops_token = 0;
   double prefill_tokens_s = 0;
-  double ttft_s = 0;              // a prompt of seq tokens
+  double ttft_s = 0;  // a prompt of seq tokens
   // Training.
-  double step_flops = 0;          // whole step, all GPUs
+  double step_flops = 0;  // whole step, all GPUs
   double step_s = 0;
   double train_tokens_s = 0;
-  std::vector<SpeedLine> lines;   // the figures and the assumptions, in words
+  std::vector<SpeedLine> lines;  // the figures and the assumptions, in words
 };
 
 SpeedEstimate EstimateSpeed(const Config& c);

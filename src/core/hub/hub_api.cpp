@@ -29,7 +29,8 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 }
 
 std::string Upper(std::string s) {
-  for (char& c : s) if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   return s;
 }
 
@@ -93,7 +94,8 @@ HubSearchParse ReadHubSearch(const std::string& text) {
   HubSearchParse r;
   const JsonParseResult j = ParseJson(text);
   if (!j.ok || !j.value.IsArray()) {
-    r.error = j.ok ? "the Hub's search answer is not a JSON array" : "the Hub's search answer is not valid JSON (" + j.error + ")";
+    r.error = j.ok ? "the Hub's search answer is not a JSON array"
+                   : "the Hub's search answer is not valid JSON (" + j.error + ")";
     return r;
   }
   for (const Json& m : j.value.AsArray()) {
@@ -115,7 +117,8 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
     if (EndsWith(f.name, ".safetensors") && f.name.find('/') == std::string::npos) root_safetensors.push_back(&f);
     if (EndsWith(Upper(f.name), ".GGUF")) plan.gguf_files.push_back(f);
   }
-  std::sort(plan.gguf_files.begin(), plan.gguf_files.end(), [](const HubFile& a, const HubFile& b) { return a.name < b.name; });
+  std::sort(plan.gguf_files.begin(), plan.gguf_files.end(),
+            [](const HubFile& a, const HubFile& b) { return a.name < b.name; });
   if (!plan.weights_file.empty()) {
     plan.kind = HubWeightKind::kSafetensorsIndex;
     return plan;
@@ -150,7 +153,10 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
   }
   if (pick == nullptr) {
     for (const HubFile& f : plan.gguf_files) {
-      if (Upper(f.name).find("Q4_K_M") != std::string::npos) { pick = &f; break; }
+      if (Upper(f.name).find("Q4_K_M") != std::string::npos) {
+        pick = &f;
+        break;
+      }
     }
   }
   if (pick == nullptr) {
@@ -180,7 +186,8 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
   return plan;
 }
 
-std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what, const std::string& transport) {
+std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what,
+                            const std::string& transport) {
   const std::string id = EchoValue(repo_id, 200);
   const std::string head = id + " (" + what + "): ";
   switch (status) {
@@ -201,7 +208,8 @@ std::string HubErrorMessage(int status, const std::string& repo_id, const std::s
     default:
       break;
   }
-  if (status >= 500) return head + "the Hub failed (HTTP " + std::to_string(status) + "); try again later or pick a mirror";
+  if (status >= 500)
+    return head + "the Hub failed (HTTP " + std::to_string(status) + "); try again later or pick a mirror";
   return head + "unexpected HTTP status " + std::to_string(status);
 }
 

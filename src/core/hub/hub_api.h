@@ -21,16 +21,16 @@ struct HubFile {
 
 struct HubModelInfo {
   std::string id;
-  std::string sha;               // the commit the revision resolved to
-  std::string gated;             // "" (not gated), "auto" or "manual"
-  std::string model_type;        // config.model_type as the Hub read it
+  std::string sha;         // the commit the revision resolved to
+  std::string gated;       // "" (not gated), "auto" or "manual"
+  std::string model_type;  // config.model_type as the Hub read it
   std::string library_name;
   int64_t downloads = -1;
   std::vector<std::pair<std::string, int64_t>> safetensors_parameters;  // dtype -> parameters
   int64_t safetensors_total = -1;
-  int64_t gguf_total = -1;       // parameters the Hub read from the GGUF files
+  int64_t gguf_total = -1;  // parameters the Hub read from the GGUF files
   std::string gguf_architecture;
-  std::vector<HubFile> files;    // siblings
+  std::vector<HubFile> files;  // siblings
 };
 
 struct HubInfoParse {
@@ -60,14 +60,14 @@ HubSearchParse ReadHubSearch(const std::string& text);
 // else the smallest).
 enum class HubWeightKind { kNone, kSafetensors, kSafetensorsIndex, kGguf };
 struct HubFilePlan {
-  bool has_config = false;            // config.json at the root
+  bool has_config = false;  // config.json at the root
   HubWeightKind kind = HubWeightKind::kNone;
-  std::string weights_file;           // the index, the single file or the chosen GGUF
+  std::string weights_file;  // the index, the single file or the chosen GGUF
   // A GGUF split into parts (llama.cpp's llama_split_path: "PREFIX-%05d-of-%05d.gguf"):
   // every part, in order, whose headers are summed; empty otherwise.
   std::vector<std::string> gguf_parts;
-  std::vector<HubFile> gguf_files;    // every GGUF file, by name
-  std::string note;                   // why nothing was chosen, or what was skipped
+  std::vector<HubFile> gguf_files;  // every GGUF file, by name
+  std::string note;                 // why nothing was chosen, or what was skipped
 };
 HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& chosen_gguf = "");
 

@@ -17,7 +17,8 @@ namespace {
 int64_t FirstInt(const Json& j, std::initializer_list<const char*> keys) {
   for (const char* k : keys) {
     const Json* v = j.Find(k);
-    if (v != nullptr && v->IsNumber() && v->AsNumber() > 0 && v->AsNumber() < 9e15) return static_cast<int64_t>(v->AsNumber());
+    if (v != nullptr && v->IsNumber() && v->AsNumber() > 0 && v->AsNumber() < 9e15)
+      return static_cast<int64_t>(v->AsNumber());
   }
   return 0;
 }
@@ -35,7 +36,9 @@ void Note(HubModelBuild& b, Severity s, const char* field, const std::string& me
 
 bool ReadGenericConfig(const Json& config, ModelSpec* m, std::string* missing) {
   const Json* text = config.Find("text_config");
-  const Json& j = FirstInt(config, {"hidden_size", "n_embd", "d_model"}) == 0 && text != nullptr && text->IsObject() ? *text : config;
+  const Json& j = FirstInt(config, {"hidden_size", "n_embd", "d_model"}) == 0 && text != nullptr && text->IsObject()
+                      ? *text
+                      : config;
   m->hidden = FirstInt(j, {"hidden_size", "n_embd", "d_model", "dim"});
   m->layers = FirstInt(j, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"});
   m->heads = FirstInt(j, {"num_attention_heads", "n_head", "num_heads", "n_heads"});
@@ -89,12 +92,14 @@ bool DtypeFromQuantConfig(const Json& config, Dtype* out) {
 }
 
 bool DtypeFromGgufName(const std::string& file, Dtype* out) {
-  const std::string name = Lower(file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1));
+  const std::string name =
+      Lower(file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1));
   size_t best = 0;
   for (int i = 0; i < static_cast<int>(Dtype::kCount); ++i) {
     const DtypeInfo& info = Info(static_cast<Dtype>(i));
     const std::string id = info.id;
-    if (id.size() <= best || (id[0] != 'q' && id.compare(0, 2, "iq") != 0) || id.find("_file") != std::string::npos) continue;
+    if (id.size() <= best || (id[0] != 'q' && id.compare(0, 2, "iq") != 0) || id.find("_file") != std::string::npos)
+      continue;
     const size_t at = name.find(id);
     if (at == std::string::npos) continue;
     const size_t end = at + id.size();
@@ -103,7 +108,8 @@ bool DtypeFromGgufName(const std::string& file, Dtype* out) {
     *out = info.value;
     best = id.size();
   }
-  if (best == 0 && name.find("f16") != std::string::npos) return ParseId(name.find("bf16") != std::string::npos ? "bf16" : "fp16", *out);
+  if (best == 0 && name.find("f16") != std::string::npos)
+    return ParseId(name.find("bf16") != std::string::npos ? "bf16" : "fp16", *out);
   return best > 0;
 }
 
@@ -116,7 +122,8 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
     const JsonParseResult parsed = ParseJson(*in.config_text);
     if (!parsed.ok || !parsed.value.IsObject()) {
       Note(b, Severity::kError, "config",
-           "config.json of " + EchoValue(in.name, 200) + " is malformed: " + (parsed.ok ? "not a JSON object" : parsed.error));
+           "config.json of " + EchoValue(in.name, 200) +
+               " is malformed: " + (parsed.ok ? "not a JSON object" : parsed.error));
       return b;
     }
     config = parsed.value;
@@ -125,19 +132,22 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
     if (imported.ok) {
       b.model = imported.model;
       have_arch = true;
-      b.provenance.push_back("architecture: " + EchoValue(b.model_type, 80) + ", read by the importer from config.json (" +
-                             in.config_source + ")");
+      b.provenance.push_back("architecture: " + EchoValue(b.model_type, 80) +
+                             ", read by the importer from config.json (" + in.config_source + ")");
       for (const Diagnostic& d : imported.diagnostics) b.diagnostics.push_back(d);
     } else {
       std::string missing;
       if (ReadGenericConfig(config, &b.model, &missing)) {
         have_arch = true;
         b.approximate = true;
-        b.provenance.push_back("approximate: architecture " + EchoValue(b.model_type.empty() ? "(no model_type)" : b.model_type, 80) +
+        b.provenance.push_back("approximate: architecture " +
+                               EchoValue(b.model_type.empty() ? "(no model_type)" : b.model_type, 80) +
                                " read generically (hidden size, layers, heads, KV heads, head dim, intermediate size, "
-                               "vocab from config.json, " + in.config_source + ")");
+                               "vocab from config.json, " +
+                               in.config_source + ")");
       } else {
-        b.provenance.push_back("config.json (" + in.config_source + ") lacks" + missing + ": no activations or KV cache");
+        b.provenance.push_back("config.json (" + in.config_source + ") lacks" + missing +
+                               ": no activations or KV cache");
       }
     }
   }
@@ -169,7 +179,8 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
       b.dtype = dtype;
       b.dtype_known = true;
     }
-  } else if (w != nullptr && !quantized && !w->by_type.empty() && DtypeFromSafetensors(w->by_type.front().type, &dtype)) {
+  } else if (w != nullptr && !quantized && !w->by_type.empty() &&
+             DtypeFromSafetensors(w->by_type.front().type, &dtype)) {
     b.dtype = dtype;
     b.dtype_known = true;
   }
@@ -179,9 +190,9 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
     for (const WeightTypeTally& t : w->by_type) {
       types += (types.empty() ? "" : ", ") + t.type + " " + FormatCount(static_cast<int64_t>(t.parameters));
     }
-    b.provenance.push_back("weights: " + FormatCount(static_cast<int64_t>(w->parameter_count)) + " parameters (" + types +
-                           "), " + FormatCount(static_cast<int64_t>(w->weight_bytes)) + " bytes as stored, from the header of " +
-                           in.weights_source);
+    b.provenance.push_back("weights: " + FormatCount(static_cast<int64_t>(w->parameter_count)) + " parameters (" +
+                           types + "), " + FormatCount(static_cast<int64_t>(w->weight_bytes)) +
+                           " bytes as stored, from the header of " + in.weights_source);
     // Packed quantised tensors (GPTQ/AWQ int32, bitsandbytes uint8) hold several weights per
     // element: the header's element count is what is stored, not the model's parameters.
     // The header's count replaces the architecture's only where they differ (a repo with
@@ -192,14 +203,16 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
       b.provenance.push_back("quantised (" + std::string(Info(b.dtype).id) +
                              "): the header's elements are packed, the parameter count comes from the architecture");
   } else if (in.weights != nullptr && !in.weights->ok()) {
-    Note(b, Severity::kWarning, "weights", "the weights header of " + EchoValue(in.name, 200) + " could not be read: " + in.weights->message);
+    Note(b, Severity::kWarning, "weights",
+         "the weights header of " + EchoValue(in.name, 200) + " could not be read: " + in.weights->message);
   }
   // The Hub's own totals: used when no header was read, cross-checked when one was.
   if (in.info != nullptr && in.info->safetensors_total > 0) {
     const int64_t hub = in.info->safetensors_total;
     if (w != nullptr && w->parameters_known && w->format != WeightFormat::kGguf) {
       if (static_cast<uint64_t>(hub) == w->parameter_count) {
-        b.provenance.push_back("Hub API totals (" + in.info_source + "): " + FormatCount(hub) + " parameters, agree with the headers");
+        b.provenance.push_back("Hub API totals (" + in.info_source + "): " + FormatCount(hub) +
+                               " parameters, agree with the headers");
       } else {
         Note(b, Severity::kWarning, "weights",
              "the Hub API says " + FormatCount(hub) + " parameters, the headers " +
@@ -207,8 +220,8 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
       }
     } else if (w == nullptr && !quantized) {
       b.model.params_override = hub;
-      b.provenance.push_back("weights: " + FormatCount(hub) + " parameters from the Hub API's totals (" + in.info_source +
-                             "); no header was read");
+      b.provenance.push_back("weights: " + FormatCount(hub) + " parameters from the Hub API's totals (" +
+                             in.info_source + "); no header was read");
       if (!in.info->safetensors_parameters.empty() && !b.dtype_known) {
         int64_t most = -1;
         for (const auto& [type, n] : in.info->safetensors_parameters) {

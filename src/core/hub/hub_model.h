@@ -17,25 +17,25 @@
 namespace llmmem::core {
 
 struct HubModelInput {
-  std::string name;                              // the repo id (the model's name)
-  const std::string* config_text = nullptr;      // config.json; null when the repo has none
-  std::string config_source;                     // "cache: PATH" or the URL
-  const WeightHeaderResult* weights = nullptr;   // combined headers; null when none were read
+  std::string name;                             // the repo id (the model's name)
+  const std::string* config_text = nullptr;     // config.json; null when the repo has none
+  std::string config_source;                    // "cache: PATH" or the URL
+  const WeightHeaderResult* weights = nullptr;  // combined headers; null when none were read
   std::string weights_source;
-  std::string weights_file;                      // the file the header came from (GGUF: the quant)
-  const HubModelInfo* info = nullptr;            // the API's answer; null offline
+  std::string weights_file;            // the file the header came from (GGUF: the quant)
+  const HubModelInfo* info = nullptr;  // the API's answer; null offline
   std::string info_source;
 };
 
 struct HubModelBuild {
   bool ok = false;
   ModelSpec model;
-  bool approximate = false;         // the architecture was read generically
+  bool approximate = false;  // the architecture was read generically
   std::string model_type;
-  bool dtype_known = false;         // the format the weights are stored in
+  bool dtype_known = false;  // the format the weights are stored in
   Dtype dtype = Dtype::kBf16;
-  uint64_t stored_bytes = 0;        // the headers' exact weight bytes (0: unknown)
-  Diagnostics diagnostics;          // errors (ok false) and notes
+  uint64_t stored_bytes = 0;            // the headers' exact weight bytes (0: unknown)
+  Diagnostics diagnostics;              // errors (ok false) and notes
   std::vector<std::string> provenance;  // what came from where, one line each
 };
 

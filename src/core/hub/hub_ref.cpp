@@ -11,14 +11,13 @@
 namespace llmmem::core {
 namespace {
 
-bool NameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-}
+bool NameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; }
 
 // One part of a repo id: 1..96 name characters, not starting or ending with '-' or '.'.
 bool ValidPart(std::string_view s) {
   if (s.empty() || s.size() > 96) return false;
-  for (char c : s) if (!NameChar(c)) return false;
+  for (char c : s)
+    if (!NameChar(c)) return false;
   return s.front() != '-' && s.front() != '.' && s.back() != '-' && s.back() != '.';
 }
 
@@ -51,7 +50,8 @@ bool IsValidRepoId(std::string_view id) {
 
 bool IsCommitHash(std::string_view rev) {
   if (rev.size() != 40) return false;
-  for (char c : rev) if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  for (char c : rev)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   return true;
 }
 
@@ -88,7 +88,8 @@ HubRefParse ParseHubRef(std::string_view text) {
     }
     if (!parts.empty() && parts[0] == "models") parts.erase(parts.begin());  // a legacy /models/ prefix
     if (parts.empty()) return Fail(t, "the URL names no model");
-    if (parts[0] == "datasets" || parts[0] == "spaces") return Fail(t, "it is a " + parts[0].substr(0, parts[0].size() - 1) + ", not a model");
+    if (parts[0] == "datasets" || parts[0] == "spaces")
+      return Fail(t, "it is a " + parts[0].substr(0, parts[0].size() - 1) + ", not a model");
     size_t n = 1;
     if (parts.size() >= 2 && parts[1] != "tree" && parts[1] != "blob" && parts[1] != "resolve") n = 2;
     r.ref.repo_id = parts[0] + (n == 2 ? "/" + parts[1] : std::string());
@@ -108,7 +109,8 @@ HubRefParse ParseHubRef(std::string_view text) {
   }
   if (r.ref.revision.empty()) return Fail(t, "the revision after @ is empty");
   for (char c : r.ref.revision) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == ' ') return Fail(t, "the revision has spaces or control characters");
+    if (static_cast<unsigned char>(c) < 0x20 || c == ' ')
+      return Fail(t, "the revision has spaces or control characters");
   }
   if (KnownHost(r.ref.repo_id.substr(0, r.ref.repo_id.find('/'))) && r.ref.repo_id.find('/') != std::string::npos) {
     return Fail(t, "the URL's path starts with a host name, not a model");
@@ -155,15 +157,17 @@ std::string HubModelApiUrl(const std::string& endpoint, const HubRef& ref) {
 }
 
 std::string HubSearchUrl(const std::string& endpoint, std::string_view query, int limit) {
-  return endpoint + "/api/models?search=" + PercentEncode(Trim(query)) + "&sort=downloads&limit=" +
-         std::to_string(limit) + "&expand=downloads&expand=safetensors&expand=gguf";
+  return endpoint + "/api/models?search=" + PercentEncode(Trim(query)) +
+         "&sort=downloads&limit=" + std::to_string(limit) + "&expand=downloads&expand=safetensors&expand=gguf";
 }
 
 std::string HubCacheFolder(const std::string& repo_id) {
   std::string out = "models--";
   for (char c : repo_id) {
-    if (c == '/') out += "--";
-    else out += c;
+    if (c == '/')
+      out += "--";
+    else
+      out += c;
   }
   return out;
 }

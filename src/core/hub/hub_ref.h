@@ -24,9 +24,9 @@ constexpr const char* kHubDefaultEndpoint = "https://huggingface.co";
 
 // One model on the Hub, at a revision (branch, tag or commit), optionally one file in it.
 struct HubRef {
-  std::string repo_id;          // "Qwen/Qwen2.5-7B-Instruct" or a legacy "gpt2"
+  std::string repo_id;  // "Qwen/Qwen2.5-7B-Instruct" or a legacy "gpt2"
   std::string revision = "main";
-  std::string file;             // from a .../blob/rev/file or .../resolve/rev/file URL
+  std::string file;  // from a .../blob/rev/file or .../resolve/rev/file URL
 };
 
 struct HubRefParse {
@@ -50,7 +50,6 @@ std::string HubRefToText(const HubRef& ref);
 // not an http(s) URL is refused: error set, the default returned.
 std::string HubEndpoint(std::string_view env_value, std::string* error = nullptr);
 bool HubOfflineValue(std::string_view env_value);  // HF_HUB_OFFLINE semantics
-
 
 std::string HubFileUrl(const std::string& endpoint, const HubRef& ref, const std::string& file);
 std::string HubModelApiUrl(const std::string& endpoint, const HubRef& ref);  // with ?blobs=true

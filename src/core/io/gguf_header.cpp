@@ -36,14 +36,24 @@ namespace {
 // -----------------------------------------------------------------------------------------
 
 enum GgufValueType : uint32_t {
-  kGgufU8 = 0, kGgufI8 = 1, kGgufU16 = 2, kGgufI16 = 3, kGgufU32 = 4, kGgufI32 = 5,
-  kGgufF32 = 6, kGgufBool = 7, kGgufString = 8, kGgufArray = 9, kGgufU64 = 10,
-  kGgufI64 = 11, kGgufF64 = 12,
+  kGgufU8 = 0,
+  kGgufI8 = 1,
+  kGgufU16 = 2,
+  kGgufI16 = 3,
+  kGgufU32 = 4,
+  kGgufI32 = 5,
+  kGgufF32 = 6,
+  kGgufBool = 7,
+  kGgufString = 8,
+  kGgufArray = 9,
+  kGgufU64 = 10,
+  kGgufI64 = 11,
+  kGgufF64 = 12,
 };
 constexpr uint32_t kGgufTypeCount = 13;
-const char* const kGgufTypeNames[kGgufTypeCount] = {"uint8", "int8", "uint16", "int16", "uint32",
-                                                     "int32", "float32", "bool", "string", "array",
-                                                     "uint64", "int64", "float64"};
+const char* const kGgufTypeNames[kGgufTypeCount] = {"uint8",  "int8",    "uint16", "int16",  "uint32",
+                                                    "int32",  "float32", "bool",   "string", "array",
+                                                    "uint64", "int64",   "float64"};
 constexpr uint64_t kGgufFixedSize[kGgufTypeCount] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
 constexpr uint32_t kGgmlMaxDims = 4;
 
@@ -56,17 +66,24 @@ constexpr uint32_t kGgmlMaxDims = 4;
 // bytes, and what is kept is bounded: the names, 16 bytes per tensor, the model facts.
 
 // Model facts read from "<arch>.<suffix>" (the architecture may come after them).
-const char* const kFactSuffixes[] = {"block_count", "embedding_length", "feed_forward_length",
-                                     "attention.head_count", "attention.head_count_kv",
-                                     "attention.key_length", "context_length", "expert_count",
-                                     "expert_used_count", "vocab_size"};
+const char* const kFactSuffixes[] = {"block_count",
+                                     "embedding_length",
+                                     "feed_forward_length",
+                                     "attention.head_count",
+                                     "attention.head_count_kv",
+                                     "attention.key_length",
+                                     "context_length",
+                                     "expert_count",
+                                     "expert_used_count",
+                                     "vocab_size"};
 constexpr size_t kMaxFactCandidates = 256;
 
 bool IsFactKey(const std::string& key) {
   if (key == "general.parameter_count" || key == "general.file_type") return true;
   for (const char* suffix : kFactSuffixes) {
     const size_t n = std::strlen(suffix);
-    if (key.size() > n + 1 && key[key.size() - n - 1] == '.' && key.compare(key.size() - n, n, suffix) == 0) return true;
+    if (key.size() > n + 1 && key[key.size() - n - 1] == '.' && key.compare(key.size() - n, n, suffix) == 0)
+      return true;
   }
   return false;
 }
@@ -80,7 +97,9 @@ struct Fact {
 
 class GgufParser : public IncrementalParser {
  public:
-  explicit GgufParser(uint64_t file_size) : file_size_(file_size), meta_(result) { result.format = WeightFormat::kGguf; }
+  explicit GgufParser(uint64_t file_size) : file_size_(file_size), meta_(result) {
+    result.format = WeightFormat::kGguf;
+  }
 
   uint64_t keep_from() const override { return pos_; }
   uint64_t resume_at() const override { return pos_; }
@@ -92,7 +111,9 @@ class GgufParser : public IncrementalParser {
     while (true) {
       bool ok = true;
       switch (phase_) {
-        case Phase::kHeader: ok = Header(); break;
+        case Phase::kHeader:
+          ok = Header();
+          break;
         case Phase::kKeyValues:
           if (kv_index_ == kv_count_) {
             phase_ = Phase::kTensorInfos;
@@ -100,15 +121,19 @@ class GgufParser : public IncrementalParser {
           }
           ok = KeyValue();
           break;
-        case Phase::kStringArray: ok = StringArrayElements(); break;
+        case Phase::kStringArray:
+          ok = StringArrayElements();
+          break;
         case Phase::kTensorInfos:
           if (tensor_index_ == tensor_count_) return Finish();
           ok = TensorInfo();
           break;
-        case Phase::kDone: return result.status;
+        case Phase::kDone:
+          return result.status;
       }
-      if (!ok) return issue_ != WeightIssue::kNone ? Done(Error(WeightFormat::kGguf, issue_, message_))
-                                                    : WeightHeaderStatus::kNeedMoreBytes;
+      if (!ok)
+        return issue_ != WeightIssue::kNone ? Done(Error(WeightFormat::kGguf, issue_, message_))
+                                            : WeightHeaderStatus::kNeedMoreBytes;
     }
   }
 
@@ -130,14 +155,18 @@ class GgufParser : public IncrementalParser {
   // Where the reader is, for messages about a length or a short file.
   std::string Context() const {
     switch (phase_) {
-      case Phase::kHeader: return " (reading the header's counts)";
+      case Phase::kHeader:
+        return " (reading the header's counts)";
       case Phase::kKeyValues:
         return item_name_.empty() ? " (reading metadata key/value #" + Num(kv_index_) + ")"
                                   : " (reading metadata key " + Quoted(item_name_) + ")";
-      case Phase::kStringArray: return " (reading metadata key " + Quoted(item_name_) + ")";
+      case Phase::kStringArray:
+        return " (reading metadata key " + Quoted(item_name_) + ")";
       case Phase::kTensorInfos:
-        return " (reading tensor info #" + Num(tensor_index_) + (item_name_.empty() ? "" : " " + Quoted(item_name_)) + ")";
-      case Phase::kDone: break;
+        return " (reading tensor info #" + Num(tensor_index_) + (item_name_.empty() ? "" : " " + Quoted(item_name_)) +
+               ")";
+      case Phase::kDone:
+        break;
     }
     return "";
   }
@@ -145,15 +174,17 @@ class GgufParser : public IncrementalParser {
   // lie past the file or the header cap, else a request (need_end_).
   bool Have(uint64_t at, uint64_t n) {
     uint64_t end = 0;
-    if (!AddOk(at, n, end)) return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
+    if (!AddOk(at, n, end))
+      return Fail(WeightIssue::kHeaderTooLarge, "a length declared in the GGUF header overflows 64 bits" + Context());
     if (end <= w_->end() && at >= w_->base) return true;
     if (end > file_size_) {
-      return Fail(WeightIssue::kTruncated, "the file is " + Num(file_size_) + " bytes but its GGUF header needs at least " +
-                                               Num(end) + Context());
+      return Fail(WeightIssue::kTruncated, "the file is " + Num(file_size_) +
+                                               " bytes but its GGUF header needs at least " + Num(end) + Context());
     }
     if (end > kGgufMaxHeaderBytes) {
       return Fail(WeightIssue::kHeaderTooLarge, "the GGUF header needs at least " + Num(end) +
-                                                    " bytes; this reader stops at " + Num(kGgufMaxHeaderBytes) + Context());
+                                                    " bytes; this reader stops at " + Num(kGgufMaxHeaderBytes) +
+                                                    Context());
     }
     need_end_ = end;
     return false;
@@ -166,7 +197,8 @@ class GgufParser : public IncrementalParser {
     uint64_t end = 0;
     if (!AddOk(at + 8, len, end) || end > file_size_ || end > kGgufMaxHeaderBytes) return Have(at + 8, len);
     if (len > kWeightMaxNameBytes) {
-      return Fail(WeightIssue::kMalformed, std::string(what) + " is " + Num(len) + " bytes long; this reader accepts names up to " +
+      return Fail(WeightIssue::kMalformed, std::string(what) + " is " + Num(len) +
+                                               " bytes long; this reader accepts names up to " +
                                                Num(kWeightMaxNameBytes) + " bytes" + Context());
     }
     if (!Have(at + 8, len)) return false;
@@ -180,12 +212,14 @@ class GgufParser : public IncrementalParser {
     const uint8_t* p = w_->at(0);
     if (std::memcmp(p, "GGUF", 4) != 0) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "the file starts with bytes %02x %02x %02x %02x, not \"GGUF\"", p[0], p[1], p[2], p[3]);
+      std::snprintf(buf, sizeof buf, "the file starts with bytes %02x %02x %02x %02x, not \"GGUF\"", p[0], p[1], p[2],
+                    p[3]);
       return Fail(WeightIssue::kBadMagic, buf);
     }
     if (!Have(4, 4)) return false;
     const uint32_t version = static_cast<uint32_t>(Le(4, 4));
-    const uint32_t swapped = ((version & 0xFF) << 24) | ((version & 0xFF00) << 8) | ((version >> 8) & 0xFF00) | (version >> 24);
+    const uint32_t swapped =
+        ((version & 0xFF) << 24) | ((version & 0xFF00) << 8) | ((version >> 8) & 0xFF00) | (version >> 24);
     if (version == 1) {
       return Fail(WeightIssue::kUnsupportedVersion,
                   "GGUF version 1 (32-bit counts, before August 2023) is not read; convert the model again with a "
@@ -231,7 +265,8 @@ class GgufParser : public IncrementalParser {
                   "metadata key " + Quoted(key) + " has value type " + Num(type) + "; GGUF defines types 0 to 12");
     }
     if (key == "general.alignment" && type != kGgufU32) {
-      return Fail(WeightIssue::kMalformed, "general.alignment must be a uint32, not a " + std::string(kGgufTypeNames[type]));
+      return Fail(WeightIssue::kMalformed,
+                  "general.alignment must be a uint32, not a " + std::string(kGgufTypeNames[type]));
     }
     if (type == kGgufArray) return ArrayValue(key, at);
     return ScalarValue(key, type, at);
@@ -323,11 +358,23 @@ class GgufParser : public IncrementalParser {
     Fact fact;
     fact.is_int = true;
     switch (type) {
-      case kGgufU8: case kGgufU16: case kGgufU32: fact.value = static_cast<int64_t>(raw); break;
-      case kGgufI8: fact.value = static_cast<int8_t>(raw); break;
-      case kGgufI16: fact.value = static_cast<int16_t>(raw); break;
-      case kGgufI32: fact.value = static_cast<int32_t>(raw); break;
-      case kGgufI64: fact.value = static_cast<int64_t>(raw); break;
+      case kGgufU8:
+      case kGgufU16:
+      case kGgufU32:
+        fact.value = static_cast<int64_t>(raw);
+        break;
+      case kGgufI8:
+        fact.value = static_cast<int8_t>(raw);
+        break;
+      case kGgufI16:
+        fact.value = static_cast<int16_t>(raw);
+        break;
+      case kGgufI32:
+        fact.value = static_cast<int32_t>(raw);
+        break;
+      case kGgufI64:
+        fact.value = static_cast<int64_t>(raw);
+        break;
       case kGgufU64:
         fact.is_int = raw <= kI64Max;
         fact.value = static_cast<int64_t>(raw & kI64Max);
@@ -386,34 +433,36 @@ class GgufParser : public IncrementalParser {
     const uint32_t type_id = static_cast<uint32_t>(Le(at, 4));
     const uint64_t offset = Le(at + 4, 8);
     at += 12;
-    if (!tensor_names_.Insert(name)) return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(name) + " appears twice");
+    if (!tensor_names_.Insert(name))
+      return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(name) + " appears twice");
     for (uint64_t v : ne) {
       if (v > kI64Max) {
-        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has a negative dimension " +
-                                               std::to_string(static_cast<int64_t>(v)));
+        return Fail(WeightIssue::kBadSize,
+                    "tensor " + Quoted(name) + " has a negative dimension " + std::to_string(static_cast<int64_t>(v)));
       }
     }
     uint64_t elements = 1;
     for (uint64_t v : ne) {
       if (!MulOk(elements, v, elements) || elements > kI64Max) {
-        return Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has shape " + ShapeText(ne) +
-                                               ", whose element count overflows int64");
+        return Fail(WeightIssue::kBadSize,
+                    "tensor " + Quoted(name) + " has shape " + ShapeText(ne) + ", whose element count overflows int64");
       }
     }
     const GgmlTypeInfo* type = FindGgmlType(type_id);
     if (!type) {
-      return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has ggml type " + Num(type_id) +
-                                                  ", which ggml does not define");
+      return Fail(WeightIssue::kUnknownDtype,
+                  "tensor " + Quoted(name) + " has ggml type " + Num(type_id) + ", which ggml does not define");
     }
     if (type->block_bytes == 0) {
       return Fail(WeightIssue::kUnknownDtype, "tensor " + Quoted(name) + " has ggml type " + Num(type_id) + " (" +
-                                                  type->name + "), which ggml removed from GGUF files; convert the model again");
+                                                  type->name +
+                                                  "), which ggml removed from GGUF files; convert the model again");
     }
     const uint64_t row = ne.empty() ? 1 : ne[0];
     if (row % type->block_elems != 0) {
-      return Fail(WeightIssue::kBlockMisaligned,
-                  "tensor " + Quoted(name) + " has rows of " + Num(row) + " elements, not a multiple of the " +
-                      Num(type->block_elems) + "-element blocks of " + type->name);
+      return Fail(WeightIssue::kBlockMisaligned, "tensor " + Quoted(name) + " has rows of " + Num(row) +
+                                                     " elements, not a multiple of the " + Num(type->block_elems) +
+                                                     "-element blocks of " + type->name);
     }
     uint64_t bytes = 0;
     if (!MulOk(elements / type->block_elems, type->block_bytes, bytes)) {
@@ -447,7 +496,8 @@ class GgufParser : public IncrementalParser {
     auto it = facts_.find(key);
     if (it == facts_.end()) return true;
     if (!it->second.is_int) {
-      return Fail(WeightIssue::kBadSize, key + " is " + it->second.text + ", which is not a count that fits in 63 bits");
+      return Fail(WeightIssue::kBadSize,
+                  key + " is " + it->second.text + ", which is not a count that fits in 63 bits");
     }
     if (it->second.value < 0) {
       return Fail(WeightIssue::kBadSize, key + " is " + it->second.text + "; a count cannot be negative");
@@ -458,7 +508,8 @@ class GgufParser : public IncrementalParser {
 
   bool FillModelInfo() {
     GgufModelInfo& g = result.gguf;
-    if (!FactValue("general.parameter_count", g.parameter_count) || !FactValue("general.file_type", g.file_type)) return false;
+    if (!FactValue("general.parameter_count", g.parameter_count) || !FactValue("general.file_type", g.file_type))
+      return false;
     if (g.architecture.empty()) return true;
     const std::string a = g.architecture + ".";
     int64_t tokens_or_vocab = -1;

@@ -127,16 +127,18 @@ const char* SupportedModelTypes() {
 // hidden_activation (gemma); each family's modeling code has its own default.
 void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagnostics& d) {
   m.act = type == "gpt2" ? ActivationFn::kGeluNew
-          : type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel" || type == "bert" ? ActivationFn::kGelu
+          : type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel" || type == "bert"
+              ? ActivationFn::kGelu
           : type.compare(0, 5, "gemma") == 0 ? ActivationFn::kGeluTanh
-                                              : ActivationFn::kSilu;
+                                             : ActivationFn::kSilu;
   for (const char* key : {"hidden_activation", "hidden_act", "activation_function"}) {
     const Json* v = j.Find(key);
     if (v == nullptr || !v->IsString()) continue;
     if (!ParseId(v->AsString(), m.act)) {
       d.push_back({DiagId::kUnknownValue, Severity::kWarning, key,
-                   std::string("activation \"") + EchoValue(v->AsString(), 40) + "\" is not one the activation profiles know (" +
-                       IdList<ActivationFn>() + "); its saved tensors are counted as " + Id(m.act) + "'s"});
+                   std::string("activation \"") + EchoValue(v->AsString(), 40) +
+                       "\" is not one the activation profiles know (" + IdList<ActivationFn>() +
+                       "); its saved tensors are counted as " + Id(m.act) + "'s"});
     }
     return;
   }
@@ -145,8 +147,8 @@ void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagno
 HfImport ImportHfConfig(const Json& j, const std::string& name) {
   HfImport out;
   if (!j.IsObject()) {
-    out.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "config",
-                               "a config.json must be a JSON object ({...})"});
+    out.diagnostics.push_back(
+        {DiagId::kWrongType, Severity::kError, "config", "a config.json must be a JSON object ({...})"});
     return out;
   }
   const Json* type_field = j.Find("model_type");
@@ -286,7 +288,8 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
   ReadActivation(j, type, m, d);
   m.max_positions = r.Int("max_position_embeddings", r.Int("n_positions", 0));
   if (m.heads > 0 && m.head_dim <= 0) {
-    d.push_back({DiagId::kMissingField, Severity::kError, "head_dim", "head_dim could not be derived; add \"head_dim\""});
+    d.push_back(
+        {DiagId::kMissingField, Severity::kError, "head_dim", "head_dim could not be derived; add \"head_dim\""});
   }
   out.ok = !HasErrors(d);
   if (out.ok) out.model = m;
@@ -297,7 +300,8 @@ HfImport ImportHfConfigText(const std::string& text, const std::string& name) {
   const JsonParseResult parsed = ParseJson(text);
   if (!parsed.ok) {
     HfImport out;
-    out.diagnostics.push_back({DiagId::kParse, Severity::kError, "config", "config.json is not valid JSON: " + parsed.error});
+    out.diagnostics.push_back(
+        {DiagId::kParse, Severity::kError, "config", "config.json is not valid JSON: " + parsed.error});
     return out;
   }
   return ImportHfConfig(parsed.value, name);

@@ -58,11 +58,21 @@ void DumpString(const std::string& s, std::string& out) {
       continue;
     }
     switch (cp) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (IsControlCodePoint(cp)) {
           char buf[8];
@@ -84,12 +94,23 @@ void DumpValue(const Json& v, int indent, int level, std::string& out) {
     out.append(static_cast<size_t>(indent * l), ' ');
   };
   switch (v.type()) {
-    case Json::Type::kNull: out += "null"; break;
-    case Json::Type::kBool: out += v.AsBool() ? "true" : "false"; break;
-    case Json::Type::kNumber: out += FormatJsonNumber(v.AsNumber()); break;
-    case Json::Type::kString: DumpString(v.AsString(), out); break;
+    case Json::Type::kNull:
+      out += "null";
+      break;
+    case Json::Type::kBool:
+      out += v.AsBool() ? "true" : "false";
+      break;
+    case Json::Type::kNumber:
+      out += FormatJsonNumber(v.AsNumber());
+      break;
+    case Json::Type::kString:
+      DumpString(v.AsString(), out);
+      break;
     case Json::Type::kArray: {
-      if (v.AsArray().empty()) { out += "[]"; break; }
+      if (v.AsArray().empty()) {
+        out += "[]";
+        break;
+      }
       out += '[';
       bool first = true;
       for (const Json& e : v.AsArray()) {
@@ -103,7 +124,10 @@ void DumpValue(const Json& v, int indent, int level, std::string& out) {
       break;
     }
     case Json::Type::kObject: {
-      if (v.AsObject().empty()) { out += "{}"; break; }
+      if (v.AsObject().empty()) {
+        out += "{}";
+        break;
+      }
       out += '{';
       bool first = true;
       for (const auto& [key, e] : v.AsObject()) {
@@ -128,13 +152,14 @@ class Parser {
   JsonParseResult Run() {
     JsonParseResult r;
     if (s_.size() > kJsonMaxBytes) {
-      r.error = "the JSON text is " + std::to_string(s_.size()) + " bytes; at most " +
-                std::to_string(kJsonMaxBytes) + " are accepted";
+      r.error = "the JSON text is " + std::to_string(s_.size()) + " bytes; at most " + std::to_string(kJsonMaxBytes) +
+                " are accepted";
       return r;
     }
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) {
-      r.error = "the text starts with a UTF-8 byte-order mark (bytes EF BB BF), which JSON does not allow; save the "
-                "file as UTF-8 without a BOM";
+      r.error =
+          "the text starts with a UTF-8 byte-order mark (bytes EF BB BF), which JSON does not allow; save the "
+          "file as UTF-8 without a BOM";
       return r;
     }
     SkipSpace();
@@ -155,7 +180,12 @@ class Parser {
   std::string Where() const {
     size_t line = 1, col = 1;
     for (size_t i = 0; i < pos_ && i < s_.size(); ++i) {
-      if (s_[i] == '\n') { ++line; col = 1; } else { ++col; }
+      if (s_[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
     }
     return "line " + std::to_string(line) + ", column " + std::to_string(col) + ": ";
   }
@@ -186,9 +216,18 @@ class Parser {
       return true;
     }
     if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(out);
-    if (Literal("true")) { out = Json(true); return true; }
-    if (Literal("false")) { out = Json(false); return true; }
-    if (Literal("null")) { out = Json(nullptr); return true; }
+    if (Literal("true")) {
+      out = Json(true);
+      return true;
+    }
+    if (Literal("false")) {
+      out = Json(false);
+      return true;
+    }
+    if (Literal("null")) {
+      out = Json(nullptr);
+      return true;
+    }
     if (Literal("NaN") || Literal("Infinity") || Literal("-Infinity")) {
       return Fail("NaN and Infinity are not valid JSON numbers");
     }
@@ -201,7 +240,11 @@ class Parser {
     ++pos_;  // '{'
     Json::Object obj;
     SkipSpace();
-    if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; out = Json(std::move(obj)); return true; }
+    if (pos_ < s_.size() && s_[pos_] == '}') {
+      ++pos_;
+      out = Json(std::move(obj));
+      return true;
+    }
     while (true) {
       SkipSpace();
       if (pos_ >= s_.size() || s_[pos_] != '"') return Fail("expected a quoted object key");
@@ -215,8 +258,14 @@ class Parser {
       if (!ParseValue(value, depth + 1)) return false;
       obj[key] = std::move(value);  // a repeated key keeps the last value, as JavaScript does
       SkipSpace();
-      if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
-      if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; break; }
+      if (pos_ < s_.size() && s_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < s_.size() && s_[pos_] == '}') {
+        ++pos_;
+        break;
+      }
       return Fail("expected ',' or '}' in an object");
     }
     out = Json(std::move(obj));
@@ -227,15 +276,25 @@ class Parser {
     ++pos_;  // '['
     Json::Array arr;
     SkipSpace();
-    if (pos_ < s_.size() && s_[pos_] == ']') { ++pos_; out = Json(std::move(arr)); return true; }
+    if (pos_ < s_.size() && s_[pos_] == ']') {
+      ++pos_;
+      out = Json(std::move(arr));
+      return true;
+    }
     while (true) {
       SkipSpace();
       Json value;
       if (!ParseValue(value, depth + 1)) return false;
       arr.push_back(std::move(value));
       SkipSpace();
-      if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
-      if (pos_ < s_.size() && s_[pos_] == ']') { ++pos_; break; }
+      if (pos_ < s_.size() && s_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < s_.size() && s_[pos_] == ']') {
+        ++pos_;
+        break;
+      }
       return Fail("expected ',' or ']' in an array");
     }
     out = Json(std::move(arr));
@@ -260,7 +319,10 @@ class Parser {
         pos_ += n - 1;
         continue;
       }
-      if (c != '\\') { out += c; continue; }
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
       const std::string error =
           DecodeJsonEscape(reinterpret_cast<const unsigned char*>(s_.data()), s_.size(), pos_, out);
       if (!error.empty()) return Fail(error);
@@ -345,14 +407,30 @@ std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos
   if (pos >= size) return "unterminated escape";
   const unsigned char e = data[pos++];
   switch (e) {
-    case '"': out += '"'; return {};
-    case '\\': out += '\\'; return {};
-    case '/': out += '/'; return {};
-    case 'b': out += '\b'; return {};
-    case 'f': out += '\f'; return {};
-    case 'n': out += '\n'; return {};
-    case 'r': out += '\r'; return {};
-    case 't': out += '\t'; return {};
+    case '"':
+      out += '"';
+      return {};
+    case '\\':
+      out += '\\';
+      return {};
+    case '/':
+      out += '/';
+      return {};
+    case 'b':
+      out += '\b';
+      return {};
+    case 'f':
+      out += '\f';
+      return {};
+    case 'n':
+      out += '\n';
+      return {};
+    case 'r':
+      out += '\r';
+      return {};
+    case 't':
+      out += '\t';
+      return {};
     case 'u': {
       uint32_t cp = 0;
       if (!ReadHex4(data, size, pos, cp)) return "invalid \\u escape: four hex digits are needed";
@@ -373,7 +451,8 @@ std::string DecodeJsonEscape(const unsigned char* data, size_t size, size_t& pos
       return {};
     }
     default:
-      return "invalid escape '\\" + TerminalSafe(std::string(1, static_cast<char>(e))) + "'";  // the byte shown, not sent
+      return "invalid escape '\\" + TerminalSafe(std::string(1, static_cast<char>(e))) +
+             "'";  // the byte shown, not sent
   }
 }
 

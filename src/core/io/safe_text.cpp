@@ -53,7 +53,9 @@ size_t Utf8CompleteLength(std::string_view s) {
   return s.size();
 }
 
-std::string CutUtf8(std::string_view s, size_t max_bytes) { return std::string(s.substr(0, Utf8CutPoint(s, max_bytes))); }
+std::string CutUtf8(std::string_view s, size_t max_bytes) {
+  return std::string(s.substr(0, Utf8CutPoint(s, max_bytes)));
+}
 
 std::string ValidUtf8(std::string_view s) {
   std::string out;
@@ -120,21 +122,35 @@ std::string MarkdownSafe(std::string_view s) {
   out.reserve(safe.size());
   for (char c : safe) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '|': case '`': case '*': case '_': case '[': case ']': case '\\':
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '|':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '\\':
         out += '\\';
         out += c;
         break;
-      default: out += c;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
 std::string CsvTextSafe(std::string_view s) {
-  const bool formula = !s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+  const bool formula =
+      !s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
   return (formula ? "'" : "") + TerminalSafe(s);
 }
 

@@ -119,7 +119,8 @@ class JsonCursor {
       const size_t start = pos_;
       uint64_t v = 0;
       while (pos_ < n_ && p_[pos_] >= '0' && p_[pos_] <= '9' && pos_ - start < 19) v = v * 10 + (p_[pos_++] - '0');
-      const bool more = pos_ < n_ && (p_[pos_] == '.' || p_[pos_] == 'e' || p_[pos_] == 'E' || (p_[pos_] >= '0' && p_[pos_] <= '9'));
+      const bool more =
+          pos_ < n_ && (p_[pos_] == '.' || p_[pos_] == 'e' || p_[pos_] == 'E' || (p_[pos_] >= '0' && p_[pos_] <= '9'));
       if (!more && !(p_[start] == '0' && pos_ - start > 1)) {
         out = v;
         return true;
@@ -285,11 +286,20 @@ class SafetensorsParser : public IncrementalParser {
     while (true) {
       bool ok = true;
       switch (phase_) {
-        case Phase::kLength: ok = Length(); break;
-        case Phase::kOpen: ok = Open(); break;
-        case Phase::kEntries: ok = NextEntry(); break;
-        case Phase::kTrailer: ok = Trailer(); break;
-        case Phase::kDone: return result.status;
+        case Phase::kLength:
+          ok = Length();
+          break;
+        case Phase::kOpen:
+          ok = Open();
+          break;
+        case Phase::kEntries:
+          ok = NextEntry();
+          break;
+        case Phase::kTrailer:
+          ok = Trailer();
+          break;
+        case Phase::kDone:
+          return result.status;
       }
       if (!ok) {
         if (issue_ == WeightIssue::kNone) return WeightHeaderStatus::kNeedMoreBytes;
@@ -338,9 +348,9 @@ class SafetensorsParser : public IncrementalParser {
     }
     const uint64_t n = ReadLe(w_->at(0), 8);
     if (n > kSafetensorsMaxHeaderBytes) {
-      return Fail(WeightIssue::kHeaderTooLarge,
-                  "the safetensors header declares " + Num(n) + " bytes of JSON; at most " +
-                      Num(kSafetensorsMaxHeaderBytes) + " are accepted (the safetensors library's own limit)");
+      return Fail(WeightIssue::kHeaderTooLarge, "the safetensors header declares " + Num(n) +
+                                                    " bytes of JSON; at most " + Num(kSafetensorsMaxHeaderBytes) +
+                                                    " are accepted (the safetensors library's own limit)");
     }
     header_end_ = 8 + n;
     if (file_size_ < header_end_) {
@@ -371,9 +381,12 @@ class SafetensorsParser : public IncrementalParser {
     for (; scan_ < end; ++scan_) {
       const uint8_t c = *w_->at(scan_);
       if (in_string_) {
-        if (escape_) escape_ = false;
-        else if (c == '\\') escape_ = true;
-        else if (c == '"') in_string_ = false;
+        if (escape_)
+          escape_ = false;
+        else if (c == '\\')
+          escape_ = true;
+        else if (c == '"')
+          in_string_ = false;
         continue;
       }
       if (c == '"') {
@@ -423,10 +436,11 @@ class SafetensorsParser : public IncrementalParser {
       seen_metadata_ = true;
       return Metadata(in) || FailFrom(in);
     }
-    if (!names_.Insert(key)) return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(key) + " appears twice in the header");
+    if (!names_.Insert(key))
+      return Fail(WeightIssue::kDuplicateName, "tensor " + Quoted(key) + " appears twice in the header");
     if (names_.size() > kWeightMaxTensors) {
-      return Fail(WeightIssue::kHeaderTooLarge, "the header lists more than " + Num(kWeightMaxTensors) +
-                                                    " tensors, the most this reader accepts");
+      return Fail(WeightIssue::kHeaderTooLarge,
+                  "the header lists more than " + Num(kWeightMaxTensors) + " tensors, the most this reader accepts");
     }
     return Tensor(in, key) || FailFrom(in);
   }
@@ -549,9 +563,9 @@ class SafetensorsParser : public IncrementalParser {
                                                 ") has a byte size that overflows 64 bits");
     }
     if (bits % 8 != 0) {
-      return in.Fail(WeightIssue::kBlockMisaligned,
-                     "tensor " + Quoted(name) + " has " + Num(elements) + " elements of " + dtype + " (" +
-                         Num(info->bits) + " bits each), not a whole number of bytes");
+      return in.Fail(WeightIssue::kBlockMisaligned, "tensor " + Quoted(name) + " has " + Num(elements) +
+                                                        " elements of " + dtype + " (" + Num(info->bits) +
+                                                        " bits each), not a whole number of bytes");
     }
     const uint64_t bytes = bits / 8;
     if (end < begin || end - begin != bytes) {
@@ -576,10 +590,10 @@ class SafetensorsParser : public IncrementalParser {
     uint64_t at = 0;
     for (const SafetensorsSpan& sp : spans_) {
       if (sp.begin != at) {
-        return Fail(WeightIssue::kOffsetMismatch,
-                    "tensor " + Quoted(std::string(names_[sp.name_index])) + " starts at data byte " + Num(sp.begin) +
-                        " but the tensors before it end at " + Num(at) +
-                        ": safetensors packs tensors without gaps or overlaps");
+        return Fail(WeightIssue::kOffsetMismatch, "tensor " + Quoted(std::string(names_[sp.name_index])) +
+                                                      " starts at data byte " + Num(sp.begin) +
+                                                      " but the tensors before it end at " + Num(at) +
+                                                      ": safetensors packs tensors without gaps or overlaps");
       }
       at = sp.end;
     }
@@ -588,10 +602,9 @@ class SafetensorsParser : public IncrementalParser {
     result.data_bytes = at;
     const uint64_t data_in_file = file_size_ - header_end_;
     if (at > data_in_file) {
-      return Fail(WeightIssue::kTruncated,
-                  "the tensors need " + Num(at) + " bytes of data after the " + Num(header_end_) +
-                      "-byte header, but the file is " + Num(file_size_) + " bytes (" + Num(data_in_file) +
-                      " of data): it was cut short");
+      return Fail(WeightIssue::kTruncated, "the tensors need " + Num(at) + " bytes of data after the " +
+                                               Num(header_end_) + "-byte header, but the file is " + Num(file_size_) +
+                                               " bytes (" + Num(data_in_file) + " of data): it was cut short");
     }
     if (at < data_in_file) {
       result.notes.push_back({WeightIssue::kTrailingData, Severity::kWarning,
@@ -609,10 +622,10 @@ class SafetensorsParser : public IncrementalParser {
   MetadataSink meta_;
   Phase phase_ = Phase::kLength;
   uint64_t header_end_ = 0;
-  uint64_t pos_ = 0;       // start of the entry being read
-  uint64_t scan_ = 0;      // the scanner's next byte
+  uint64_t pos_ = 0;   // start of the entry being read
+  uint64_t scan_ = 0;  // the scanner's next byte
   uint64_t need_end_ = 0;
-  uint64_t depth_ = 0;     // nesting inside the entry
+  uint64_t depth_ = 0;  // nesting inside the entry
   bool in_string_ = false, escape_ = false;
   uint64_t entries_ = 0;
   bool seen_metadata_ = false;

@@ -22,10 +22,14 @@ using namespace detail;
 
 const char* WeightFormatName(WeightFormat f) {
   switch (f) {
-    case WeightFormat::kUnknown: return "unknown";
-    case WeightFormat::kSafetensors: return "safetensors";
-    case WeightFormat::kSafetensorsIndex: return "safetensors_index";
-    case WeightFormat::kGguf: return "gguf";
+    case WeightFormat::kUnknown:
+      return "unknown";
+    case WeightFormat::kSafetensors:
+      return "safetensors";
+    case WeightFormat::kSafetensorsIndex:
+      return "safetensors_index";
+    case WeightFormat::kGguf:
+      return "gguf";
   }
   return "?";
 }
@@ -33,13 +37,13 @@ const char* WeightFormatName(WeightFormat f) {
 const char* WeightIssueName(WeightIssue id) {
   switch (id) {
 #define LLMMEM_WEIGHT_ISSUE_NAME(e, name, text) \
-  case WeightIssue::e: return name;
+  case WeightIssue::e:                          \
+    return name;
     LLMMEM_WEIGHT_ISSUES(LLMMEM_WEIGHT_ISSUE_NAME)
 #undef LLMMEM_WEIGHT_ISSUE_NAME
   }
   return "?";
 }
-
 
 // -----------------------------------------------------------------------------------------
 // [SECTION] Sniffing and dispatch
@@ -79,10 +83,14 @@ class IndexParser : public IncrementalParser {
 
 std::unique_ptr<IncrementalParser> MakeParser(WeightFormat f, uint64_t file_size) {
   switch (f) {
-    case WeightFormat::kGguf: return MakeGgufParser(file_size);
-    case WeightFormat::kSafetensors: return MakeSafetensorsParser(file_size);
-    case WeightFormat::kSafetensorsIndex: return std::make_unique<IndexParser>(file_size);
-    case WeightFormat::kUnknown: break;
+    case WeightFormat::kGguf:
+      return MakeGgufParser(file_size);
+    case WeightFormat::kSafetensors:
+      return MakeSafetensorsParser(file_size);
+    case WeightFormat::kSafetensorsIndex:
+      return std::make_unique<IndexParser>(file_size);
+    case WeightFormat::kUnknown:
+      break;
   }
   return nullptr;
 }
@@ -182,8 +190,10 @@ WeightHeaderStatus WeightHeaderReader::Feed(const uint8_t* data, size_t size) {
   m.window.bytes.append(reinterpret_cast<const char*>(data), static_cast<size_t>(take));
   // Parse only when the bytes the blocked item needs are all here: an item is never re-read
   // once per small feed.
-  if (m.window.end() >= m.need_end || m.window.end() >= limit) m.Advance();
-  else m.next_offset = m.window.end();
+  if (m.window.end() >= m.need_end || m.window.end() >= limit)
+    m.Advance();
+  else
+    m.next_offset = m.window.end();
   return m.result.status;
 }
 
@@ -211,7 +221,8 @@ WeightHeaderResult ParsePrefix(const uint8_t* data, size_t size, uint64_t file_s
   if (known > 0) {
     need = std::max(need, known);
   } else {
-    need = std::max(need, std::min(std::max<uint64_t>(uint64_t{size} * 2, kWeightHeaderFirstRead), kGgufMaxHeaderBytes));
+    need =
+        std::max(need, std::min(std::max<uint64_t>(uint64_t{size} * 2, kWeightHeaderFirstRead), kGgufMaxHeaderBytes));
   }
   r.need_bytes = std::min(need, file_size);
   return r;
@@ -291,20 +302,27 @@ Diagnostics WeightHeaderDiagnostics(const WeightHeaderResult& r) {
   auto map_id = [](WeightIssue id) {
     switch (id) {
       case WeightIssue::kTruncated:
-      case WeightIssue::kMalformed: return DiagId::kParse;
+      case WeightIssue::kMalformed:
+        return DiagId::kParse;
       case WeightIssue::kBadMagic:
-      case WeightIssue::kUnsupportedVersion: return DiagId::kUnsupported;
+      case WeightIssue::kUnsupportedVersion:
+        return DiagId::kUnsupported;
       case WeightIssue::kHeaderTooLarge:
-      case WeightIssue::kBadSize: return DiagId::kOutOfRange;
-      case WeightIssue::kUnknownDtype: return DiagId::kUnknownValue;
+      case WeightIssue::kBadSize:
+        return DiagId::kOutOfRange;
+      case WeightIssue::kUnknownDtype:
+        return DiagId::kUnknownValue;
       case WeightIssue::kMissingField:
-      case WeightIssue::kNeedsShardHeaders: return DiagId::kMissingField;
-      case WeightIssue::kMetadataCapped: return DiagId::kIgnoredSetting;
+      case WeightIssue::kNeedsShardHeaders:
+        return DiagId::kMissingField;
+      case WeightIssue::kMetadataCapped:
+        return DiagId::kIgnoredSetting;
       case WeightIssue::kNone:
       case WeightIssue::kOffsetMismatch:
       case WeightIssue::kBlockMisaligned:
       case WeightIssue::kDuplicateName:
-      case WeightIssue::kTrailingData: break;
+      case WeightIssue::kTrailingData:
+        break;
     }
     return DiagId::kInconsistent;
   };

@@ -34,9 +34,9 @@ constexpr size_t kWeightMetadataMaxValueBytes = 4096;
 // Counts and lengths the readers accept. Real files stay far below: llama.cpp's GGUF files
 // have a few dozen key/values and at most a few thousand tensors, ggml names are under 64
 // bytes (GGML_MAX_NAME), and safetensors names are module paths.
-constexpr uint64_t kGgufMaxKeyValues = 1u << 16;   // 65,536
-constexpr uint64_t kWeightMaxTensors = 1u << 20;   // 1,048,576, GGUF and safetensors alike
-constexpr uint64_t kWeightMaxNameBytes = 1u << 16; // a GGUF key or tensor name, a safetensors name
+constexpr uint64_t kGgufMaxKeyValues = 1u << 16;    // 65,536
+constexpr uint64_t kWeightMaxTensors = 1u << 20;    // 1,048,576, GGUF and safetensors alike
+constexpr uint64_t kWeightMaxNameBytes = 1u << 16;  // a GGUF key or tensor name, a safetensors name
 // The incremental reader's usual chunk: each Feed of this many bytes is a few milliseconds
 // of work (the page feeds one per frame).
 constexpr uint64_t kWeightHeaderChunk = 1ull << 20;
@@ -46,20 +46,20 @@ const char* WeightFormatName(WeightFormat f);  // "safetensors", "safetensors_in
 
 // Stable ids (tests check them, front ends show the message that comes with them).
 #define LLMMEM_WEIGHT_ISSUES(X)                                                                \
-  X(kNone, "none", "no problem")                                                                \
-  X(kTruncated, "truncated", "the file ends before its header or its tensor data does")         \
-  X(kBadMagic, "bad_magic", "not a safetensors, safetensors index or GGUF file")                \
-  X(kUnsupportedVersion, "unsupported_version", "a GGUF version other than 2 or 3")             \
-  X(kHeaderTooLarge, "header_too_large", "the header is larger than the reader accepts")        \
-  X(kMalformed, "malformed", "the header is not well-formed")                                   \
-  X(kBadSize, "bad_size", "a size, count or dimension is negative or overflows")                \
-  X(kOffsetMismatch, "offset_mismatch", "tensor data offsets disagree with dtype x shape")      \
-  X(kBlockMisaligned, "block_misaligned", "a tensor is not a whole number of blocks or bytes")  \
-  X(kDuplicateName, "duplicate_name", "a tensor name or metadata key appears twice")            \
-  X(kUnknownDtype, "unknown_dtype", "a dtype or ggml type the reader does not know")            \
+  X(kNone, "none", "no problem")                                                               \
+  X(kTruncated, "truncated", "the file ends before its header or its tensor data does")        \
+  X(kBadMagic, "bad_magic", "not a safetensors, safetensors index or GGUF file")               \
+  X(kUnsupportedVersion, "unsupported_version", "a GGUF version other than 2 or 3")            \
+  X(kHeaderTooLarge, "header_too_large", "the header is larger than the reader accepts")       \
+  X(kMalformed, "malformed", "the header is not well-formed")                                  \
+  X(kBadSize, "bad_size", "a size, count or dimension is negative or overflows")               \
+  X(kOffsetMismatch, "offset_mismatch", "tensor data offsets disagree with dtype x shape")     \
+  X(kBlockMisaligned, "block_misaligned", "a tensor is not a whole number of blocks or bytes") \
+  X(kDuplicateName, "duplicate_name", "a tensor name or metadata key appears twice")           \
+  X(kUnknownDtype, "unknown_dtype", "a dtype or ggml type the reader does not know")           \
   X(kMissingField, "missing_field", "a required field is missing")                             \
-  X(kTrailingData, "trailing_data", "the file has bytes after the last tensor")                 \
-  X(kNeedsShardHeaders, "needs_shard_headers", "parameter counts need the shard headers")       \
+  X(kTrailingData, "trailing_data", "the file has bytes after the last tensor")                \
+  X(kNeedsShardHeaders, "needs_shard_headers", "parameter counts need the shard headers")      \
   X(kMetadataCapped, "metadata_capped", "only part of the metadata is listed")
 
 enum class WeightIssue {
@@ -88,7 +88,7 @@ struct WeightTypeTally {
 // GGUF key/values a front end can pre-fill a model from; -1 when the file does not say.
 struct GgufModelInfo {
   uint32_t version = 0;
-  uint32_t alignment = 32;           // general.alignment
+  uint32_t alignment = 32;  // general.alignment
   uint64_t kv_count = 0;
   std::string architecture;          // general.architecture: "llama", "qwen2", ...
   std::string name;                  // general.name
@@ -115,10 +115,10 @@ struct SafetensorsIndexInfo {
 
 struct WeightHeaderResult {
   WeightHeaderStatus status = WeightHeaderStatus::kError;
-  uint64_t need_bytes = 0;               // kNeedMoreBytes: call again with the first need_bytes
+  uint64_t need_bytes = 0;                 // kNeedMoreBytes: call again with the first need_bytes
   WeightIssue error = WeightIssue::kNone;  // kError: why
-  std::string message;                   // kError: a sentence naming the tensor, key or byte
-  std::vector<WeightNote> notes;         // warnings and infos (also on success)
+  std::string message;                     // kError: a sentence naming the tensor, key or byte
+  std::vector<WeightNote> notes;           // warnings and infos (also on success)
 
   WeightFormat format = WeightFormat::kUnknown;
   uint64_t header_bytes = 0;  // bytes of the file the header takes (safetensors: 8 + n;
@@ -134,8 +134,8 @@ struct WeightHeaderResult {
 
   // safetensors: __metadata__; GGUF: every key/value as text (arrays as "array<string>[n]").
   std::vector<std::pair<std::string, std::string>> metadata;
-  GgufModelInfo gguf;           // format == kGguf
-  SafetensorsIndexInfo index;   // format == kSafetensorsIndex
+  GgufModelInfo gguf;          // format == kGguf
+  SafetensorsIndexInfo index;  // format == kSafetensorsIndex
 
   bool ok() const { return status == WeightHeaderStatus::kComplete; }
 };

@@ -40,8 +40,8 @@ WeightHeaderResult Error(WeightFormat f, WeightIssue id, std::string message) {
 // The parser needs the first `want` bytes to go on and has `size`. `exact`: ask for just
 // that (safetensors knows its header length); otherwise ask for a doubling slice, so a GGUF
 // header of H bytes takes about log2(H / first read) round trips.
-WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t file_size,
-                          uint64_t cap, bool exact, const std::string& context) {
+WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t file_size, uint64_t cap, bool exact,
+                          const std::string& context) {
   const std::string what = f == WeightFormat::kGguf ? "GGUF header" : "safetensors header";
   if (want == kU64Max) {
     return Error(f, WeightIssue::kHeaderTooLarge, "a length declared in the " + what + " overflows 64 bits" + context);

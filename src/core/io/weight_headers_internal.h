@@ -153,19 +153,17 @@ class NameSet {
 // The parser needs the first `want` bytes to go on and has `size`. `exact`: ask for just
 // that (safetensors knows its header length); otherwise ask for a doubling slice, so a GGUF
 // header of H bytes takes about log2(H / first read) round trips.
-WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t file_size,
-                          uint64_t cap, bool exact, const std::string& context);
+WeightHeaderResult AskFor(WeightFormat f, uint64_t want, uint64_t size, uint64_t file_size, uint64_t cap, bool exact,
+                          const std::string& context);
 
 // Per-type sums with checked totals (the per-type sums are bounded by the totals).
 class Tally {
  public:
-  bool Add(const std::string& type, uint64_t parameters, uint64_t bytes) {
-    return Merge({type, 1, parameters, bytes});
-  }
+  bool Add(const std::string& type, uint64_t parameters, uint64_t bytes) { return Merge({type, 1, parameters, bytes}); }
   bool Merge(const WeightTypeTally& x) {
     uint64_t t = 0, p = 0, b = 0;
-    if (!AddOk(tensors_, x.tensors, t) || !AddOk(parameters_, x.parameters, p) ||
-        !AddOk(bytes_, x.bytes, b) || p > kI64Max || b > kI64Max) {
+    if (!AddOk(tensors_, x.tensors, t) || !AddOk(parameters_, x.parameters, p) || !AddOk(bytes_, x.bytes, b) ||
+        p > kI64Max || b > kI64Max) {
       return false;  // totals stay below 2^63: front ends show them as signed counts
     }
     tensors_ = t;
@@ -212,8 +210,8 @@ class MetadataSink {
   void Finish() {
     if (dropped_ == 0) return;
     r_.notes.push_back({WeightIssue::kMetadataCapped, Severity::kInfo,
-                        "listed the first " + Num(kWeightMetadataMaxEntries) + " metadata entries; " +
-                            Num(dropped_) + " more are not listed"});
+                        "listed the first " + Num(kWeightMetadataMaxEntries) + " metadata entries; " + Num(dropped_) +
+                            " more are not listed"});
   }
 
  private:

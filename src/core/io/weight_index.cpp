@@ -22,9 +22,9 @@ WeightHeaderResult ParseSafetensorsIndex(const uint8_t* data, size_t size, uint6
   const WeightFormat f = WeightFormat::kSafetensorsIndex;
   file_size = std::max<uint64_t>(file_size, size);
   if (file_size > kWeightIndexMaxBytes) {
-    return Error(f, WeightIssue::kHeaderTooLarge,
-                 "the index file is " + Num(file_size) + " bytes; at most " + Num(kWeightIndexMaxBytes) +
-                     " are accepted");
+    return Error(
+        f, WeightIssue::kHeaderTooLarge,
+        "the index file is " + Num(file_size) + " bytes; at most " + Num(kWeightIndexMaxBytes) + " are accepted");
   }
   if (size < file_size) {
     WeightHeaderResult r;
@@ -38,8 +38,7 @@ WeightHeaderResult ParseSafetensorsIndex(const uint8_t* data, size_t size, uint6
   if (!parsed.ok) return Error(f, WeightIssue::kMalformed, "the index is not valid JSON: " + parsed.error);
   const Json* map = parsed.value.Find("weight_map");
   if (!map || !map->IsObject()) {
-    return Error(f, WeightIssue::kMissingField,
-                 "the index has no \"weight_map\" object (tensor name -> shard file)");
+    return Error(f, WeightIssue::kMissingField, "the index has no \"weight_map\" object (tensor name -> shard file)");
   }
   WeightHeaderResult r;
   r.format = f;

@@ -17,14 +17,14 @@ constexpr ActivationFnInfo kActivationFns[] = {
      "PowBackward0 (x), TanhBackward0 (result), MulBackward0 (0.5x, 1 + tanh)"},
     // 0.5*x*(1+tanh(x*0.79788*(1+0.044715*x*x))): three tensor-tensor products keep two
     // factors each (0.044715x and x; 0.79788x and 1+0.044715x^2; 0.5x and 1+tanh), tanh its result.
-    {ActivationFn::kGeluFast, "gelu_fast", "", 7, false,
-     "MulBackward0 x3 (both factors each), TanhBackward0 (result)"},
+    {ActivationFn::kGeluFast, "gelu_fast", "", 7, false, "MulBackward0 x3 (both factors each), TanhBackward0 (result)"},
     // x*sigmoid(1.702x): sigmoid keeps its result, the product x and the sigmoid.
     {ActivationFn::kQuickGelu, "quick_gelu", "", 2, false, "SigmoidBackward0 (result), MulBackward0 (x)"},
     {ActivationFn::kRelu, "relu", "", 0, true, "ReluBackward0 (result)"},
 };
 
-static_assert(OneRowPerEnumerator(kActivationFns, EnumCount(ActivationFn::kLast)), "one row per ActivationFn, in order");
+static_assert(OneRowPerEnumerator(kActivationFns, EnumCount(ActivationFn::kLast)),
+              "one row per ActivationFn, in order");
 
 }  // namespace
 

@@ -11,11 +11,11 @@ namespace llmmem::core {
 
 struct ActivationFnInfo {
   ActivationFn value;
-  const char* id;         // configs, URLs, --act: the ACT2FN key
-  const char* aliases;    // other ACT2FN keys mapped to the same computation, space-separated
-  int saved_inside;       // f-wide tensors kept inside the function, its input included, its output not
-  bool keeps_output;      // the function itself keeps its output (ReLU), whatever the next op does
-  const char* saved;      // which autograd nodes keep them
+  const char* id;       // configs, URLs, --act: the ACT2FN key
+  const char* aliases;  // other ACT2FN keys mapped to the same computation, space-separated
+  int saved_inside;     // f-wide tensors kept inside the function, its input included, its output not
+  bool keeps_output;    // the function itself keeps its output (ReLU), whatever the next op does
+  const char* saved;    // which autograd nodes keep them
 };
 
 // Info, Id, ParseId (every ACT2FN key this table knows: gelu_pytorch_tanh, swish, ...), IdList:

@@ -55,9 +55,7 @@ constexpr DtypeInfo kTable[] = {
     {Dtype::kQ3_K_S, "q3_k_s", "", "GGUF Q3_K_S file", MixBits(3.41), false, kMix},
     {Dtype::kQ2_K_File, "q2_k_file", "", "GGUF Q2_K file", MixBits(2.96), false, kMix},
 };
-static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Dtype::kCount),
-              "every Dtype needs a row");
-
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Dtype::kCount), "every Dtype needs a row");
 
 static_assert(OneRowPerEnumerator(kTable, static_cast<size_t>(Dtype::kCount)), "one row per Dtype, in order");
 
@@ -89,10 +87,10 @@ std::string BitsPerWeightFormula(Dtype d, const QuantOptions& q) {
       return "4 + 32/64 = 4.5 bits (NF4, fp32 absmax per 64 weights)";
     case Dtype::kGptq:
     case Dtype::kAwq:
-      std::snprintf(buf, sizeof buf, "%lld + 16/%lld + %lld/%lld = %.4g bits (values, fp16 scale and packed zero per group)",
+      std::snprintf(buf, sizeof buf,
+                    "%lld + 16/%lld + %lld/%lld = %.4g bits (values, fp16 scale and packed zero per group)",
                     static_cast<long long>(q.gptq_bits), static_cast<long long>(q.group_size),
-                    static_cast<long long>(q.gptq_bits),
-                    static_cast<long long>(q.group_size), BitsPerWeight(d, q));
+                    static_cast<long long>(q.gptq_bits), static_cast<long long>(q.group_size), BitsPerWeight(d, q));
       return buf;
     default:
       std::snprintf(buf, sizeof buf, "%.4g bits", Info(d).bits);

@@ -15,24 +15,56 @@
 namespace llmmem::core {
 
 enum class Dtype : uint8_t {
-  kFp32, kFp16, kBf16, kFp8, kInt8, kInt4,
-  kNf4, kGptq, kAwq,
+  kFp32,
+  kFp16,
+  kBf16,
+  kFp8,
+  kInt8,
+  kInt4,
+  kNf4,
+  kGptq,
+  kAwq,
   // GGUF block types (exact bits per weight from the block layout).
-  kQ8_0, kQ6_K, kQ5_K, kQ5_0, kQ5_1, kQ4_K, kQ4_0, kQ4_1, kQ3_K, kQ2_K,
-  kIQ4_XS, kIQ4_NL, kIQ3_S, kIQ3_XXS, kIQ2_S, kIQ2_XS, kIQ2_XXS, kIQ1_M, kIQ1_S,
+  kQ8_0,
+  kQ6_K,
+  kQ5_K,
+  kQ5_0,
+  kQ5_1,
+  kQ4_K,
+  kQ4_0,
+  kQ4_1,
+  kQ3_K,
+  kQ2_K,
+  kIQ4_XS,
+  kIQ4_NL,
+  kIQ3_S,
+  kIQ3_XXS,
+  kIQ2_S,
+  kIQ2_XS,
+  kIQ2_XXS,
+  kIQ1_M,
+  kIQ1_S,
   // GGUF file recipes mixing block types (typical bits per weight of a whole file).
-  kQ6_K_File, kQ5_K_M, kQ5_K_S, kQ4_K_M, kQ4_K_S, kQ3_K_L, kQ3_K_M, kQ3_K_S, kQ2_K_File,
+  kQ6_K_File,
+  kQ5_K_M,
+  kQ5_K_S,
+  kQ4_K_M,
+  kQ4_K_S,
+  kQ3_K_L,
+  kQ3_K_M,
+  kQ3_K_S,
+  kQ2_K_File,
   kCount
 };
 
 struct DtypeInfo {
   Dtype value;
-  const char* id;          // stable name in configs, URLs and the CLI: "bf16", "q4_k_m"
-  const char* aliases;     // other spellings accepted, space-separated: "bfloat16"
-  const char* label;       // shown in the UI
-  double bits;             // bits per element before group constants (fixed formats: exact)
-  bool trainable;          // may hold trainable weights, gradients or optimizer states
-  const char* source;      // where the bit count comes from
+  const char* id;       // stable name in configs, URLs and the CLI: "bf16", "q4_k_m"
+  const char* aliases;  // other spellings accepted, space-separated: "bfloat16"
+  const char* label;    // shown in the UI
+  double bits;          // bits per element before group constants (fixed formats: exact)
+  bool trainable;       // may hold trainable weights, gradients or optimizer states
+  const char* source;   // where the bit count comes from
 };
 
 // Info, Id, ParseId ("bf16", "Q4_K_M", "bfloat16"; case-insensitive), IdList: enum_table.h.
@@ -48,9 +80,9 @@ inline bool IsAutocastFormatRow(const DtypeInfo& row) { return IsAutocastFormat(
 
 // Group-quantisation settings that change the storage cost of some formats.
 struct QuantOptions {
-  int64_t group_size = 128;       // GPTQ / AWQ: weights per fp16 scale (and zero point)
-  int64_t gptq_bits = 4;             // GPTQ / AWQ value width: 2, 3, 4 or 8
-  bool nf4_double_quant = true;   // QLoRA double quantisation of the NF4 block constants
+  int64_t group_size = 128;      // GPTQ / AWQ: weights per fp16 scale (and zero point)
+  int64_t gptq_bits = 4;         // GPTQ / AWQ value width: 2, 3, 4 or 8
+  bool nf4_double_quant = true;  // QLoRA double quantisation of the NF4 block constants
 };
 
 // Bits stored per weight, constants included.
@@ -65,7 +97,8 @@ std::string BitsPerWeightFormula(Dtype d, const QuantOptions& q);
 // Every parameter stored in `d`: the Hugging Face Model Memory Calculator's per-precision
 // size (seed 002's table, M6) and the P x Q/8 of the quick rule. Real quantised
 // checkpoints keep some tensors in 16 bits; the estimate's weight lines count those.
-inline double NaiveModelBytes(double params, Dtype d, const QuantOptions& q) { return params * BitsPerWeight(d, q) / 8.0; }
-
+inline double NaiveModelBytes(double params, Dtype d, const QuantOptions& q) {
+  return params * BitsPerWeight(d, q) / 8.0;
+}
 
 }  // namespace llmmem::core

@@ -12,11 +12,21 @@ ParamCounts CountParameters(const ModelSpec& m) {
     if (each > c.largest_tensor) c.largest_tensor = each;
     if (t.routed_expert) routed_total += n;
     switch (t.group) {
-      case ParamGroup::kEmbedding: c.embedding += n; break;
-      case ParamGroup::kAttention: c.attention += n; break;
-      case ParamGroup::kMlp: c.mlp += n; break;
-      case ParamGroup::kNorms: c.norms += n; break;
-      case ParamGroup::kHead: c.head += n; break;
+      case ParamGroup::kEmbedding:
+        c.embedding += n;
+        break;
+      case ParamGroup::kAttention:
+        c.attention += n;
+        break;
+      case ParamGroup::kMlp:
+        c.mlp += n;
+        break;
+      case ParamGroup::kNorms:
+        c.norms += n;
+        break;
+      case ParamGroup::kHead:
+        c.head += n;
+        break;
     }
   });
   c.total = c.embedding + c.attention + c.mlp + c.norms + c.head;
@@ -27,7 +37,7 @@ ParamCounts CountParameters(const ModelSpec& m) {
 }
 
 int64_t CountParameterTensors(const ModelSpec& m) {
-  const int64_t norm = m.norm == NormKind::kLayerNorm ? 2 : 1;  // weight (+ bias)
+  const int64_t norm = m.norm == NormKind::kLayerNorm ? 2 : 1;                       // weight (+ bias)
   const bool fused_qkv = m.norm == NormKind::kLayerNorm && m.learned_positions > 0;  // GPT-2's c_attn
   int64_t attention = 0;
   if (m.IsMla()) {
@@ -46,8 +56,8 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   } else {
     const int64_t dense = m.dense_layers < L ? m.dense_layers : L;
     const int64_t moe = L - dense;
-    mlp = mlp_one * dense +
-          moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) + (m.shared_expert_gate ? 1 : 0));
+    mlp = mlp_one * dense + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
+                                   (m.shared_expert_gate ? 1 : 0));
   }
   int64_t n = L * (attention + m.norms_per_layer * norm) + mlp;
   n += 1;  // token embedding
@@ -61,7 +71,8 @@ int64_t CountParameterTensors(const ModelSpec& m) {
 }
 
 int64_t ModelContext(const ModelSpec& m) {
-  if (m.learned_positions > 0 && m.max_positions > 0) return m.learned_positions < m.max_positions ? m.learned_positions : m.max_positions;
+  if (m.learned_positions > 0 && m.max_positions > 0)
+    return m.learned_positions < m.max_positions ? m.learned_positions : m.max_positions;
   return m.learned_positions > 0 ? m.learned_positions : m.max_positions;
 }
 

@@ -10,7 +10,7 @@
 
 namespace llmmem::core {
 
-enum class MlpKind : uint8_t { kPlain, kGated };      // 2 matrices (GeLU/ReLU) or 3 (SwiGLU/GeGLU)
+enum class MlpKind : uint8_t { kPlain, kGated };         // 2 matrices (GeLU/ReLU) or 3 (SwiGLU/GeGLU)
 enum class NormKind : uint8_t { kLayerNorm, kRmsNorm };  // weight + bias, or weight only
 enum class QkNorm : uint8_t { kNone, kPerHead, kFull };  // Qwen3/Gemma3: per head_dim; OLMo2: whole projection
 enum class Arch : uint8_t { kDecoder, kEncoder };
@@ -21,15 +21,15 @@ enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast
 
 struct ModelSpec {
   std::string name = "custom";
-  std::string preset;          // key of the preset it came from ("llama-3-8b"); empty when custom
+  std::string preset;  // key of the preset it came from ("llama-3-8b"); empty when custom
   Arch arch = Arch::kDecoder;
   int64_t vocab = 32000;
   int64_t hidden = 4096;
   int64_t layers = 32;
   int64_t heads = 32;
   int64_t kv_heads = 32;
-  int64_t head_dim = 128;      // may differ from hidden / heads (Gemma, Qwen3)
-  int64_t ffn = 11008;         // intermediate size of the dense MLP
+  int64_t head_dim = 128;  // may differ from hidden / heads (Gemma, Qwen3)
+  int64_t ffn = 11008;     // intermediate size of the dense MLP
   MlpKind mlp = MlpKind::kGated;
   ActivationFn act = ActivationFn::kSilu;
   NormKind norm = NormKind::kRmsNorm;
@@ -42,20 +42,20 @@ struct ModelSpec {
   int64_t type_vocab = 0;         // BERT token-type embeddings
   bool embedding_norm = false;    // a norm right after the embeddings (BERT)
   bool pooler = false;            // BERT pooler: Linear(h, h) with bias
-  int64_t norms_per_layer = 2;       // 1 (parallel attention, Falcon/Phi-2), 2 (pre-norm), 4 (Gemma 2/3)
+  int64_t norms_per_layer = 2;    // 1 (parallel attention, Falcon/Phi-2), 2 (pre-norm), 4 (Gemma 2/3)
   QkNorm qk_norm = QkNorm::kNone;
   // Mixture of experts (experts == 0: dense model).
   int64_t experts = 0;
   int64_t experts_per_token = 0;
-  int64_t moe_ffn = 0;            // intermediate size of one routed expert
+  int64_t moe_ffn = 0;  // intermediate size of one routed expert
   int64_t shared_experts = 0;
-  int64_t shared_ffn = 0;         // intermediate size of one shared expert
-  int64_t dense_layers = 0;       // first k layers keep the dense MLP (DeepSeek first_k_dense_replace)
+  int64_t shared_ffn = 0;           // intermediate size of one shared expert
+  int64_t dense_layers = 0;         // first k layers keep the dense MLP (DeepSeek first_k_dense_replace)
   bool shared_expert_gate = false;  // Qwen2-MoE: Linear(h, 1) gating the shared expert
-  bool router_bias = false;       // DeepSeek-V3: e_score_correction_bias, one per expert
+  bool router_bias = false;         // DeepSeek-V3: e_score_correction_bias, one per expert
   // Multi-head latent attention (DeepSeek-V2/V3) when kv_lora_rank > 0: K and V are
   // compressed into a kv_lora_rank latent plus a shared rotary key of qk_rope_dim.
-  int64_t q_lora_rank = 0;        // 0: a plain q_proj
+  int64_t q_lora_rank = 0;  // 0: a plain q_proj
   int64_t kv_lora_rank = 0;
   int64_t qk_nope_dim = 0;
   int64_t qk_rope_dim = 0;
@@ -65,7 +65,7 @@ struct ModelSpec {
   // Gemma 2 alternates, Gemma 3 has five local layers per global one).
   int64_t sliding_window = 0;
   int64_t sliding_layers = 0;
-  int64_t max_positions = 0;      // the context it was trained for (max_position_embeddings); 0: unknown
+  int64_t max_positions = 0;  // the context it was trained for (max_position_embeddings); 0: unknown
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
@@ -78,8 +78,21 @@ struct ModelSpec {
 
 // The roles a weight tensor plays; LoRA targets and Adafactor's factoring use them.
 enum class TensorRole : uint8_t {
-  kEmbedding, kPosition, kTokenType, kNorm, kBias,
-  kQ, kK, kV, kO, kGate, kUp, kDown, kRouter, kHead, kPooler,
+  kEmbedding,
+  kPosition,
+  kTokenType,
+  kNorm,
+  kBias,
+  kQ,
+  kK,
+  kV,
+  kO,
+  kGate,
+  kUp,
+  kDown,
+  kRouter,
+  kHead,
+  kPooler,
 };
 
 // Which line of the itemised parameter count a tensor adds to.
@@ -96,15 +109,15 @@ struct TensorShape {
 };
 
 struct ParamCounts {
-  int64_t embedding = 0;   // token, position, token-type tables and the embedding norm
-  int64_t attention = 0;   // all layers: Q, K, V, O, their biases, q/k norms
-  int64_t mlp = 0;         // all layers: dense MLPs, experts, routers
-  int64_t norms = 0;       // all layers' norms, plus the final norm
-  int64_t head = 0;        // untied output projection, pooler
+  int64_t embedding = 0;  // token, position, token-type tables and the embedding norm
+  int64_t attention = 0;  // all layers: Q, K, V, O, their biases, q/k norms
+  int64_t mlp = 0;        // all layers: dense MLPs, experts, routers
+  int64_t norms = 0;      // all layers' norms, plus the final norm
+  int64_t head = 0;       // untied output projection, pooler
   int64_t total = 0;
-  int64_t active = 0;      // per token: routed experts counted top-k times (== total when dense)
+  int64_t active = 0;          // per token: routed experts counted top-k times (== total when dense)
   int64_t largest_tensor = 0;  // elements of the largest single tensor (the HF calculator's "largest layer")
-  int64_t tensors = 0;     // parameter tensors as the modules register them (PyTorch Adam keeps a step per tensor)
+  int64_t tensors = 0;         // parameter tensors as the modules register them (PyTorch Adam keeps a step per tensor)
 };
 
 // Calls f(const TensorShape&) for every kind of weight tensor of the model, in order.
@@ -118,7 +131,8 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   const int64_t L = m.layers;
 
   f(TensorShape{ParamGroup::kEmbedding, TensorRole::kEmbedding, m.vocab, h, 1, false});
-  if (m.learned_positions > 0) f(TensorShape{ParamGroup::kEmbedding, TensorRole::kPosition, m.learned_positions, h, 1, false});
+  if (m.learned_positions > 0)
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kPosition, m.learned_positions, h, 1, false});
   if (m.type_vocab > 0) f(TensorShape{ParamGroup::kEmbedding, TensorRole::kTokenType, m.type_vocab, h, 1, false});
   if (m.embedding_norm) f(TensorShape{ParamGroup::kEmbedding, TensorRole::kNorm, norm_width * h, 1, 1, false});
 
@@ -136,7 +150,8 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     }
     f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, m.kv_lora_rank + m.qk_rope_dim, L, false});
     f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.kv_lora_rank, 1, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), L,
+                  false});
     f(TensorShape{ParamGroup::kAttention, TensorRole::kO, m.heads * m.v_head_dim, h, L, false});
   } else {
     f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_out, L, false});
@@ -146,8 +161,10 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   }
   if (m.qkv_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, q_out + 2 * kv_out, 1, L, false});
   if (m.attn_out_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, h, 1, L, false});
-  if (m.qk_norm == QkNorm::kPerHead) f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, L, false});
-  if (m.qk_norm == QkNorm::kFull) f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, L, false});
+  if (m.qk_norm == QkNorm::kPerHead)
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, L, false});
+  if (m.qk_norm == QkNorm::kFull)
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, L, false});
   f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, m.norms_per_layer * norm_width * h, 1, L, false});
 
   // MLP: a dense block of width `ffn`, `count` times, optionally one expert of many.
@@ -175,7 +192,8 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   }
 
   if (m.final_norm) f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, norm_width * h, 1, 1, false});
-  if (!m.tied_embeddings && m.arch == Arch::kDecoder) f(TensorShape{ParamGroup::kHead, TensorRole::kHead, h, m.vocab, 1, false});
+  if (!m.tied_embeddings && m.arch == Arch::kDecoder)
+    f(TensorShape{ParamGroup::kHead, TensorRole::kHead, h, m.vocab, 1, false});
   if (m.pooler) f(TensorShape{ParamGroup::kHead, TensorRole::kPooler, h, h + 1, 1, false});  // weight + bias
 }
 

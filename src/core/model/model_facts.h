@@ -18,13 +18,13 @@ struct ModelFacts {
   static constexpr int kMaxTensors = 40;  // 33 at most: every optional tensor of an MLA MoE model
   TensorShape tensors[kMaxTensors] = {};
   int tensor_count = 0;
-  double param_sum = 0;       // parameters summed in double (validation's overflow guard)
-  bool dims_valid = false;    // the model's own checks pass (validate.cpp CheckModel)
-  bool counted = false;       // counts below are filled (only for valid dimensions: no int64 overflow)
-  ParamCounts counts;         // CountParameters, when counted and the model has an architecture
-  double P = 0;               // params_override or counts.total (Derived::P)
-  double P_active = 0;        // Derived::P_active
-  uint64_t generation = 0;    // differs for each model computed (keys caches built on these facts)
+  double param_sum = 0;     // parameters summed in double (validation's overflow guard)
+  bool dims_valid = false;  // the model's own checks pass (validate.cpp CheckModel)
+  bool counted = false;     // counts below are filled (only for valid dimensions: no int64 overflow)
+  ParamCounts counts;       // CountParameters, when counted and the model has an architecture
+  double P = 0;             // params_override or counts.total (Derived::P)
+  double P_active = 0;      // Derived::P_active
+  uint64_t generation = 0;  // differs for each model computed (keys caches built on these facts)
 
   template <class F>
   void ForEachTensor(F&& f) const {

@@ -100,9 +100,11 @@ constexpr LayerKindInfo kLayerKinds[] = {
     {LayerKind::kAdd, "add", "", "Add", "a + b (residual)", true, "nothing"},
     {LayerKind::kConcat, "concat", "", "Concat", "torch.cat", true, "nothing"},
     {LayerKind::kMul, "mul", "", "Mul", "a * b (squeeze-and-excitation)", true, "both operands"},
-    {LayerKind::kTap, "tap", "", "Tap", "a side output (FPN level)", true, "nothing (its output is held by the caller)"},
+    {LayerKind::kTap, "tap", "", "Tap", "a side output (FPN level)", true,
+     "nothing (its output is held by the caller)"},
 };
-static_assert(OneRowPerEnumerator(kLayerKinds, static_cast<size_t>(LayerKind::kCount)), "one row per LayerKind, in order");
+static_assert(OneRowPerEnumerator(kLayerKinds, static_cast<size_t>(LayerKind::kCount)),
+              "one row per LayerKind, in order");
 
 }  // namespace
 
@@ -113,11 +115,13 @@ constexpr EnumInfo<TorchProfile> kTorchProfiles[] = {
     {TorchProfile::kTorch2Cuda, "torch2-cuda", "torch2", "torch2-cuda", "PyTorch 2.x on a GPU (the estimate)"},
     {TorchProfile::kTorch113Cpu, "torch1.13-cpu", "torch1.13", "torch1.13-cpu", "what tests/truth measured"},
 };
-static_assert(OneRowPerEnumerator(kTorchProfiles, EnumCount(TorchProfile::kLast)), "one row per TorchProfile, in order");
+static_assert(OneRowPerEnumerator(kTorchProfiles, EnumCount(TorchProfile::kLast)),
+              "one row per TorchProfile, in order");
 constexpr EnumInfo<AttentionKernel> kAttentionKernels[] = {
     {AttentionKernel::kAuto, "auto", "", "auto", "fused under torch2-cuda, math under torch1.13-cpu"},
     {AttentionKernel::kMath, "math", "", "math", "keeps the softmax (heads x S x S)"},
-    {AttentionKernel::kFused, "fused", "", "fused", "SDPA's flash / memory-efficient kernels: q, k, v, output, logsumexp"},
+    {AttentionKernel::kFused, "fused", "", "fused",
+     "SDPA's flash / memory-efficient kernels: q, k, v, output, logsumexp"},
 };
 static_assert(OneRowPerEnumerator(kAttentionKernels, EnumCount(AttentionKernel::kLast)),
               "one row per AttentionKernel, in order");
@@ -159,7 +163,6 @@ int CountLayers(const std::vector<Layer>& layers) {
   }
   return n;
 }
-
 
 // [SECTION] Entry points
 namespace {

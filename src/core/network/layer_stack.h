@@ -27,26 +27,56 @@ namespace llmmem::core {
 
 // [SECTION] Layer kinds: one row each in kLayerKinds (layer_stack.cpp)
 enum class LayerKind : uint8_t {
-  kConv1d, kConv2d, kConvTranspose2d, kLinear, kEmbedding,
-  kBatchNorm, kFrozenBatchNorm, kLayerNorm, kGroupNorm,
-  kReLU, kReLU6, kLeakyReLU, kGELU, kSiLU, kSigmoid, kTanh, kHardswish, kHardsigmoid,
-  kMaxPool2d, kAvgPool2d, kAdaptiveAvgPool2d, kAdaptiveMaxPool2d,
-  kDropout, kStochasticDepth, kFlatten, kPermute, kUpsample, kIdentity,
-  kLayerScale, kClassToken, kPositionEmbedding, kSelectToken,
-  kAttention, kWindowAttention, kPatchMerging,
-  kAdd, kConcat, kMul,  // blocks: their branches combined
-  kTap,                 // a block whose one branch is a side output (FPN levels); the input passes on
+  kConv1d,
+  kConv2d,
+  kConvTranspose2d,
+  kLinear,
+  kEmbedding,
+  kBatchNorm,
+  kFrozenBatchNorm,
+  kLayerNorm,
+  kGroupNorm,
+  kReLU,
+  kReLU6,
+  kLeakyReLU,
+  kGELU,
+  kSiLU,
+  kSigmoid,
+  kTanh,
+  kHardswish,
+  kHardsigmoid,
+  kMaxPool2d,
+  kAvgPool2d,
+  kAdaptiveAvgPool2d,
+  kAdaptiveMaxPool2d,
+  kDropout,
+  kStochasticDepth,
+  kFlatten,
+  kPermute,
+  kUpsample,
+  kIdentity,
+  kLayerScale,
+  kClassToken,
+  kPositionEmbedding,
+  kSelectToken,
+  kAttention,
+  kWindowAttention,
+  kPatchMerging,
+  kAdd,
+  kConcat,
+  kMul,  // blocks: their branches combined
+  kTap,  // a block whose one branch is a side output (FPN levels); the input passes on
   kCount
 };
 
 struct LayerKindInfo {
   LayerKind value;
-  const char* id;      // in JSON and the UI: "conv2d"
+  const char* id;       // in JSON and the UI: "conv2d"
   const char* aliases;  // other spellings accepted (none yet)
-  const char* label;   // "Conv2d"
-  const char* torch;   // the PyTorch module or function: "nn.Conv2d"
-  bool block;          // has branches
-  const char* saves;   // what autograd keeps for its backward (the table's tooltip)
+  const char* label;    // "Conv2d"
+  const char* torch;    // the PyTorch module or function: "nn.Conv2d"
+  bool block;           // has branches
+  const char* saves;    // what autograd keeps for its backward (the table's tooltip)
 };
 
 EnumTable<LayerKindInfo> TableOf(LayerKind);  // Info, Id, ParseId (case-insensitive), IdList: enum_table.h
@@ -55,14 +85,14 @@ enum class UpsampleMatch : uint8_t { kNone, kInput, kBlock };  // F.interpolate(
 
 struct Layer {
   LayerKind kind = LayerKind::kIdentity;
-  std::string name;            // the module path: "layer1.0.conv1"
-  int64_t in = 0;              // input channels / features (0: taken from the shape)
-  int64_t out = 0;             // output channels / features; embedding width
-  int64_t vocab = 0;           // embedding rows
+  std::string name;   // the module path: "layer1.0.conv1"
+  int64_t in = 0;     // input channels / features (0: taken from the shape)
+  int64_t out = 0;    // output channels / features; embedding width
+  int64_t vocab = 0;  // embedding rows
   int64_t kernel[2] = {1, 1};
   int64_t stride[2] = {0, 0};  // 0: the default (1 for convolutions, the kernel for pooling)
   int64_t padding[2] = {0, 0};
-  bool padding_same = false;   // padding="same"
+  bool padding_same = false;  // padding="same"
   int64_t dilation[2] = {1, 1};
   int64_t output_padding[2] = {0, 0};
   int64_t groups = 1;          // convolution groups; GroupNorm groups
@@ -74,15 +104,15 @@ struct Layer {
   UpsampleMatch match = UpsampleMatch::kNone;
   int64_t dims[6] = {0, 0, 0, 0, 0, 0};  // permute, with the batch dimension first
   int ndims = 0;
-  int64_t start_dim = 1, end_dim = -1;   // flatten, with the batch dimension
-  int64_t dim = 1;             // concat dimension, with the batch dimension
-  double p = 0;                // dropout, stochastic depth, attention dropout probability
+  int64_t start_dim = 1, end_dim = -1;  // flatten, with the batch dimension
+  int64_t dim = 1;                      // concat dimension, with the batch dimension
+  double p = 0;                         // dropout, stochastic depth, attention dropout probability
   bool bias = true;
-  bool affine = true;          // norms: weight and bias
-  bool inplace = false;        // activations, in-place add (out += identity)
+  bool affine = true;    // norms: weight and bias
+  bool inplace = false;  // activations, in-place add (out += identity)
   bool ceil_mode = false;
-  bool batch_mode = false;     // stochastic depth mode "batch" (one draw per batch) instead of "row"
-  bool trainable = true;       // false: frozen parameters (no gradient, no saved input for one)
+  bool batch_mode = false;                   // stochastic depth mode "batch" (one draw per batch) instead of "row"
+  bool trainable = true;                     // false: frozen parameters (no gradient, no saved input for one)
   std::vector<std::vector<Layer>> branches;  // blocks only
 };
 
@@ -90,11 +120,11 @@ struct Layer {
 enum class NetworkTask : uint8_t { kClassification, kSegmentation, kBackbone, kOther };
 
 struct NetworkSpec {
-  std::string key;             // preset key: "resnet50"
-  std::string name;            // "ResNet-50"
+  std::string key;   // preset key: "resnet50"
+  std::string name;  // "ResNet-50"
   std::string family;
   NetworkTask task = NetworkTask::kClassification;
-  std::vector<int64_t> input;  // per sample, e.g. {3, 224, 224}; token ids: {sequence}
+  std::vector<int64_t> input;    // per sample, e.g. {3, 224, 224}; token ids: {sequence}
   int64_t published_params = 0;  // the count the stack must equal (0: none given)
   std::string params_source;
   std::string note;
@@ -102,10 +132,10 @@ struct NetworkSpec {
 };
 
 // Bounds that keep every count exact in a double and every loop short.
-constexpr int kMaxNetworkLayers = 20000;   // layers and blocks, all nesting levels
-constexpr int kMaxNetworkDepth = 24;       // nested blocks
+constexpr int kMaxNetworkLayers = 20000;  // layers and blocks, all nesting levels
+constexpr int kMaxNetworkDepth = 24;      // nested blocks
 constexpr int kMaxBranches = 64;
-constexpr int kMaxRank = 5;                // dimensions per sample
+constexpr int kMaxRank = 5;  // dimensions per sample
 constexpr int64_t kMaxDimSize = int64_t{1} << 31;
 constexpr double kMaxSampleElements = 1e13;  // elements of one tensor of one sample
 
@@ -118,7 +148,7 @@ enum class TorchProfile : uint8_t { kTorch2Cuda, kTorch113Cpu, kLast = kTorch113
 // output and a logsumexp instead. kAuto: fused under kTorch2Cuda, math under kTorch113Cpu.
 enum class AttentionKernel : uint8_t { kAuto, kMath, kFused, kLast = kFused };
 
-EnumTable<EnumInfo<TorchProfile>> TableOf(TorchProfile);        // Info, Id, ParseId, IdList: enum_table.h
+EnumTable<EnumInfo<TorchProfile>> TableOf(TorchProfile);  // Info, Id, ParseId, IdList: enum_table.h
 EnumTable<EnumInfo<AttentionKernel>> TableOf(AttentionKernel);
 
 struct NetworkSettings {
@@ -126,8 +156,8 @@ struct NetworkSettings {
   bool training = true;        // train(): autograd keeps tensors; eval() under no_grad: only live tensors
   TorchProfile profile = TorchProfile::kTorch2Cuda;
   AttentionKernel attention = AttentionKernel::kAuto;
-  bool loss = true;            // cross-entropy on the output (classification and segmentation)
-  int64_t batch = 0;           // the batch, where a rule depends on it (0: more than one sample)
+  bool loss = true;   // cross-entropy on the output (classification and segmentation)
+  int64_t batch = 0;  // the batch, where a rule depends on it (0: more than one sample)
 };
 
 struct Shape {
@@ -142,19 +172,19 @@ struct Shape {
 struct LayerRow {
   std::string name;
   LayerKind kind = LayerKind::kIdentity;
-  int depth = 0;                  // nesting: 0 top level
-  int branch = -1;                // which branch of its parent block (-1 top level)
+  int depth = 0;    // nesting: 0 top level
+  int branch = -1;  // which branch of its parent block (-1 top level)
   Shape in, out;
-  int64_t params = 0;             // this layer's own (blocks: 0)
+  int64_t params = 0;  // this layer's own (blocks: 0)
   int64_t trainable_params = 0;
   int param_tensors = 0;
-  double buffer_bytes = 0;        // running statistics, index tables
-  double feature_map_bytes = 0;   // the output, per sample, when a new tensor (0: in place or a view)
-  double saved_bytes = 0;         // per sample: tensors this layer keeps for backward, de-duplicated
-  double saved_fixed_bytes = 0;   // per step, whatever the batch (BatchNorm's per-channel statistics)
-  double shared_bytes = 0;        // per sample: kept by this layer, already counted at an earlier one
-  double workspace_bytes = 0;     // per sample: inference temporaries inside the layer (attention)
-  std::string saved_what;         // "input; int64 indices (output-sized)"
+  double buffer_bytes = 0;       // running statistics, index tables
+  double feature_map_bytes = 0;  // the output, per sample, when a new tensor (0: in place or a view)
+  double saved_bytes = 0;        // per sample: tensors this layer keeps for backward, de-duplicated
+  double saved_fixed_bytes = 0;  // per step, whatever the batch (BatchNorm's per-channel statistics)
+  double shared_bytes = 0;       // per sample: kept by this layer, already counted at an earlier one
+  double workspace_bytes = 0;    // per sample: inference temporaries inside the layer (attention)
+  std::string saved_what;        // "input; int64 indices (output-sized)"
 };
 
 struct NetworkAnalysis {
@@ -165,16 +195,16 @@ struct NetworkAnalysis {
   int64_t params = 0, trainable_params = 0;
   int param_tensors = 0, trainable_tensors = 0;
   double param_bytes = 0, buffer_bytes = 0;
-  double input_bytes = 0;              // one sample of input (images in the activation dtype; ids int64)
-  double saved_bytes = 0;              // per sample, de-duplicated (training), the input included when kept
-  double saved_fixed_bytes = 0;        // per step
-  double loss_bytes = 0;               // per sample: cross-entropy's log-probabilities and int64 targets
+  double input_bytes = 0;        // one sample of input (images in the activation dtype; ids int64)
+  double saved_bytes = 0;        // per sample, de-duplicated (training), the input included when kept
+  double saved_fixed_bytes = 0;  // per step
+  double loss_bytes = 0;         // per sample: cross-entropy's log-probabilities and int64 targets
   double loss_fixed_bytes = 0;
-  double feature_map_bytes = 0;        // per sample: seed 002's view, every new output summed
-  double output_held_bytes = 0;        // per sample: the outputs the caller holds (tap outputs too), when nothing keeps them
-  double input_held_bytes = 0;         // per sample: the input batch, when no layer keeps it
-  double inference_peak_bytes = 0;     // per sample: most bytes alive at once in eval (input included)
-  std::vector<std::string> notes;      // differences and caveats that apply to this network
+  double feature_map_bytes = 0;  // per sample: seed 002's view, every new output summed
+  double output_held_bytes = 0;  // per sample: the outputs the caller holds (tap outputs too), when nothing keeps them
+  double input_held_bytes = 0;   // per sample: the input batch, when no layer keeps it
+  double inference_peak_bytes = 0;  // per sample: most bytes alive at once in eval (input included)
+  std::vector<std::string> notes;   // differences and caveats that apply to this network
 };
 
 NetworkAnalysis AnalyzeNetwork(const NetworkSpec& spec, const NetworkSettings& settings);

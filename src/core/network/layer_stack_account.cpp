@@ -51,7 +51,8 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
   if (!(in.fragmentation_pct >= 0 && in.fragmentation_pct <= 100)) error("fragmentation_pct", "between 0 and 100");
   if (in.settings.training && !Info(in.optimizer).layer_stack) {
     e.diagnostics.push_back({DiagId::kUnsupported, Severity::kError, "optimizer",
-                             std::string(Info(in.optimizer).label) + "'s states are not modelled for layer stacks: use " +
+                             std::string(Info(in.optimizer).label) +
+                                 "'s states are not modelled for layer stacks: use " +
                                  IdList<Optimizer>(" or ", LayerStackOptimizer)});
   }
   if (HasErrors(e.diagnostics)) return e;
@@ -86,7 +87,8 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
     e.host_bytes = os.host;
     const double fixed = a.saved_fixed_bytes + a.loss_fixed_bytes;
     if (fixed > 0) {
-      term("saved_fixed", "Kept per step", fixed, false, "per-channel statistics: BatchNorm mean and inverse std, FrozenBatchNorm scales");
+      term("saved_fixed", "Kept per step", fixed, false,
+           "per-channel statistics: BatchNorm mean and inverse std, FrozenBatchNorm scales");
       model += fixed;
     }
     per_sample = a.saved_bytes + a.loss_bytes + a.output_held_bytes + a.input_held_bytes;
@@ -104,8 +106,9 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
   }
   const double frac = in.fragmentation_pct / 100.0;
   const double allocated = model + b * per_sample;
-  if (frac > 0) term("fragmentation", "Allocator fragmentation", allocated * frac, false,
-                     FormatNumber(in.fragmentation_pct, 1) + "% of the allocated bytes");
+  if (frac > 0)
+    term("fragmentation", "Allocator fragmentation", allocated * frac, false,
+         FormatNumber(in.fragmentation_pct, 1) + "% of the allocated bytes");
   const double context = in.cuda_context_gb * kGB;
   if (context > 0) term("cuda_context", "CUDA context", context, false, "CUDA context and library workspaces");
   e.model_bytes = model * (1 + frac) + context;

@@ -23,17 +23,17 @@ struct NetworkEstimateInput {
   NetworkSettings settings;
   int64_t batch = 32;
   Optimizer optimizer = Optimizer::kSgdMomentum;
-  double cuda_context_gb = 1.3;     // seed 002: ~1.3 GB
-  double fragmentation_pct = 5;     // allocator reserve, % of the allocated bytes
+  double cuda_context_gb = 1.3;              // seed 002: ~1.3 GB
+  double fragmentation_pct = 5;              // allocator reserve, % of the allocated bytes
   double gpu_memory_bytes = 85.520809984e9;  // what the card reports (H100 80 GB: 81559 MiB)
 };
 
 struct NetworkTerm {
-  std::string id;       // "weights", "gradients", "optimizer", "activations", ...
+  std::string id;  // "weights", "gradients", "optimizer", "activations", ...
   std::string label;
-  double bytes = 0;     // on the GPU, for the whole batch
+  double bytes = 0;         // on the GPU, for the whole batch
   bool per_sample = false;  // grows with the batch
-  std::string formula;  // with the values substituted
+  std::string formula;      // with the values substituted
 };
 
 struct NetworkEstimate {
@@ -41,13 +41,13 @@ struct NetworkEstimate {
   Diagnostics diagnostics;
   NetworkAnalysis analysis;
   int64_t batch = 0;
-  double model_bytes = 0;        // everything that does not grow with the batch (context included)
-  double per_sample_bytes = 0;   // what one more sample adds (before fragmentation)
-  double total_bytes = 0;        // model + batch x per-sample, fragmentation included
-  double host_bytes = 0;         // kept in CPU memory (Adam's step tensors)
+  double model_bytes = 0;       // everything that does not grow with the batch (context included)
+  double per_sample_bytes = 0;  // what one more sample adds (before fragmentation)
+  double total_bytes = 0;       // model + batch x per-sample, fragmentation included
+  double host_bytes = 0;        // kept in CPU memory (Adam's step tensors)
   double gpu_bytes = 0;
   bool fits = false;
-  int64_t max_batch = 0;         // the largest batch that fits (0: not even one sample)
+  int64_t max_batch = 0;  // the largest batch that fits (0: not even one sample)
   std::vector<NetworkTerm> terms;
 };
 

@@ -42,12 +42,12 @@ struct Value {
 };
 
 struct Storage {
-  double bytes = 0;        // per sample
-  double fixed = 0;        // per step
+  double bytes = 0;  // per sample
+  double fixed = 0;  // per step
   bool saved = false;
-  int first_saver = -1;    // row
-  int created = 0;         // step
-  int last_use = 0;        // step
+  int first_saver = -1;  // row
+  int created = 0;       // step
+  int last_use = 0;      // step
 };
 
 class Analyzer {
@@ -115,8 +115,10 @@ class Analyzer {
   bool CheckShape(const Shape& sh, const std::string& where) {
     for (int i = 0; i < sh.rank; ++i) {
       if (sh.d[i] < 1) {
-        Error(where, "the output would have a dimension of " + std::to_string(sh.d[i]) + " (" + sh.ToString() +
-                         "): the input is too small for this layer", DiagId::kOutOfRange);
+        Error(where,
+              "the output would have a dimension of " + std::to_string(sh.d[i]) + " (" + sh.ToString() +
+                  "): the input is too small for this layer",
+              DiagId::kOutOfRange);
         return false;
       }
       if (sh.d[i] > kMaxDimSize) {

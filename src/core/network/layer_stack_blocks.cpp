@@ -157,7 +157,7 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   a_.output = out.shape;
   ++step_;
   workspace_.resize(static_cast<size_t>(step_) + 1, 0);
-  Use(out);                                  // the caller (loss) reads the output
+  Use(out);  // the caller (loss) reads the output
   storages_[x.storage].created = 0;
   // Totals.
   for (const LayerRow& r : a_.rows) {
@@ -201,16 +201,19 @@ bool Analyzer::Run(const NetworkSpec& spec) {
   for (const LayerRow& r : a_.rows) has[static_cast<size_t>(r.kind)] = true;
   auto kind = [&](LayerKind k) { return has[static_cast<size_t>(k)]; };
   if (s_.training && kind(LayerKind::kBatchNorm))
-    a_.notes.push_back("CUDA: cuDNN's BatchNorm (cudnn_batch_norm, training: CUDNN_BATCHNORM_SPATIAL_PERSISTENT) keeps "
-                       "the input, save_mean and save_var (fp32 per channel) as the CPU does, plus a reserve-space "
-                       "tensor whose size cuDNN decides (cudnnGetBatchNormalizationTrainingExReserveSpaceSize; "
-                       "0 bytes for plain BN in the cuDNN versions read): not counted");
+    a_.notes.push_back(
+        "CUDA: cuDNN's BatchNorm (cudnn_batch_norm, training: CUDNN_BATCHNORM_SPATIAL_PERSISTENT) keeps "
+        "the input, save_mean and save_var (fp32 per channel) as the CPU does, plus a reserve-space "
+        "tensor whose size cuDNN decides (cudnnGetBatchNormalizationTrainingExReserveSpaceSize; "
+        "0 bytes for plain BN in the cuDNN versions read): not counted");
   if (kind(LayerKind::kConv1d) || kind(LayerKind::kConv2d) || kind(LayerKind::kConvTranspose2d))
-    a_.notes.push_back("CUDA: cuDNN convolutions take a workspace while they run (more with "
-                       "torch.backends.cudnn.benchmark = True); a transient, in the allocator's reserve, not here");
+    a_.notes.push_back(
+        "CUDA: cuDNN convolutions take a workspace while they run (more with "
+        "torch.backends.cudnn.benchmark = True); a transient, in the allocator's reserve, not here");
   if (s_.training && kind(LayerKind::kDropout))
-    a_.notes.push_back("Dropout: CUDA's fused kernel keeps a bool mask (1 byte per element, counted); torch 1.13 on "
-                       "the CPU keeps a noise tensor in the input's dtype instead (the measurement used CUDA's)");
+    a_.notes.push_back(
+        "Dropout: CUDA's fused kernel keeps a bool mask (1 byte per element, counted); torch 1.13 on "
+        "the CPU keeps a noise tensor in the input's dtype instead (the measurement used CUDA's)");
   // A count that differs is worth a warning, except where the input decides it: a ViT's
   // position embedding has one row per patch (torchvision rebuilds it with image_size).
   if (spec.published_params && spec.published_params != a_.params && !kind(LayerKind::kPositionEmbedding)) {

@@ -73,8 +73,8 @@ Value Analyzer::Conv(const Layer& l, const Value& in, LayerRow& row) {
 
 Value Analyzer::Pool(const Layer& l, const Value& in, LayerRow& row) {
   if (in.shape.rank != 3) {
-    Error(row.name, std::string(Info(l.kind).label) + " needs a (C, H, W) input per sample; it gets " +
-                        in.shape.ToString());
+    Error(row.name,
+          std::string(Info(l.kind).label) + " needs a (C, H, W) input per sample; it gets " + in.shape.ToString());
     return in;
   }
   Shape out = in.shape;
@@ -123,8 +123,8 @@ Value Analyzer::Attention(const Layer& l, const Value& in, LayerRow& row) {
   }
   const int64_t seq = in.shape.d[0], e = in.shape.d[1];
   if ((l.in && l.in != e) || l.heads < 1 || e % l.heads != 0) {
-    Error(row.name, "embed dim " + std::to_string(e) + " must equal in and be divisible by heads = " +
-                        std::to_string(l.heads));
+    Error(row.name,
+          "embed dim " + std::to_string(e) + " must equal in and be divisible by heads = " + std::to_string(l.heads));
     return in;
   }
   const double E = static_cast<double>(e), S = static_cast<double>(seq), H = static_cast<double>(l.heads);
@@ -177,7 +177,8 @@ Value Analyzer::WindowAttention(const Layer& l, const Value& in, LayerRow& row) 
   const double tokens = ph * pw;
   const double tok = tokens * C * elem_;
   SaveNew(tok, 0, row, "windows (F.linear input)");
-  const bool one_window = s_.batch == 1 && ph == static_cast<double>(l.window[0]) && pw == static_cast<double>(l.window[1]);
+  const bool one_window =
+      s_.batch == 1 && ph == static_cast<double>(l.window[0]) && pw == static_cast<double>(l.window[1]);
   if (one_window) {
     SaveNew(tok, 0, row, "q (scaled)");
     SaveNew(3 * tok, 0, row, "packed qkv (k and v are views of it: one window)");
@@ -197,19 +198,21 @@ Value Analyzer::WindowAttention(const Layer& l, const Value& in, LayerRow& row) 
 Value Analyzer::Activation(const Layer& l, const Value& in, LayerRow& row) {
   // Which tensor the backward formula needs: the output (relu, sigmoid, tanh; leaky_relu
   // in place) or the input (the others; in place a clone of it, as the input is overwritten).
-  const bool keeps_output = l.kind == LayerKind::kReLU || l.kind == LayerKind::kSigmoid ||
-                            l.kind == LayerKind::kTanh || (l.kind == LayerKind::kLeakyReLU && l.inplace);
+  const bool keeps_output = l.kind == LayerKind::kReLU || l.kind == LayerKind::kSigmoid || l.kind == LayerKind::kTanh ||
+                            (l.kind == LayerKind::kLeakyReLU && l.inplace);
   Value out = in;
   if (!l.inplace) {
     out = NewValue(in.shape, in.requires_grad);
     out.contiguous = true;
   }
   if (!in.requires_grad) return out;
-  if (keeps_output) Save(out, row, "output");
-  else if (l.inplace) SaveNew(in.Bytes(), 0, row, "clone of the input (in place)");
-  else Save(in, row, "input");
+  if (keeps_output)
+    Save(out, row, "output");
+  else if (l.inplace)
+    SaveNew(in.Bytes(), 0, row, "clone of the input (in place)");
+  else
+    Save(in, row, "input");
   return out;
 }
-
 
 }  // namespace llmmem::core::stack_internal

@@ -51,8 +51,10 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
                      l.bias ? 2 : 1))
         break;
       if (l.trainable) {
-        if (!in.contiguous && sh.rank >= 2) SaveNew(in.Bytes(), 0, *row, "input (contiguous copy)");
-        else Save(in, *row, "input");
+        if (!in.contiguous && sh.rank >= 2)
+          SaveNew(in.Bytes(), 0, *row, "input (contiguous copy)");
+        else
+          Save(in, *row, "input");
       }
       out = NewValue(o, in.requires_grad || l.trainable);
       break;
@@ -122,8 +124,9 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
       const bool trainable_affine = l.affine && l.trainable;
       if (in.requires_grad || trainable_affine) {
         Save(in, *row, "input");
-        SaveNew(2 * sh.Numel() / d * (rules_.norm_stats_in_dtype ? elem_ : 4), 0, *row,
-                rules_.norm_stats_in_dtype ? "mean and rstd per row (input dtype, CPU)" : "mean and rstd per row (fp32)");
+        SaveNew(
+            2 * sh.Numel() / d * (rules_.norm_stats_in_dtype ? elem_ : 4), 0, *row,
+            rules_.norm_stats_in_dtype ? "mean and rstd per row (input dtype, CPU)" : "mean and rstd per row (fp32)");
       }
       out = NewValue(sh, in.requires_grad || trainable_affine);
       break;
@@ -161,8 +164,10 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
         break;
       }
       if (s_.training && l.p > 0 && in.requires_grad) {
-        if (l.batch_mode) SaveNew(0, elem_, *row, "noise (one value per batch)");
-        else SaveNew(elem_, 0, *row, "noise (one value per sample)");
+        if (l.batch_mode)
+          SaveNew(0, elem_, *row, "noise (one value per batch)");
+        else
+          SaveNew(elem_, 0, *row, "noise (one value per sample)");
         out = NewValue(sh, true);
       }
       break;
@@ -191,8 +196,8 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
     }
     case LayerKind::kPermute: {
       if (l.ndims != sh.rank + 1 || l.dims[0] != 0) {
-        Error(row->name, "permute needs " + std::to_string(sh.rank + 1) +
-                             " dims with the batch first (0, ...) for a " + sh.ToString() + " input");
+        Error(row->name, "permute needs " + std::to_string(sh.rank + 1) + " dims with the batch first (0, ...) for a " +
+                             sh.ToString() + " input");
         break;
       }
       Shape o = sh;
@@ -313,6 +318,5 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
   row->workspace_bytes = workspace_[step_];
   return out;
 }
-
 
 }  // namespace llmmem::core::stack_internal

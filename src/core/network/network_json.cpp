@@ -15,11 +15,12 @@ extern const EmbeddedFile kEmbeddedNetworks[];
 namespace {
 
 constexpr const char* kLayerKeys[] = {
-    "type", "name", "in", "out", "vocab", "kernel", "stride", "padding", "dilation", "output_padding", "groups",
-    "heads", "window", "shift", "size", "scale", "match", "mode", "dims", "start_dim", "end_dim", "dim", "p",
-    "bias", "affine", "inplace", "ceil_mode", "trainable", "approximate", "branches"};
-constexpr const char* kTopKeys[] = {"key", "name", "family", "task", "input", "params", "params_source", "note",
-                                    "generated_by", "layers"};
+    "type",     "name",           "in",        "out",       "vocab",       "kernel",  "stride", "padding",
+    "dilation", "output_padding", "groups",    "heads",     "window",      "shift",   "size",   "scale",
+    "match",    "mode",           "dims",      "start_dim", "end_dim",     "dim",     "p",      "bias",
+    "affine",   "inplace",        "ceil_mode", "trainable", "approximate", "branches"};
+constexpr const char* kTopKeys[] = {"key",    "name",          "family", "task",         "input",
+                                    "params", "params_source", "note",   "generated_by", "layers"};
 
 bool Known(const char* const* keys, size_t n, const std::string& k) {
   for (size_t i = 0; i < n; ++i)
@@ -110,42 +111,65 @@ class Reader {
     const int64_t big = kMaxDimSize;
     for (const auto& [k, v] : j.AsObject()) {
       bool ok = true;
-      if (k == "in") ok = Int(v, where + " in", 1, big, l.in);
-      else if (k == "out") ok = Int(v, where + " out", 1, big, l.out);
-      else if (k == "vocab") ok = Int(v, where + " vocab", 1, big, l.vocab);
-      else if (k == "kernel") ok = Pair(v, where + " kernel", 1, 1 << 20, l.kernel);
-      else if (k == "stride") ok = Pair(v, where + " stride", 1, 1 << 20, l.stride);
+      if (k == "in")
+        ok = Int(v, where + " in", 1, big, l.in);
+      else if (k == "out")
+        ok = Int(v, where + " out", 1, big, l.out);
+      else if (k == "vocab")
+        ok = Int(v, where + " vocab", 1, big, l.vocab);
+      else if (k == "kernel")
+        ok = Pair(v, where + " kernel", 1, 1 << 20, l.kernel);
+      else if (k == "stride")
+        ok = Pair(v, where + " stride", 1, 1 << 20, l.stride);
       else if (k == "padding") {
         if (v.IsString()) {
           const std::string p = AsciiLower(v.AsString());
-          if (p == "same") l.padding_same = true;
-          else if (p != "valid") ok = (Err(where + " padding", "must be a number, [h, w], \"same\" or \"valid\""), false);
+          if (p == "same")
+            l.padding_same = true;
+          else if (p != "valid")
+            ok = (Err(where + " padding", "must be a number, [h, w], \"same\" or \"valid\""), false);
         } else {
           ok = Pair(v, where + " padding", 0, 1 << 20, l.padding);
         }
-      } else if (k == "dilation") ok = Pair(v, where + " dilation", 1, 1 << 20, l.dilation);
-      else if (k == "output_padding") ok = Pair(v, where + " output_padding", 0, 1 << 20, l.output_padding);
-      else if (k == "groups") ok = Int(v, where + " groups", 1, big, l.groups);
-      else if (k == "heads") ok = Int(v, where + " heads", 1, 1 << 20, l.heads);
-      else if (k == "window") ok = Pair(v, where + " window", 1, 1 << 16, l.window);
-      else if (k == "shift") ok = Pair(v, where + " shift", 0, 1 << 16, l.shift);
-      else if (k == "size") ok = Pair(v, where + " size", 1, big, l.size);
+      } else if (k == "dilation")
+        ok = Pair(v, where + " dilation", 1, 1 << 20, l.dilation);
+      else if (k == "output_padding")
+        ok = Pair(v, where + " output_padding", 0, 1 << 20, l.output_padding);
+      else if (k == "groups")
+        ok = Int(v, where + " groups", 1, big, l.groups);
+      else if (k == "heads")
+        ok = Int(v, where + " heads", 1, 1 << 20, l.heads);
+      else if (k == "window")
+        ok = Pair(v, where + " window", 1, 1 << 16, l.window);
+      else if (k == "shift")
+        ok = Pair(v, where + " shift", 0, 1 << 16, l.shift);
+      else if (k == "size")
+        ok = Pair(v, where + " size", 1, big, l.size);
       else if (k == "scale") {
         ok = v.IsNumber() && v.AsNumber() > 0 && v.AsNumber() <= 1024;
-        if (ok) l.scale = v.AsNumber();
-        else Err(where + " scale", "must be a number in (0, 1024]", DiagId::kOutOfRange);
+        if (ok)
+          l.scale = v.AsNumber();
+        else
+          Err(where + " scale", "must be a number in (0, 1024]", DiagId::kOutOfRange);
       } else if (k == "match") {
         const std::string m = v.IsString() ? AsciiLower(v.AsString()) : "";
-        if (m == "input") l.match = UpsampleMatch::kInput;
-        else if (m == "block") l.match = UpsampleMatch::kBlock;
-        else ok = (Err(where + " match", "must be \"input\" (the network's) or \"block\" (the enclosing block's)",
-                       DiagId::kUnknownValue), false);
+        if (m == "input")
+          l.match = UpsampleMatch::kInput;
+        else if (m == "block")
+          l.match = UpsampleMatch::kBlock;
+        else
+          ok = (Err(where + " match", "must be \"input\" (the network's) or \"block\" (the enclosing block's)",
+                    DiagId::kUnknownValue),
+                false);
       } else if (k == "mode") {
-        if (!v.IsString()) ok = (Err(where + " mode", "must be a string"), false);
+        if (!v.IsString())
+          ok = (Err(where + " mode", "must be a string"), false);
         else if (l.kind == LayerKind::kStochasticDepth) {
           const std::string m = AsciiLower(v.AsString());
-          if (m == "batch") l.batch_mode = true;
-          else if (m != "row") ok = (Err(where + " mode", "must be \"row\" or \"batch\"", DiagId::kUnknownValue), false);
+          if (m == "batch")
+            l.batch_mode = true;
+          else if (m != "row")
+            ok = (Err(where + " mode", "must be \"row\" or \"batch\"", DiagId::kUnknownValue), false);
         }
       } else if (k == "dims") {
         if (!v.IsArray() || v.AsArray().size() < 2 || v.AsArray().size() > 6) {
@@ -154,18 +178,28 @@ class Reader {
           l.ndims = static_cast<int>(v.AsArray().size());
           for (int i = 0; ok && i < l.ndims; ++i) ok = Int(v.AsArray()[i], where + " dims", -6, 5, l.dims[i]);
         }
-      } else if (k == "start_dim") ok = Int(v, where + " start_dim", -6, 5, l.start_dim);
-      else if (k == "end_dim") ok = Int(v, where + " end_dim", -6, 5, l.end_dim);
-      else if (k == "dim") ok = Int(v, where + " dim", -6, 5, l.dim);
+      } else if (k == "start_dim")
+        ok = Int(v, where + " start_dim", -6, 5, l.start_dim);
+      else if (k == "end_dim")
+        ok = Int(v, where + " end_dim", -6, 5, l.end_dim);
+      else if (k == "dim")
+        ok = Int(v, where + " dim", -6, 5, l.dim);
       else if (k == "p") {
         ok = v.IsNumber() && v.AsNumber() >= 0 && v.AsNumber() <= 1;
-        if (ok) l.p = v.AsNumber();
-        else Err(where + " p", "must be a probability in [0, 1]", DiagId::kOutOfRange);
-      } else if (k == "bias") ok = Bool(v, where + " bias", l.bias);
-      else if (k == "affine") ok = Bool(v, where + " affine", l.affine);
-      else if (k == "inplace") ok = Bool(v, where + " inplace", l.inplace);
-      else if (k == "ceil_mode") ok = Bool(v, where + " ceil_mode", l.ceil_mode);
-      else if (k == "trainable") ok = Bool(v, where + " trainable", l.trainable);
+        if (ok)
+          l.p = v.AsNumber();
+        else
+          Err(where + " p", "must be a probability in [0, 1]", DiagId::kOutOfRange);
+      } else if (k == "bias")
+        ok = Bool(v, where + " bias", l.bias);
+      else if (k == "affine")
+        ok = Bool(v, where + " affine", l.affine);
+      else if (k == "inplace")
+        ok = Bool(v, where + " inplace", l.inplace);
+      else if (k == "ceil_mode")
+        ok = Bool(v, where + " ceil_mode", l.ceil_mode);
+      else if (k == "trainable")
+        ok = Bool(v, where + " trainable", l.trainable);
       else if (k == "branches") {
         if (!Info(l.kind).block) {
           ok = (Err(where, "only add, concat, mul and tap blocks have branches"), false);
@@ -178,7 +212,8 @@ class Reader {
           }
         }
       } else if (!Known(kLayerKeys, sizeof(kLayerKeys) / sizeof(kLayerKeys[0]), k)) {
-        d_.push_back({DiagId::kUnknownKey, Severity::kWarning, "network", where + ": unknown key \"" + k + "\" ignored"});
+        d_.push_back(
+            {DiagId::kUnknownKey, Severity::kWarning, "network", where + ": unknown key \"" + k + "\" ignored"});
       }
       if (!ok) return false;
     }
@@ -209,13 +244,15 @@ Json LayerToJson(const Layer& l) {
   if (l.in) j["in"] = l.in;
   if (l.out) j["out"] = l.out;
   if (l.vocab) j["vocab"] = l.vocab;
-  auto pair = [&](const char* k, const int64_t (&v)[2], const int64_t (&def)[2]) {
+  auto pair = [&](const char* k, const int64_t(&v)[2], const int64_t(&def)[2]) {
     if (v[0] != def[0] || v[1] != def[1]) j[k] = Pair(v);
   };
   pair("kernel", l.kernel, d.kernel);
   pair("stride", l.stride, d.stride);
-  if (l.padding_same) j["padding"] = "same";
-  else pair("padding", l.padding, d.padding);
+  if (l.padding_same)
+    j["padding"] = "same";
+  else
+    pair("padding", l.padding, d.padding);
   pair("dilation", l.dilation, d.dilation);
   pair("output_padding", l.output_padding, d.output_padding);
   if (l.groups != 1) j["groups"] = l.groups;
@@ -259,10 +296,14 @@ Json LayersToJson(const std::vector<Layer>& layers) {
 
 const char* NetworkTaskId(NetworkTask t) {
   switch (t) {
-    case NetworkTask::kSegmentation: return "segmentation";
-    case NetworkTask::kBackbone: return "backbone";
-    case NetworkTask::kOther: return "other";
-    default: return "classification";
+    case NetworkTask::kSegmentation:
+      return "segmentation";
+    case NetworkTask::kBackbone:
+      return "backbone";
+    case NetworkTask::kOther:
+      return "other";
+    default:
+      return "classification";
   }
 }
 
@@ -280,13 +321,17 @@ NetworkParse NetworkFromJson(const Json& j) {
   s.note = StringMember(j, "note");
   s.params_source = StringMember(j, "params_source");
   const std::string task = AsciiLower(StringMember(j, "task", "classification"));
-  if (task == "segmentation") s.task = NetworkTask::kSegmentation;
-  else if (task == "backbone") s.task = NetworkTask::kBackbone;
-  else if (task != "classification") s.task = NetworkTask::kOther;
+  if (task == "segmentation")
+    s.task = NetworkTask::kSegmentation;
+  else if (task == "backbone")
+    s.task = NetworkTask::kBackbone;
+  else if (task != "classification")
+    s.task = NetworkTask::kOther;
   for (const auto& [k, v] : j.AsObject()) {
     (void)v;
     if (!Known(kTopKeys, sizeof(kTopKeys) / sizeof(kTopKeys[0]), k))
-      r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, "network", "unknown key \"" + k + "\" ignored"});
+      r.diagnostics.push_back(
+          {DiagId::kUnknownKey, Severity::kWarning, "network", "unknown key \"" + k + "\" ignored"});
   }
   if (const Json* p = j.Find("params")) {
     int64_t n = 0;
@@ -365,8 +410,8 @@ std::vector<NetworkPreset> LoadAll() {
     p.diagnostics = std::move(parsed.diagnostics);
     all.push_back(std::move(p));
   }
-  const char* order[] = {"ResNet", "VGG", "MobileNet", "EfficientNet", "DenseNet", "ConvNeXt", "ViT", "Swin",
-                         "Segmentation", "Detection"};
+  const char* order[] = {"ResNet",   "VGG", "MobileNet", "EfficientNet", "DenseNet",
+                         "ConvNeXt", "ViT", "Swin",      "Segmentation", "Detection"};
   auto rank = [&](const NetworkPreset& p) {
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i)
       if (p.spec.family == order[i]) return static_cast<int>(i);

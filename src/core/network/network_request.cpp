@@ -13,8 +13,9 @@
 namespace llmmem::core {
 
 const char* const kNetworkRequestKeys[] = {
-    "model", "network", "torch_repr", "image_size", "channels", "input", "batch", "mode", "dtype", "optimizer",
-    "profile", "attention", "loss", "gpu", "gpu_memory_gb", "cuda_context_gb", "fragmentation_pct", nullptr};
+    "model", "network", "torch_repr",    "image_size",      "channels",          "input",
+    "batch", "mode",    "dtype",         "optimizer",       "profile",           "attention",
+    "loss",  "gpu",     "gpu_memory_gb", "cuda_context_gb", "fragmentation_pct", nullptr};
 
 namespace {
 
@@ -68,14 +69,16 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
     (void)v;
     bool known = false;
     for (const char* const* p = kNetworkRequestKeys; *p; ++p) known |= k == *p;
-    if (!known) r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, k, "unknown key \"" + k + "\" ignored"});
+    if (!known)
+      r.diagnostics.push_back({DiagId::kUnknownKey, Severity::kWarning, k, "unknown key \"" + k + "\" ignored"});
   }
   // The network: one of model, network, torch_repr.
   const int sources = (j.Find("model") != nullptr) + (j.Find("network") != nullptr) + (j.Find("torch_repr") != nullptr);
   if (sources != 1) {
-    Err(r, "model", sources ? "give one of model, network and torch_repr, not several"
-                            : "no network: give model (a preset such as resnet50), network (a layer-stack JSON) "
-                              "or torch_repr (the text of print(model))",
+    Err(r, "model",
+        sources ? "give one of model, network and torch_repr, not several"
+                : "no network: give model (a preset such as resnet50), network (a layer-stack JSON) "
+                  "or torch_repr (the text of print(model))",
         sources ? DiagId::kInconsistent : DiagId::kMissingField);
     return r;
   }
@@ -173,16 +176,21 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
   }
   if (j.Find("mode") != nullptr) {
     const std::string m = AsciiLower(Text(j, "mode"));
-    if (m == "train" || m == "training") in.settings.training = true;
-    else if (m == "infer" || m == "inference" || m == "eval") in.settings.training = false;
-    else return Err(r, "mode", "mode must be train or infer, not \"" + m + "\"", DiagId::kUnknownValue), r;
+    if (m == "train" || m == "training")
+      in.settings.training = true;
+    else if (m == "infer" || m == "inference" || m == "eval")
+      in.settings.training = false;
+    else
+      return Err(r, "mode", "mode must be train or infer, not \"" + m + "\"", DiagId::kUnknownValue), r;
   }
   if (j.Find("dtype") != nullptr) {
     Dtype d;
     const std::string s = Text(j, "dtype");
     if (!ParseId(s, d) || !IsPlainFloat(d))
-      return Err(r, "dtype", "dtype must be " + IdList<Dtype>(" or ", IsPlainFloatRow) + " for a layer stack, not \"" + s + "\"",
-                 DiagId::kUnknownValue), r;
+      return Err(r, "dtype",
+                 "dtype must be " + IdList<Dtype>(" or ", IsPlainFloatRow) + " for a layer stack, not \"" + s + "\"",
+                 DiagId::kUnknownValue),
+             r;
     in.settings.dtype = d;
   }
   if (j.Find("optimizer") != nullptr) {
@@ -190,7 +198,8 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
     if (!ParseId(s, in.optimizer) || !Info(in.optimizer).layer_stack)
       return Err(r, "optimizer",
                  "optimizer must be " + IdList<Optimizer>(" or ", LayerStackOptimizer) + ", not \"" + s + "\"",
-                 DiagId::kUnknownValue), r;
+                 DiagId::kUnknownValue),
+             r;
   }
   if (j.Find("profile") != nullptr && !ParseId(Text(j, "profile"), in.settings.profile))
     return Err(r, "profile", "profile must be " + IdList<TorchProfile>(" or "), DiagId::kUnknownValue), r;
@@ -198,14 +207,17 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
     return Err(r, "attention", "attention must be " + IdList<AttentionKernel>(" or "), DiagId::kUnknownValue), r;
   if (j.Find("loss") != nullptr) {
     const std::string s = AsciiLower(Text(j, "loss"));
-    if (s == "true" || s == "on" || s == "1") in.settings.loss = true;
-    else if (s == "false" || s == "off" || s == "0") in.settings.loss = false;
-    else return Err(r, "loss", "loss must be true or false", DiagId::kWrongType), r;
+    if (s == "true" || s == "on" || s == "1")
+      in.settings.loss = true;
+    else if (s == "false" || s == "off" || s == "0")
+      in.settings.loss = false;
+    else
+      return Err(r, "loss", "loss must be true or false", DiagId::kWrongType), r;
   }
   if (j.Find("gpu") != nullptr) {
     const Gpu* g = FindGpu(Text(j, "gpu"));
-    if (g == nullptr) return Err(r, "gpu", "unknown GPU \"" + Text(j, "gpu") + "\" (llmmem --list-gpus)",
-                                 DiagId::kUnknownValue), r;
+    if (g == nullptr)
+      return Err(r, "gpu", "unknown GPU \"" + Text(j, "gpu") + "\" (llmmem --list-gpus)", DiagId::kUnknownValue), r;
     r.gpu = g->key;
     in.gpu_memory_bytes = g->UsableBytes();
   }

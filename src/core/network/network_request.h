@@ -24,9 +24,9 @@ struct NetworkRequest {
   bool ok = false;
   NetworkSpec spec;
   NetworkEstimateInput input;
-  std::string source;          // "preset resnet50", "network JSON", "torch repr"
-  std::string gpu;             // catalogue key, when one was named
-  Diagnostics diagnostics;     // errors stop; warnings and notes travel with the result
+  std::string source;       // "preset resnet50", "network JSON", "torch repr"
+  std::string gpu;          // catalogue key, when one was named
+  Diagnostics diagnostics;  // errors stop; warnings and notes travel with the result
 };
 
 // Keys the request accepts (for --help and the URL).

@@ -109,8 +109,10 @@ bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer
       return bad("channels and kernel_size");
     a.Pair("stride", 3, l.stride);
     const std::string pad = a.Get("padding", 4);
-    if (pad == "same" || pad == "'same'") l.padding_same = true;
-    else a.Pair("padding", 4, l.padding);
+    if (pad == "same" || pad == "'same'")
+      l.padding_same = true;
+    else
+      a.Pair("padding", 4, l.padding);
     a.Pair("dilation", 99, l.dilation);
     a.Pair("output_padding", 99, l.output_padding);
     a.Int("groups", 99, l.groups);
@@ -156,9 +158,9 @@ bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer
   } else if (t == "ReLU" || t == "ReLU6" || t == "LeakyReLU" || t == "GELU" || t == "SiLU" || t == "Sigmoid" ||
              t == "Tanh" || t == "Hardswish" || t == "Hardsigmoid") {
     const std::map<std::string, LayerKind> kinds = {
-        {"ReLU", LayerKind::kReLU},       {"ReLU6", LayerKind::kReLU6},        {"LeakyReLU", LayerKind::kLeakyReLU},
-        {"GELU", LayerKind::kGELU},       {"SiLU", LayerKind::kSiLU},          {"Sigmoid", LayerKind::kSigmoid},
-        {"Tanh", LayerKind::kTanh},       {"Hardswish", LayerKind::kHardswish}, {"Hardsigmoid", LayerKind::kHardsigmoid}};
+        {"ReLU", LayerKind::kReLU}, {"ReLU6", LayerKind::kReLU6},         {"LeakyReLU", LayerKind::kLeakyReLU},
+        {"GELU", LayerKind::kGELU}, {"SiLU", LayerKind::kSiLU},           {"Sigmoid", LayerKind::kSigmoid},
+        {"Tanh", LayerKind::kTanh}, {"Hardswish", LayerKind::kHardswish}, {"Hardsigmoid", LayerKind::kHardsigmoid}};
     l.kind = kinds.at(t);
     l.inplace = a.Bool("inplace", false) || a.Get("inplace", 99) == "True" ||
                 (!a.pos.empty() && a.pos.back() == "inplace=True");
@@ -313,8 +315,9 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
       l.bias = pa.Bool("bias", true);
       l.heads = l.in % 64 == 0 ? l.in / 64 : 1;
       first.push_back(l);
-      Note("MultiheadAttention: the repr does not print num_heads; taken as embed_dim / 64 (ViT-B/L), which "
-           "changes only the attention scores' size");
+      Note(
+          "MultiheadAttention: the repr does not print num_heads; taken as embed_dim / 64 (ViT-B/L), which "
+          "changes only the attention scores' size");
     }
     ChildIf(m, "dropout", path, first);
     ChildIf(m, "ln_2", path, second);
@@ -339,10 +342,11 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
       const int index = std::atoi(path.substr(path.rfind('.') + 1).c_str());
       l.shift[0] = l.shift[1] = index % 2 ? 3 : 0;
       first.push_back(l);
-      Note("Swin attention: the repr does not print heads, window or shift; taken as torchvision's Swin-T/S/B "
-           "(heads = channels / 32, window 7, shift 3 on odd blocks), which decides the relative-position table's "
-           "parameters",
-           false);
+      Note(
+          "Swin attention: the repr does not print heads, window or shift; taken as torchvision's Swin-T/S/B "
+          "(heads = channels / 32, window 7, shift 3 on odd blocks), which decides the relative-position table's "
+          "parameters",
+          false);
     }
     ChildIf(m, "stochastic_depth", path, first);
     ChildIf(m, "norm2", path, second);
@@ -384,9 +388,20 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
     out.push_back(up);
     return;
   }
-  static const char* const kSequential[] = {"Sequential", "ModuleList", "ModuleDict", "Conv2dNormActivation",
-                                            "ConvNormActivation", "ConvBNActivation", "ConvBNReLU", "MLP", "MLPBlock",
-                                            "_DenseBlock", "_Transition", "ASPPConv", "DeepLabHead", "FCNHead",
+  static const char* const kSequential[] = {"Sequential",
+                                            "ModuleList",
+                                            "ModuleDict",
+                                            "Conv2dNormActivation",
+                                            "ConvNormActivation",
+                                            "ConvBNActivation",
+                                            "ConvBNReLU",
+                                            "MLP",
+                                            "MLPBlock",
+                                            "_DenseBlock",
+                                            "_Transition",
+                                            "ASPPConv",
+                                            "DeepLabHead",
+                                            "FCNHead",
                                             "IntermediateLayerGetter"};
   bool sequential = false;
   for (const char* s : kSequential) sequential |= t == s;
@@ -395,8 +410,9 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
     return;
   }
   if (!sequential) {
-    Note(path + " (" + t + "): its forward is not in the repr; its children are taken in printed order, so residual "
-                "branches, concatenations and functional steps inside it cannot be seen",
+    Note(path + " (" + t +
+             "): its forward is not in the repr; its children are taken in printed order, so residual "
+             "branches, concatenations and functional steps inside it cannot be seen",
          true);
   }
   for (const auto& c : m.children) {
@@ -413,13 +429,26 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
 bool Spatial(const std::vector<Layer>& ls) {
   for (auto it = ls.rbegin(); it != ls.rend(); ++it) {
     switch (it->kind) {
-      case LayerKind::kConv2d: case LayerKind::kConv1d: case LayerKind::kConvTranspose2d:
-      case LayerKind::kMaxPool2d: case LayerKind::kAvgPool2d: case LayerKind::kAdaptiveAvgPool2d:
-      case LayerKind::kAdaptiveMaxPool2d: case LayerKind::kBatchNorm: case LayerKind::kUpsample:
-      case LayerKind::kAdd: case LayerKind::kConcat: case LayerKind::kMul:
+      case LayerKind::kConv2d:
+      case LayerKind::kConv1d:
+      case LayerKind::kConvTranspose2d:
+      case LayerKind::kMaxPool2d:
+      case LayerKind::kAvgPool2d:
+      case LayerKind::kAdaptiveAvgPool2d:
+      case LayerKind::kAdaptiveMaxPool2d:
+      case LayerKind::kBatchNorm:
+      case LayerKind::kUpsample:
+      case LayerKind::kAdd:
+      case LayerKind::kConcat:
+      case LayerKind::kMul:
         return true;
-      case LayerKind::kLinear: case LayerKind::kLayerNorm: case LayerKind::kFlatten: case LayerKind::kEmbedding:
-      case LayerKind::kAttention: case LayerKind::kSelectToken: case LayerKind::kPermute:
+      case LayerKind::kLinear:
+      case LayerKind::kLayerNorm:
+      case LayerKind::kFlatten:
+      case LayerKind::kEmbedding:
+      case LayerKind::kAttention:
+      case LayerKind::kSelectToken:
+      case LayerKind::kPermute:
         return false;
       default:
         break;
@@ -468,8 +497,10 @@ void Converter::Top(const Module& m, std::vector<Layer>& out) {
       for (const auto& c : f->children) {
         if (c->key == "0") {  // Conv2d, Permute, LayerNorm
           for (const auto& s : c->children) {
-            if (s->type == "Permute") out.push_back(Permute("features.0." + s->key, {0, 2, 3, 1}));
-            else Convert(*s, "features.0." + s->key, out);
+            if (s->type == "Permute")
+              out.push_back(Permute("features.0." + s->key, {0, 2, 3, 1}));
+            else
+              Convert(*s, "features.0." + s->key, out);
           }
         } else {
           Convert(*c, "features." + c->key, out);
@@ -538,8 +569,9 @@ void Converter::Top(const Module& m, std::vector<Layer>& out) {
 TorchReprParse ParseTorchRepr(const std::string& text) {
   TorchReprParse r;
   if (text.size() > kMaxReprBytes) {
-    r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "torch_repr",
-                             "the repr is larger than 4 MiB; print(model) of the largest torchvision model is ~100 KB"});
+    r.diagnostics.push_back(
+        {DiagId::kOutOfRange, Severity::kError, "torch_repr",
+         "the repr is larger than 4 MiB; print(model) of the largest torchvision model is ~100 KB"});
     return r;
   }
   // Skip anything printed before the model (a prompt, a log line): start at the first
@@ -549,7 +581,8 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
     size_t s = start;
     while (s < text.size() && (text[s] == ' ' || text[s] == '\t')) ++s;
     size_t e = s;
-    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '.')) ++e;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '.'))
+      ++e;
     if (e > s && e < text.size() && text[e] == '(' && std::isupper(static_cast<unsigned char>(text[s]))) {
       start = s;
       break;
@@ -587,8 +620,8 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
     return r;
   }
   if (s.layers.empty()) {
-    r.diagnostics.push_back({DiagId::kUnsupported, Severity::kError, "torch_repr",
-                             "no layer the calculator knows was found in the repr"});
+    r.diagnostics.push_back(
+        {DiagId::kUnsupported, Severity::kError, "torch_repr", "no layer the calculator knows was found in the repr"});
     return r;
   }
   if (CountLayers(s.layers) > kMaxNetworkLayers) {

@@ -18,9 +18,9 @@ namespace llmmem::core {
 
 struct TorchReprParse {
   bool ok = false;
-  NetworkSpec spec;          // no input: the repr does not say it (the caller sets it)
-  Diagnostics diagnostics;   // errors; warnings and kInfo notes on what the repr cannot tell
-  bool graph_exact = true;   // false when a container's forward had to be guessed
+  NetworkSpec spec;         // no input: the repr does not say it (the caller sets it)
+  Diagnostics diagnostics;  // errors; warnings and kInfo notes on what the repr cannot tell
+  bool graph_exact = true;  // false when a container's forward had to be guessed
 };
 
 TorchReprParse ParseTorchRepr(const std::string& text);

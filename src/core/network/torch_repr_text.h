@@ -26,10 +26,10 @@ constexpr int kMaxModules = 20000;
 
 // [SECTION] Reading
 struct Module {
-  std::string key;     // "conv1", "0"
-  std::string type;    // "Conv2d"
-  std::string args;    // extra_repr text
-  int repeat = 1;      // "(0-11): 12 x ..."
+  std::string key;   // "conv1", "0"
+  std::string type;  // "Conv2d"
+  std::string args;  // extra_repr text
+  int repeat = 1;    // "(0-11): 12 x ..."
   std::vector<std::unique_ptr<Module>> children;
   const Module* Child(const std::string& k) const {
     for (const auto& c : children)

@@ -14,8 +14,8 @@
 namespace llmmem::core {
 namespace {
 
-const char* const kKindIds[] = {"allocated", "cached", "non_pytorch", "outside", "other_process",
-                                "unattributed", "driver_reserved", "free"};
+const char* const kKindIds[] = {"allocated",     "cached",       "non_pytorch",     "outside",
+                                "other_process", "unattributed", "driver_reserved", "free"};
 const char* const kKindNames[] = {"Allocated by PyTorch",
                                   "Reserved by PyTorch, unallocated",
                                   "This process outside PyTorch",
@@ -53,10 +53,11 @@ class BarBuilder {
         arithmetic += " (" + S(-v) + " below zero, within the rounding of the printed figures)";
       } else {
         bar_.consistent = false;
-        bar_.notes.push_back(label + ": " + arithmetic.substr(0, arithmetic.rfind(" = ")) + " = -" + S(-v) +
-                             ", below zero by more than the printed figures' rounding (" + S(tol) +
-                             "). The figures contradict each other (copied from two messages, or edited?); the segment is "
-                             "shown as zero.");
+        bar_.notes.push_back(
+            label + ": " + arithmetic.substr(0, arithmetic.rfind(" = ")) + " = -" + S(-v) +
+            ", below zero by more than the printed figures' rounding (" + S(tol) +
+            "). The figures contradict each other (copied from two messages, or edited?); the segment is "
+            "shown as zero.");
         arithmetic += " (the figures give -" + S(-v) + ": contradictory, shown as zero)";
       }
       v = 0;
@@ -110,7 +111,8 @@ void TorchSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
     allocated = reserved;
     bar.notes.push_back("the message does not print what PyTorch allocated: taken as what it reserved");
   }
-  std::string alloc_text = S(allocated.bytes) + (o.form == EvidenceForm::kTorchOom2 ? " is allocated by PyTorch" : " already allocated");
+  std::string alloc_text =
+      S(allocated.bytes) + (o.form == EvidenceForm::kTorchOom2 ? " is allocated by PyTorch" : " already allocated");
   if (o.private_pools.Known()) alloc_text += ", with " + S(o.private_pools.bytes) + " in private pools (CUDA Graphs)";
   b.Stated(SegmentKind::kAllocated, "Allocated by PyTorch", allocated, alloc_text);
   if (o.form == EvidenceForm::kTorchOom2 && o.reserved.Known() && o.allocated.Known()) {
@@ -123,7 +125,8 @@ void TorchSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
     cached.bytes = o.reserved.bytes - o.allocated.bytes;
     b.Stated(SegmentKind::kCached, "Reserved by PyTorch, unallocated", cached, S(cached.bytes) + " cached");
   } else {
-    b.Difference(SegmentKind::kCached, "Reserved by PyTorch, unallocated", reserved, "reserved", {{allocated, "allocated"}});
+    b.Difference(SegmentKind::kCached, "Reserved by PyTorch, unallocated", reserved, "reserved",
+                 {{allocated, "allocated"}});
   }
   std::vector<std::pair<Figure, std::string>> used_terms = {{o.free, "free"}};
   if (o.process_total.Known()) {
@@ -135,7 +138,8 @@ void TorchSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
   }
   for (const GpuProcess& p : o.processes) {
     if (p.self || p.self_inferred || !p.used.Known()) continue;
-    b.Stated(SegmentKind::kOtherProcess, "Process " + p.pid, p.used, "Process " + p.pid + " has " + S(p.used.bytes) + " memory in use");
+    b.Stated(SegmentKind::kOtherProcess, "Process " + p.pid, p.used,
+             "Process " + p.pid + " has " + S(p.used.bytes) + " memory in use");
     used_terms.push_back({p.used, "process " + p.pid});
   }
   const BarSegment free_segment = [&] {
@@ -170,8 +174,8 @@ void SmiSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
     if (!p.used.Known()) continue;
     const std::string label = "Process " + p.pid + (p.name.empty() ? "" : " (" + p.name + ")");
     b.Stated(SegmentKind::kOtherProcess, label, p.used,
-             "PID " + p.pid + (p.name.empty() ? "" : " " + p.name) + " " +
-                 FormatNumber(p.used.bytes / 1048576.0, 0) + " MiB (" + S(p.used.bytes) + ")");
+             "PID " + p.pid + (p.name.empty() ? "" : " " + p.name) + " " + FormatNumber(p.used.bytes / 1048576.0, 0) +
+                 " MiB (" + S(p.used.bytes) + ")");
     listed.push_back({p.used, "process " + p.pid});
   }
   if (!listed.empty()) {
@@ -180,7 +184,8 @@ void SmiSegments(const Observation& o, OomBar& bar, BarBuilder& b) {
     b.Stated(SegmentKind::kUnattributed, "Used (no process list)", o.used, S(o.used.bytes) + " used");
   }
   if (o.form == EvidenceForm::kNvidiaSmiCsv) {
-    b.Difference(SegmentKind::kDriverReserved, "Reserved by the driver", o.capacity, "total", {{o.used, "used"}, {o.free, "free"}});
+    b.Difference(SegmentKind::kDriverReserved, "Reserved by the driver", o.capacity, "total",
+                 {{o.used, "used"}, {o.free, "free"}});
   }
   if (o.form == EvidenceForm::kNvidiaSmiTable) {  // the table prints used / total only
     b.Difference(SegmentKind::kFree, "Free", o.capacity, "total", {{o.used, "used"}});
@@ -204,10 +209,14 @@ std::string FormatTorchSize(double bytes) {
   char buf[64];
   const double a = std::fabs(bytes);
   if (!std::isfinite(bytes)) return "n/a";
-  if (a <= 1024) std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
-  else if (a <= 1048576.0) std::snprintf(buf, sizeof buf, "%.2f KiB", bytes / 1024.0);
-  else if (a <= 1073741824.0) std::snprintf(buf, sizeof buf, "%.2f MiB", bytes / 1048576.0);
-  else std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
+  if (a <= 1024)
+    std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
+  else if (a <= 1048576.0)
+    std::snprintf(buf, sizeof buf, "%.2f KiB", bytes / 1024.0);
+  else if (a <= 1073741824.0)
+    std::snprintf(buf, sizeof buf, "%.2f MiB", bytes / 1048576.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
   return buf;
 }
 

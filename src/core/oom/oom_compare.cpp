@@ -20,7 +20,8 @@ std::string Gb(double bytes) { return FormatNumber(bytes / kGB, 2) + " GB"; }
 
 std::vector<std::string> NameTokens(const std::string& text) {
   std::string s = AsciiLower(text);
-  for (char& c : s) if (c == '-' || c == '_' || c == '/' || c == '(' || c == ')' || c == ',') c = ' ';
+  for (char& c : s)
+    if (c == '-' || c == '_' || c == '/' || c == '(' || c == ')' || c == ',') c = ' ';
   std::vector<std::string> out;
   size_t p = 0;
   while (p < s.size() && out.size() < 16) {
@@ -28,8 +29,8 @@ std::vector<std::string> NameTokens(const std::string& text) {
     const size_t b = p;
     while (p < s.size() && s[p] != ' ') ++p;
     const std::string t = s.substr(b, p - b);
-    if (!t.empty() && t != "nvidia" && t != "geforce" && t != "tesla" && t != "amd" && t != "instinct" && t != "intel" &&
-        t != "rtx" && t != "...")
+    if (!t.empty() && t != "nvidia" && t != "geforce" && t != "tesla" && t != "amd" && t != "instinct" &&
+        t != "intel" && t != "rtx" && t != "...")
       out.push_back(t);
   }
   return out;
@@ -119,7 +120,8 @@ Comparison CompareWithEstimate(const Observation& o, const Config& c) {
   auto row = [&](std::string label, double observed, double estimated, std::string note) {
     cmp.rows.push_back({std::move(label), observed, estimated, std::move(note)});
   };
-  row("Allocated by PyTorch", A, t.allocated_bytes, "observed at the failure; estimated: the peak (max_memory_allocated)");
+  row("Allocated by PyTorch", A, t.allocated_bytes,
+      "observed at the failure; estimated: the peak (max_memory_allocated)");
   row("Reserved by PyTorch", o.reserved.Known() ? o.reserved.bytes : -1, t.reserved_bytes,
       "estimated: allocated + the fragmentation reserve (" + FormatNumber(c.fragmentation_pct) + "%)");
   row("This process on the GPU", o.process_total.Known() ? o.process_total.bytes : -1,
@@ -128,8 +130,10 @@ Comparison CompareWithEstimate(const Observation& o, const Config& c) {
       o.process_total.Known() && o.reserved.Known() ? std::fmax(0.0, o.process_total.bytes - o.reserved.bytes) : -1,
       context, "CUDA context and communication buffers (cuda_context_gb + comm_buffer_gb)");
   row("Weights", -1, W, "");
-  if (c.mode != Mode::kInference) row("Gradients, master weights, optimizer states", -1, G + M + O, "created by the first backward and step");
-  row(c.mode == Mode::kInference ? "KV cache and activations" : "Activations", -1, c.mode == Mode::kInference ? KV + Act : Act, "");
+  if (c.mode != Mode::kInference)
+    row("Gradients, master weights, optimizer states", -1, G + M + O, "created by the first backward and step");
+  row(c.mode == Mode::kInference ? "KV cache and activations" : "Activations", -1,
+      c.mode == Mode::kInference ? KV + Act : Act, "");
   row("Held by other processes", HeldElsewhereBytes(o, c.cuda_context_gb * kGB), c.other_processes_gb * kGB,
       "observed: what the text shows outside this process");
   row("Capacity", o.capacity.Known() ? o.capacity.bytes : -1, t.capacity_bytes,
@@ -141,23 +145,27 @@ Comparison CompareWithEstimate(const Observation& o, const Config& c) {
     cmp.stage = "While loading the weights: PyTorch had allocated " + S(A) + ", " + FormatNumber(pct, 0) +
                 "% of the estimated " + S(W) + " of weights.";
   } else if (c.mode == Mode::kInference) {
-    cmp.stage = A < W + 0.5 * (KV + Act)
-                    ? "After loading the weights (" + S(W) + "), while allocating the KV cache or the prefill's "
-                      "activations: " + S(A - W) + " of the estimated " + S(KV + Act) + "."
-                    : "During prefill or generation: " + S(A) + " allocated against an estimated peak of " +
-                          S(t.allocated_bytes) + ".";
+    cmp.stage = A < W + 0.5 * (KV + Act) ? "After loading the weights (" + S(W) +
+                                               "), while allocating the KV cache or the prefill's "
+                                               "activations: " +
+                                               S(A - W) + " of the estimated " + S(KV + Act) + "."
+                                         : "During prefill or generation: " + S(A) +
+                                               " allocated against an estimated peak of " + S(t.allocated_bytes) + ".";
   } else if (A < W + 0.5 * (G + M + O) + Act) {
     cmp.stage = "In the first forward or backward pass, before the first optimizer step: the weights (" + S(W) +
                 ") were in, " + S(A - W) + " more was allocated (the forward's activations are estimated at " + S(Act) +
                 ", the gradients at " + S(G) + "), and the optimizer states (" + S(O + M) + ") did not exist yet.";
   } else {
-    cmp.stage = "At or after the first optimizer step: " + S(A) + " allocated is past the weights, gradients and "
-                "optimizer states (" + S(W + G + M + O) + "); the failure came in a later forward, backward or step.";
+    cmp.stage = "At or after the first optimizer step: " + S(A) +
+                " allocated is past the weights, gradients and "
+                "optimizer states (" +
+                S(W + G + M + O) + "); the failure came in a later forward, backward or step.";
   }
 
   if (A > 1.05 * t.allocated_bytes + 256.0 * 1048576.0) {
     cmp.differences.push_back("PyTorch had allocated " + S(A) + ", more than the estimate's whole peak (" +
-                              S(t.allocated_bytes) + "): the run holds something the configuration does not describe: "
+                              S(t.allocated_bytes) +
+                              "): the run holds something the configuration does not describe: "
                               "a larger batch or sequence than set, a second model in the process (a reference or "
                               "evaluation copy), logits kept for metrics (metrics_logits), or another precision.");
   } else if (o.request.Known() && A + o.request.bytes > 1.05 * t.allocated_bytes + 256.0 * 1048576.0) {
@@ -168,8 +176,10 @@ Comparison CompareWithEstimate(const Observation& o, const Config& c) {
   if (o.process_total.Known() && o.reserved.Known()) {
     const double outside = o.process_total.bytes - o.reserved.bytes;
     if (std::fabs(outside - context) > 0.5 * kGB)
-      cmp.differences.push_back("This process held " + S(std::fmax(outside, 0.0)) + " outside PyTorch; the configuration "
-                                "assumes " + Gb(context) + " (cuda_context_gb + comm_buffer_gb).");
+      cmp.differences.push_back("This process held " + S(std::fmax(outside, 0.0)) +
+                                " outside PyTorch; the configuration "
+                                "assumes " +
+                                Gb(context) + " (cuda_context_gb + comm_buffer_gb).");
   }
   return cmp;
 }

@@ -17,9 +17,7 @@ namespace llmmem::core {
 namespace {
 
 std::string S(double bytes) { return FormatTorchSize(bytes); }
-std::string Pct(double part, double whole) {
-  return whole > 0 ? FormatNumber(100.0 * part / whole, 0) + "%" : "?";
-}
+std::string Pct(double part, double whole) { return whole > 0 ? FormatNumber(100.0 * part / whole, 0) + "%" : "?"; }
 std::string Gb(double bytes) { return FormatNumber(bytes / kGB, 2); }
 
 // A CUDA context with cuBLAS/cuDNN workspaces: 0.3-1.3 GB (seed 002 measured ~1.3 GB).
@@ -54,25 +52,28 @@ void HeldElsewhere(const Observation& o, double context_bytes, double need, std:
     f.summary = S(outside) + " of " + S(T) + " was held outside this process's PyTorch (which held " + S(R) +
                 "): another process or a second copy of the model, not this run's batch";
     f.text = "Read correctly, the message says this process's PyTorch held only " + S(R) + " of the " + S(T) + " " +
-             Gpu(o) + " reports, and " + S(F) + " was free: " + S(T) + " - " + S(F) + " - " + S(R) + " = " + S(outside) +
-             " (" + Pct(outside, T) + ") was held outside PyTorch's allocator" +
+             Gpu(o) + " reports, and " + S(F) + " was free: " + S(T) + " - " + S(F) + " - " + S(R) + " = " +
+             S(outside) + " (" + Pct(outside, T) + ") was held outside PyTorch's allocator" +
              (others.empty() ? "" : " (NVML lists " + others + ")") + ". This process's own CUDA context and library " +
              "workspaces account for " +
              (context_bytes >= 0 ? "about " + Gb(context_bytes) + " GB of that (the configuration's cuda_context_gb)"
                                  : std::string("typically 0.3-1.3 GB of that (seed 002: ~1.3 GB)")) +
-             "; the rest, about " + S(f.bytes) + ", is held by something else: another process or a second copy of the model.";
+             "; the rest, about " + S(f.bytes) +
+             ", is held by something else: another process or a second copy of the model.";
   }
   if (f.bytes < std::fmax(512 * kMiB, 0.05 * T) && !(f.bytes >= need && f.bytes >= 256 * kMiB)) return;
   f.sufficient = need > 0 && f.bytes >= need;
   f.text += f.sufficient ? " Freeing it alone would have left room for the " + S(o.request.bytes) +
                                " request; lowering this run's batch size or sequence length cannot recover it."
                          : " It is not enough alone to explain the failure, but it is memory this run cannot use.";
-  f.actions.push_back("Check nvidia-smi for other processes on " + Gpu(o) +
-                      " (nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv); stop them or run on a "
-                      "free GPU (CUDA_VISIBLE_DEVICES).");
-  f.actions.push_back("If it is this program: a second copy of the model (another from_pretrained, a reference or "
-                      "evaluation copy, an old model not deleted: del it, gc.collect(), torch.cuda.empty_cache()), or a "
-                      "serving engine that reserves a share of the card up front (vLLM's gpu_memory_utilization).");
+  f.actions.push_back(
+      "Check nvidia-smi for other processes on " + Gpu(o) +
+      " (nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv); stop them or run on a "
+      "free GPU (CUDA_VISIBLE_DEVICES).");
+  f.actions.push_back(
+      "If it is this program: a second copy of the model (another from_pretrained, a reference or "
+      "evaluation copy, an old model not deleted: del it, gc.collect(), torch.cuda.empty_cache()), or a "
+      "serving engine that reserves a share of the card up front (vLLM's gpu_memory_utilization).");
   f.actions.push_back("To plan for a shared card, set \"Used by others\" to " + Gb(f.bytes) +
                       " GB (other_processes_gb; llmmem --other-processes-gb " + Gb(f.bytes) + ").");
   out.push_back(std::move(f));
@@ -88,19 +89,25 @@ void Fragmentation(const Observation& o, double need, std::vector<Finding>& out)
   f.bytes = U;
   f.sufficient = need > 0 && U >= need;
   f.text = "PyTorch held " + S(U) + " reserved but unallocated (" + S(o.reserved.bytes) + " reserved - " +
-           S(o.allocated.bytes) + " allocated): free pieces of blocks that tensors still in use split, which the "
-           "allocator could not return to CUDA before giving up; none of them fits a " + S(Q) + " tensor. " +
-           (f.sufficient ? S(F) + " free + " + S(U) + " cached = " + S(F + U) + ", enough for the request: with "
-                           "expandable segments it would very likely have fit."
+           S(o.allocated.bytes) +
+           " allocated): free pieces of blocks that tensors still in use split, which the "
+           "allocator could not return to CUDA before giving up; none of them fits a " +
+           S(Q) + " tensor. " +
+           (f.sufficient ? S(F) + " free + " + S(U) + " cached = " + S(F + U) +
+                               ", enough for the request: with "
+                               "expandable segments it would very likely have fit."
                          : S(F) + " free + " + S(U) + " cached = " + S(F + U) + " is still short of " + S(Q) +
                                ", so fragmentation is not the whole story.");
   const bool old_format = o.form != EvidenceForm::kTorchOom2;
   f.actions.push_back("Start the run with " + AllocConfVar(o) +
                       "=expandable_segments:True: the allocator grows one segment per stream instead of cutting "
-                      "fixed blocks, so freed pieces can serve larger tensors (up to " + S(U) + " recovered here)." +
+                      "fixed blocks, so freed pieces can serve larger tensors (up to " +
+                      S(U) + " recovered here)." +
                       (old_format ? " This message's format is from PyTorch 2.0 or older, which may lack it; there, "
-                                    "max_split_size_mb (e.g. " + AllocConfVar(o) + "=max_split_size_mb:512) keeps large "
-                                    "blocks from being split."
+                                    "max_split_size_mb (e.g. " +
+                                        AllocConfVar(o) +
+                                        "=max_split_size_mb:512) keeps large "
+                                        "blocks from being split."
                                   : ""));
   f.actions.push_back("Varying shapes fragment the cache: pad or bucket sequence lengths to a few sizes.");
   out.push_back(std::move(f));
@@ -118,8 +125,9 @@ void FractionLimit(const Observation& o, std::vector<Finding>& out) {
   f.text = "This process was limited to " + S(o.allowed.bytes) + " (\"allowed\"): " + S(R) + " reserved + " + S(Q) +
            " requested = " + S(R + Q) + " is over it" +
            (f.sufficient ? ", although " + S(o.free.bytes) + " of the GPU was free." : ".");
-  f.actions.push_back("Raise torch.cuda.set_per_process_memory_fraction(...) (or the framework option that sets it), "
-                      "or lower the run's memory.");
+  f.actions.push_back(
+      "Raise torch.cuda.set_per_process_memory_fraction(...) (or the framework option that sets it), "
+      "or lower the run's memory.");
   out.push_back(std::move(f));
 }
 
@@ -145,11 +153,12 @@ void Shortfall(const Observation& o, double context_bytes, bool explained, std::
            S(own - cache + Q) +
            (deficit > 0 ? ", more than the " + S(T) + " the GPU has, by " + S(deficit) +
                               ". Even alone on the card this step would not fit: the run itself needs less memory."
-                        : ", within the " + S(T) + " the GPU has, but with what else was there only " + S(o.free.bytes) +
-                              " was free.");
-  f.actions.push_back("Lower what the run needs: the OOM doctor's remedies for the configuration, re-estimated on this "
-                      "card (a smaller micro-batch with gradient accumulation, activation checkpointing, an 8-bit "
-                      "optimizer, LoRA/QLoRA, quantised weights, ZeRO/FSDP over more GPUs).");
+                        : ", within the " + S(T) + " the GPU has, but with what else was there only " +
+                              S(o.free.bytes) + " was free.");
+  f.actions.push_back(
+      "Lower what the run needs: the OOM doctor's remedies for the configuration, re-estimated on this "
+      "card (a smaller micro-batch with gradient accumulation, activation checkpointing, an 8-bit "
+      "optimizer, LoRA/QLoRA, quantised weights, ZeRO/FSDP over more GPUs).");
   out.push_back(std::move(f));
 }
 
@@ -162,8 +171,9 @@ void ForTorchOom(const Observation& o, const OomBar& bar, double context_bytes, 
     f.sufficient = true;
     f.text = "The failed allocation asked for " + S(o.request.bytes) + ", more than the " + S(o.capacity.bytes) + " " +
              Gpu(o) + " has: no freeing helps; that tensor itself must shrink.";
-    f.actions.push_back("Find the tensor (the traceback's last line of your code): a smaller batch or sequence, or "
-                        "chunking (e.g. the loss over vocabulary chunks, attention without the s x s scores).");
+    f.actions.push_back(
+        "Find the tensor (the traceback's last line of your code): a smaller batch or sequence, or "
+        "chunking (e.g. the loss over vocabulary chunks, attention without the s x s scores).");
     out.push_back(std::move(f));
   }
   if (!bar.drawable || !o.request.Known()) {
@@ -172,8 +182,9 @@ void ForTorchOom(const Observation& o, const OomBar& bar, double context_bytes, 
     f.title = "The message is incomplete";
     f.text = "The figures needed to read it are missing: " +
              (o.notes.empty() ? std::string("only the request is printed.") : o.notes.front() + ".");
-    f.actions.push_back("Paste the whole message: it continues with \"(GPU 0; ... total capacity; ...)\" or \"GPU 0 has "
-                        "a total capacity of ... of which ... is free ...\".");
+    f.actions.push_back(
+        "Paste the whole message: it continues with \"(GPU 0; ... total capacity; ...)\" or \"GPU 0 has "
+        "a total capacity of ... of which ... is free ...\".");
     out.push_back(std::move(f));
     return;
   }
@@ -188,7 +199,8 @@ void ForTorchOom(const Observation& o, const OomBar& bar, double context_bytes, 
     Finding f;
     f.id = "request_under_free";
     f.title = "The request was smaller than the free memory";
-    f.text = "It asked for " + S(o.request.bytes) + " with " + S(o.free.bytes) + " free: the limit was elsewhere "
+    f.text = "It asked for " + S(o.request.bytes) + " with " + S(o.free.bytes) +
+             " free: the limit was elsewhere "
              "(set_per_process_memory_fraction, a MIG slice), or memory was freed between the failure and the report.";
     out.push_back(std::move(f));
   }
@@ -203,18 +215,21 @@ void ForOther(const Observation& o, std::vector<Finding>& out) {
     listed += p.used.bytes;
   }
   if (procs.size() >= 2) {
-    std::sort(procs.begin(), procs.end(), [](const GpuProcess* a, const GpuProcess* b) { return a->used.bytes > b->used.bytes; });
+    std::sort(procs.begin(), procs.end(),
+              [](const GpuProcess* a, const GpuProcess* b) { return a->used.bytes > b->used.bytes; });
     Finding f;
     f.id = "shared_gpu";
     f.title = std::to_string(procs.size()) + " processes share " + Gpu(o);
     f.bytes = listed;
     f.text = "Listed: ";
     for (size_t i = 0; i < procs.size() && i < 8; ++i)
-      f.text += (i ? ", " : "") + ("process " + procs[i]->pid + (procs[i]->name.empty() ? "" : " " + procs[i]->name) + " " +
-                                   S(procs[i]->used.bytes));
-    f.text += ". A run that counts on the whole card will not fit beside them: one may be a second copy of the same model.";
-    f.actions.push_back("Stop the processes that should not be there, or set \"Used by others\" (other_processes_gb) to "
-                        "what the others hold.");
+      f.text += (i ? ", " : "") + ("process " + procs[i]->pid + (procs[i]->name.empty() ? "" : " " + procs[i]->name) +
+                                   " " + S(procs[i]->used.bytes));
+    f.text +=
+        ". A run that counts on the whole card will not fit beside them: one may be a second copy of the same model.";
+    f.actions.push_back(
+        "Stop the processes that should not be there, or set \"Used by others\" (other_processes_gb) to "
+        "what the others hold.");
     out.push_back(std::move(f));
   }
   if (o.used.Known() && !procs.empty() && o.used.bytes - listed > std::fmax(1024 * kMiB, 0.05 * o.capacity.bytes)) {
@@ -223,7 +238,8 @@ void ForOther(const Observation& o, std::vector<Finding>& out) {
     f.title = "Memory in use that no listed process holds";
     f.bytes = o.used.bytes - listed;
     f.text = S(o.used.bytes) + " used - " + S(listed) + " listed = " + S(f.bytes) +
-             ": inside a container nvidia-smi cannot see other containers' processes; MIG slices and the driver also hold memory.";
+             ": inside a container nvidia-smi cannot see other containers' processes; MIG slices and the driver also "
+             "hold memory.";
     out.push_back(std::move(f));
   }
   if (o.form == EvidenceForm::kMemorySummary && o.reserved.Known() && o.allocated.Known()) {
@@ -231,13 +247,16 @@ void ForOther(const Observation& o, std::vector<Finding>& out) {
     f.id = "cache";
     f.title = "PyTorch's cache";
     f.bytes = std::fmax(0.0, o.reserved.bytes - o.allocated.bytes);
-    f.text = "Reserved " + S(o.reserved.bytes) + ", allocated " + S(o.allocated.bytes) + ": " + S(f.bytes) +
-             " cached but unallocated" +
-             (o.peak_allocated.Known() ? "; the peak allocated was " + S(o.peak_allocated.bytes) : "") +
-             (o.non_releasable.Known() ? "; " + S(o.non_releasable.bytes) + " of the cache cannot be released (split blocks)" : "") +
-             (o.oom_count > 0 ? "; " + std::to_string(o.oom_count) + " out-of-memory error(s) so far" : "") + ".";
+    f.text =
+        "Reserved " + S(o.reserved.bytes) + ", allocated " + S(o.allocated.bytes) + ": " + S(f.bytes) +
+        " cached but unallocated" +
+        (o.peak_allocated.Known() ? "; the peak allocated was " + S(o.peak_allocated.bytes) : "") +
+        (o.non_releasable.Known() ? "; " + S(o.non_releasable.bytes) + " of the cache cannot be released (split blocks)"
+                                  : "") +
+        (o.oom_count > 0 ? "; " + std::to_string(o.oom_count) + " out-of-memory error(s) so far" : "") + ".";
     if (f.bytes > 0.2 * o.reserved.bytes)
-      f.actions.push_back("A large unallocated share is fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.");
+      f.actions.push_back(
+          "A large unallocated share is fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.");
     out.push_back(std::move(f));
   }
 }
@@ -256,12 +275,15 @@ std::vector<Finding> DiagnoseOom(const Observation& o, const OomBar& bar, double
              "buffers or a custom kernel. The card was already (nearly) full when it ran: another process held it, or "
              "PyTorch's cache had taken the rest.";
     f.actions.push_back("Paste nvidia-smi's output here to see who held the card.");
-    f.actions.push_back("Call torch.cuda.empty_cache() before the step that fails, or leave headroom (a smaller batch).");
+    f.actions.push_back(
+        "Call torch.cuda.empty_cache() before the step that fails, or leave headroom (a smaller batch).");
     out.push_back(std::move(f));
     return out;
   }
-  if (o.IsOom()) ForTorchOom(o, bar, context_bytes, out);
-  else ForOther(o, out);
+  if (o.IsOom())
+    ForTorchOom(o, bar, context_bytes, out);
+  else
+    ForOther(o, out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     const bool am = a.id == "missing_figures", bm = b.id == "missing_figures";
     if (am != bm) return am;

@@ -14,16 +14,16 @@
 namespace llmmem::core {
 
 enum class EvidenceForm : uint8_t {
-  kTorchOom2,        // 2.1+: "GPU 0 has a total capacity of X of which Y is free. ... Of the allocated memory ..."
-  kTorchOom1,        // 1.4-2.0: "(GPU 0; X total capacity; Y already allocated; Z free; W reserved in total by PyTorch)"
-  kTorchOom1Cached,  // 1.0-1.3: "(GPU 0; X total capacity; Y already allocated; Z free; W cached)"
-  kCudaErrorOom,     // "CUDA error: out of memory": raised outside the caching allocator, no figures
-  kNvidiaSmiTable,   // nvidia-smi's default table (GPUs and processes)
-  kNvidiaSmiCsv,     // nvidia-smi --query-gpu=...memory.total,memory.used... --format=csv
-  kNvidiaSmiAppsCsv, // nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv
-  kMemorySummary,    // torch.cuda.memory_summary()
-  kMemGetInfo,       // torch.cuda.mem_get_info(): (free, total) in bytes
-  kListGpuProcesses, // torch.cuda.list_gpu_processes()
+  kTorchOom2,  // 2.1+: "GPU 0 has a total capacity of X of which Y is free. ... Of the allocated memory ..."
+  kTorchOom1,  // 1.4-2.0: "(GPU 0; X total capacity; Y already allocated; Z free; W reserved in total by PyTorch)"
+  kTorchOom1Cached,   // 1.0-1.3: "(GPU 0; X total capacity; Y already allocated; Z free; W cached)"
+  kCudaErrorOom,      // "CUDA error: out of memory": raised outside the caching allocator, no figures
+  kNvidiaSmiTable,    // nvidia-smi's default table (GPUs and processes)
+  kNvidiaSmiCsv,      // nvidia-smi --query-gpu=...memory.total,memory.used... --format=csv
+  kNvidiaSmiAppsCsv,  // nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv
+  kMemorySummary,     // torch.cuda.memory_summary()
+  kMemGetInfo,        // torch.cuda.mem_get_info(): (free, total) in bytes
+  kListGpuProcesses,  // torch.cuda.list_gpu_processes()
   kCount
 };
 constexpr int kEvidenceFormCount = static_cast<int>(EvidenceForm::kCount);
@@ -42,16 +42,16 @@ std::string RecognisedFormsText();
 // A figure as printed. PyTorch's format_size prints two decimals of KiB/MiB/GiB, so "7.48 GiB"
 // is any value within 0.005 GiB; memory_summary floors to whole units; nvidia-smi whole MiB.
 struct Figure {
-  double bytes = -1;      // < 0: the text does not give it
-  double tolerance = 0;   // the true value lies within bytes +- tolerance
+  double bytes = -1;     // < 0: the text does not give it
+  double tolerance = 0;  // the true value lies within bytes +- tolerance
   bool Known() const { return bytes >= 0; }
 };
 
 struct GpuProcess {
-  std::string pid;       // as printed ("12447"); empty for "this process" without a PID
-  std::string name;      // nvidia-smi's process name; empty when not printed
+  std::string pid;   // as printed ("12447"); empty for "this process" without a PID
+  std::string name;  // nvidia-smi's process name; empty when not printed
   Figure used;
-  bool self = false;     // PyTorch's "Including non-PyTorch memory, this process has ..."
+  bool self = false;           // PyTorch's "Including non-PyTorch memory, this process has ..."
   bool self_inferred = false;  // taken for this process by its size (PIDs differ inside containers)
 };
 
@@ -74,9 +74,9 @@ struct Observation {
   Figure allowed;        // set_per_process_memory_fraction's limit
   Figure process_total;  // 2.x: this process including non-PyTorch memory (NVML's figure)
   Figure peak_allocated, peak_reserved, non_releasable;  // memory_summary
-  int oom_count = -1;    // memory_summary's "CUDA OOMs"
-  std::vector<GpuProcess> processes;  // other processes (and this one when identified)
-  std::vector<std::string> notes;     // what could not be read, in words
+  int oom_count = -1;                                    // memory_summary's "CUDA OOMs"
+  std::vector<GpuProcess> processes;                     // other processes (and this one when identified)
+  std::vector<std::string> notes;                        // what could not be read, in words
 
   bool IsOom() const {
     return form == EvidenceForm::kTorchOom2 || form == EvidenceForm::kTorchOom1 ||

@@ -46,7 +46,8 @@ const EvidenceFormInfo kForms[] = {
      "|    0   N/A  N/A     12345      C   python     14980MiB |",
      "nvidia-smi's default output (R450-R570 layouts; the process table with or without the GI/CI columns)"},
     {EvidenceForm::kNvidiaSmiCsv, "nvidia_smi_csv", "nvidia-smi --query-gpu CSV",
-     "index, name, memory.total [MiB], memory.used [MiB], memory.free [MiB]\n0, NVIDIA A30, 24576 MiB, 22136 MiB, 2440 MiB",
+     "index, name, memory.total [MiB], memory.used [MiB], memory.free [MiB]\n0, NVIDIA A30, 24576 MiB, 22136 MiB, 2440 "
+     "MiB",
      "nvidia-smi --query-gpu=index,name,memory.total,memory.used,memory.free --format=csv (with or without "
      ",nounits; a header line is needed)"},
     {EvidenceForm::kNvidiaSmiAppsCsv, "nvidia_smi_apps_csv", "nvidia-smi --query-compute-apps CSV",
@@ -55,7 +56,8 @@ const EvidenceFormInfo kForms[] = {
     {EvidenceForm::kMemorySummary, "memory_summary", "torch.cuda.memory_summary()",
      "|                  PyTorch CUDA memory summary, device ID 0                 | ... | Allocated memory      |  "
      "14324 MiB |  14324 MiB | ... | GPU reserved memory   | ...",
-     "pytorch/pytorch@00b65a04a2d30e498eedcb1e3476abd547f428f1 torch/cuda/memory.py: memory_summary (metrics_to_display, "
+     "pytorch/pytorch@00b65a04a2d30e498eedcb1e3476abd547f428f1 torch/cuda/memory.py: memory_summary "
+     "(metrics_to_display, "
      "_format_size floors to whole units)"},
     {EvidenceForm::kMemGetInfo, "mem_get_info", "torch.cuda.mem_get_info()",
      "torch.cuda.mem_get_info() -> (23456301056, 25434587136)   (free, total) in bytes",
@@ -79,7 +81,8 @@ std::string RecognisedFormsText() {
   std::string out;
   for (const EvidenceFormInfo& f : kForms) {
     std::string example = f.example;
-    for (char& c : example) if (c == '\n') c = ' ';
+    for (char& c : example)
+      if (c == '\n') c = ' ';
     out += std::string("- ") + f.name + ": " + example + "\n";
   }
   return out;

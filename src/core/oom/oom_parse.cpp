@@ -12,10 +12,10 @@ bool Same(const Figure& a, const Figure& b) { return a.bytes == b.bytes && a.tol
 
 // One message printed twice (a traceback's last line and a log line) is one failure.
 bool SameMessage(const Observation& a, const Observation& b) {
-  return a.IsOom() && a.form == b.form && a.device == b.device && a.backend == b.backend && Same(a.capacity, b.capacity) &&
-         Same(a.free, b.free) && Same(a.request, b.request) && Same(a.allocated, b.allocated) &&
-         Same(a.reserved, b.reserved) && Same(a.process_total, b.process_total) && a.processes.size() == b.processes.size() &&
-         a.form != EvidenceForm::kCudaErrorOom;
+  return a.IsOom() && a.form == b.form && a.device == b.device && a.backend == b.backend &&
+         Same(a.capacity, b.capacity) && Same(a.free, b.free) && Same(a.request, b.request) &&
+         Same(a.allocated, b.allocated) && Same(a.reserved, b.reserved) && Same(a.process_total, b.process_total) &&
+         a.processes.size() == b.processes.size() && a.form != EvidenceForm::kCudaErrorOom;
 }
 
 }  // namespace
@@ -34,9 +34,11 @@ Evidence ReadEvidence(const std::string& input) {
   oom::ReadNvidiaSmi(lines, found);
   oom::ReadNvidiaSmiCsv(lines, found);
   oom::ReadTorchSummaries(text, lines, found);
-  std::stable_sort(found.begin(), found.end(), [](const Observation& a, const Observation& b) { return a.line < b.line; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Observation& a, const Observation& b) { return a.line < b.line; });
   for (Observation& o : found) {
-    auto same = std::find_if(e.observations.begin(), e.observations.end(), [&](const Observation& x) { return SameMessage(x, o); });
+    auto same = std::find_if(e.observations.begin(), e.observations.end(),
+                             [&](const Observation& x) { return SameMessage(x, o); });
     if (same != e.observations.end()) {
       ++same->repeats;
       continue;

@@ -40,7 +40,8 @@ std::vector<std::string> Tokens(const std::string& s) {
 
 bool AllDigits(const std::string& s, size_t max_digits = 10) {
   if (s.empty() || s.size() > max_digits) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
   return true;
 }
 
@@ -83,7 +84,10 @@ bool ReadProcessRow(const std::string& line, int& gpu, GpuProcess& proc) {
   if (tok.size() < 4 || !AllDigits(tok[0], 3)) return false;
   size_t type = 0;
   for (size_t i = 2; i + 1 < tok.size(); ++i) {
-    if (IsProcessType(tok[i]) && AllDigits(tok[i - 1])) { type = i; break; }
+    if (IsProcessType(tok[i]) && AllDigits(tok[i - 1])) {
+      type = i;
+      break;
+    }
   }
   if (type == 0) return false;
   gpu = std::stoi(tok[0]);
@@ -151,8 +155,10 @@ void ReadNvidiaSmi(const std::vector<std::string>& lines, std::vector<Observatio
 void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observation>& out) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& header = lines[i];
-    const bool gpus = header.find("memory.total") != std::string::npos || header.find("memory.used") != std::string::npos;
-    const bool apps = header.find("used_gpu_memory") != std::string::npos || header.find("used_memory") != std::string::npos;
+    const bool gpus =
+        header.find("memory.total") != std::string::npos || header.find("memory.used") != std::string::npos;
+    const bool apps =
+        header.find("used_gpu_memory") != std::string::npos || header.find("used_memory") != std::string::npos;
     if ((!gpus && !apps) || header.find(',') == std::string::npos) continue;
     std::vector<std::string> names = SplitCells(header, ',');
     bool field_names = true;  // "memory.total [MiB]", not the command line that asked for them
@@ -163,7 +169,8 @@ void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observa
     }
     if (!field_names) continue;
     auto column = [&](const char* name) -> int {
-      for (size_t c = 0; c < names.size(); ++c) if (names[c] == name) return static_cast<int>(c);
+      for (size_t c = 0; c < names.size(); ++c)
+        if (names[c] == name) return static_cast<int>(c);
       return -1;
     };
     // Values read "24576 MiB", or "24576" with ,nounits (the header then says [MiB]).
@@ -193,7 +200,8 @@ void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observa
         o.line = row + 1;
         o.excerpt = Trim(header) + " / " + Trim(lines[row]);
         const int idx = column("index");
-        if (idx >= 0 && AllDigits(cells[static_cast<size_t>(idx)], 3)) o.device = std::stoi(cells[static_cast<size_t>(idx)]);
+        if (idx >= 0 && AllDigits(cells[static_cast<size_t>(idx)], 3))
+          o.device = std::stoi(cells[static_cast<size_t>(idx)]);
         const int name = column("name");
         if (name >= 0) o.gpu_name = cells[static_cast<size_t>(name)].substr(0, 120);
         size_at(cells, column("memory.total"), o.capacity);

@@ -59,7 +59,10 @@ void ReadMemorySummary(const std::vector<std::string>& lines, std::vector<Observ
         continue;
       }
       const std::string& name = c[1];
-      if (name == "Metric") { rows = true; continue; }
+      if (name == "Metric") {
+        rows = true;
+        continue;
+      }
       if (name.find("memory summary") != std::string::npos) break;  // the next summary
       if (name == "Allocated memory") {
         ReadCell(c[2], o.allocated);
@@ -90,7 +93,8 @@ bool ReadPair(const std::string& s, size_t pos, int64_t& free, int64_t& total) {
   return total >= (int64_t{256} << 20) && free <= total;
 }
 
-void AddMemGetInfo(int64_t free, int64_t total, size_t line, const std::string& excerpt, std::vector<Observation>& out) {
+void AddMemGetInfo(int64_t free, int64_t total, size_t line, const std::string& excerpt,
+                   std::vector<Observation>& out) {
   Observation o;
   o.form = EvidenceForm::kMemGetInfo;
   o.line = line;
@@ -142,8 +146,9 @@ void ReadListGpuProcesses(const std::vector<std::string>& lines, std::vector<Obs
     p = 0;
     int64_t pid = 0;
     GpuProcess proc;
-    if (ReadLiteral(t, p, "process", false) && (SkipSpaces(t, p), ReadInt(t, p, pid, 10)) && ReadLiteral(t, p, "uses") &&
-        (SkipSpaces(t, p), ReadSize(t, p, proc.used, SizeStyle::kFormatSize)) && ReadLiteral(t, p, "GPU memory")) {
+    if (ReadLiteral(t, p, "process", false) && (SkipSpaces(t, p), ReadInt(t, p, pid, 10)) &&
+        ReadLiteral(t, p, "uses") && (SkipSpaces(t, p), ReadSize(t, p, proc.used, SizeStyle::kFormatSize)) &&
+        ReadLiteral(t, p, "GPU memory")) {
       proc.pid = std::to_string(pid);
       if (current->processes.size() < 256) current->processes.push_back(proc);
       current->excerpt = (current->excerpt + " / " + t).substr(0, 600);

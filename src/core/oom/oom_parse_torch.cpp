@@ -49,13 +49,22 @@ size_t ReadParenthesised(const std::string& s, size_t pos, Observation& o) {
       o.device = static_cast<int>(device);
     } else if (ReadSize(s, p, f, SizeStyle::kFormatSize)) {
       const std::string label = Trim(s.substr(p, end - p));
-      if (label == "total capacity") o.capacity = f;
-      else if (label == "already allocated") o.allocated = f;
-      else if (label == "free") o.free = f;
-      else if (label == "allowed") o.allowed = f;
-      else if (label == "reserved in total by PyTorch") o.reserved = f;
-      else if (label == "cached") { o.reserved = f; cached_form = true; }  // completed below
-      else if (!label.empty()) o.notes.push_back("\"" + Excerpt(s, part, end, 80) + "\" is not a figure this reader knows; left out");
+      if (label == "total capacity")
+        o.capacity = f;
+      else if (label == "already allocated")
+        o.allocated = f;
+      else if (label == "free")
+        o.free = f;
+      else if (label == "allowed")
+        o.allowed = f;
+      else if (label == "reserved in total by PyTorch")
+        o.reserved = f;
+      else if (label == "cached") {
+        o.reserved = f;
+        cached_form = true;
+      }  // completed below
+      else if (!label.empty())
+        o.notes.push_back("\"" + Excerpt(s, part, end, 80) + "\" is not a figure this reader knows; left out");
     } else {
       o.notes.push_back("could not read \"" + Excerpt(s, part, end, 80) + "\"");
     }
@@ -81,7 +90,8 @@ size_t ReadSentences(const std::string& s, size_t pos, Observation& o) {
   size_t p = pos;
   int64_t device = 0;
   if (!ReadLiteral(s, p, ". GPU ", false) || !ReadInt(s, p, device, 4)) {
-    o.notes.push_back("the message ends after the request: the figures that follow it are missing (paste the whole message)");
+    o.notes.push_back(
+        "the message ends after the request: the figures that follow it are missing (paste the whole message)");
     return pos;
   }
   o.device = static_cast<int>(device);
@@ -91,7 +101,8 @@ size_t ReadSentences(const std::string& s, size_t pos, Observation& o) {
     o.notes.push_back("could not read the total capacity after \"GPU " + std::to_string(device) + "\"");
     return p;
   }
-  if (!ReadLiteral(s, p, "of which") || !ReadSize(s, p, o.free, SizeStyle::kFormatSize) || !ReadLiteral(s, p, "is free.")) {
+  if (!ReadLiteral(s, p, "of which") || !ReadSize(s, p, o.free, SizeStyle::kFormatSize) ||
+      !ReadLiteral(s, p, "is free.")) {
     o.notes.push_back("could not read the free memory (\"of which X is free.\")");
     return p;
   }
@@ -164,7 +175,8 @@ void InferSelf(Observation& o) {
     }
   }
   if (count != 1) {
-    if (count > 1) o.notes.push_back("no line names this process, and several listed processes are large enough to be it");
+    if (count > 1)
+      o.notes.push_back("no line names this process, and several listed processes are large enough to be it");
     return;
   }
   candidate->self_inferred = true;

@@ -58,8 +58,9 @@ OomReport ReadOomReport(const std::string& text, const Config* loaded) {
         if (alone.Fits() && d.suggested.other_processes_gb > 0) {
           d.comparison.differences.insert(
               d.comparison.differences.begin(),
-              "On an empty " + d.suggested.gpu + " the configuration fits (" + FormatTorchSize(alone.peak_bytes) + " of " +
-                  FormatTorchSize(alone.capacity_bytes) + "); with the " + FormatNumber(d.suggested.other_processes_gb) +
+              "On an empty " + d.suggested.gpu + " the configuration fits (" + FormatTorchSize(alone.peak_bytes) +
+                  " of " + FormatTorchSize(alone.capacity_bytes) + "); with the " +
+                  FormatNumber(d.suggested.other_processes_gb) +
                   " GB held by others it does not: the memory held elsewhere is the cause, not the configuration.");
         }
         d.remedies = Diagnose(d.suggested);
@@ -73,7 +74,9 @@ OomReport ReadOomReport(const std::string& text, const Config* loaded) {
     const Finding& f = d.findings.front();
     const Observation& o = obs[d.observation];
     r.headline = (o.device >= 0 ? "GPU " + std::to_string(o.device) + ": " : std::string()) + f.title +
-                 (!f.summary.empty() ? ": " + f.summary : f.bytes > 0 ? " (" + FormatTorchSize(f.bytes) + ")" : "");
+                 (!f.summary.empty() ? ": " + f.summary
+                  : f.bytes > 0      ? " (" + FormatTorchSize(f.bytes) + ")"
+                                     : "");
     break;
   }
   if (r.headline.empty() && !r.devices.empty() && !r.devices.front().findings.empty())

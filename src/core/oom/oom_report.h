@@ -24,14 +24,14 @@ std::string FormatTorchSize(double bytes);
 //-----------------------------------------------------------------------------
 
 enum class SegmentKind : uint8_t {
-  kAllocated,      // allocated by PyTorch (tensors alive)
-  kCached,         // reserved by PyTorch but unallocated: the cache, fragmented
-  kNonPytorch,     // this process outside PyTorch's allocator: CUDA context, cuBLAS/NCCL workspaces
-  kOutside,        // outside PyTorch's allocator when the message cannot split it: this process's
-                   // context and libraries, other processes, the driver
-  kOtherProcess,   // another process (NVML / nvidia-smi lists it)
-  kUnattributed,   // in use but not accounted for by the processes listed
-  kDriverReserved, // nvidia-smi's total - used - free (R535+ drivers count it in the total)
+  kAllocated,       // allocated by PyTorch (tensors alive)
+  kCached,          // reserved by PyTorch but unallocated: the cache, fragmented
+  kNonPytorch,      // this process outside PyTorch's allocator: CUDA context, cuBLAS/NCCL workspaces
+  kOutside,         // outside PyTorch's allocator when the message cannot split it: this process's
+                    // context and libraries, other processes, the driver
+  kOtherProcess,    // another process (NVML / nvidia-smi lists it)
+  kUnattributed,    // in use but not accounted for by the processes listed
+  kDriverReserved,  // nvidia-smi's total - used - free (R535+ drivers count it in the total)
   kFree,
   kCount
 };
@@ -47,13 +47,13 @@ struct BarSegment {
 };
 
 struct OomBar {
-  bool drawable = false;        // the text gives a capacity and what fills it
-  bool consistent = true;       // the figures agree within their printed rounding
-  double capacity_bytes = 0;    // as the text states it
-  double total_bytes = 0;       // the segments' sum: the capacity within rounding_bytes when consistent
-  double rounding_bytes = 0;    // how far the printed figures' rounding lets the sum stray from the capacity
+  bool drawable = false;      // the text gives a capacity and what fills it
+  bool consistent = true;     // the figures agree within their printed rounding
+  double capacity_bytes = 0;  // as the text states it
+  double total_bytes = 0;     // the segments' sum: the capacity within rounding_bytes when consistent
+  double rounding_bytes = 0;  // how far the printed figures' rounding lets the sum stray from the capacity
   std::vector<BarSegment> segments;
-  double request_bytes = -1;    // the allocation that failed (drawn against the free segment)
+  double request_bytes = -1;       // the allocation that failed (drawn against the free segment)
   std::vector<std::string> notes;  // rounding, contradictions and what is missing, in words
 };
 OomBar BuildOomBar(const Observation& o);
@@ -69,8 +69,8 @@ struct Finding {
   std::string text;     // what the figures say, in words, with the figures
   std::string summary;  // one sentence for a headline
   std::vector<std::string> actions;  // what to do about it
-  double bytes = 0;     // what it accounts for
-  bool sufficient = false;  // recovering it alone would have let the failed allocation succeed
+  double bytes = 0;                  // what it accounts for
+  bool sufficient = false;           // recovering it alone would have let the failed allocation succeed
 };
 
 // The causes in order: those that alone explain the failure first, then by size. `context_bytes`
@@ -100,14 +100,14 @@ Config ConfigForCard(const Config& base, const Observation& o, const std::vector
 double HeldElsewhereBytes(const Observation& o, double context_bytes);
 
 struct ComparisonRow {
-  std::string label;       // "Allocated by PyTorch"
-  double observed = -1;    // bytes; < 0 not in the text
-  double estimated = -1;   // bytes; < 0 not estimated
+  std::string label;      // "Allocated by PyTorch"
+  double observed = -1;   // bytes; < 0 not in the text
+  double estimated = -1;  // bytes; < 0 not estimated
   std::string note;
 };
 struct Comparison {
   bool available = false;
-  std::string stage;                 // how far the run had got, in words
+  std::string stage;  // how far the run had got, in words
   std::vector<ComparisonRow> rows;
   std::vector<std::string> differences;  // where the estimate and the observation part
 };
@@ -119,15 +119,15 @@ Comparison CompareWithEstimate(const Observation& o, const Config& c);
 //-----------------------------------------------------------------------------
 
 struct DeviceReport {
-  size_t observation = 0;           // index into evidence.observations
+  size_t observation = 0;  // index into evidence.observations
   OomBar bar;
-  std::vector<Finding> findings;    // ranked
+  std::vector<Finding> findings;  // ranked
   std::vector<GpuMatch> matches;
-  bool has_config = false;          // a configuration was loaded
-  Config suggested;                 // the loaded one with the card as it was (ConfigForCard)
+  bool has_config = false;  // a configuration was loaded
+  Config suggested;         // the loaded one with the card as it was (ConfigForCard)
   Comparison comparison;
-  bool suggested_fits = false;      // the estimate fits the card as it was
-  std::vector<Remedy> remedies;     // the OOM doctor for `suggested`, when it does not fit
+  bool suggested_fits = false;   // the estimate fits the card as it was
+  std::vector<Remedy> remedies;  // the OOM doctor for `suggested`, when it does not fit
 };
 
 struct OomReport {

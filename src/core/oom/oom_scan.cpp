@@ -26,7 +26,10 @@ size_t DecorationEnd(const std::string& raw, size_t begin, size_t end) {
     } else if (raw.compare(p, 5, "[rank") == 0) {
       size_t q = p + 5;
       while (q < end && q < p + 12 && IsDigit(raw[q])) ++q;
-      if (q + 1 < end && raw[q] == ']' && raw[q + 1] == ':') p = q + 2; else break;
+      if (q + 1 < end && raw[q] == ']' && raw[q + 1] == ':')
+        p = q + 2;
+      else
+        break;
     } else {
       break;
     }
@@ -124,21 +127,39 @@ bool ReadSize(const std::string& s, size_t& pos, Figure& out, SizeStyle style) {
   if (p < s.size() && s[p] == ' ') ++p;
   const size_t start = p;
   int int_digits = 0, decimals = 0;
-  while (p < s.size() && IsDigit(s[p]) && int_digits < 19) { ++p; ++int_digits; }
+  while (p < s.size() && IsDigit(s[p]) && int_digits < 19) {
+    ++p;
+    ++int_digits;
+  }
   if (int_digits == 0 || (p < s.size() && IsDigit(s[p]))) return false;
   if (p + 1 < s.size() && s[p] == '.' && IsDigit(s[p + 1])) {
     ++p;
-    while (p < s.size() && IsDigit(s[p]) && decimals < 12) { ++p; ++decimals; }
+    while (p < s.size() && IsDigit(s[p]) && decimals < 12) {
+      ++p;
+      ++decimals;
+    }
     if (p < s.size() && IsDigit(s[p])) return false;
   }
   const double value = std::strtod(s.substr(start, p - start).c_str(), nullptr);
   size_t u = p;
   if (u < s.size() && s[u] == ' ') ++u;
-  struct Unit { const char* name; double bytes; };
+  struct Unit {
+    const char* name;
+    double bytes;
+  };
   static const Unit kUnits[] = {
-      {"bytes", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-      {"KB", 1024.0}, {"MB", 1048576.0}, {"GB", 1073741824.0}, {"TB", 1099511627776.0}, {"PiB", 1125899906842624.0},
-      {"PB", 1125899906842624.0}, {"B", 1},
+      {"bytes", 1},
+      {"KiB", 1024.0},
+      {"MiB", 1048576.0},
+      {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0},
+      {"KB", 1024.0},
+      {"MB", 1048576.0},
+      {"GB", 1073741824.0},
+      {"TB", 1099511627776.0},
+      {"PiB", 1125899906842624.0},
+      {"PB", 1125899906842624.0},
+      {"B", 1},
   };
   for (const Unit& unit : kUnits) {
     const size_t n = std::strlen(unit.name);

@@ -15,8 +15,10 @@ std::string Md(const std::string& s) { return MarkdownSafe(s); }
 std::string CsvField(const std::string& s) {
   std::string out = "\"";
   for (char ch : CsvTextSafe(s)) {
-    if (ch == '"') out += "\"\"";
-    else out += ch;
+    if (ch == '"')
+      out += "\"\"";
+    else
+      out += ch;
   }
   return out + "\"";
 }
@@ -28,11 +30,11 @@ void MarkdownRows(const BreakdownNode& n, int depth, double total, std::string& 
   // Offloaded rows: in parentheses, on their device, not in the GPU figures above them.
   const bool on_gpu = n.device == Device::kGpu;
   const auto figure = [&](double v) { return on_gpu ? FormatNumber(v, 3) : "(" + FormatNumber(v, 3) + ")"; };
-  const std::string share = !on_gpu ? std::string("on ") + DeviceName(n.device)
+  const std::string share = !on_gpu     ? std::string("on ") + DeviceName(n.device)
                             : total > 0 ? FormatNumber(100 * n.bytes / total, 1) + "%"
                                         : "";
-  out += "| " + indent + Md(n.name) + " | " + figure(n.bytes / kGB) + " | " + figure(n.bytes / kGiB) + " | " +
-         share + " | " + Md(n.formula) + " |\n";
+  out += "| " + indent + Md(n.name) + " | " + figure(n.bytes / kGB) + " | " + figure(n.bytes / kGiB) + " | " + share +
+         " | " + Md(n.formula) + " |\n";
   for (const BreakdownNode& c : n.children) MarkdownRows(c, depth + 1, total, out);
 }
 
@@ -48,17 +50,18 @@ void CsvRows(const BreakdownNode& n, const std::string& parent, std::string& out
 }  // namespace
 
 std::string EstimateToMarkdown(const Config& c, const Estimate& e) {
-  std::string out = "### " + Md(c.model.name) + ": " + Id(c.mode) + ", micro-batch " +
-                    std::to_string(c.batch) + " x " + std::to_string(c.seq) + " tokens\n\n";
+  std::string out = "### " + Md(c.model.name) + ": " + Id(c.mode) + ", micro-batch " + std::to_string(c.batch) + " x " +
+                    std::to_string(c.seq) + " tokens\n\n";
   if (!e.totals.ok) {
     out += "Not computed:\n";
     for (const Diagnostic& d : e.diagnostics) out += "- " + Md(d.message) + "\n";
     return out;
   }
   const Totals& t = e.totals;
-  out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + Md(c.gpu) + " (" + FormatBytesBoth(t.capacity_bytes) +
-         "): " + (t.Fits() ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom" : "does not fit, over by " +
-                                                                                       FormatBytesBoth(-t.Headroom())) +
+  out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + Md(c.gpu) + " (" +
+         FormatBytesBoth(t.capacity_bytes) + "): " +
+         (t.Fits() ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom"
+                   : "does not fit, over by " + FormatBytesBoth(-t.Headroom())) +
          ". " + Md(e.peak_note) + "\n\n";
   out += "| Component | GB | GiB | Share | Formula |\n|---|---:|---:|---:|---|\n";
   MarkdownRows(e.tree, 0, t.peak_bytes, out);

@@ -36,7 +36,9 @@ constexpr LaunchTargetInfo kTargets[] = {
 
 static_assert(OneRowPerEnumerator(kTargets, EnumCount(LaunchTarget::kLast)), "one row per LaunchTarget, in order");
 
-bool Training(LaunchTarget t) { return t == LaunchTarget::kDeepSpeed || t == LaunchTarget::kFsdp || t == LaunchTarget::kHfTrainer; }
+bool Training(LaunchTarget t) {
+  return t == LaunchTarget::kDeepSpeed || t == LaunchTarget::kFsdp || t == LaunchTarget::kHfTrainer;
+}
 
 std::string Str(int64_t v) { return std::to_string(v); }
 std::string Num(double v) { return FormatJsonNumber(v); }
@@ -82,16 +84,13 @@ std::string GgmlCacheType(Dtype d) {
   return Info(d).id;
 }
 
-std::string DtypeName(Dtype d) {
-  return d == Dtype::kFp16 ? "float16" : d == Dtype::kFp32 ? "float32" : "bfloat16";
-}
+std::string DtypeName(Dtype d) { return d == Dtype::kFp16 ? "float16" : d == Dtype::kFp32 ? "float32" : "bfloat16"; }
 
 std::string NotApplicable(const Config& c, LaunchTarget t) {
   const bool training = c.mode != Mode::kInference;
   if (Training(t) == training || std::string(Info(t).format) == "json") return "";
-  return std::string("# Note: the configuration is ") +
-         (training ? "training" : "inference") + "; this export is for " + (Training(t) ? "training" : "serving") +
-         " and uses its settings as they are.\n";
+  return std::string("# Note: the configuration is ") + (training ? "training" : "inference") +
+         "; this export is for " + (Training(t) ? "training" : "serving") + " and uses its settings as they are.\n";
 }
 
 }  // namespace
@@ -112,11 +111,16 @@ std::string Vllm(const Config& c) {
   if (c.pp > 1) a.insert(a.end(), {"--pipeline-parallel-size", Str(c.pp)});
   a.insert(a.end(), {"--max-model-len", Str(c.seq), "--gpu-memory-utilization", Num(s.mem_fraction), "--max-num-seqs",
                      Str(s.max_num_seqs), "--max-num-batched-tokens", Str(s.batched_tokens)});
-  if (c.dtype == Dtype::kAwq) a.insert(a.end(), {"--quantization", "awq"});
-  else if (c.dtype == Dtype::kGptq) a.insert(a.end(), {"--quantization", "gptq"});
-  else if (c.dtype == Dtype::kFp8) a.insert(a.end(), {"--quantization", "fp8"});
-  else if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kInt4) a.insert(a.end(), {"--quantization", "bitsandbytes"});
-  else if (c.dtype <= Dtype::kBf16) a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
+  if (c.dtype == Dtype::kAwq)
+    a.insert(a.end(), {"--quantization", "awq"});
+  else if (c.dtype == Dtype::kGptq)
+    a.insert(a.end(), {"--quantization", "gptq"});
+  else if (c.dtype == Dtype::kFp8)
+    a.insert(a.end(), {"--quantization", "fp8"});
+  else if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kInt4)
+    a.insert(a.end(), {"--quantization", "bitsandbytes"});
+  else if (c.dtype <= Dtype::kBf16)
+    a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
   if (c.kv_dtype == Dtype::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8"});
   if (!c.cuda_graphs) a.push_back("--enforce-eager");
   std::string note;
@@ -132,13 +136,17 @@ std::string Sglang(const Config& c) {
   std::vector<std::string> a = {"--model-path", ModelId(c)};
   if (c.tp > 1) a.insert(a.end(), {"--tp", Str(c.tp)});
   if (c.pp > 1) a.insert(a.end(), {"--pp-size", Str(c.pp)});
-  a.insert(a.end(), {"--context-length", Str(c.seq), "--mem-fraction-static", Num(s.mem_fraction), "--chunked-prefill-size",
-                     Str(s.batched_tokens), "--cuda-graph-max-bs", Str(s.max_num_seqs), "--max-running-requests",
-                     Str(std::max<int64_t>(c.batch, 1))});
-  if (c.dtype == Dtype::kAwq) a.insert(a.end(), {"--quantization", "awq"});
-  else if (c.dtype == Dtype::kGptq) a.insert(a.end(), {"--quantization", "gptq"});
-  else if (c.dtype == Dtype::kFp8) a.insert(a.end(), {"--quantization", "fp8"});
-  else if (c.dtype <= Dtype::kBf16) a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
+  a.insert(a.end(), {"--context-length", Str(c.seq), "--mem-fraction-static", Num(s.mem_fraction),
+                     "--chunked-prefill-size", Str(s.batched_tokens), "--cuda-graph-max-bs", Str(s.max_num_seqs),
+                     "--max-running-requests", Str(std::max<int64_t>(c.batch, 1))});
+  if (c.dtype == Dtype::kAwq)
+    a.insert(a.end(), {"--quantization", "awq"});
+  else if (c.dtype == Dtype::kGptq)
+    a.insert(a.end(), {"--quantization", "gptq"});
+  else if (c.dtype == Dtype::kFp8)
+    a.insert(a.end(), {"--quantization", "fp8"});
+  else if (c.dtype <= Dtype::kBf16)
+    a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
   if (c.kv_dtype == Dtype::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});
   if (!c.cuda_graphs) a.push_back("--disable-cuda-graph");
   return Shell("python -m sglang.launch_server", a);
@@ -149,9 +157,15 @@ std::string LlamaCpp(const Config& c) {
   x.mode = Mode::kInference;
   x.runtime = Runtime::kLlamaCpp;
   const ServingSettings s = ResolveServing(x);
-  std::vector<std::string> a = {"-m", GgufName(c), "-c", Str(s.n_ctx), "-np", Str(s.slots), "-ngl", Str(s.gpu_layers),
-                                "-b", Str(std::min<int64_t>(2048, s.n_ctx)), "-ub", Str(s.n_ubatch), "-ctk", GgmlCacheType(s.k_type),
-                                "-ctv", GgmlCacheType(s.v_type), "-fa", c.flash_attn ? "on" : "off"};
+  std::vector<std::string> a = {"-m",   GgufName(c),
+                                "-c",   Str(s.n_ctx),
+                                "-np",  Str(s.slots),
+                                "-ngl", Str(s.gpu_layers),
+                                "-b",   Str(std::min<int64_t>(2048, s.n_ctx)),
+                                "-ub",  Str(s.n_ubatch),
+                                "-ctk", GgmlCacheType(s.k_type),
+                                "-ctv", GgmlCacheType(s.v_type),
+                                "-fa",  c.flash_attn ? "on" : "off"};
   const int64_t gpus = std::max(c.pp, c.tp);  // llama.cpp splits layers over all its GPUs
   if (gpus > 1) {
     std::string split;
@@ -159,7 +173,8 @@ std::string LlamaCpp(const Config& c) {
     a.insert(a.end(), {"--split-mode", "layer", "--tensor-split", split});
   }
   const bool gguf = c.dtype <= Dtype::kBf16 || c.dtype >= Dtype::kQ8_0;
-  return (gguf ? "" : std::string("# ") + Info(c.dtype).id + " is not a GGUF type: choose one (q4_k_m is the usual)\n") +
+  return (gguf ? ""
+               : std::string("# ") + Info(c.dtype).id + " is not a GGUF type: choose one (q4_k_m is the usual)\n") +
          Shell("llama-server", a);
 }
 
@@ -178,7 +193,8 @@ std::string Ollama(const Config& c) {
   const std::string kv = s.k_type == Dtype::kQ8_0 || s.k_type == Dtype::kQ4_0 ? GgmlCacheType(s.k_type) : "f16";
   out += "# OLLAMA_NUM_PARALLEL=" + Str(s.slots) + " OLLAMA_KV_CACHE_TYPE=" + kv +
          " OLLAMA_FLASH_ATTENTION=" + (c.flash_attn ? "1" : "0") + " ollama serve\n";
-  if (s.k_type != s.v_type) out += "# Ollama sets one type for K and V: -ctv " + GgmlCacheType(s.v_type) + " needs llama-server\n";
+  if (s.k_type != s.v_type)
+    out += "# Ollama sets one type for K and V: -ctv " + GgmlCacheType(s.v_type) + " needs llama-server\n";
   return out;
 }
 
@@ -193,8 +209,10 @@ std::string DeepSpeed(const Config& c) {
   j["gradient_clipping"] = Json(1.0);
   Json on(Json::Object{});
   on["enabled"] = Json(true);
-  if (c.dtype == Dtype::kFp16) j["fp16"] = on;
-  else if (c.dtype == Dtype::kBf16) j["bf16"] = on;
+  if (c.dtype == Dtype::kFp16)
+    j["fp16"] = on;
+  else if (c.dtype == Dtype::kBf16)
+    j["bf16"] = on;
   Json z(Json::Object{});
   z["stage"] = Json(static_cast<double>(c.zero));
   if (c.zero >= 1) {
@@ -228,26 +246,32 @@ std::string DeepSpeed(const Config& c) {
 
 std::string Fsdp(const Config& c) {
   const int64_t gpus = TotalGpus(c);
-  const char* strategy = c.zero == 0   ? "NO_SHARD"
-                         : c.zero <= 2 ? "SHARD_GRAD_OP"
+  const char* strategy = c.zero == 0                               ? "NO_SHARD"
+                         : c.zero <= 2                             ? "SHARD_GRAD_OP"
                          : c.zero_group > 0 && c.zero_group < c.dp ? "HYBRID_SHARD"
                                                                    : "FULL_SHARD";
   std::string out = NotApplicable(c, LaunchTarget::kFsdp);
   out += "# Accelerate config (accelerate launch --config_file fsdp.yaml train.py)\n";
   out += "compute_environment: LOCAL_MACHINE\n";
   out += "distributed_type: FSDP\n";
-  out += std::string("mixed_precision: ") + (c.dtype == Dtype::kFp16 ? "fp16" : c.dtype == Dtype::kFp32 ? "no" : "bf16") + "\n";
+  out += std::string("mixed_precision: ") +
+         (c.dtype == Dtype::kFp16   ? "fp16"
+          : c.dtype == Dtype::kFp32 ? "no"
+                                    : "bf16") +
+         "\n";
   out += "num_machines: " + Str(gpus > 8 ? (gpus + 7) / 8 : 1) + "\n";
   out += "num_processes: " + Str(gpus) + "\n";
   out += "fsdp_config:\n";
   out += std::string("  fsdp_sharding_strategy: ") + strategy + "\n";
-  out += std::string("  fsdp_offload_params: ") + (c.offload_params != Offload::kNone || c.offload_optimizer != Offload::kNone ? "true" : "false") + "\n";
+  out += std::string("  fsdp_offload_params: ") +
+         (c.offload_params != Offload::kNone || c.offload_optimizer != Offload::kNone ? "true" : "false") + "\n";
   out += "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n";
   out += "  fsdp_backward_prefetch: BACKWARD_PRE\n";
   out += "  fsdp_state_dict_type: SHARDED_STATE_DICT\n";
   out += "  fsdp_use_orig_params: true\n";
   out += std::string("  fsdp_activation_checkpointing: ") + (c.recompute == Recompute::kFull ? "true" : "false") + "\n";
-  out += std::string("  fsdp_reshard_after_forward: ") + (c.reshard_after_forward ? "true" : "false") + "  # FSDP2 (fsdp_version: 2)\n";
+  out += std::string("  fsdp_reshard_after_forward: ") + (c.reshard_after_forward ? "true" : "false") +
+         "  # FSDP2 (fsdp_version: 2)\n";
   return out;
 }
 
@@ -255,11 +279,15 @@ std::string Optim(const Config& c) {
   switch (c.optimizer) {
     case Optimizer::kAdamW:
       return c.optimizer_impl == OptimizerImpl::kFused ? "adamw_torch_fused" : "adamw_torch";
-    case Optimizer::kAdam8bit: return c.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit";
-    case Optimizer::kAdafactor: return "adafactor";
-    case Optimizer::kLion: return "lion_32bit";
+    case Optimizer::kAdam8bit:
+      return c.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit";
+    case Optimizer::kAdafactor:
+      return "adafactor";
+    case Optimizer::kLion:
+      return "lion_32bit";
     case Optimizer::kSgd:
-    case Optimizer::kSgdMomentum: return "sgd";
+    case Optimizer::kSgdMomentum:
+      return "sgd";
   }
   return "adamw_torch";
 }
@@ -279,7 +307,8 @@ std::string HfTrainer(const Config& c) {
   out += std::string("    gradient_checkpointing=") + (c.recompute == Recompute::kFull ? "True" : "False") + ",\n";
   out += "    optim=\"" + Optim(c) + "\",\n";
   if (c.optimizer == Optimizer::kSgdMomentum) out += "    optim_args=\"momentum=0.9\",\n";
-  if (c.zero > 0) out += "    deepspeed=\"ds_config.json\",  # llmmem --export deepspeed (or fsdp=\"full_shard auto_wrap\")\n";
+  if (c.zero > 0)
+    out += "    deepspeed=\"ds_config.json\",  # llmmem --export deepspeed (or fsdp=\"full_shard auto_wrap\")\n";
   out += ")\n";
   out += "# sequences of " + Str(c.seq) + " tokens (TRL SFTConfig(max_length=" + Str(c.seq) + "))\n";
   if (adapters) {
@@ -288,11 +317,12 @@ std::string HfTrainer(const Config& c) {
     for (int i = 0; i < 7; ++i) {
       if (c.lora_targets & (1u << i)) targets += (targets.empty() ? "\"" : ", \"") + std::string(names[i]) + "\"";
     }
-    out += "lora = LoraConfig(r=" + Str(c.lora_rank) + ", lora_alpha=" + Str(2 * c.lora_rank) + ", target_modules=[" + targets +
-           "], lora_dropout=" + (c.lora_dropout ? "0.05" : "0.0") + ", task_type=\"CAUSAL_LM\")\n";
+    out += "lora = LoraConfig(r=" + Str(c.lora_rank) + ", lora_alpha=" + Str(2 * c.lora_rank) + ", target_modules=[" +
+           targets + "], lora_dropout=" + (c.lora_dropout ? "0.05" : "0.0") + ", task_type=\"CAUSAL_LM\")\n";
   }
   if (c.mode == Mode::kQlora) {
-    out += std::string("bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=") +
+    out += std::string(
+               "bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=") +
            (c.quant.nf4_double_quant ? "True" : "False") + ", bnb_4bit_compute_dtype=torch.bfloat16)\n";
   }
   return out;
@@ -302,13 +332,20 @@ std::string HfTrainer(const Config& c) {
 
 std::string ExportLaunch(const Config& c, LaunchTarget target) {
   switch (target) {
-    case LaunchTarget::kVllm: return NotApplicable(c, target) + Vllm(c);
-    case LaunchTarget::kSglang: return NotApplicable(c, target) + Sglang(c);
-    case LaunchTarget::kLlamaCpp: return NotApplicable(c, target) + LlamaCpp(c);
-    case LaunchTarget::kOllama: return NotApplicable(c, target) + Ollama(c);
-    case LaunchTarget::kDeepSpeed: return DeepSpeed(c);
-    case LaunchTarget::kFsdp: return Fsdp(c);
-    case LaunchTarget::kHfTrainer: return HfTrainer(c);
+    case LaunchTarget::kVllm:
+      return NotApplicable(c, target) + Vllm(c);
+    case LaunchTarget::kSglang:
+      return NotApplicable(c, target) + Sglang(c);
+    case LaunchTarget::kLlamaCpp:
+      return NotApplicable(c, target) + LlamaCpp(c);
+    case LaunchTarget::kOllama:
+      return NotApplicable(c, target) + Ollama(c);
+    case LaunchTarget::kDeepSpeed:
+      return DeepSpeed(c);
+    case LaunchTarget::kFsdp:
+      return Fsdp(c);
+    case LaunchTarget::kHfTrainer:
+      return HfTrainer(c);
   }
   return "";
 }
@@ -323,15 +360,25 @@ std::map<std::string, std::string> ParseLaunchFlags(const std::string& command) 
   for (size_t i = 0; i < command.size(); ++i) {
     const char ch = command[i];
     if (quote) {
-      if (ch == quote) quote = 0; else word += ch;
+      if (ch == quote)
+        quote = 0;
+      else
+        word += ch;
       continue;
     }
     if (ch == '#' && !in_word) {  // a comment runs to the end of the line
       while (i < command.size() && command[i] != '\n') ++i;
       continue;
     }
-    if (ch == '\\' && i + 1 < command.size() && command[i + 1] == '\n') { ++i; continue; }
-    if (ch == '"' || ch == '\'') { quote = ch; in_word = true; continue; }
+    if (ch == '\\' && i + 1 < command.size() && command[i + 1] == '\n') {
+      ++i;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') {
+      quote = ch;
+      in_word = true;
+      continue;
+    }
     if (std::isspace(static_cast<unsigned char>(ch))) {
       if (in_word) words.push_back(word);
       word.clear();

@@ -19,14 +19,23 @@
 
 namespace llmmem::core {
 
-enum class LaunchTarget : uint8_t { kVllm, kSglang, kLlamaCpp, kOllama, kDeepSpeed, kFsdp, kHfTrainer, kLast = kHfTrainer };
+enum class LaunchTarget : uint8_t {
+  kVllm,
+  kSglang,
+  kLlamaCpp,
+  kOllama,
+  kDeepSpeed,
+  kFsdp,
+  kHfTrainer,
+  kLast = kHfTrainer
+};
 
 struct LaunchTargetInfo {
   LaunchTarget value;
-  const char* id;      // --export ID
+  const char* id;       // --export ID
   const char* aliases;  // other spellings accepted, space-separated
-  const char* label;   // UI button
-  const char* format;  // "shell", "modelfile", "json", "yaml", "python"
+  const char* label;    // UI button
+  const char* format;   // "shell", "modelfile", "json", "yaml", "python"
 };
 
 EnumTable<LaunchTargetInfo> TableOf(LaunchTarget);  // Info, Id, ParseId, IdList: enum_table.h

@@ -25,10 +25,10 @@ struct CompatLine {
 
 struct CompatEstimate {
   bool ok = false;
-  std::string tool;                  // "DeepSpeed ZeRO-3 estimator"
-  std::string scope;                 // what the figure describes: the call, the pipeline stage
-  std::vector<CompatLine> lines;     // one per option row the tool prints
-  double gpu_bytes = 0;              // the row matching the config
+  std::string tool;               // "DeepSpeed ZeRO-3 estimator"
+  std::string scope;              // what the figure describes: the call, the pipeline stage
+  std::vector<CompatLine> lines;  // one per option row the tool prints
+  double gpu_bytes = 0;           // the row matching the config
   double cpu_bytes = 0;
   std::vector<std::string> departures;  // where it differs from the default accounting
   std::string error;

@@ -70,7 +70,8 @@ CompatLine Zero2Row(double P, const Hardware& hw, bool cpu_offload) {
 }
 
 // estimate_zero3_model_states_mem_needs: returns int(cpu_mem), int(gpu_mem).
-CompatLine Zero3Row(double P, double LL, const Hardware& hw, bool cpu_offload, bool cpu_offload_params, bool zero_init) {
+CompatLine Zero3Row(double P, double LL, const Hardware& hw, bool cpu_offload, bool cpu_offload_params,
+                    bool zero_init) {
   CompatLine l;
   const double total_gpus = hw.Total();
   const double gpus_factor = 1 / hw.nodes;
@@ -149,22 +150,26 @@ CompatEstimate DeepSpeedEstimate(const Config& c, int gpus_per_node) {
     if (!matched) {  // offload_param without offload_optimizer: DeepSpeed prints no such row
       r.gpu_bytes = r.lines[4].gpu_bytes;
       r.cpu_bytes = r.lines[4].cpu_bytes;
-      r.departures.push_back("DeepSpeed prints no row for offload_param without offload_optimizer; "
-                             "the figure is the offload_param=none, offload_optimizer=none, zero_init=1 row");
+      r.departures.push_back(
+          "DeepSpeed prints no row for offload_param without offload_optimizer; "
+          "the figure is the offload_param=none, offload_optimizer=none, zero_init=1 row");
     }
     r.departures.insert(r.departures.end(), {
-        "18 bytes/param divided over all GPUs (the paper's ZeRO-3 counts 16)",
-        "a 4 x largest-layer term for the gathered parameters of the biggest module (here the largest weight tensor)",
-        "CPU memory with a 1.5x additional_buffer_factor",
-        "no activations, buckets, CUDA context or fragmentation",
-    });
+                                                "18 bytes/param divided over all GPUs (the paper's ZeRO-3 counts 16)",
+                                                "a 4 x largest-layer term for the gathered parameters of the biggest "
+                                                "module (here the largest weight tensor)",
+                                                "CPU memory with a 1.5x additional_buffer_factor",
+                                                "no activations, buckets, CUDA context or fragmentation",
+                                            });
   }
   const int64_t gpus = TotalGpus(c);
-  r.departures.push_back("every one of the dp x tp x pp x cp GPUs is a ZeRO shard of the whole model: the "
-                         "estimator knows no tensor, pipeline or context parallelism");
+  r.departures.push_back(
+      "every one of the dp x tp x pp x cp GPUs is a ZeRO shard of the whole model: the "
+      "estimator knows no tensor, pipeline or context parallelism");
   if (hw.Total() != static_cast<double>(gpus)) {
-    r.departures.push_back("total_gpus is num_nodes x num_gpus_per_node = " + FormatCount(static_cast<int64_t>(hw.Total())) +
-                           ", not the config's " + FormatCount(gpus) + " GPUs");
+    r.departures.push_back(
+        "total_gpus is num_nodes x num_gpus_per_node = " + FormatCount(static_cast<int64_t>(hw.Total())) +
+        ", not the config's " + FormatCount(gpus) + " GPUs");
   }
   r.departures.push_back("DeepSpeed prints GiB (2^30 bytes) labelled GB");
   return r;

@@ -45,7 +45,7 @@ Args FromConfig(const Config& c) {
   a.hidden_size = static_cast<double>(m.hidden);
   a.swiglu = m.mlp == MlpKind::kGated;
   // arguments.py: ffn_hidden_size defaults to 4h, or int((4h x 2/3) / 64) x 64 with SwiGLU.
-  a.ffn_hidden_size = m.ffn > 0 ? static_cast<double>(m.ffn)
+  a.ffn_hidden_size = m.ffn > 0  ? static_cast<double>(m.ffn)
                       : a.swiglu ? std::trunc((4 * a.hidden_size * 2 / 3) / 64) * 64
                                  : 4 * a.hidden_size;
   a.kv_channels = m.head_dim > 0 ? static_cast<double>(m.head_dim) : std::floor(a.hidden_size / m.heads);
@@ -97,12 +97,13 @@ double WeightAndOptimizer(const Args& a, double* params_on_shard) {
   if (a.mla) {
     const double heads = a.num_attention_heads;
     const double q_term = a.q_lora_rank <= 0
-        ? h * heads * (a.qk_head_dim + a.qk_pos_emb_head_dim)
-        : a.q_lora_rank * (h + heads * (a.qk_head_dim + a.qk_pos_emb_head_dim) + norm_size);
+                              ? h * heads * (a.qk_head_dim + a.qk_pos_emb_head_dim)
+                              : a.q_lora_rank * (h + heads * (a.qk_head_dim + a.qk_pos_emb_head_dim) + norm_size);
     self_attn_term = q_term + a.kv_lora_rank * (h + heads * (a.qk_head_dim + a.v_head_dim) + norm_size) +
                      h * a.qk_pos_emb_head_dim + (heads * a.v_head_dim) * h;
   } else {
-    self_attn_term = 2 * h * h * ((1 + (a.num_query_groups / a.num_attention_heads)) * query_projection_to_hidden_size_ratio);
+    self_attn_term =
+        2 * h * h * ((1 + (a.num_query_groups / a.num_attention_heads)) * query_projection_to_hidden_size_ratio);
   }
   const double embedding_size = h * a.padded_vocab_size;
   const double final_layernorm = norm_size * h;
@@ -116,8 +117,8 @@ double WeightAndOptimizer(const Args& a, double* params_on_shard) {
 
   const double etp = a.tp;  // expert_tensor_parallel_size defaults to tp
   const double expert_data_parallel_size = std::floor(a.world_size / (etp * a.ep * a.pp));
-  const double tp_sharded_params_in_transformer_block =
-      (attention_params + dense_mlp_params) * num_dense_layers + (attention_params + shared_expert_params) * num_moe_layers;
+  const double tp_sharded_params_in_transformer_block = (attention_params + dense_mlp_params) * num_dense_layers +
+                                                        (attention_params + shared_expert_params) * num_moe_layers;
   const double replicated_params_in_transformer_block =
       layernorm_params * num_dense_layers +
       (layernorm_params + router_params + shared_expert_gate_params) * num_moe_layers + final_layernorm;
@@ -147,7 +148,8 @@ double EmbeddingAndSchedule(const Args& a, double memory) {
 
 // compute_activation_memory: with sequence parallelism and selective recompute.
 double ActivationWithSp(const Args& a) {
-  double memory = (a.seq_length * a.micro_batch_size * a.hidden_size) * (18 + (4 * (a.ffn_hidden_size / a.hidden_size)));
+  double memory =
+      (a.seq_length * a.micro_batch_size * a.hidden_size) * (18 + (4 * (a.ffn_hidden_size / a.hidden_size)));
   memory *= a.num_layers;
   memory = EmbeddingAndSchedule(a, memory);
   if (a.pp == 1) {
@@ -217,9 +219,10 @@ CompatEstimate MegatronEstimate(const Config& c) {
       c.pp == 1 ? "one pipeline stage: the same GPU as this calculator's"
       : our_stage == 0
           ? "the figures are for pipeline stage 1 of " + p + ", the stage this calculator finds most loaded too"
-          : "the figures are for pipeline stage 1 of " + p + ", which Megatron assumes is the most loaded; this "
-            "calculator's table is for stage " + std::to_string(our_stage + 1) + " of " + p +
-            " (output head and logits), the one it finds most loaded",
+          : "the figures are for pipeline stage 1 of " + p +
+                ", which Megatron assumes is the most loaded; this "
+                "calculator's table is for stage " +
+                std::to_string(our_stage + 1) + " of " + p + " (output head and logits), the one it finds most loaded",
       "bf16 weights, fp32 main gradients, fp32 main weights and Adam whatever is configured: 18 B/param, "
       "6 + 12/dp with the distributed optimizer (zero >= 1)",
       "vocabulary padded to a multiple of 128 x tp: " + FormatCount(m.vocab) + " -> " +
@@ -234,9 +237,9 @@ CompatEstimate MegatronEstimate(const Config& c) {
   if (c.pp > 1 && a.vpp == 0 && c.grad_accum < c.pp) {
     // training.py's report at iteration 1 passes num_microbatches = get_num_microbatches().
     const double m_over_p = static_cast<double>(c.grad_accum) / a.pp;
-    r.departures.push_back("the report printed during training passes num_microbatches = " + std::to_string(c.grad_accum) +
-                           " (gradient accumulation), which scales the activations by " + FormatNumber(m_over_p, 3) +
-                           ": " + FormatBytesBoth(act * m_over_p));
+    r.departures.push_back("the report printed during training passes num_microbatches = " +
+                           std::to_string(c.grad_accum) + " (gradient accumulation), which scales the activations by " +
+                           FormatNumber(m_over_p, 3) + ": " + FormatBytesBoth(act * m_over_p));
   }
   return r;
 }

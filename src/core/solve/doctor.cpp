@@ -107,8 +107,11 @@ std::vector<Remedy> Diagnose(const Config& c) {
     for (int z = c.zero + 1; z <= 3; ++z) {
       Config x = c;
       x.zero = z;
-      b.Add(z == 1 ? "zero1" : z == 2 ? "zero2" : "zero3", "Use ZeRO-" + std::to_string(z) + " over the " +
-                std::to_string(c.dp) + " data-parallel GPUs", "zero=" + std::to_string(z),
+      b.Add(z == 1   ? "zero1"
+            : z == 2 ? "zero2"
+                     : "zero3",
+            "Use ZeRO-" + std::to_string(z) + " over the " + std::to_string(c.dp) + " data-parallel GPUs",
+            "zero=" + std::to_string(z),
             z == 3 ? "an all-gather of the weights per layer, forward and backward" : "more communication per step", x,
             false);
     }
@@ -137,8 +140,8 @@ std::vector<Remedy> Diagnose(const Config& c) {
     }
     Config x = c;
     x.recompute = Recompute::kFull;
-    b.Add("recompute_full", "Full activation checkpointing", "recompute=full", "about 33% more compute (one extra forward)",
-          x, false);
+    b.Add("recompute_full", "Full activation checkpointing", "recompute=full",
+          "about 33% more compute (one extra forward)", x, false);
   }
   if (training && c.optimizer == Optimizer::kAdamW) {
     Config x = c;
@@ -163,8 +166,8 @@ std::vector<Remedy> Diagnose(const Config& c) {
     if (c.batch > 1) {
       Config x = c;
       x.batch = c.batch / 2;
-      b.Add("batch", "Serve half as many sequences at once", "batch=" + std::to_string(x.batch), "lower throughput",
-            x, false);
+      b.Add("batch", "Serve half as many sequences at once", "batch=" + std::to_string(x.batch), "lower throughput", x,
+            false);
     }
   }
   // More GPUs.

@@ -11,14 +11,14 @@
 namespace llmmem::core {
 
 struct Remedy {
-  std::string id;          // "flash_attn", "zero3", ...
-  std::string title;       // "Turn on FlashAttention"
-  std::string change;      // what changes, in the config's terms: "flash_attn=1"
-  std::string tradeoff;    // what it costs: "about 33% more compute"
-  Config config;           // the configuration with the remedy applied
-  double peak_bytes = 0;   // per GPU after the remedy
-  double saving_bytes = 0; // per GPU
-  bool fits = false;       // the remedy alone makes it fit
+  std::string id;                 // "flash_attn", "zero3", ...
+  std::string title;              // "Turn on FlashAttention"
+  std::string change;             // what changes, in the config's terms: "flash_attn=1"
+  std::string tradeoff;           // what it costs: "about 33% more compute"
+  Config config;                  // the configuration with the remedy applied
+  double peak_bytes = 0;          // per GPU after the remedy
+  double saving_bytes = 0;        // per GPU
+  bool fits = false;              // the remedy alone makes it fit
   bool changes_workload = false;  // it changes what is trained (shorter context, LoRA, a quantised model)
 };
 

@@ -31,7 +31,10 @@ int64_t LargestFitting(int64_t hi, Fits&& fits) {
   int64_t top = lo + step <= hi ? lo + step : hi + 1;  // fits(lo), !fits(top) or top past hi
   while (top - lo > 1) {
     const int64_t mid = lo + (top - lo) / 2;
-    if (fits(mid)) lo = mid; else top = mid;
+    if (fits(mid))
+      lo = mid;
+    else
+      top = mid;
   }
   return lo;
 }
@@ -126,9 +129,7 @@ int64_t MaxMicroBatch(const Config& c, double capacity) {
   return LargestFittingValue(c, capacity, &Config::batch, "batch");
 }
 
-int64_t MaxSequence(const Config& c, double capacity) {
-  return LargestFittingValue(c, capacity, &Config::seq, "seq");
-}
+int64_t MaxSequence(const Config& c, double capacity) { return LargestFittingValue(c, capacity, &Config::seq, "seq"); }
 
 int64_t MaxSequenceInContext(const Config& c, double capacity) {
   int64_t hi = static_cast<int64_t>(FindField("seq")->max);
@@ -143,9 +144,9 @@ int64_t MaxSequenceInContext(const Config& c, double capacity) {
 }
 
 FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
-  static const Dtype kWeights[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M,
-                                   Dtype::kQ4_K_M, Dtype::kAwq, Dtype::kNf4, Dtype::kQ3_K_M, Dtype::kQ2_K_File,
-                                   Dtype::kIQ2_XXS};
+  static const Dtype kWeights[] = {Dtype::kBf16,   Dtype::kFp8,       Dtype::kQ8_0,   Dtype::kQ6_K_File,
+                                   Dtype::kQ5_K_M, Dtype::kQ4_K_M,    Dtype::kAwq,    Dtype::kNf4,
+                                   Dtype::kQ3_K_M, Dtype::kQ2_K_File, Dtype::kIQ2_XXS};
   static const Dtype kKv[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
   Config x = c;
   x.mode = Mode::kInference;

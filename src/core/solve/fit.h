@@ -22,10 +22,10 @@ constexpr double kFitHeadroom = 0.02;
 inline double FitBudget(double capacity_bytes) { return capacity_bytes * (1.0 - kFitHeadroom); }
 
 struct FitGpus {
-  bool possible = false;   // false: the unsharded part alone exceeds the card (more GPUs never help)
-  double threshold = 0;    // the continuous k with A + B/k = capacity (seed 002's "k > 1.88")
-  int64_t min_dp = 0;      // the fewest data-parallel replicas that fit
-  int64_t min_gpus = 0;    // min_dp x tp x pp x cp
+  bool possible = false;       // false: the unsharded part alone exceeds the card (more GPUs never help)
+  double threshold = 0;        // the continuous k with A + B/k = capacity (seed 002's "k > 1.88")
+  int64_t min_dp = 0;          // the fewest data-parallel replicas that fit
+  int64_t min_gpus = 0;        // min_dp x tp x pp x cp
   double unsharded_bytes = 0;  // A
   double sharded_bytes = 0;    // B
 };
@@ -40,12 +40,12 @@ Config AtZeroStage(const Config& c, int stage);
 // One row of "the fewest GPUs per ZeRO stage" (the CLI's fit, the UI's table, the JSON).
 struct ZeroStageFit {
   int stage = 0;
-  Config config;                   // AtZeroStage(c, stage)
+  Config config;  // AtZeroStage(c, stage)
   FitGpus fit;
   bool offload_params_dropped = false;  // the config offloads parameters; this stage cannot
-  std::string error;               // the stage's configuration is refused (Validate's first error): no answer
-  std::string why_not;             // when !fit.possible: what limits it, in words
-  double peak_at_min_bytes = 0;    // the estimate at min_dp (0 when impossible)
+  std::string error;                    // the stage's configuration is refused (Validate's first error): no answer
+  std::string why_not;                  // when !fit.possible: what limits it, in words
+  double peak_at_min_bytes = 0;         // the estimate at min_dp (0 when impossible)
 };
 constexpr int kZeroStages = 4;
 // Stages 0 to 3 for `c` against `capacity_bytes` (callers choose FitBudget or the card).

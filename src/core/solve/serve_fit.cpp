@@ -25,7 +25,10 @@ int64_t Largest(int64_t hi, F&& fits) {
   int64_t top = lo + step <= hi ? lo + step : hi + 1;
   while (top - lo > 1) {
     const int64_t mid = lo + (top - lo) / 2;
-    if (fits(mid)) lo = mid; else top = mid;
+    if (fits(mid))
+      lo = mid;
+    else
+      top = mid;
   }
   return lo;
 }
@@ -81,8 +84,8 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
   // The most precise formats the runtime runs, weights first, then the KV cache.
   std::vector<Dtype> weights, kv;
   if (r.ggml) {
-    weights = {Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M, Dtype::kQ4_K_M, Dtype::kQ3_K_M,
-               Dtype::kQ2_K_File, Dtype::kIQ2_XXS};
+    weights = {Dtype::kFp16,   Dtype::kQ8_0,   Dtype::kQ6_K_File, Dtype::kQ5_K_M,
+               Dtype::kQ4_K_M, Dtype::kQ3_K_M, Dtype::kQ2_K_File, Dtype::kIQ2_XXS};
     kv = {Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ4_0};
   } else if (IsPagedServer(c.runtime)) {
     weights = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt8, Dtype::kAwq, Dtype::kGptq};

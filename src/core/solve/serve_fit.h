@@ -16,24 +16,24 @@
 namespace llmmem::core {
 
 struct GpuSetFit {
-  std::string gpu;        // catalogue key
-  int64_t count = 0;      // GPUs: tp (vLLM, SGLang) or pp (llama.cpp layer split, HF device_map)
-  double memory_bytes = 0;  // count x the card's memory
-  double peak_bytes = 0;  // per GPU, on the most loaded one
+  std::string gpu;             // catalogue key
+  int64_t count = 0;           // GPUs: tp (vLLM, SGLang) or pp (llama.cpp layer split, HF device_map)
+  double memory_bytes = 0;     // count x the card's memory
+  double peak_bytes = 0;       // per GPU, on the most loaded one
   double max_concurrency = 0;  // vLLM/SGLang: requests of seq tokens the pool holds
 };
 
 struct ServeFit {
   bool ok = false;
-  int64_t max_context = 0;        // longest seq (tokens per request) at the set batch; 0: none
-  int64_t model_context = 0;      // the model's own context (0: unknown)
-  int64_t max_concurrency = 0;    // most requests of seq tokens at once; 0: not even one
+  int64_t max_context = 0;      // longest seq (tokens per request) at the set batch; 0: none
+  int64_t model_context = 0;    // the model's own context (0: unknown)
+  int64_t max_concurrency = 0;  // most requests of seq tokens at once; 0: not even one
   bool ggml = false;
-  int64_t max_gpu_layers = -1;    // llama.cpp: largest -ngl that fits (0..layers+1); -1: none
+  int64_t max_gpu_layers = -1;         // llama.cpp: largest -ngl that fits (0..layers+1); -1: none
   double ram_bytes_at_max_layers = 0;  // the RAM the rest then needs
   bool formats_found = false;
-  Dtype dtype = Dtype::kBf16;     // the most precise weight format that fits
-  Dtype kv_dtype = Dtype::kBf16;  // and KV cache format
+  Dtype dtype = Dtype::kBf16;       // the most precise weight format that fits
+  Dtype kv_dtype = Dtype::kBf16;    // and KV cache format
   std::vector<GpuSetFit> gpu_sets;  // least memory first, at most `limit`
 };
 
