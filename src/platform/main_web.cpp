@@ -22,6 +22,8 @@
 // window.llmmemOpenText. Exports download through window.llmmemDownload (a Blob URL,
 // boot.js) or go to the clipboard (web_input.js's llmmemCopyText).
 // web/boot.js loads us.
+// The EM_JS / EM_ASM bodies below are JavaScript, which clang-format would break:
+// clang-format off
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 #include <emscripten/html5_webgl.h>
@@ -51,7 +53,8 @@ std::string g_test_state;
 
 // The page's state: "#v=1&seq=8192" or "?v=1&seq=8192", without the leading mark.
 EM_JS(int, JsReadUrlState, (char* buf, int cap), {
-  var s = window.location.hash.length > 1 ? window.location.hash.substring(1) : window.location.search.substring(1);
+  var s = window.location.hash.length > 1 ? window.location.hash.substring(1)
+                                           : window.location.search.substring(1);
   stringToUTF8(s, buf, cap);
   return lengthBytesUTF8(s);
 });
@@ -59,10 +62,7 @@ EM_JS(int, JsReadUrlState, (char* buf, int cap), {
 EM_JS(void, JsWriteUrlState, (const char* query), {
   var q = UTF8ToString(query);
   var url = window.location.pathname + window.location.search + (q.length ? "#" + q : "");
-  try {
-    window.history.replaceState(null, "", url);
-  } catch (e) {
-  }
+  try { window.history.replaceState(null, "", url); } catch (e) {}
 });
 
 // Copies the page's link with `query` as its hash; returns the link's length written to buf.
@@ -77,30 +77,18 @@ EM_JS(int, JsCopyLink, (const char* query, char* buf, int cap), {
 // localStorage, which a browser may refuse (private mode, disabled storage): -1 then.
 EM_JS(int, JsStorageGet, (char* buf, int cap), {
   var s;
-  try {
-    s = window.localStorage.getItem("llmmem.state");
-  } catch (e) {
-    return -2;
-  }
-  if (s == = null) return -1;
+  try { s = window.localStorage.getItem("llmmem.state"); } catch (e) { return -2; }
+  if (s === null) return -1;
   stringToUTF8(s, buf, cap);
   return lengthBytesUTF8(s);
 });
 
 EM_JS(int, JsStorageSet, (const char* text), {
-  try {
-    window.localStorage.setItem("llmmem.state", UTF8ToString(text));
-    return 1;
-  } catch (e) {
-    return 0;
-  }
+  try { window.localStorage.setItem("llmmem.state", UTF8ToString(text)); return 1; } catch (e) { return 0; }
 });
 
 EM_JS(void, JsStorageRemove, (), {
-  try {
-    window.localStorage.removeItem("llmmem.state");
-  } catch (e) {
-  }
+  try { window.localStorage.removeItem("llmmem.state"); } catch (e) {}
 });
 
 EM_JS(int, JsCopyText, (const char* text), {
@@ -110,7 +98,7 @@ EM_JS(int, JsCopyText, (const char* text), {
 
 // The file picker (boot.js); 0 when the page has none.
 EM_JS(int, JsPickFile, (), {
-  if (typeof window.llmmemPickFile != = "function") return 0;
+  if (typeof window.llmmemPickFile !== "function") return 0;
   window.llmmemPickFile();
   return 1;
 });
@@ -119,10 +107,7 @@ EM_JS(int, JsPickFile, (), {
 // llmmem_clipboard_text.
 EM_JS(void, JsReadClipboard, (), {
   window.llmmemReadClipboard(function(t) {
-    if (t == = null || t == = undefined) {
-      _llmmem_clipboard_text(0);
-      return;
-    }
+    if (t === null || t === undefined) { _llmmem_clipboard_text(0); return; }
     var n = lengthBytesUTF8(t) + 1;
     var p = _llmmem_alloc(n);
     stringToUTF8(t, p, n);
@@ -144,49 +129,42 @@ EM_JS(void, JsMirror, (const char* json), {
   var m = document.getElementById("mirror");
   if (!m) return;
   var d = JSON.parse(UTF8ToString(json));
-  var el = function(tag, text) {
-    var e = document.createElement(tag);
-    if (text != = undefined) e.textContent = text;
-    return e;
-  };
-  var parts = [ el("h2", d.title), el("p", d.verdict) ];
+  var el = function(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; return e; };
+  var parts = [el("h2", d.title), el("p", d.verdict)];
   if (d.detail) parts.push(el("p", d.detail));
   if (d.rows && d.rows.length) {
     var t = el("table");
     d.rows.forEach(function(r) {
       var tr = el("tr");
-      r.forEach(function(c, i) { tr.appendChild(el(i == = 0 ? "th" : "td", c)); });
+      r.forEach(function(c, i) { tr.appendChild(el(i === 0 ? "th" : "td", c)); });
       t.appendChild(tr);
     });
     parts.push(t);
   }
   m.replaceChildren.apply(m, parts);
-  document.documentElement.lang = d.lang == = "zh" ? "zh-CN" : "en";
+  document.documentElement.lang = d.lang === "zh" ? "zh-CN" : "en";
 });
 
 // The UI's language changed: the page's lang, and for Chinese the CJK font (fetched once,
 // handed to the app with llmmem_font).
 EM_JS(void, JsLanguageChanged, (const char* lang), {
   var l = UTF8ToString(lang);
-  document.documentElement.lang = l == = "zh" ? "zh-CN" : "en";
-  if (l != = "zh" || window.llmmemCjkRequested) return;
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  if (l !== "zh" || window.llmmemCjkRequested) return;
   window.llmmemCjkRequested = true;
-  fetch("llmmem-cjk.ttf")
-      .then(function(r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.arrayBuffer();
-      })
-      .then(function(buf) {
-        var bytes = new Uint8Array(buf);
-        var p = _llmmem_alloc(bytes.length);
-        HEAPU8.set(bytes, p);
-        _llmmem_font(p, bytes.length);
-        _llmmem_free(p);
-      })
-      .catch(function(e) {
-        window.llmmemCjkRequested = false;
-        console.warn("llmmem: the Chinese font could not be loaded", e);
-      });
+  fetch("llmmem-cjk.ttf").then(function(r) {
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    return r.arrayBuffer();
+  }).then(function(buf) {
+    var bytes = new Uint8Array(buf);
+    var p = _llmmem_alloc(bytes.length);
+    HEAPU8.set(bytes, p);
+    _llmmem_font(p, bytes.length);
+    _llmmem_free(p);
+  }).catch(function(e) {
+    window.llmmemCjkRequested = false;
+    console.warn("llmmem: the Chinese font could not be loaded", e);
+  });
 });
 
 EM_JS(void, JsInstallWatch, (), {
@@ -199,7 +177,7 @@ EM_JS(void, JsInstallWatch, (), {
 
 // A download through boot.js's Blob URL helper; 0 when boot.js did not install it.
 EM_JS(int, JsDownload, (const char* name, const char* mime, const char* text), {
-  if (typeof window.llmmemDownload != = "function") return 0;
+  if (typeof window.llmmemDownload !== "function") return 0;
   return window.llmmemDownload(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(text)) ? 1 : 0;
 });
 
@@ -258,9 +236,9 @@ EM_JS(void, JsInstallFileHooks, (), {
 // for scripted tests.
 EM_JS(void, JsInstallTestHook, (), {
   window.llmmemTestState = function() { return UTF8ToString(_llmmem_test_state()); };
-  window.llmmemBusy = function() { return _llmmem_busy() != = 0; };
+  window.llmmemBusy = function() { return _llmmem_busy() !== 0; };
   window.llmmemReady = true;
-  if (typeof window.llmmemOnReady == = "function") window.llmmemOnReady();
+  if (typeof window.llmmemOnReady === "function") window.llmmemOnReady();
 });
 
 // Where start-up time goes (bench/browser_bench.mjs): window.llmmemMarks[name] =
@@ -274,10 +252,7 @@ EM_JS(void, JsMark, (const char* name), {
 // Shows the page's error overlay (web/boot.js) with a message.
 EM_JS(void, JsFail, (const char* message), {
   var m = UTF8ToString(message);
-  if (typeof window.llmmemFail == = "function")
-    window.llmmemFail(m);
-  else
-    console.error(m);
+  if (typeof window.llmmemFail === "function") window.llmmemFail(m); else console.error(m);
 });
 
 std::string ReadUrlState() {
@@ -300,21 +275,21 @@ float DevicePixelRatio() {
 // Drawing on demand
 //-----------------------------------------------------------------------------
 
-constexpr int kSettleFrames = 2;         // frames after an event (popups open a frame later)
+constexpr int kSettleFrames = 2;        // frames after an event (popups open a frame later)
 constexpr int kMaxChangingFrames = 240;  // an animation stops after 4 s without input
 
 struct Canvas {
-  int fb_w = 0, fb_h = 0;  // backing store, device pixels
+  int fb_w = 0, fb_h = 0;      // backing store, device pixels
   double css_w = 0, css_h = 0;
   float dpr = 1;
 };
 Canvas g_canvas;
 bool g_scheduled = false;
 int g_settle = 0;
-int g_changing = 0;  // consecutive frames whose picture changed
+int g_changing = 0;              // consecutive frames whose picture changed
 uint64_t g_last_hash = 0;
-double g_last_time = -1;  // ms, of the last frame
-long g_timer = 0;         // the pending wake-up timeout, 0 when none
+double g_last_time = -1;         // ms, of the last frame
+long g_timer = 0;                // the pending wake-up timeout, 0 when none
 double g_timer_at = 0;
 
 // Sizes the canvas's backing store to its CSS box times devicePixelRatio.
@@ -395,8 +370,8 @@ EM_BOOL Tick(double now_ms, void*) {
   const uint64_t hash = HashDrawData(ImGui::GetDrawData());
   g_changing = hash != g_last_hash ? g_changing + 1 : 0;
   g_last_hash = hash;
-  bool more =
-      backend.events_left || llmmem::platform::webinput::Held() || (g_changing > 0 && g_changing < kMaxChangingFrames);
+  bool more = backend.events_left || llmmem::platform::webinput::Held() ||
+              (g_changing > 0 && g_changing < kMaxChangingFrames);
   if (g_settle > 0) {
     --g_settle;
     more = true;
@@ -487,9 +462,7 @@ LocalStorage g_storage;
 
 }  // namespace
 
-extern "C" EMSCRIPTEN_KEEPALIVE void* llmmem_alloc(int size) {
-  return std::malloc(size > 0 ? static_cast<size_t>(size) : 1);
-}
+extern "C" EMSCRIPTEN_KEEPALIVE void* llmmem_alloc(int size) { return std::malloc(size > 0 ? static_cast<size_t>(size) : 1); }
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_free(void* p) { std::free(p); }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const char* text, int size) {
@@ -497,8 +470,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const ch
   Wake();
 }
 
-extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const uint8_t* data, int size,
-                                                         double file_size) {
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_weights(const char* name, const uint8_t* data, int size, double file_size) {
   llmmem::app::OpenWeightBytes(name, data, size > 0 ? static_cast<size_t>(size) : 0,
                                file_size > 0 ? static_cast<uint64_t>(file_size) : 0);
   Wake();
@@ -513,8 +485,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_begin(const char* name, do
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_weights_feed(double id, const uint8_t* data, int size) {
-  const double next =
-      llmmem::app::FeedWeights(static_cast<int64_t>(id), data, size > 0 ? static_cast<size_t>(size) : 0);
+  const double next = llmmem::app::FeedWeights(static_cast<int64_t>(id), data, size > 0 ? static_cast<size_t>(size) : 0);
   Wake();
   return next;
 }
@@ -606,7 +577,7 @@ int main() {
   hooks.copy_text = [](const std::string& text) { return JsCopyText(text.c_str()) != 0; };
   hooks.save_text = [](const std::string& name, const std::string& mime, const std::string& text) {
     return JsDownload(name.c_str(), mime.c_str(), text.c_str()) != 0 ? "Downloaded " + name
-                                                                     : "Could not download " + name;
+                                                                      : "Could not download " + name;
   };
   hooks.copy_link = [](const std::string& query) {
     std::string link(8192, '\0');

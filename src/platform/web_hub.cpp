@@ -1,5 +1,7 @@
 // The page's Hub loader glue; see web_hub.h. The token goes from the box (memory) to
 // hub.js (memory) and into one request header: never the URL, the hash or localStorage.
+// The EM_JS / EM_ASM bodies below are JavaScript, which clang-format would break:
+// clang-format off
 #include "platform/web_hub.h"
 
 #include <emscripten/emscripten.h>
@@ -11,49 +13,39 @@ namespace {
 void (*g_wake)() = nullptr;
 
 // Calls back with JSON text through _llmmem_hub_answer(kind, text, size): kind 0 a load, 1 a search.
-EM_JS(void, JsHubRequest, (int kind, double seq, const char* a, const char* b, const char* endpoint, const char* token),
-      {
-        function answer(doc) {
-          var bytes = new TextEncoder().encode(JSON.stringify(doc));
-          var p = _llmmem_alloc(bytes.length + 1);
-          HEAPU8.set(bytes, p);
-          HEAPU8[p + bytes.length] = 0;
-          _llmmem_hub_answer(kind, p, bytes.length);
-          _llmmem_free(p);
-        }
-        if (!window.LlmmemHub) {
-          answer({seq : seq, ok : false, error : "the page's Hub loader (hub.js) did not load"});
-          return;
-        }
-        var hub = window.LlmmemHub.create(Module, {endpoint : UTF8ToString(endpoint), token : UTF8ToString(token)});
-        if (kind == = 1) {
-          hub.search(UTF8ToString(a), 8).then(function(r) {
-            answer({seq : seq, ok : r.ok, error : r.error || "", hits : r.hits || []});
-          });
-          return;
-        }
-        hub.load(UTF8ToString(a), UTF8ToString(b)).then(function(r) {
-          var plan = r.plan || {};
-          answer({
-            seq : seq,
-            ok : r.ok,
-            error : r.error || "",
-            ref : (r.ref && r.ref.text) || "",
-            result : r.result || null,
-            gguf_files : plan.gguf_files || [],
-            gguf_file : plan.kind == = "gguf" ? plan.weights_file : ""
-          });
-        });
-      });
+EM_JS(void, JsHubRequest, (int kind, double seq, const char* a, const char* b, const char* endpoint, const char* token), {
+  function answer(doc) {
+    var bytes = new TextEncoder().encode(JSON.stringify(doc));
+    var p = _llmmem_alloc(bytes.length + 1);
+    HEAPU8.set(bytes, p);
+    HEAPU8[p + bytes.length] = 0;
+    _llmmem_hub_answer(kind, p, bytes.length);
+    _llmmem_free(p);
+  }
+  if (!window.LlmmemHub) {
+    answer({ seq: seq, ok: false, error: "the page's Hub loader (hub.js) did not load" });
+    return;
+  }
+  var hub = window.LlmmemHub.create(Module, { endpoint: UTF8ToString(endpoint), token: UTF8ToString(token) });
+  if (kind === 1) {
+    hub.search(UTF8ToString(a), 8).then(function (r) {
+      answer({ seq: seq, ok: r.ok, error: r.error || "", hits: r.hits || [] });
+    });
+    return;
+  }
+  hub.load(UTF8ToString(a), UTF8ToString(b)).then(function (r) {
+    var plan = r.plan || {};
+    answer({ seq: seq, ok: r.ok, error: r.error || "", ref: (r.ref && r.ref.text) || "", result: r.result || null,
+             gguf_files: plan.gguf_files || [], gguf_file: plan.kind === "gguf" ? plan.weights_file : "" });
+  });
+});
 
 }  // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_hub_answer(int kind, const char* text, int size) {
   const std::string json(text, size > 0 ? static_cast<size_t>(size) : 0);
-  if (kind == 0)
-    llmmem::app::HubLoaded(llmmem::app::HubResultFromJson(json));
-  else
-    llmmem::app::HubSearched(llmmem::app::HubHitsFromJson(json));
+  if (kind == 0) llmmem::app::HubLoaded(llmmem::app::HubResultFromJson(json));
+  else llmmem::app::HubSearched(llmmem::app::HubHitsFromJson(json));
   if (g_wake) g_wake();
 }
 
@@ -62,8 +54,7 @@ namespace llmmem::platform::webhub {
 void Install(app::PlatformHooks* hooks, void (*wake)()) {
   g_wake = wake;
   hooks->hub_load = [](const app::HubRequest& q) {
-    JsHubRequest(0, static_cast<double>(q.seq), q.ref.c_str(), q.gguf_file.c_str(), q.endpoint.c_str(),
-                 q.token.c_str());
+    JsHubRequest(0, static_cast<double>(q.seq), q.ref.c_str(), q.gguf_file.c_str(), q.endpoint.c_str(), q.token.c_str());
   };
   hooks->hub_search = [](int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token) {
     JsHubRequest(1, static_cast<double>(seq), query.c_str(), "", endpoint.c_str(), token.c_str());

@@ -1,4 +1,6 @@
 // DOM events to Dear ImGui's io; see web_input.h. The listeners are web_input.js.
+// The EM_JS / EM_ASM bodies below are JavaScript, which clang-format would break:
+// clang-format off
 #include "platform/web_input.h"
 
 #include <emscripten/emscripten.h>
@@ -21,11 +23,11 @@ enum class Kind : uint8_t { kMove, kButton, kLeave, kWheel, kKey, kChar, kFocusL
 struct Event {
   Kind kind;
   bool down = false;
-  int code = 0;           // button, keyCode (0..511) or code point
-  int mods = 0;           // 1 ctrl, 2 shift, 4 alt, 8 meta
-  float x = 0, y = 0;     // CSS pixels in the canvas
-  double dx = 0, dy = 0;  // wheel deltas
-  int mode = 0;           // wheel deltaMode
+  int code = 0;    // button, keyCode (0..511) or code point
+  int mods = 0;    // 1 ctrl, 2 shift, 4 alt, 8 meta
+  float x = 0, y = 0;       // CSS pixels in the canvas
+  double dx = 0, dy = 0;    // wheel deltas
+  int mode = 0;             // wheel deltaMode
 };
 
 constexpr int kCtrl = 1, kShift = 2, kAlt = 4, kMeta = 8;
@@ -34,7 +36,7 @@ constexpr int kKeyV = 86;
 std::deque<Event> g_queue;
 std::string g_clipboard;  // the last text copied or pasted
 void (*g_wake)() = nullptr;
-int g_mods = 0;  // as of the latest real event
+int g_mods = 0;           // as of the latest real event
 bool g_mac = false;
 
 void Push(const Event& e) {
@@ -52,7 +54,7 @@ void SetMods(ImGuiIO& io, int mods) {
 // The shortcut modifier ImGui expects for Ctrl+V: Cmd on macOS (ConfigMacOSXBehaviors).
 int PasteMods() { return (g_mods & ~(kCtrl | kMeta)) | (g_mac ? kMeta : kCtrl); }
 
-EM_JS(int, JsIsMac, (), { return / Mac | iPhone | iPad /.test(navigator.platform || "") ? 1 : 0; });
+EM_JS(int, JsIsMac, (), { return /Mac|iPhone|iPad/.test(navigator.platform || "") ? 1 : 0; });
 
 EM_JS(void, JsInstall, (), { llmmemInstallInput(document.getElementById("canvas")); });
 
