@@ -10,6 +10,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
+#include "core/model/model_enums.h"
 #include "core/model/activation_fn.h"
 #include "core/config/config_json.h"
 #include "core/io/hf_config.h"
@@ -109,15 +110,7 @@ void MoreArchitecture(State& s, core::ModelSpec& m) {
   FieldBool(s, "attn_out_bias", &m.attn_out_bias);
   FieldBool(s, "mlp_bias", &m.mlp_bias);
   FieldInt(s, "norms_per_layer", &m.norms_per_layer);
-  int qk = static_cast<int>(m.qk_norm);
-  if (FieldCombo(
-          s, "qk_norm", &qk, 3,
-          [](int i) { return i == 0   ? "none"
-                             : i == 1 ? "per head (Qwen3, Gemma 3)"
-                                      : "whole projection (OLMo 2)"; },
-          nullptr)) {
-    m.qk_norm = static_cast<core::QkNorm>(qk);
-  }
+  FieldEnum(s, "qk_norm", &m.qk_norm);
   FieldBool(s, "final_norm", &m.final_norm);
   FieldInt(s, "learned_positions", &m.learned_positions);
   FieldInt(s, "type_vocab", &m.type_vocab);
@@ -159,15 +152,9 @@ void Dimensions(State& s) {
   FieldInt(s, "kv_heads", &m.kv_heads);
   FieldInt(s, "head_dim", &m.head_dim);
   FieldInt(s, "ffn", &m.ffn);
-  int mlp = static_cast<int>(m.mlp);
-  if (FieldCombo(
-          s, "mlp", &mlp, 2, [](int i) { return i == 0 ? "plain (2 matrices)" : "gated (SwiGLU, 3)"; }, nullptr))
-    m.mlp = static_cast<core::MlpKind>(mlp);
+  FieldEnum(s, "mlp", &m.mlp);
   FieldEnum(s, "act", &m.act);
-  int norm = static_cast<int>(m.norm);
-  if (FieldCombo(
-          s, "norm", &norm, 2, [](int i) { return i == 0 ? "LayerNorm" : "RMSNorm"; }, nullptr))
-    m.norm = static_cast<core::NormKind>(norm);
+  FieldEnum(s, "norm", &m.norm);
   FieldBool(s, "tied_embeddings", &m.tied_embeddings);
   FieldInt(s, "experts", &m.experts);
   if (m.experts > 0) {

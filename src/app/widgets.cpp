@@ -127,92 +127,82 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
   ImGui::EndTooltip();
 }
 
-bool FieldInt(State& s, const char* field, int64_t* v, const char* label_override) {
-  s.shown_fields.push_back(field);
-  const auto diags = DiagnosticsFor(s, field);
-  const std::string label = FieldLabel(field, label_override);
-  const core::FieldDef* f = core::FindField(field);
-  const int64_t step = f != nullptr ? static_cast<int64_t>(f->step) : 0;
-  const int64_t step_fast = f != nullptr ? static_cast<int64_t>(f->step_fast) : 0;
-  RowLabel(label.c_str());
-  const int pushed = PushFlag(diags);
-  const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
-                                          step_fast > 0 ? &step_fast : nullptr, "%lld");
-  PopFlag(pushed);
-  MarkItem(s, field);
-  FieldTooltip(s, field, nullptr);
-  Messages(diags);
-  if (changed) Changed(s, label.c_str());
-  return changed;
-}
+namespace {
 
-bool FieldIntDivisor(State& s, const char* field, int64_t* v, int64_t divides, const char* label_override) {
+// What every setting's widget does around the widget itself: it is recorded as shown, gets
+// its label (as a row label unless `row_label` is false: a checkbox carries its own), a red
+// frame when it has diagnostics, a mark for scripted tests, its tooltip and messages, and an
+// undo step when it changed. `draw(label)` makes the widget and says whether it changed.
+template <class Draw>
+bool FieldFrame(State& s, const char* field, const char* label_override, const char* help, bool row_label,
+                Draw&& draw) {
   s.shown_fields.push_back(field);
   const auto diags = DiagnosticsFor(s, field);
   const std::string label = FieldLabel(field, label_override);
-  RowLabel(label.c_str());
+  if (row_label) RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float button = ImGui::GetFrameHeight();
-  ImGui::BeginGroup();
-  ImGui::PushID(field);
-  ImGui::SetNextItemWidth(std::max(button, ImGui::GetContentRegionAvail().x - 2 * (button + style.ItemInnerSpacing.x)));
-  bool changed = ImGui::InputScalar("##v", ImGuiDataType_S64, v, nullptr, nullptr, "%lld");
-  const core::FieldDef* row = core::FindField(field);
-  const int64_t max = row != nullptr && row->Numeric() ? static_cast<int64_t>(row->max) : 1 << 20;
-  for (int dir : {-1, +1}) {
-    ImGui::SameLine(0, style.ItemInnerSpacing.x);
-    ImGui::PushButtonRepeat(true);
-    if (ImGui::Button(dir < 0 ? "-" : "+", ImVec2(button, button))) {
-      const int64_t next = NextDivisor(divides, *v, dir, max);
-      if (next != *v) {
-        *v = next;
-        changed = true;
-      }
-    }
-    ImGui::PopButtonRepeat();
-  }
-  ImGui::PopID();
-  ImGui::EndGroup();
-  PopFlag(pushed);
-  MarkItem(s, field);
-  FieldTooltip(s, field, nullptr);
-  Messages(diags);
-  if (changed) Changed(s, label.c_str());
-  return changed;
-}
-
-bool FieldDouble(State& s, const char* field, double* v, const char* label_override) {
-  s.shown_fields.push_back(field);
-  const auto diags = DiagnosticsFor(s, field);
-  const std::string label = FieldLabel(field, label_override);
-  const core::FieldDef* f = core::FindField(field);
-  const double step = f != nullptr ? f->step : 0;
-  const char* format = f != nullptr && f->format != nullptr ? f->format : "%.2f";
-  RowLabel(label.c_str());
-  const int pushed = PushFlag(diags);
-  const bool changed =
-      ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
-  PopFlag(pushed);
-  MarkItem(s, field);
-  FieldTooltip(s, field, nullptr);
-  Messages(diags);
-  if (changed) Changed(s, label.c_str());
-  return changed;
-}
-
-bool FieldBool(State& s, const char* field, bool* v, const char* label_override, const char* help) {
-  s.shown_fields.push_back(field);
-  const auto diags = DiagnosticsFor(s, field);
-  const std::string label = FieldLabel(field, label_override);
-  const int pushed = PushFlag(diags);
-  const bool changed = ImGui::Checkbox(label.c_str(), v);
+  const bool changed = draw(label);
   PopFlag(pushed);
   MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
   if (changed) Changed(s, label.c_str());
   return changed;
+}
+
+}  // namespace
+
+bool FieldInt(State& s, const char* field, int64_t* v, const char* label_override) {
+  return FieldFrame(s, field, label_override, nullptr, true, [&](const std::string&) {
+    const core::FieldDef* f = core::FindField(field);
+    const int64_t step = f != nullptr ? static_cast<int64_t>(f->step) : 0;
+    const int64_t step_fast = f != nullptr ? static_cast<int64_t>(f->step_fast) : 0;
+    return ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
+                              step_fast > 0 ? &step_fast : nullptr, "%lld");
+  });
+}
+
+bool FieldIntDivisor(State& s, const char* field, int64_t* v, int64_t divides, const char* label_override) {
+  return FieldFrame(s, field, label_override, nullptr, true, [&](const std::string&) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button = ImGui::GetFrameHeight();
+    ImGui::BeginGroup();
+    ImGui::PushID(field);
+    ImGui::SetNextItemWidth(
+        std::max(button, ImGui::GetContentRegionAvail().x - 2 * (button + style.ItemInnerSpacing.x)));
+    bool changed = ImGui::InputScalar("##v", ImGuiDataType_S64, v, nullptr, nullptr, "%lld");
+    const core::FieldDef* row = core::FindField(field);
+    const int64_t max = row != nullptr && row->Numeric() ? static_cast<int64_t>(row->max) : 1 << 20;
+    for (int dir : {-1, +1}) {  // steps through divisors only
+      ImGui::SameLine(0, style.ItemInnerSpacing.x);
+      ImGui::PushButtonRepeat(true);
+      if (ImGui::Button(dir < 0 ? "-" : "+", ImVec2(button, button))) {
+        const int64_t next = NextDivisor(divides, *v, dir, max);
+        if (next != *v) {
+          *v = next;
+          changed = true;
+        }
+      }
+      ImGui::PopButtonRepeat();
+    }
+    ImGui::PopID();
+    ImGui::EndGroup();
+    return changed;
+  });
+}
+
+bool FieldDouble(State& s, const char* field, double* v, const char* label_override) {
+  return FieldFrame(s, field, label_override, nullptr, true, [&](const std::string&) {
+    const core::FieldDef* f = core::FindField(field);
+    const double step = f != nullptr ? f->step : 0;
+    const char* format = f != nullptr && f->format != nullptr ? f->format : "%.2f";
+    return ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
+  });
+}
+
+bool FieldBool(State& s, const char* field, bool* v, const char* label_override, const char* help) {
+  return FieldFrame(s, field, label_override, help, false,
+                    [&](const std::string& label) { return ImGui::Checkbox(label.c_str(), v); });
 }
 
 bool FieldCombo(State& s, const char* field, int* index, int count, const char* (*names)(int), const char* help,
@@ -224,34 +214,26 @@ bool FieldCombo(State& s, const char* field, int* index, int count, const char* 
 
 bool FieldCombo(State& s, const char* field, int* index, const std::vector<const char*>& names, const char* help,
                 const char* label_override) {
-  s.shown_fields.push_back(field);
-  const auto diags = DiagnosticsFor(s, field);
-  const std::string label = FieldLabel(field, label_override);
-  RowLabel(label.c_str());
-  const int pushed = PushFlag(diags);
-  bool changed = false;
-  const int count = static_cast<int>(names.size());
-  const char* preview = *index >= 0 && *index < count ? names[static_cast<size_t>(*index)] : nullptr;
-  if (preview == nullptr) preview = "?";
-  if (ImGui::BeginCombo(Id(field).c_str(), preview)) {
-    for (int i = 0; i < count; ++i) {
-      const char* n = names[static_cast<size_t>(i)];
-      if (n == nullptr) continue;  // filtered out
-      const bool selected = i == *index;
-      if (ImGui::Selectable(n, selected)) {
-        changed = *index != i;
-        *index = i;
+  return FieldFrame(s, field, label_override, help, true, [&](const std::string&) {
+    bool changed = false;
+    const int count = static_cast<int>(names.size());
+    const char* preview = *index >= 0 && *index < count ? names[static_cast<size_t>(*index)] : nullptr;
+    if (preview == nullptr) preview = "?";
+    if (ImGui::BeginCombo(Id(field).c_str(), preview)) {
+      for (int i = 0; i < count; ++i) {
+        const char* n = names[static_cast<size_t>(i)];
+        if (n == nullptr) continue;  // filtered out
+        const bool selected = i == *index;
+        if (ImGui::Selectable(n, selected)) {
+          changed = *index != i;
+          *index = i;
+        }
+        if (selected) ImGui::SetItemDefaultFocus();
       }
-      if (selected) ImGui::SetItemDefaultFocus();
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
-  }
-  PopFlag(pushed);
-  MarkItem(s, field);
-  FieldTooltip(s, field, help);
-  Messages(diags);
-  if (changed) Changed(s, label.c_str());
-  return changed;
+    return changed;
+  });
 }
 
 }  // namespace llmmem::app

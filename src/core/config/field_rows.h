@@ -109,6 +109,15 @@ void AddServingRows(std::vector<FieldDef>& out);   // fields_serving.cpp
   }
 // An enumerated setting of the workload (enum_table.h): ids, parser and the error message
 // ("\"x\" is not WHAT; one of: a, b, c") come from its table; the help is HELP followed by
+// A choice of the model from its enumeration's table (model/model_enums.h).
+#define LLMMEM_MODEL_ENUM(NAME, MEMBER, GROUP, LABEL, HELP, WHAT)                                           \
+  TextRow(                                                                                                  \
+      NAME, FieldKind::kText, true, GROUP, LABEL,                                                           \
+      Lasting(std::string(HELP) + IdList<decltype(ModelSpec::MEMBER)>(" or ")),                             \
+      [](const Config& c) { return std::string(Id(c.model.MEMBER)); },                                      \
+      [](Config& c, const std::string& t) {                                                                 \
+        return ParseId(t, c.model.MEMBER) ? std::string() : NotOneOf<decltype(ModelSpec::MEMBER)>(t, WHAT); \
+      })
 // the choices ("pipeline schedule: " -> "pipeline schedule: 1f1b, interleaved or gpipe").
 #define LLMMEM_ENUM(NAME, PATH, GROUP, LABEL, HELP, WHAT)                                      \
   TextRow(                                                                                     \

@@ -14,7 +14,7 @@
 
 namespace llmmem::core {
 
-enum class FieldKind { kInt, kNumber, kBool, kDtype, kLoraTargets, kMlp, kNorm, kQkNorm, kArch, kText };
+enum class FieldKind { kInt, kNumber, kBool, kDtype, kLoraTargets, kText };
 
 // Where the UI shows a field (and the headings of --help), in display order.
 enum class FieldGroup : uint8_t {

@@ -4,6 +4,7 @@
 
 #include "core/model/activation_fn.h"
 #include "core/config/field_rows.h"
+#include "core/model/model_enums.h"
 #include "core/config/limits.h"
 #include "core/io/safe_text.h"
 
@@ -20,18 +21,7 @@ void AddModelRows(std::vector<FieldDef>& out) {
             c.model.name = CutUtf8(t, 200);
             return std::string();
           }),
-      TextRow(
-          "arch", FieldKind::kArch, true, kArch, "Encoder only (BERT)", "decoder or encoder",
-          [](const Config& c) { return std::string(c.model.arch == Arch::kEncoder ? "encoder" : "decoder"); },
-          [](Config& c, const std::string& t) {
-            if (t == "decoder")
-              c.model.arch = Arch::kDecoder;
-            else if (t == "encoder")
-              c.model.arch = Arch::kEncoder;
-            else
-              return "\"" + t + "\" is not decoder or encoder";
-            return std::string();
-          }),
+      LLMMEM_MODEL_ENUM("arch", arch, kArch, "Encoder only (BERT)", "", "an architecture"),
       LLMMEM_MODEL_INT("vocab", vocab, kDims, "Vocabulary", 1, 10'000'000, 1024, 32768, "vocabulary size V"),
       LLMMEM_MODEL_INT("hidden", hidden, kDims, "Hidden size", 1, 1'048'576, 256, 1024, "hidden size h"),
       LLMMEM_MODEL_INT("layers", layers, kDims, "Layers", 1, 16'384, 1, 8, "transformer layers L"),
@@ -41,18 +31,8 @@ void AddModelRows(std::vector<FieldDef>& out) {
       LLMMEM_MODEL_INT("head_dim", head_dim, kDims, "Head dim", 1, 65'536, 16, 64,
                        "dimension of one head (follows hidden / heads unless given)"),
       LLMMEM_MODEL_INT("ffn", ffn, kDims, "MLP size", 1, 16'777'216, 256, 1024, "MLP intermediate size f"),
-      TextRow(
-          "mlp", FieldKind::kMlp, true, kDims, "MLP kind", "gated (SwiGLU/GeGLU, 3 matrices) or plain (GeLU/ReLU, 2)",
-          [](const Config& c) { return std::string(c.model.mlp == MlpKind::kGated ? "gated" : "plain"); },
-          [](Config& c, const std::string& t) {
-            if (t == "gated")
-              c.model.mlp = MlpKind::kGated;
-            else if (t == "plain")
-              c.model.mlp = MlpKind::kPlain;
-            else
-              return "\"" + t + "\" is not gated or plain";
-            return std::string();
-          }),
+      LLMMEM_MODEL_ENUM("mlp", mlp, kDims, "MLP kind",
+                        "MLP kind (plain: GeLU/ReLU, 2 matrices; gated: SwiGLU/GeGLU, 3): ", "an MLP kind"),
       TextRow(
           "act", FieldKind::kText, true, kDims, "Activation", "MLP activation function (transformers ACT2FN name)",
           [](const Config& c) { return std::string(Id(c.model.act)); },
@@ -62,36 +42,9 @@ void AddModelRows(std::vector<FieldDef>& out) {
             c.model.act = v;
             return std::string();
           }),
-      TextRow(
-          "norm", FieldKind::kNorm, true, kDims, "Norm", "rmsnorm or layernorm",
-          [](const Config& c) { return std::string(c.model.norm == NormKind::kRmsNorm ? "rmsnorm" : "layernorm"); },
-          [](Config& c, const std::string& t) {
-            if (t == "rmsnorm")
-              c.model.norm = NormKind::kRmsNorm;
-            else if (t == "layernorm")
-              c.model.norm = NormKind::kLayerNorm;
-            else
-              return "\"" + t + "\" is not rmsnorm or layernorm";
-            return std::string();
-          }),
-      TextRow(
-          "qk_norm", FieldKind::kQkNorm, true, kArch, "Q/K norm", "none, per_head (Qwen3, Gemma 3) or full (OLMo 2)",
-          [](const Config& c) {
-            return std::string(c.model.qk_norm == QkNorm::kNone      ? "none"
-                               : c.model.qk_norm == QkNorm::kPerHead ? "per_head"
-                                                                     : "full");
-          },
-          [](Config& c, const std::string& t) {
-            if (t == "none")
-              c.model.qk_norm = QkNorm::kNone;
-            else if (t == "per_head")
-              c.model.qk_norm = QkNorm::kPerHead;
-            else if (t == "full")
-              c.model.qk_norm = QkNorm::kFull;
-            else
-              return "\"" + t + "\" is not none, per_head or full";
-            return std::string();
-          }),
+      LLMMEM_MODEL_ENUM("norm", norm, kDims, "Norm", "", "a norm"),
+      LLMMEM_MODEL_ENUM("qk_norm", qk_norm, kArch, "Q/K norm",
+                        "norm on queries and keys (per_head: Qwen3, Gemma 3; full: OLMo 2): ", "a Q/K norm"),
       LLMMEM_MODEL_BOOL("qkv_bias", qkv_bias, kArch, "Q/K/V biases", "biases on Q, K, V"),
       LLMMEM_MODEL_BOOL("attn_out_bias", attn_out_bias, kArch, "Attention output bias", "bias on the attention output"),
       LLMMEM_MODEL_BOOL("mlp_bias", mlp_bias, kArch, "MLP biases", "biases in the MLP"),

@@ -10,10 +10,16 @@
 
 namespace llmmem::core {
 
-enum class MlpKind : uint8_t { kPlain, kGated };         // 2 matrices (GeLU/ReLU) or 3 (SwiGLU/GeGLU)
-enum class NormKind : uint8_t { kLayerNorm, kRmsNorm };  // weight + bias, or weight only
-enum class QkNorm : uint8_t { kNone, kPerHead, kFull };  // Qwen3/Gemma3: per head_dim; OLMo2: whole projection
-enum class Arch : uint8_t { kDecoder, kEncoder };
+// Their tables (ids, labels, help): model_enums.h.
+enum class MlpKind : uint8_t { kPlain, kGated, kLast = kGated };           // 2 matrices (GeLU/ReLU) or 3 (SwiGLU/GeGLU)
+enum class NormKind : uint8_t { kLayerNorm, kRmsNorm, kLast = kRmsNorm };  // weight + bias, or weight only
+enum class QkNorm : uint8_t {
+  kNone,
+  kPerHead,
+  kFull,
+  kLast = kFull
+};  // Qwen3/Gemma3: per head_dim; OLMo2: whole projection
+enum class Arch : uint8_t { kDecoder, kEncoder, kLast = kEncoder };
 // The MLP's activation function as transformers' ACT2FN names it (config hidden_act /
 // activation_function); it decides how many tensors autograd keeps inside it
 // (activation_fn.h).

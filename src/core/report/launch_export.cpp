@@ -101,6 +101,14 @@ EnumTable<LaunchTargetInfo> TableOf(LaunchTarget) { return TableFrom(kTargets); 
 
 namespace {
 
+// The --quantization value vLLM and SGLang both take for a checkpoint's format; "" when none.
+const char* ServerQuantization(Dtype d) {
+  if (d == Dtype::kAwq) return "awq";
+  if (d == Dtype::kGptq) return "gptq";
+  if (d == Dtype::kFp8) return "fp8";
+  return "";
+}
+
 std::string Vllm(const Config& c) {
   Config x = c;
   x.mode = Mode::kInference;
@@ -111,12 +119,8 @@ std::string Vllm(const Config& c) {
   if (c.pp > 1) a.insert(a.end(), {"--pipeline-parallel-size", Str(c.pp)});
   a.insert(a.end(), {"--max-model-len", Str(c.seq), "--gpu-memory-utilization", Num(s.mem_fraction), "--max-num-seqs",
                      Str(s.max_num_seqs), "--max-num-batched-tokens", Str(s.batched_tokens)});
-  if (c.dtype == Dtype::kAwq)
-    a.insert(a.end(), {"--quantization", "awq"});
-  else if (c.dtype == Dtype::kGptq)
-    a.insert(a.end(), {"--quantization", "gptq"});
-  else if (c.dtype == Dtype::kFp8)
-    a.insert(a.end(), {"--quantization", "fp8"});
+  if (*ServerQuantization(c.dtype) != '\0')
+    a.insert(a.end(), {"--quantization", ServerQuantization(c.dtype)});
   else if (c.dtype == Dtype::kNf4 || c.dtype == Dtype::kInt4)
     a.insert(a.end(), {"--quantization", "bitsandbytes"});
   else if (c.dtype <= Dtype::kBf16)
@@ -139,12 +143,8 @@ std::string Sglang(const Config& c) {
   a.insert(a.end(), {"--context-length", Str(c.seq), "--mem-fraction-static", Num(s.mem_fraction),
                      "--chunked-prefill-size", Str(s.batched_tokens), "--cuda-graph-max-bs", Str(s.max_num_seqs),
                      "--max-running-requests", Str(std::max<int64_t>(c.batch, 1))});
-  if (c.dtype == Dtype::kAwq)
-    a.insert(a.end(), {"--quantization", "awq"});
-  else if (c.dtype == Dtype::kGptq)
-    a.insert(a.end(), {"--quantization", "gptq"});
-  else if (c.dtype == Dtype::kFp8)
-    a.insert(a.end(), {"--quantization", "fp8"});
+  if (*ServerQuantization(c.dtype) != '\0')
+    a.insert(a.end(), {"--quantization", ServerQuantization(c.dtype)});
   else if (c.dtype <= Dtype::kBf16)
     a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
   if (c.kv_dtype == Dtype::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});

@@ -7,6 +7,7 @@
 #include "core/config/gpu_count.h"
 #include "core/report/units.h"
 #include "core/config/validate.h"
+#include "core/solve/largest_fitting.h"
 
 namespace llmmem::core {
 namespace {
@@ -16,27 +17,6 @@ double PeakWithDp(Config c, int64_t dp) {
   if (c.zero_group > 0) c.zero_group = 0;  // shard over all replicas when solving for dp
   const Totals t = EstimateTotals(c);
   return t.ok ? t.peak_bytes : INFINITY;
-}
-
-// Largest value in [1, hi] for which fits(value) holds, assuming monotonicity; 0 if none.
-template <class Fits>
-int64_t LargestFitting(int64_t hi, Fits&& fits) {
-  if (!fits(1)) return 0;
-  int64_t lo = 1;
-  int64_t step = 1;
-  while (lo + step <= hi && fits(lo + step)) {
-    lo += step;
-    step *= 2;
-  }
-  int64_t top = lo + step <= hi ? lo + step : hi + 1;  // fits(lo), !fits(top) or top past hi
-  while (top - lo > 1) {
-    const int64_t mid = lo + (top - lo) / 2;
-    if (fits(mid))
-      lo = mid;
-    else
-      top = mid;
-  }
-  return lo;
 }
 
 }  // namespace

@@ -7,31 +7,12 @@
 #include "core/catalogue/gpus.h"
 #include "core/config/fields.h"
 #include "core/estimate/serving.h"
+#include "core/solve/largest_fitting.h"
 
 namespace llmmem::core {
 namespace {
 
 bool Fits(const Config& c) { return EstimateTotals(c).Fits(); }
-
-// Largest value in [1, hi] for which fits(value) holds, assuming it is monotone; 0 if none.
-template <class F>
-int64_t Largest(int64_t hi, F&& fits) {
-  if (hi < 1 || !fits(1)) return 0;
-  int64_t lo = 1, step = 1;
-  while (lo + step <= hi && fits(lo + step)) {
-    lo += step;
-    step *= 2;
-  }
-  int64_t top = lo + step <= hi ? lo + step : hi + 1;
-  while (top - lo > 1) {
-    const int64_t mid = lo + (top - lo) / 2;
-    if (fits(mid))
-      lo = mid;
-    else
-      top = mid;
-  }
-  return lo;
-}
 
 }  // namespace
 
@@ -57,12 +38,12 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
   r.model_context = ModelContext(c.model);
 
   Config x = base;
-  r.max_context = Largest(static_cast<int64_t>(FindField("seq")->max), [&](int64_t v) {
+  r.max_context = LargestFitting(static_cast<int64_t>(FindField("seq")->max), [&](int64_t v) {
     x.seq = v;
     return Fits(x);
   });
   x = base;
-  r.max_concurrency = Largest(static_cast<int64_t>(FindField("batch")->max), [&](int64_t v) {
+  r.max_concurrency = LargestFitting(static_cast<int64_t>(FindField("batch")->max), [&](int64_t v) {
     x.batch = v;
     return Fits(x);
   });
