@@ -115,7 +115,8 @@ void Precision(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
       training
-          ? std::vector<const char*>{"dtype",      "autocast",       "gptq_bits",      "group_size", "nf4_double_quant",
+          ? std::vector<const char*>{"dtype",      "autocast",       "norms_fp32",
+                                     "gptq_bits",  "group_size",     "nf4_double_quant",
                                      "grad_dtype", "master_weights", "grad_accum_fp32"}
           : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
   if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
@@ -133,6 +134,7 @@ void Precision(State& s, bool training) {
     int amp = c.autocast == core::Dtype::kBf16 ? 1 : c.autocast == core::Dtype::kFp16 ? 2 : 0;
     if (FieldCombo(s, "autocast", &amp, 3, [](int i) { return i == 0 ? Tr("off") : core::Info(kAutocast[i]).label; }))
       c.autocast = kAutocast[amp];
+    if (c.mode == core::Mode::kQlora && c.autocast != core::Dtype::kCount) FieldBool(s, "norms_fp32", &c.norms_fp32);
     DtypeField(s, "grad_dtype", &c.grad_dtype, true);
     FieldBool(s, "master_weights", &c.master_weights);
     FieldBool(s, "grad_accum_fp32", &c.grad_accum_fp32);

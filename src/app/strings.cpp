@@ -416,6 +416,7 @@ const Translation kStrings[] = {
     {"MLP and experts", "MLP 与专家"},
     {"Norms", "归一化"},
     {"Autocast (AMP)", "自动混合精度（AMP）"},
+    {"fp32 norms (QLoRA)", "fp32 归一化层（QLoRA）"},
     {"plain (2 matrices)", "普通（2 个矩阵）"},
     {"gated (SwiGLU, 3)", "门控（SwiGLU，3 个矩阵）"},
     {"per head (Qwen3, Gemma 3)", "逐头（Qwen3、Gemma 3）"},

@@ -62,6 +62,9 @@ def training_rows(cli, records):
                "framework": r["framework"].split(" (")[0], "notes": r.get("notes", "")}
         if err:
             row.update(estimate=None, ratio=None, why="the CLI refused the flags: " + err)
+        elif r.get("not_comparable"):  # the record says why its figure cannot be this recipe's
+            est = out["per_gpu"]["allocated_bytes"]
+            row.update(estimate=est, ratio=est / measured, comparable=False, why="not comparable: " + r["not_comparable"])
         elif measure is None:
             est = out["per_gpu"]["allocated_bytes"]
             row.update(estimate=est, ratio=est / measured, comparable=False,

@@ -83,6 +83,9 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
             c.autocast = d;
             return std::string();
           }),
+      LLMMEM_BOOL("norms_fp32", norms_fp32, G::kPrecision, "fp32 norms (QLoRA)",
+                  "QLoRA's norm weights in fp32 (peft prepare_model_for_kbit_training): under autocast the "
+                  "residual stream and the MLP's intermediates become fp32"),
       LLMMEM_INT("group_size", quant.group_size, G::kPrecision, "Group size", "", 1, 1'048'576, 32, 128,
                  "GPTQ/AWQ group size: weights per scale"),
       LLMMEM_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1, "GPTQ/AWQ bits per weight"),

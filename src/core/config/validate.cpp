@@ -167,6 +167,11 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Error(DiagId::kOutOfRange, "cublas_workspace_mib",
             "cublas_workspace_mib is a size in MiB, or -1 for PyTorch's default for the GPU");
   }
+  if (c.norms_fp32 && (c.mode != Mode::kQlora || c.autocast == Dtype::kCount || !IsHuggingFace(c.framework))) {
+    k.Error(DiagId::kInconsistent, "norms_fp32",
+            "fp32 norms are prepare_model_for_kbit_training's on a QLoRA model under autocast (mode qlora, autocast "
+            "bf16 or fp16, a Hugging Face profile); without autocast a 16-bit Linear cannot take their fp32 output");
+  }
   if (c.autocast != Dtype::kCount) {
     if (!training) {
       k.Error(DiagId::kInconsistent, "autocast",

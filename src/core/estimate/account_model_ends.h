@@ -78,8 +78,8 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
     const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
     const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)"
                                                         : "MulBackward0 (other) in apply_rotary_pos_emb";
-    // cos and sin come back in the hidden states' format: the stream's (fp32 under AMP).
-    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", StreamBytes(c), "2s*d_head",
+    // cos and sin come back in the embedding output's format (fp32 under AMP over fp32 weights).
+    f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", EmbeddingOutputBytes(c), "2s*d_head",
                 EndSplit::kNone, 2 * d.s_local * rope, node, "not in the paper: one cos/sin pair per forward",
                 src::kHfModeling});
   }
@@ -88,7 +88,7 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
   // the eager path's 4-D causal mask (SDPA and flash_attention_2 get none without
   // padding) and the position ids, shared by all layers.
   if (c.framework == Framework::kHfEager) {
-    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", StreamBytes(c), "bs^2",
+    f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", EmbeddingOutputBytes(c), "bs^2",
                 EndSplit::kNone, d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
                 "not in the paper: eager attention's 4-D float mask", src::kHfModeling});
   }

@@ -220,6 +220,8 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
   const Config& c = d.c;
   const ModelSpec& m = c.model;
   const double e = ActivationBytes(c);
+  // The f-wide tensors: fp32 when bitsandbytes returns gate/up in an fp32 input's format.
+  const double mid = Fp32NormStream(c) ? 4.0 : e;
   const ActivationFnInfo& act = Info(m.act);
   const double tf = w.sb * w.f;
   const bool gated = m.mlp == MlpKind::kGated;
@@ -237,32 +239,32 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
   }
   if (gated && c.framework == Framework::kLiger) {
     // LigerSiLUMulFunction keeps a and b and recomputes silu(a) in backward.
-    f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output", e, "sbf", tf, Split::kTp,
+    f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output", mid, "sbf", tf, Split::kTp,
                   "LigerSiLUMulFunction (a)", ""});
-    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp,
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", mid, "sbf", tf, Split::kTp,
                   "LigerSiLUMulFunction (b)", ""});
   } else if (gated) {
     f(LayerTensor{
         LayerGroup::kMlp, "act_inside",
         act.saved_inside == 1 ? "Gate projection output (activation input)"
                               : "Gate output and tensors inside the activation",
-        e, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
+        mid, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
         act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
-    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", e, "sbf", tf, Split::kTp, "MulBackward0 (self)",
+    f(LayerTensor{LayerGroup::kMlp, "act_out", "Activation output", mid, "sbf", tf, Split::kTp, "MulBackward0 (self)",
                   ""});
-    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", e, "sbf", tf, Split::kTp, "MulBackward0 (other)",
-                  ""});
+    f(LayerTensor{LayerGroup::kMlp, "up_out", "Up projection output", mid, "sbf", tf, Split::kTp,
+                  "MulBackward0 (other)", ""});
   } else if (act.saved_inside > 0) {
     f(LayerTensor{
         LayerGroup::kMlp, "act_inside",
         act.saved_inside == 1 ? "Up projection output (activation input)"
                               : "Up output and tensors inside the activation",
-        e, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
+        mid, "sbf", tf * act.saved_inside, Split::kTp, act.saved,
         act.saved_inside == 1 ? "" : "the paper keeps only the activation's input; this function keeps more"});
   }
   if (LinearKeepsInput(d, kLoraDown) || act.keeps_output) {
     f(LayerTensor{LayerGroup::kMlp, gated ? "product" : "act_output",
-                  gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)", e, "sbf", tf,
+                  gated ? "Gate x up product (down_proj input)" : "Activation output (down_proj input)", mid, "sbf", tf,
                   Split::kTp, act.keeps_output && !gated ? act.saved : "MmBackward0 (self) of down_proj", ""});
   }
   if (c.dropout && IsGpt2Family(m)) {

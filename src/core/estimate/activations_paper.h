@@ -52,13 +52,25 @@ inline double ActivationBytes(const Config& c) {
   return c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
 }
 
+// fp32 norm weights in a QLoRA model under AMP (peft prepare_model_for_kbit_training casts
+// every non-quantised parameter to fp32; trl 0.13 casts the embeddings and head back to bf16
+// but keeps the norms, trl/trainer/utils.py peft_module_casting_to_bf16): the norms' outputs
+// are fp32, bitsandbytes' Linear4bit returns its input's format (out.to(inp_dtype)), so the
+// residual stream and the MLP's intermediates are fp32. Validate allows it only there.
+inline bool Fp32NormStream(const Config& c) { return c.norms_fp32 && Autocast(c) && c.mode == Mode::kQlora; }
+
 // Bytes of the residual stream (the embedding's output and every residual add): under AMP
 // the weights' format (fp32 weights make an fp32 stream), else the activations'.
 inline double StreamBytes(const Config& c) {
-  if (Autocast(c) && (c.dtype == Dtype::kFp32 || c.dtype == Dtype::kBf16 || c.dtype == Dtype::kFp16))
-    return Info(c.dtype).bits / 8.0;
+  if (Fp32NormStream(c)) return 4.0;
+  if (Autocast(c) && IsPlainFloat(c.dtype)) return Info(c.dtype).bits / 8.0;
   return ActivationBytes(c);
 }
+
+// Bytes of the embedding's output, which LlamaModel hands rotary_emb (cos and sin come back
+// in its format) and the eager causal mask: the stream's, but bf16 under fp32 norms (trl casts
+// the embeddings back to bf16; the stream turns fp32 only after the first norm).
+inline double EmbeddingOutputBytes(const Config& c) { return Fp32NormStream(c) ? ActivationBytes(c) : StreamBytes(c); }
 
 // LoRA adapters (Hu et al. 2021): B's input x.A per adapted matrix, and with lora_dropout
 // the dropped copy of the input plus its mask. Shared by every profile.

@@ -61,7 +61,10 @@ TensorSums Derived::SumTensors() const {
     const double n = static_cast<double>(ts.count);
     const double share = Share(ts);
     sum.P_gpu += rows * cols * n * share;
-    const double bytes = detail::TensorBytes(ts, own_format, c.quant) * share;
+    // norms_fp32: prepare_model_for_kbit_training keeps the norms' weights in fp32.
+    const double bytes = (c.norms_fp32 && ts.group == ParamGroup::kNorms ? rows * cols * n * 4
+                                                                        : detail::TensorBytes(ts, own_format, c.quant)) *
+                         share;
     const int g = static_cast<int>(ts.group);
     sum.own_weights.group[g] += bytes;
     sum.own_weights.params[g] += rows * cols * n * share;
@@ -160,13 +163,13 @@ Derived::Derived(const Config& config, int pipeline_stage)
       int stage;
       int64_t pp, tp, ep, lora_rank, group_size, gptq_bits;
       uint32_t lora_targets;
-      bool adapters, nf4_double_quant;
+      bool adapters, nf4_double_quant, norms_fp32;
       Dtype format;
       bool operator==(const Key& o) const {
         return model == o.model && stage == o.stage && pp == o.pp && tp == o.tp && ep == o.ep &&
                lora_rank == o.lora_rank && group_size == o.group_size && gptq_bits == o.gptq_bits &&
                lora_targets == o.lora_targets && adapters == o.adapters && nf4_double_quant == o.nf4_double_quant &&
-               format == o.format;
+               norms_fp32 == o.norms_fp32 && format == o.format;
       }
     };
     const Key key{facts.generation,
@@ -180,6 +183,7 @@ Derived::Derived(const Config& config, int pipeline_stage)
                   c.lora_targets,
                   adapters,
                   c.quant.nf4_double_quant,
+                  c.norms_fp32,
                   own_format};
     thread_local bool filled = false;
     thread_local Key last_key;
