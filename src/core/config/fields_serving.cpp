@@ -113,6 +113,9 @@ void AddServingRows(std::vector<FieldDef>& out) {
             return std::string();
           }),
       LLMMEM_BOOL("lora_dropout", lora_dropout, G::kLora, "LoRA dropout", "LoRA dropout"),
+      LLMMEM_BOOL("bnb_saves_inputs", bnb_saves_inputs, G::kLora, "4-bit layers keep inputs (bnb <= 0.42)",
+                  "QLoRA under bitsandbytes 0.42 and earlier: MatMul4Bit keeps its input for backward (later versions "
+                  "keep only the packed weight)"),
       TextRow(
           "adapter_dtype", FieldKind::kText, false, G::kLora, "Adapter format",
           Lasting("LoRA adapters' format: auto (fp32 under HF/PEFT, else the training dtype), " +

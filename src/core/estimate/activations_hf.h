@@ -50,10 +50,15 @@ inline bool CastsWeights(const Config& c) {
   return Autocast(c) && c.mode != Mode::kQlora && StreamBytes(c) != ActivationBytes(c);
 }
 
+// bitsandbytes 0.42's MatMul4Bit.forward: `if any(ctx.needs_input_grad[:2]): ctx.tensors = (A, B)`
+// (bitsandbytes/autograd/_functions.py@0.42.0:522-523), so a frozen 4-bit Linear keeps its
+// input whenever that input needs a gradient; later versions keep (None, B).
+inline bool BnbKeepsInputs(const Config& c) { return c.bnb_saves_inputs && c.mode == Mode::kQlora; }
+
 // Does a Linear's input stay saved? When its weight trains (full training), or when a
 // LoRA adapter on it keeps that very tensor (lora_A with no cast and no dropout).
 inline bool LinearKeepsInput(const Derived& d, uint32_t lora_bits) {
-  return !d.adapters || ((d.c.lora_targets & lora_bits) != 0 && !AdapterKeepsOwnInput(d.c));
+  return !d.adapters || ((d.c.lora_targets & lora_bits) != 0 && !AdapterKeepsOwnInput(d.c)) || BnbKeepsInputs(d.c);
 }
 
 // PEFT LoRA (huggingface/peft src/peft/tuners/lora/layer.py, Linear.forward):
@@ -298,12 +303,23 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
 
   if (LinearKeepsInput(d, kLoraQ | kLoraK | kLoraV)) {
     const double copies = CastCopies(d, gpt2 ? 1 : m.IsMla() ? 2 : 3);
-    f(LayerTensor{LayerGroup::kAttention, "qkv_input",
-                  copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection"
-                             : "Q/K/V projection input (norm output)",
-                  e, "sbh", w.sb * d.h * copies, Split::kSp,
-                  gpt2 ? "AddmmBackward0 (mat1) of c_attn" : "MmBackward0 (self) of q/k/v_proj",
-                  copies > 1 ? "autocast casts the norm's output once per projection: a copy for each" : ""});
+    LayerTensor in{LayerGroup::kAttention,
+                   "qkv_input",
+                   copies > 1 ? "Q/K/V projection inputs, cast by autocast per projection"
+                              : "Q/K/V projection input (norm output)",
+                   e,
+                   "sbh",
+                   w.sb * d.h * copies,
+                   Split::kSp,
+                   BnbKeepsInputs(c) ? "MatMul4Bit (A) of q/k/v_proj"
+                   : gpt2            ? "AddmmBackward0 (mat1) of c_attn"
+                                     : "MmBackward0 (self) of q/k/v_proj",
+                   copies > 1 ? "autocast casts the norm's output once per projection: a copy for each" : ""};
+    // Kept for a 4-bit base's input gradient alone, it is not kept where no gradient flows:
+    // the first layer under the frozen embedding.
+    in.first_layer_kept =
+        !d.adapters || ((c.lora_targets & (kLoraQ | kLoraK | kLoraV)) != 0 && !AdapterKeepsOwnInput(c));
+    f(in);
   }
   if (m.IsMla()) {
     f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e, "sb(r_kv + r_q)",

@@ -1,3 +1,4 @@
+// QLoRA as particular stacks run it: fp32 norms under AMP (trl + peft) and bitsandbytes 0.42.
 // QLoRA with fp32 norms (peft's prepare_model_for_kbit_training, as trl 0.13 calls it) under
 // AMP, against fms-acceleration's own pair of runs that differ only in it
 // (scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917, Mistral-7B
@@ -38,6 +39,41 @@ TEST_CASE("fp32 norms: the residual stream turns fp32, as fms-acceleration's twi
   Config no_amp = FmsMistralQlora(true);
   no_amp.autocast = Dtype::kCount;  // without autocast a bf16 Linear cannot take the fp32 norm output
   CHECK(HasErrors(Validate(no_amp)));
+}
+
+}  // namespace
+}  // namespace llmmem::test
+
+namespace llmmem::test {
+namespace {
+
+// bitsandbytes 0.42 (litgpt pins it): MatMul4Bit keeps each 4-bit Linear's input when that
+// input needs a gradient. Beside what the adapters keep, a layer then holds the norm output
+// q/k/v read, the one gate/up read and down's input: 2 B x tokens x (h + h + f), all layers
+// but the first's q/k/v input (the frozen embedding gives it no gradient).
+TEST_CASE("bnb 0.42: a 4-bit Linear keeps its input, but not in the first layer's Q/K/V") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-3.2-1b")->model;
+  REQUIRE(FindField("mode")->set(c, "qlora").empty());
+  c.batch = 2;
+  c.seq = 512;
+  c.lora_targets = kLoraQ | kLoraV;
+  c.adapter_dtype = Dtype::kBf16;  // litgpt's adapters are in the model's dtype: they share the input
+  c.fragmentation_pct = 0;         // the reserve would grow with what is added
+  const double before = Explain(c).totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  c.bnb_saves_inputs = true;
+  const double after = Explain(c).totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  const double tokens = 2 * 512, h = 2048, f = 8192, L = 16;
+  // q and v's lora_A already keep the norm output they share (bf16 adapters): only the MLP's.
+  CHECK(after - before == 2 * tokens * (h + f) * L);
+  c.lora_targets = kLoraO;  // now nothing shares the Q/K/V input: 4-bit q/k/v keep it, layer 0 excepted
+  c.bnb_saves_inputs = false;
+  const double before_o = Explain(c).totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  c.bnb_saves_inputs = true;
+  const double after_o = Explain(c).totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  CHECK(after_o - before_o == 2 * tokens * (h * (L - 1) + (h + f) * L));
+  c.mode = Mode::kLora;
+  CHECK(HasErrors(Validate(c)));
 }
 
 }  // namespace
