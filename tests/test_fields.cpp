@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/i18n.h"
+#include "core/config/config_schema.h"
 #include "core/config/fields.h"
 #include "core/report/units.h"
 #include "setups.h"
@@ -135,3 +136,30 @@ TEST_CASE("Fields: a flag's bad value names the flag and the row's range") {
         "--batch: batch: \"x\" is not a number (write it in decimal, like 8, 0.5 or 1e9) (allowed 1 to 1048576)");
 }
 #endif
+
+TEST_CASE("Fields: the JSON Schema has one property per row, with its type, range, default and help") {
+  const Json schema = ConfigSchema();
+  const Json* properties = schema.Find("properties");
+  REQUIRE(properties != nullptr);
+  const Config defaults = DefaultConfig();
+  size_t described = 0;
+  for (const FieldDef& f : Fields()) {
+    const std::string name = f.name;
+    CAPTURE(name);
+    const Json* where = f.model_field ? properties->Find("model")->Find("properties") : properties;
+    const Json* p = where->Find(f.name);
+    REQUIRE(p != nullptr);
+    const std::string type = p->Find("type")->AsString();
+    CHECK(type == (f.kind == FieldKind::kInt      ? "integer"
+                   : f.kind == FieldKind::kNumber ? "number"
+                   : f.kind == FieldKind::kBool   ? "boolean"
+                                                  : "string"));
+    if (f.Numeric()) {
+      CHECK(p->Find("minimum")->AsNumber() == f.min);
+      CHECK(p->Find("maximum")->AsNumber() == f.max);
+    }
+    CHECK(p->Find("description")->AsString().find(f.help) == 0);
+    ++described;
+  }
+  CHECK(described == Fields().size());
+}

@@ -10,6 +10,7 @@
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits,
 //     changes_workload, query}] (as llmmem --doctor --json's "doctor": core/doctor_json.h)
+//   configSchema() -> the configuration's JSON Schema (as llmmem --schema: core/config/config_schema.h)
 //   compat(configJson, "deepspeed" | "megatron", gpusPerNode) -> that tool's figures (as
 //     llmmem --compat ... --json's "compat")
 //   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
@@ -33,6 +34,7 @@
 #include <string>
 
 #include "core/config/config_json.h"
+#include "core/config/config_schema.h"
 #include "core/solve/doctor.h"
 #include "core/solve/doctor_json.h"
 #include "core/report/export.h"
@@ -184,6 +186,8 @@ std::string Fit(const std::string& config_json) {
   return core::FitToJson(parsed.config).Dump();
 }
 
+std::string ConfigSchemaJson() { return core::ConfigSchema().Dump(); }
+
 std::string Compat(const std::string& config_json, const std::string& tool, int gpus_per_node) {
   if (tool != "deepspeed" && tool != "megatron") {
     return ErrorDocument({{core::DiagId::kUnknownValue, core::Severity::kError, "tool",
@@ -233,6 +237,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);
   emscripten::function("compat", &Compat);
+  emscripten::function("configSchema", &ConfigSchemaJson);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a
   // std::string byte for byte.
   emscripten::function("inspectWeightHeader", &InspectWeightHeader);

@@ -99,6 +99,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       r.options.list_gpus = true;
       continue;
     }
+    if (arg == "--schema") {
+      r.options.schema = true;
+      continue;
+    }
     if (arg == "-h" || arg == "--help") {
       r.options.help = true;
       continue;
@@ -412,6 +416,7 @@ std::string HelpText() {
       "\n"
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
+      "  --schema             print the configuration's JSON Schema (every setting: type, range, default, help)\n"
       "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
       "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " +

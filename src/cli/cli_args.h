@@ -23,8 +23,9 @@ struct CliOptions {
   bool help = false;
   bool list_models = false;
   bool list_gpus = false;
-  bool fit = false;    // `llmmem fit ...`: the inverse questions
-  std::string compat;  // "deepspeed" or "megatron": also print that tool's figure
+  bool schema = false;  // --schema: the configuration's JSON Schema
+  bool fit = false;     // `llmmem fit ...`: the inverse questions
+  std::string compat;   // "deepspeed" or "megatron": also print that tool's figure
   int gpus_per_node = 8;
   std::vector<std::string> weights_files;  // --weights-file: inspect headers instead of estimating
   bool show_formulas = false;

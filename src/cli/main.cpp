@@ -9,6 +9,7 @@
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
+#include "core/config/config_schema.h"
 #include "core/solve/fit_json.h"
 #include "core/solve/compat.h"
 #include "core/solve/doctor.h"
@@ -59,6 +60,10 @@ int main(int argc, char** argv) {
   }
   if (parsed.options.list_gpus) {
     Print(std::cout, cli::RenderGpuList());
+    return 0;
+  }
+  if (parsed.options.schema) {
+    std::cout << core::ConfigSchema().Dump(2) << "\n";
     return 0;
   }
   bool errors = false;

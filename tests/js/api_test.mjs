@@ -196,6 +196,24 @@ check('doctor and compat (issue 13): the JS API prints what llmmem --doctor --js
   assert.equal(JSON.parse(api.compat(JSON.stringify(cfg), 'deepspeed', 0)).ok, false);
 });
 
+check('configSchema (issue 13): one property per setting, generated from the field table, as llmmem --schema', () => {
+  const schema = JSON.parse(api.configSchema());
+  const native = JSON.parse(execFileSync(root + 'build/native/llmmem', ['--schema'], { encoding: 'utf8' }));
+  assert.deepEqual(schema, native);
+  const cfg = JSON.parse(api.defaultConfig());
+  // Every key of a configuration is described, with the type its value has.
+  const typeOf = v => (typeof v === 'number' ? ['integer', 'number'] : [typeof v]);
+  for (const [key, value] of Object.entries(cfg)) {
+    if (key === 'model') continue;
+    assert.ok(schema.properties[key], key);
+    assert.ok(typeOf(value).includes(schema.properties[key].type), key);
+  }
+  for (const key of Object.keys(cfg.model)) assert.ok(schema.properties.model.properties[key], 'model.' + key);
+  assert.equal(schema.properties.seq.minimum, 1);
+  assert.equal(schema.properties.batch.type, 'integer');
+  assert.match(schema.properties.autocast.description, /bf16/);
+});
+
 check('model changes (issue 13): --hidden keeps the preset and names the change, as the CLI', () => {
   for (const hidden of [4096, 5120]) {
     const js = JSON.parse(api.estimate(JSON.stringify({model: {preset: 'llama-3.1-8b', hidden}})));
