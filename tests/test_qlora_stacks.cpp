@@ -1,4 +1,4 @@
-// QLoRA as particular stacks run it: fp32 norms under AMP (trl + peft) and bitsandbytes 0.42.
+// QLoRA as particular stacks run it: fp32 norms under AMP (trl + peft), bitsandbytes 0.42, a 4-bit head.
 // QLoRA with fp32 norms (peft's prepare_model_for_kbit_training, as trl 0.13 calls it) under
 // AMP, against fms-acceleration's own pair of runs that differ only in it
 // (scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917, Mistral-7B
@@ -73,6 +73,31 @@ TEST_CASE("bnb 0.42: a 4-bit Linear keeps its input, but not in the first layer'
   const double after_o = Explain(c).totals.moment_bytes[static_cast<int>(Moment::kForwardEnd)];
   CHECK(after_o - before_o == 2 * tokens * (h * (L - 1) + (h + f) * L));
   c.mode = Mode::kLora;
+  CHECK(HasErrors(Validate(c)));
+}
+
+}  // namespace
+}  // namespace llmmem::test
+
+namespace llmmem::test {
+namespace {
+
+// litgpt's QLoRA (Lightning's BitsandbytesPrecision makes every nn.Linear NF4): the head is
+// 4-bit too, and its backward dequantises it, fp16 then bf16, beside everything the loss left.
+TEST_CASE("A 4-bit output head: NF4 at rest, 4 B per weight while its backward runs") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-3.1-8b")->model;
+  REQUIRE(FindField("mode")->set(c, "qlora").empty());
+  const Estimate plain = Explain(c);
+  c.quantized_head = true;
+  const Estimate nf4 = Explain(c);
+  const double V = 128256, h = 4096;
+  const double head16 = plain.tree.Find("total.model_states.weights.head")->bytes;
+  const double head4 = nf4.tree.Find("total.model_states.weights.head")->bytes;
+  CHECK(head16 == 2 * V * h);
+  CHECK(head4 == V * h * BitsPerWeight(Dtype::kNf4, c.quant) / 8);
+  CHECK(nf4.tree.Find("total.activations.outputs.head_dequantised")->bytes == 4 * V * h);
+  c.model.tied_embeddings = true;  // an embedding cannot be NF4: refused, not silently counted
   CHECK(HasErrors(Validate(c)));
 }
 

@@ -159,7 +159,7 @@ void OptimizerSection(State& s) {
 void Lora(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_lora", c.mode == core::Mode::kQlora ? Tr("QLoRA adapters") : Tr("LoRA adapters"),
-               {"lora_rank", "lora_targets", "lora_dropout", "bnb_saves_inputs"}))
+               {"lora_rank", "lora_targets", "lora_dropout", "bnb_saves_inputs", "quantized_head"}))
     return;
   FieldInt(s, "lora_rank", &c.lora_rank);
   RowLabel(Tr(core::FindField("lora_targets")->label));
@@ -176,7 +176,10 @@ void Lora(State& s) {
       c.lora_targets = on ? (c.lora_targets | kTargets[i].bit) : (c.lora_targets & ~kTargets[i].bit);
   }
   FieldBool(s, "lora_dropout", &c.lora_dropout);
-  if (c.mode == core::Mode::kQlora) FieldBool(s, "bnb_saves_inputs", &c.bnb_saves_inputs);
+  if (c.mode == core::Mode::kQlora) {
+    FieldBool(s, "bnb_saves_inputs", &c.bnb_saves_inputs);
+    FieldBool(s, "quantized_head", &c.quantized_head);
+  }
 }
 
 void Overheads(State& s) {

@@ -418,6 +418,7 @@ const Translation kStrings[] = {
     {"Autocast (AMP)", "自动混合精度（AMP）"},
     {"fp32 norms (QLoRA)", "fp32 归一化层（QLoRA）"},
     {"4-bit layers keep inputs (bnb <= 0.42)", "4 位层保留输入（bnb <= 0.42）"},
+    {"4-bit output head (litgpt)", "4 位输出头（litgpt）"},
     {"plain (2 matrices)", "普通（2 个矩阵）"},
     {"gated (SwiGLU, 3)", "门控（SwiGLU，3 个矩阵）"},
     {"per head (Qwen3, Gemma 3)", "逐头（Qwen3、Gemma 3）"},

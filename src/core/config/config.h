@@ -118,8 +118,10 @@ struct Config {
   // LoRA / QLoRA.
   int64_t lora_rank = 16;
   uint32_t lora_targets = kLoraAllLinear;
-  bool bnb_saves_inputs = false;  // QLoRA under bitsandbytes <= 0.42: each 4-bit Linear keeps its input for backward
-  bool lora_dropout = false;      // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
+  bool bnb_saves_inputs = false;
+  bool quantized_head = false;  // QLoRA quantises the output head too (litgpt: every nn.Linear becomes NF4)  // QLoRA
+                                // under bitsandbytes <= 0.42: each 4-bit Linear keeps its input for backward
+  bool lora_dropout = false;    // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
   Dtype adapter_dtype = Dtype::kCount;  // the adapters' format; kCount = auto (see AdapterDtype)
 
   // Overheads, each shown as its own line.

@@ -113,6 +113,9 @@ void AddServingRows(std::vector<FieldDef>& out) {
             return std::string();
           }),
       LLMMEM_BOOL("lora_dropout", lora_dropout, G::kLora, "LoRA dropout", "LoRA dropout"),
+      LLMMEM_BOOL("quantized_head", quantized_head, G::kLora, "4-bit output head (litgpt)",
+                  "QLoRA quantises the output head too, as litgpt's BitsandbytesPrecision does to every nn.Linear; "
+                  "its backward dequantises it (4 B per weight while it runs)"),
       LLMMEM_BOOL("bnb_saves_inputs", bnb_saves_inputs, G::kLora, "4-bit layers keep inputs (bnb <= 0.42)",
                   "QLoRA under bitsandbytes 0.42 and earlier: MatMul4Bit keeps its input for backward (later versions "
                   "keep only the packed weight)"),

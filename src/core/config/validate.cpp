@@ -172,6 +172,10 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             "fp32 norms are prepare_model_for_kbit_training's on a QLoRA model under autocast (mode qlora, autocast "
             "bf16 or fp16, a Hugging Face profile); without autocast a 16-bit Linear cannot take their fp32 output");
   }
+  if (c.quantized_head && (c.mode != Mode::kQlora || c.model.tied_embeddings)) {
+    k.Error(DiagId::kInconsistent, "quantized_head",
+            "a 4-bit output head is QLoRA's, on a model whose head is not the embedding (tied_embeddings off)");
+  }
   if (c.bnb_saves_inputs && c.mode != Mode::kQlora) {
     k.Error(DiagId::kInconsistent, "bnb_saves_inputs",
             "bnb_saves_inputs describes bitsandbytes' 4-bit layers: it applies to QLoRA only");

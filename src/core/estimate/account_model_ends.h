@@ -147,10 +147,22 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
     f(EndTensor{"flce_chunk", "One chunk's logits (transient)", e, "cV", EndSplit::kTp, rows * vocab,
                 "fused_linear_cross_entropy_forward (logits_chunk)", "", src::kLiger});
   } else {
-    if (!hf || !d.adapters) {
+    const bool nf4_head = c.quantized_head && c.mode == Mode::kQlora;
+    if (!hf || !d.adapters || (nf4_head && BnbKeepsInputs(c))) {
       f(EndTensor{"head_input", "Output projection input", e, "sbh", EndSplit::kSp, sb * d.h * sp_share,
-                  hf ? "MmBackward0 (self) of lm_head" : "Megatron-Core", "",
-                  hf ? src::kHfModeling : src::kKorthikantiOutput});
+                  !hf                      ? "Megatron-Core"
+                  : nf4_head && d.adapters ? "MatMul4Bit (A) of lm_head"
+                                           : "MmBackward0 (self) of lm_head",
+                  "", hf ? src::kHfModeling : src::kKorthikantiOutput});
+    }
+    if (nf4_head) {
+      // MatMul4Bit.backward dequantises the weight (fp16: Lightning quantised it from .half())
+      // and casts it to the gradient's bf16: two V x h copies while the head's backward runs,
+      // after every chunk's loss backward (bitsandbytes@0.42.0 autograd/_functions.py:546,
+      // functional.py:1026).
+      f(EndTensor{"head_dequantised", "4-bit head dequantised in its backward (fp16 + bf16 copy)", 4, "Vh",
+                  EndSplit::kTp, vocab * d.h, "MatMul4Bit.backward (dequantize_4bit)",
+                  "not in the paper: a 4-bit head is dequantised to compute its input's gradient", src::kBnb042});
     }
     if (CastsWeights(c)) {
       f(EndTensor{"head_weight_cast", "Autocast's 16-bit copy of the output head", e, "Vh", EndSplit::kTp, vocab * d.h,

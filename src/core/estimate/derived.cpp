@@ -62,8 +62,11 @@ TensorSums Derived::SumTensors() const {
     const double share = Share(ts);
     sum.P_gpu += rows * cols * n * share;
     // norms_fp32: prepare_model_for_kbit_training keeps the norms' weights in fp32.
+    // quantized_head: litgpt's QLoRA makes the head NF4 like every other Linear.
+    const bool nf4_head = c.quantized_head && ts.role == TensorRole::kHead && own_format == Dtype::kNf4;
     const double bytes = (c.norms_fp32 && ts.group == ParamGroup::kNorms ? rows * cols * n * 4
-                                                                        : detail::TensorBytes(ts, own_format, c.quant)) *
+                          : nf4_head ? rows * cols * n * BitsPerWeight(Dtype::kNf4, c.quant) / 8
+                                     : detail::TensorBytes(ts, own_format, c.quant)) *
                          share;
     const int g = static_cast<int>(ts.group);
     sum.own_weights.group[g] += bytes;
@@ -163,13 +166,13 @@ Derived::Derived(const Config& config, int pipeline_stage)
       int stage;
       int64_t pp, tp, ep, lora_rank, group_size, gptq_bits;
       uint32_t lora_targets;
-      bool adapters, nf4_double_quant, norms_fp32;
+      bool adapters, nf4_double_quant, norms_fp32, quantized_head;
       Dtype format;
       bool operator==(const Key& o) const {
         return model == o.model && stage == o.stage && pp == o.pp && tp == o.tp && ep == o.ep &&
                lora_rank == o.lora_rank && group_size == o.group_size && gptq_bits == o.gptq_bits &&
                lora_targets == o.lora_targets && adapters == o.adapters && nf4_double_quant == o.nf4_double_quant &&
-               norms_fp32 == o.norms_fp32 && format == o.format;
+               norms_fp32 == o.norms_fp32 && quantized_head == o.quantized_head && format == o.format;
       }
     };
     const Key key{facts.generation,
@@ -184,6 +187,7 @@ Derived::Derived(const Config& config, int pipeline_stage)
                   adapters,
                   c.quant.nf4_double_quant,
                   c.norms_fp32,
+                  c.quantized_head,
                   own_format};
     thread_local bool filled = false;
     thread_local Key last_key;

@@ -80,6 +80,9 @@ inline constexpr const char* kMla =
 inline constexpr const char* kHfModeling =
     "transformers modeling_llama.py / modeling_gpt2.py under PyTorch 2.x's saving rules (derivatives.yaml); "
     "measured in tests/truth";
+inline constexpr const char* kBnb042 =
+    "bitsandbytes 0.42.0 autograd/_functions.py MatMul4Bit (forward keeps (A, B); backward dequantises B) and "
+    "Lightning fabric/plugins/precision/bitsandbytes.py (every nn.Linear NF4), as litgpt pins them";
 inline constexpr const char* kAutocast =
     "PyTorch aten/src/ATen/autocast_mode.cpp (cached_cast: casts of leaf weights that require grad are cached until "
     "the autocast region exits; lower-precision ops mm/addmm/linear/bmm/SDPA, fp32 ops layer_norm/log_softmax); "
