@@ -274,10 +274,10 @@ core::Layer DefaultLayer(core::LayerKind kind) {
       l.size[0] = l.size[1] = 1;
       break;
     case core::LayerKind::kDropout:
-      l.p = 0.5;
+      l.drop_prob = 0.5;
       break;
     case core::LayerKind::kStochasticDepth:
-      l.p = 0.1;
+      l.drop_prob = 0.1;
       break;
     case core::LayerKind::kUpsample:
       l.scale = 2;

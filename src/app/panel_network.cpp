@@ -384,10 +384,10 @@ bool EditLayer(core::Layer& l) {
     }
   }
   if (k == K::kDropout || k == K::kStochasticDepth || k == K::kAttention || k == K::kWindowAttention) {
-    float p = static_cast<float>(l.p);
+    float p = static_cast<float>(l.drop_prob);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::SliderFloat("p", &p, 0, 1, "%.2f")) {
-      l.p = p;
+      l.drop_prob = p;
       c = true;
     }
   }

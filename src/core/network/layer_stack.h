@@ -106,7 +106,7 @@ struct Layer {
   int ndims = 0;
   int64_t start_dim = 1, end_dim = -1;  // flatten, with the batch dimension
   int64_t dim = 1;                      // concat dimension, with the batch dimension
-  double p = 0;                         // dropout, stochastic depth, attention dropout probability
+  double drop_prob = 0;                 // dropout, stochastic depth, attention dropout probability ("p" in JSON)
   bool bias = true;
   bool affine = true;    // norms: weight and bias
   bool inplace = false;  // activations, in-place add (out += identity)

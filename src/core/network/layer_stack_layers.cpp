@@ -134,7 +134,7 @@ Value Analyzer::Attention(const Layer& l, const Value& in, LayerRow& row) {
     SaveNew(tok, 0, row, "in_proj input (contiguous copy)");
     SaveNew(3 * tok, 0, row, "q, k, v (contiguous copies)");
     SaveNew(H * S * S * elem_, 0, row, "softmax (heads x S x S)");
-    if (l.p > 0) {
+    if (l.drop_prob > 0) {
       SaveNew(H * S * S, 0, row, "dropout bool mask");
       SaveNew(H * S * S * elem_, 0, row, "dropped attention");
     }
@@ -186,7 +186,7 @@ Value Analyzer::WindowAttention(const Layer& l, const Value& in, LayerRow& row) 
     SaveNew(3 * tok, 0, row, "q (scaled), k, v copies");
   }
   SaveNew(tokens * H * ws * elem_, 0, row, "softmax (heads x window^2 per token)");
-  if (l.p > 0) {
+  if (l.drop_prob > 0) {
     SaveNew(tokens * H * ws, 0, row, "dropout bool mask");
     SaveNew(tokens * H * ws * elem_, 0, row, "dropped attention");
   }

@@ -149,21 +149,21 @@ Value Analyzer::RunLayer(const Layer& l, const Value& in, int depth, int branch,
       out = Pool(l, in, *row);
       break;
     case LayerKind::kDropout:
-      if (l.p < 0 || l.p > 1) {
+      if (l.drop_prob < 0 || l.drop_prob > 1) {
         Error(row->name, "dropout probability must be in [0, 1]", DiagId::kOutOfRange);
         break;
       }
-      if (s_.training && l.p > 0 && l.p < 1 && in.requires_grad) {
+      if (s_.training && l.drop_prob > 0 && l.drop_prob < 1 && in.requires_grad) {
         SaveNew(sh.Numel(), 0, *row, "bool mask");
         out = NewValue(sh, true);
       }
       break;
     case LayerKind::kStochasticDepth:
-      if (l.p < 0 || l.p > 1) {
+      if (l.drop_prob < 0 || l.drop_prob > 1) {
         Error(row->name, "stochastic depth probability must be in [0, 1]", DiagId::kOutOfRange);
         break;
       }
-      if (s_.training && l.p > 0 && in.requires_grad) {
+      if (s_.training && l.drop_prob > 0 && in.requires_grad) {
         if (l.batch_mode)
           SaveNew(0, elem_, *row, "noise (one value per batch)");
         else

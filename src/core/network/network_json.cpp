@@ -187,7 +187,7 @@ class Reader {
       else if (k == "p") {
         ok = v.IsNumber() && v.AsNumber() >= 0 && v.AsNumber() <= 1;
         if (ok)
-          l.p = v.AsNumber();
+          l.drop_prob = v.AsNumber();
         else
           Err(where + " p", "must be a probability in [0, 1]", DiagId::kOutOfRange);
       } else if (k == "bias")
@@ -272,7 +272,7 @@ Json LayerToJson(const Layer& l) {
   if (l.start_dim != 1) j["start_dim"] = l.start_dim;
   if (l.end_dim != -1) j["end_dim"] = l.end_dim;
   if (l.dim != 1) j["dim"] = l.dim;
-  if (l.p > 0) j["p"] = l.p;
+  if (l.drop_prob > 0) j["p"] = l.drop_prob;
   if (!l.bias) j["bias"] = false;
   if (!l.affine) j["affine"] = false;
   if (l.inplace) j["inplace"] = true;

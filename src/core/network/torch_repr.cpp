@@ -176,14 +176,14 @@ bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer
     if (!a.Pair("output_size", 0, l.size)) return bad("output_size");
   } else if (t == "Dropout" || t == "Dropout1d" || t == "Dropout2d") {
     l.kind = LayerKind::kDropout;
-    l.p = a.Num("p", 0, 0.5);
+    l.drop_prob = a.Num("p", 0, 0.5);
     if (t != "Dropout") Note(path + ": " + t + " keeps one noise value per channel, counted as Dropout's mask");
-    if (l.p <= 0) return true;
+    if (l.drop_prob <= 0) return true;
   } else if (t == "StochasticDepth") {
     l.kind = LayerKind::kStochasticDepth;
-    l.p = a.Num("p", 0, 0);
+    l.drop_prob = a.Num("p", 0, 0);
     l.batch_mode = a.Get("mode", 1) == "batch";
-    if (l.p <= 0) return true;
+    if (l.drop_prob <= 0) return true;
   } else if (t == "Flatten") {
     l.kind = LayerKind::kFlatten;
     a.Int("start_dim", 0, l.start_dim);
