@@ -62,6 +62,9 @@ struct Derived : TensorSums {
   double P = 0;         // parameters of the whole model (params_override or the count)
   double P_active = 0;  // of P, those one token runs through (MoE: top-k experts); P when dense
   double T = 0;         // trainable parameters of the whole model: P, adapters, or 0
+  // Korthikanti et al.'s symbols, named as every formula the estimate prints names them
+  // ("sbh"): micro-batch b, sequence s, hidden h, heads a, KV heads kv, head dim hd, layers L,
+  // vocabulary V, MLP width f.
   double b = 0, s = 0, h = 0, a = 0, kv = 0, hd = 0, L = 0, V = 0, f = 0;
 
   // Parallel layout. The GPU estimated is on pipeline stage `stage` (0-based).
