@@ -44,17 +44,6 @@ CONFIGS = {
     },
 }
 
-TINY = {
-    "llama-tiny": {**CONFIGS["llama-1.2b"], "vocab_size": 512, "hidden_size": 64, "intermediate_size": 176,
-                   "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16},
-    "qwen2-tiny": {**CONFIGS["qwen2-0.5b"], "vocab_size": 640, "hidden_size": 96, "intermediate_size": 344,
-                   "num_hidden_layers": 2, "num_attention_heads": 6, "num_key_value_heads": 2,
-                   "max_window_layers": 2, "sliding_window": 64},
-    "mistral-tiny": {**CONFIGS["mistral-1.6b"], "vocab_size": 500, "hidden_size": 64, "intermediate_size": 160,
-                     "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
-                     "sliding_window": 16},
-}
-
 # Llama-3.1-8B shape (meta-llama/Llama-3.1-8B config.json): ~8.03 B parameters, untied head
 CONFIGS["llama-8b"] = {
     **CONFIGS["llama-1.2b"], "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,

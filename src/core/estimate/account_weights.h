@@ -61,6 +61,18 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
 }
 
+// Bytes of one tensor family as this run stores its own weights: `format` by the convention
+// above, except where the run's stack departs from it. norms_fp32: peft's
+// prepare_model_for_kbit_training keeps the norms in fp32; quantized_head: litgpt's QLoRA makes
+// the head NF4 like every other Linear.
+inline double StoredTensorBytes(const TensorShape& t, Dtype format, const Config& c) {
+  const double n = static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
+  if (c.norms_fp32 && t.group == ParamGroup::kNorms) return n * 4;
+  if (c.quantized_head && t.role == TensorRole::kHead && format == Dtype::kNf4)
+    return n * BitsPerWeight(Dtype::kNf4, c.quant) / 8;
+  return TensorBytes(t, format, c.quant);
+}
+
 // A given parameter total is exact (7e9 x 2 B = 14e9 B): its whole bytes are shared out over
 // the architecture's groups by largest remainder, so the groups add up to it, not to their
 // rounded-up parts.

@@ -61,13 +61,7 @@ TensorSums Derived::SumTensors() const {
     const double n = static_cast<double>(ts.count);
     const double share = Share(ts);
     sum.P_gpu += rows * cols * n * share;
-    // norms_fp32: prepare_model_for_kbit_training keeps the norms' weights in fp32.
-    // quantized_head: litgpt's QLoRA makes the head NF4 like every other Linear.
-    const bool nf4_head = c.quantized_head && ts.role == TensorRole::kHead && own_format == Dtype::kNf4;
-    const double bytes = (c.norms_fp32 && ts.group == ParamGroup::kNorms ? rows * cols * n * 4
-                          : nf4_head ? rows * cols * n * BitsPerWeight(Dtype::kNf4, c.quant) / 8
-                                     : detail::TensorBytes(ts, own_format, c.quant)) *
-                         share;
+    const double bytes = detail::StoredTensorBytes(ts, own_format, c) * share;
     const int g = static_cast<int>(ts.group);
     sum.own_weights.group[g] += bytes;
     sum.own_weights.params[g] += rows * cols * n * share;
