@@ -184,18 +184,24 @@ void DrawBreakdown(State& s) {
   MarkItem(s, "formulas");
   ImGui::SameLine();
   ImGui::TextDisabled("%s", Tr("(or click a row for its own)"));
-  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  const int columns = s.pinned ? 7 : 5;
-  if (!ImGui::BeginTable(s.pinned ? "breakdown_pinned" : "breakdown", columns, flags, ImGui::GetContentRegionAvail()))
-    return;
   const float em = ImGui::GetFontSize();
+  // On a phone the fixed columns would squeeze the names to nothing: there the table opens
+  // with the other unit and "Per layer" hidden (its header's context menu shows them again).
+  const bool narrow = ImGui::GetContentRegionAvail().x < em * 30;
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
+                                (narrow ? ImGuiTableFlags_Hideable : 0);
+  const int columns = s.pinned ? 7 : 5;
+  const std::string id = std::string(s.pinned ? "breakdown_pinned" : "breakdown") + (narrow ? "_narrow" : "");
+  if (!ImGui::BeginTable(id.c_str(), columns, flags, ImGui::GetContentRegionAvail())) return;
+  const ImGuiTableColumnFlags hide_narrow = narrow ? ImGuiTableColumnFlags_DefaultHide : 0;
+  const bool binary = s.units == core::UnitSystem::kBinary;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn(Tr("Component"), ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoHide);
-  ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
-  ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
+  ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthFixed | (binary ? hide_narrow : 0), em * 4.5f);
+  ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthFixed | (binary ? 0 : hide_narrow), em * 4.5f);
   ImGui::TableSetupColumn(Tr("Share"), ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
-  ImGui::TableSetupColumn(Tr("Per layer"), ImGuiTableColumnFlags_WidthFixed, em * 6.0f);
+  ImGui::TableSetupColumn(Tr("Per layer"), ImGuiTableColumnFlags_WidthFixed | hide_narrow, em * 6.0f);
   if (s.pinned) {
     const std::string unit = UnitLabel(s.units);
     ImGui::TableSetupColumn(("Pinned " + unit).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);

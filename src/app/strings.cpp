@@ -77,7 +77,7 @@ const Translation kStrings[] = {
      "二进制单位：1 GiB = 2^30 字节（nvidia-smi 和 PyTorch 的单位）"},
     {"Breakdown", "明细"},
     {"CUDA context, GB", "CUDA 上下文，GB"},
-    {"cuBLAS workspace, MiB", "cuBLAS 工作区，MiB"},
+    {"cuBLAS, MiB", "cuBLAS 工作区，MiB"},
     {"Cancel", "取消"},
     {"Change", "变化"},
     {"Changes the workload", "改变了工作负载"},

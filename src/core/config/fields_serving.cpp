@@ -139,7 +139,7 @@ void AddServingRows(std::vector<FieldDef>& out) {
       LLMMEM_NUM("cuda_context_gb", cuda_context_gb, G::kOverheads, "CUDA context", "GB", 0, 100, 0.1, "%.2f",
                  "CUDA context and libraries outside PyTorch's allocator"),
       LLMMEM_NUM(
-          "cublas_workspace_mib", cublas_workspace_mib, G::kOverheads, "cuBLAS workspace", "MiB", -1, 4096, 1, "%.3f",
+          "cublas_workspace_mib", cublas_workspace_mib, G::kOverheads, "cuBLAS", "MiB", -1, 4096, 1, "%.3f",
           "cuBLAS workspace per thread that runs matmuls (CUBLAS_WORKSPACE_CONFIG; -1: PyTorch's default for the GPU)"),
       LLMMEM_NUM("fragmentation_pct", fragmentation_pct, G::kOverheads, "Fragmentation", "%", 0, 100, 1, "%.1f",
                  "allocator fragmentation reserve, as a share of the allocated peak"),
