@@ -56,9 +56,8 @@ struct Config {
   double reduce_bucket = 5e8;                  // elements: DeepSpeed reduce_bucket_size (ZeRO 1-3)
   double allgather_bucket = 5e8;               // elements: DeepSpeed allgather_bucket_size (ZeRO 1-2)
   double prefetch_bucket = 5e7;                // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
-  bool ddp_bucket_view = false;
-  bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward    // PyTorch
-                                      // DDP gradient_as_bucket_view (false: buckets copy the gradients)
+  bool ddp_bucket_view = false;       // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
+  bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward
 
   // RLHF (mode rlhf): which models are resident and which are trained.
   Rlhf rlhf = Rlhf::kPpo;
@@ -69,7 +68,9 @@ struct Config {
   bool flash_attn = true;                    // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
   bool dropout = false;                      // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
   bool loss_logits_fp32 = true;              // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
-  bool metrics_logits = false;               // a compute_metrics hook keeps another b*s*V fp32 copy (seed 002)
+  bool loss_shift_copy = false;              // transformers <= 4.48: the loss copies the shifted logits
+  LossKernel loss_kernel = LossKernel::kTorch;
+  bool metrics_logits = false;  // a compute_metrics hook keeps another b*s*V fp32 copy (seed 002)
 
   // Precision scheme.
   Dtype dtype = Dtype::kBf16;        // weights (inference: any format; training: fp32/bf16/fp16)
@@ -118,10 +119,9 @@ struct Config {
   // LoRA / QLoRA.
   int64_t lora_rank = 16;
   uint32_t lora_targets = kLoraAllLinear;
-  bool bnb_saves_inputs = false;
-  bool quantized_head = false;  // QLoRA quantises the output head too (litgpt: every nn.Linear becomes NF4)  // QLoRA
-                                // under bitsandbytes <= 0.42: each 4-bit Linear keeps its input for backward
-  bool lora_dropout = false;    // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
+  bool bnb_saves_inputs = false;  // QLoRA under bitsandbytes <= 0.42: each 4-bit Linear keeps its input for backward
+  bool quantized_head = false;    // QLoRA quantises the output head too (litgpt: every nn.Linear becomes NF4)
+  bool lora_dropout = false;      // PEFT lora_dropout > 0 keeps a dropped copy of each adapted input
   Dtype adapter_dtype = Dtype::kCount;  // the adapters' format; kCount = auto (see AdapterDtype)
 
   // Overheads, each shown as its own line.

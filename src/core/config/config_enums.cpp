@@ -45,6 +45,14 @@ constexpr RecomputeInfo kRecomputes[] = {
 };
 static_assert(OneRowPerEnumerator(kRecomputes, EnumCount(Recompute::kLast)), "one row per Recompute, in order");
 
+constexpr LossKernelInfo kLossKernels[] = {
+    {LossKernel::kTorch, "torch", "", "PyTorch cross_entropy",
+     "log_softmax keeps its output; the backward allocates two more of that size"},
+    {LossKernel::kInplace, "inplace", "unsloth fast_loss", "fused, gradient in place",
+     "keeps its input and writes the gradient into it (Unsloth's Fast_CrossEntropyLoss, fms-acceleration fast_loss)"},
+};
+static_assert(OneRowPerEnumerator(kLossKernels, EnumCount(LossKernel::kLast)), "one row per LossKernel, in order");
+
 constexpr OptimizerInfo kOptimizers[] = {
     {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true},
     {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true,
@@ -63,6 +71,7 @@ EnumTable<ScheduleInfo> TableOf(Schedule) { return TableFrom(kSchedules); }
 EnumTable<OffloadInfo> TableOf(Offload) { return TableFrom(kOffloads); }
 EnumTable<RlhfInfo> TableOf(Rlhf) { return TableFrom(kRlhfs); }
 EnumTable<RecomputeInfo> TableOf(Recompute) { return TableFrom(kRecomputes); }
+EnumTable<LossKernelInfo> TableOf(LossKernel) { return TableFrom(kLossKernels); }
 EnumTable<OptimizerInfo> TableOf(Optimizer) { return TableFrom(kOptimizers); }
 
 }  // namespace llmmem::core

@@ -1,5 +1,5 @@
 // The enumerations of Config (mode, pipeline schedule, offload target, RLHF algorithm,
-// recomputation, optimizer), one table each (enum_table.h): id, accepted aliases, the UI's
+// recomputation, loss kernel, optimizer), one table each (enum_table.h): id, accepted aliases, the UI's
 // label and a short help, plus what callers ask of a row (the optimizers a layer stack
 // accepts, the ones whose states take optimizer_dtype). Rows: config_enums.cpp.
 // Standard library only (config.h includes it).
@@ -18,6 +18,10 @@ enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo, kLast = kDpo };
 // kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
 // op-level policy (save matmul and attention outputs, every other matmul recomputed).
 enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective, kLast = kOpSelective };
+// How the cross-entropy is computed: PyTorch's log_softmax + nll_loss, or a fused kernel that
+// keeps its input and writes the gradient into it (Unsloth's Fast_CrossEntropyLoss, which
+// fms-acceleration's fast_loss patches in).
+enum class LossKernel : uint8_t { kTorch, kInplace, kLast = kInplace };
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion, kLast = kLion };
 
 using ModeInfo = EnumInfo<Mode>;
@@ -25,6 +29,7 @@ using ScheduleInfo = EnumInfo<Schedule>;
 using OffloadInfo = EnumInfo<Offload>;
 using RlhfInfo = EnumInfo<Rlhf>;
 using RecomputeInfo = EnumInfo<Recompute>;
+using LossKernelInfo = EnumInfo<LossKernel>;
 
 struct OptimizerInfo {
   Optimizer value;
@@ -41,6 +46,7 @@ EnumTable<ScheduleInfo> TableOf(Schedule);
 EnumTable<OffloadInfo> TableOf(Offload);
 EnumTable<RlhfInfo> TableOf(Rlhf);
 EnumTable<RecomputeInfo> TableOf(Recompute);
+EnumTable<LossKernelInfo> TableOf(LossKernel);
 EnumTable<OptimizerInfo> TableOf(Optimizer);
 
 inline bool LayerStackOptimizer(const OptimizerInfo& row) { return row.layer_stack; }

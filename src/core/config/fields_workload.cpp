@@ -61,6 +61,13 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("dropout", dropout, G::kMemorySavers, "Dropout", "dropout active"),
       LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss",
                   "fp32 logits for the loss"),
+      LLMMEM_BOOL("loss_shift_copy", loss_shift_copy, G::kOptimizer, "Loss copies shifted logits",
+                  "transformers 4.46-4.48 (and models with their own loss before): logits[..., :-1, :].contiguous() "
+                  "copies the shifted logits while the model still holds its own"),
+      LLMMEM_ENUM("loss_kernel", loss_kernel, G::kOptimizer, "Loss kernel",
+                  "the cross-entropy's implementation (inplace: Unsloth's Fast_CrossEntropyLoss, fms-acceleration "
+                  "fast_loss): ",
+                  "a loss kernel"),
       LLMMEM_BOOL("metrics_logits", metrics_logits, G::kOptimizer, "Metrics keep logits",
                   "compute_metrics keeps logits"),
       LLMMEM_DTYPE("dtype", dtype, G::kPrecision, "Weights", "weight format"),

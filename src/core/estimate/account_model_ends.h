@@ -43,6 +43,25 @@ inline double LigerChunkRows(double tokens, double V, double h) {
   return std::min(tokens, std::pow(2.0, std::ceil(std::log2(std::max(1.0, rows)))));
 }
 
+// Bytes per logit the HF loss holds (transformers loss/loss_utils.py ForCausalLMLoss;
+// PyTorch's cross_entropy is log_softmax + nll_loss). Forward: the caller's logits (e), the
+// fp32 upcast, the shifted copy (<= 4.48) and the log-probabilities. Backward: the log-probs
+// with NllLossBackward0's and LogSoftmaxBackward0's outputs; an in-place kernel (Unsloth's
+// Fast_CrossEntropyLoss) writes its gradient into its input and adds only the slice's.
+struct HfLossWidths {
+  double kept;      // saved for the backward: the log-probabilities, or the fused kernel's input
+  double forward;   // alive while the cross-entropy's forward runs
+  double backward;  // alive while the loss's backward runs
+};
+
+inline HfLossWidths HfLoss(const Config& c, double e) {
+  const double f = c.loss_logits_fp32 ? 4.0 : e;  // the loss's format
+  const double upcast = f > e ? f : 0.0;          // .float() of fp32 logits is the same tensor
+  const double shifted = c.loss_shift_copy ? f : 0.0;
+  if (c.loss_kernel == LossKernel::kTorch) return {f, e + upcast + shifted + f, 3 * f};
+  return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
+}
+
 template <class F>
 void ForEachFirstStageTensor(const Derived& d, F&& f) {
   const Config& c = d.c;
@@ -175,18 +194,33 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                   "sbV", EndSplit::kTp, sb * vocab, "Megatron-Core vocab-parallel cross-entropy", "",
                   src::kKorthikantiOutput});
     } else {
-      f(EndTensor{"logits", c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities", logit_bytes, "sbV",
-                  EndSplit::kTp, sb * vocab, "LogSoftmaxBackward0 (result)",
-                  "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output",
-                  src::kHfLoss});
-      f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb, "NllLossBackward0 (target)",
+      const HfLossWidths w = HfLoss(c, e);
+      const bool torch_ce = c.loss_kernel == LossKernel::kTorch;
+      f(EndTensor{
+          "logits",
+          torch_ce ? (c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities")
+                   : (c.loss_logits_fp32 ? "Logits kept by the fused loss (fp32)" : "Logits kept by the fused loss"),
+          w.kept, "sbV", EndSplit::kTp, sb * vocab,
+          torch_ce ? "LogSoftmaxBackward0 (result)"
+                   : "Fast_CrossEntropyLoss (logits; the gradient is written into them)",
+          torch_ce ? "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output"
+                   : "the fused kernel keeps only its input and the per-row logsumexp",
+          torch_ce ? src::kHfLoss : src::kUnslothCe});
+      f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb,
+                  torch_ce ? "NllLossBackward0 (target)" : "Fast_CrossEntropyLoss (labels)",
                   "not in the paper: the int64 targets", src::kHfLoss});
-      // Not kept, but alive at the loss: while LogSoftmaxBackward0 runs it holds the
-      // incoming gradient and its own output, both as wide as the log-probabilities (the
-      // forward's 16-bit logits and fp32 upcast, at most as large, are freed by then).
-      f(EndTensor{"loss_transient", "Loss gradients at their peak (transient)", 2 * logit_bytes, "sbV", EndSplit::kTp,
-                  sb * vocab, "NllLossBackward0 output and LogSoftmaxBackward0 output",
-                  "not in the paper: the backward of the loss holds two more log-prob-sized tensors", src::kHfLoss});
+      // Not kept, but alive at the loss: the larger of what its forward and its backward hold.
+      const bool forward_peak = w.forward > w.backward;
+      f(EndTensor{
+          "loss_transient",
+          forward_peak ? "Logit copies while the loss runs (transient)" : "Loss gradients at their peak (transient)",
+          std::max(w.forward, w.backward) - w.kept, "sbV", EndSplit::kTp, sb * vocab,
+          forward_peak ? "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward"
+          : torch_ce   ? "NllLossBackward0 output and LogSoftmaxBackward0 output"
+                       : "the slice's gradient beside the in-place one, in the loss's backward",
+          forward_peak ? "not in the paper: the caller still holds its logits while the loss copies them"
+                       : "not in the paper: the backward of the loss holds more logit-sized tensors",
+          c.loss_shift_copy ? src::kHfLossShift : src::kHfLoss});
     }
   }
   if (c.metrics_logits) {

@@ -89,6 +89,15 @@ inline constexpr const char* kAutocast =
     "measured on an H200, tests/truth/GPU.md";
 inline constexpr const char* kHfLoss =
     "transformers loss/loss_utils.py ForCausalLMLoss: logits.float(), shift, cross_entropy (log_softmax + nll_loss)";
+inline constexpr const char* kHfLossShift =
+    "transformers 4.46-4.48 loss/loss_utils.py ForCausalLMLoss: logits.float(), then "
+    "logits[..., :-1, :].contiguous() while the model's forward still holds its logits (the copy was removed by "
+    "transformers PR #35646, opened 2025-01-13); models with their own loss (GPTBigCodeForCausalLM before its "
+    "move to loss_function) shift the same way";
+inline constexpr const char* kUnslothCe =
+    "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
+    "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
+    "kernels/unsloth/cross_entropy_loss.py@24bdadb (FastCrossEntropyLoss, FastForCausalLMLoss)";
 inline constexpr const char* kLiger =
     "Liger-Kernel (Hsu et al. 2024, arXiv:2410.10989): LigerRMSNormFunction, LigerSiLUMulFunction, LigerRopeFunction, "
     "LigerFusedLinearCrossEntropyFunction";
