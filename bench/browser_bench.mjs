@@ -81,8 +81,8 @@ try {
   out.wasm_loaded_ms = median(split.map(x => x.wasm_loaded));
   out.runtime_ready_ms = median(split.map(x => x.runtime_ready));
   out.blank_frame_runs = base.map(x => Math.round(x));
-  // main_web.cpp's start-up marks (main, gl_context, gl_ready, app_init, font_texture, main_end,
-  // frame_start), medians.
+  // main_web.cpp's start-up marks (main, gl_context, gl_ready, app_state, app_fonts,
+  // app_estimate, app_init, font_texture, gl_linked, main_end, frame_start), medians.
   out.marks_ms = {};
   for (const k of Object.keys(split[0].marks)) out.marks_ms[k] = median(split.map(x => x.marks[k]));
 

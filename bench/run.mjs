@@ -90,9 +90,13 @@ Where llmmem's time goes (medians): the wasm has arrived at ${page.wasm_loaded_m
 is compiled and running at ${page.runtime_ready_ms.toFixed(0)} ms, the first frame ends at ${page.first_frame_ms.toFixed(0)} ms
 (context, start-up estimate, font atlas and one frame in between). main_web.cpp's marks, each the
 median ms since navigation start: ${Object.entries(page.marks_ms || {}).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}
-(main: the module's main() begins; gl_context: WebGL2 context made; gl_ready: ImGui's GL state
-and input installed; app_init: app::Init done (catalogues parsed, fonts rasterised, first estimate);
-font_texture: the atlas uploaded; main_end; frame_start: the first animation frame begins).
+(main: the module's main() begins; gl_context: the canvas sized and its WebGL2 context made
+(sizing first: resizing after costs a software renderer as much again); gl_ready: the UI's
+shader program sent to the GPU process to compile, input installed; app_state: the link or
+saved state read, catalogues parsed; app_fonts: fonts rasterised; app_estimate: the first
+estimate and its explanation; app_init; font_texture: the atlas uploaded; gl_linked: the
+program's link status read, the one wait on the GPU process; main_end; frame_start: the first
+animation frame begins).
 
 ## Idle and input
 

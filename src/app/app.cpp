@@ -172,13 +172,19 @@ void Init(const PlatformHooks& hooks, float scale) {
   } else {
     s.config = FirstScreenConfig();
   }
+  auto mark = [&s](const char* name) {
+    if (s.hooks.mark) s.hooks.mark(name);
+  };
+  mark("app_state");
   if (hooks.gl_loader != nullptr) gl::Load(hooks.gl_loader);
   LoadFonts(s.scale);
   ApplyStyle(s.dark, s.scale);
+  mark("app_fonts");
   // The first estimate: the platform already shows this state, so no state_changed call.
   auto changed = std::move(s.hooks.state_changed);
   Refresh(s);
   s.hooks.state_changed = std::move(changed);
+  mark("app_estimate");
   s.saved_query = s.query;  // saved once it changes
   ResetHistory(s);
   if (CurrentLang() != Lang::kEn && s.hooks.language_changed) s.hooks.language_changed(LangId(CurrentLang()));

@@ -68,6 +68,9 @@ struct PlatformHooks {
   std::function<void(const HubRequest& request)> hub_load;
   std::function<void(int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token)>
       hub_search;
+  // Start-up marks for bench/ (where the first frame's time goes): "app_state", "app_fonts",
+  // "app_estimate". May be empty.
+  std::function<void(const char* name)> mark;
   std::string open_hint = "Drop a config.json, .safetensors, .gguf or model.safetensors.index.json on the window.";
 };
 

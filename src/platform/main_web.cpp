@@ -300,7 +300,10 @@ void FitCanvas() {
   const int w = static_cast<int>(std::lround(c.css_w * c.dpr));
   const int h = static_cast<int>(std::lround(c.css_h * c.dpr));
   if (w > 0 && h > 0 && (w != c.fb_w || h != c.fb_h)) {
-    emscripten_set_canvas_element_size("#canvas", w, h);
+    // Setting the size, even to the same one, reallocates the drawing buffer.
+    int now_w = 0, now_h = 0;
+    emscripten_get_canvas_element_size("#canvas", &now_w, &now_h);
+    if (now_w != w || now_h != h) emscripten_set_canvas_element_size("#canvas", w, h);
     c.fb_w = w;
     c.fb_h = h;
   }
@@ -539,6 +542,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
 
 int main() {
   JsMark("main");
+  // The canvas sized before the context exists: resizing it afterwards reallocates the
+  // drawing buffer (~50 ms for a software renderer).
+  FitCanvas();
   EmscriptenWebGLContextAttributes attrs;
   emscripten_webgl_init_context_attributes(&attrs);
   attrs.majorVersion = 2;
@@ -556,15 +562,9 @@ int main() {
     JsFail("A WebGL2 context could not be created.");
     return 1;
   }
-  FitCanvas();
-
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  const char* gl_error = nullptr;
-  if (!llmmem::platform::webgl::Init(&gl_error)) {
-    JsFail(gl_error);
-    return 1;
-  }
+  llmmem::platform::webgl::Init();
   llmmem::platform::webinput::Install(Wake);
   JsMark("gl_ready");
 
@@ -592,11 +592,18 @@ int main() {
   hooks.language = lang;
   hooks.language_changed = [](const std::string& l) { JsLanguageChanged(l.c_str()); };
   hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
+  hooks.mark = [](const char* name) { JsMark(name); };
   llmmem::platform::webhub::Install(&hooks, Wake);
   llmmem::app::Init(hooks, g_canvas.dpr);
   JsMark("app_init");
   llmmem::platform::webgl::UpdateFontTexture();
   JsMark("font_texture");
+  const char* gl_error = nullptr;
+  if (!llmmem::platform::webgl::Linked(&gl_error)) {
+    JsFail(gl_error);
+    return 1;
+  }
+  JsMark("gl_linked");
 
   JsInstallFileHooks();
   JsInstallWatch();

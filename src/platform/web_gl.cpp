@@ -75,7 +75,7 @@ void SetupState(const ImDrawData* dd, int fb_w, int fb_h) {
 
 }  // namespace
 
-bool Init(const char** error) {
+void Init() {
   const GLuint vs = Compile(GL_VERTEX_SHADER, kVertex), fs = Compile(GL_FRAGMENT_SHADER, kFragment);
   g.program = glCreateProgram();
   glAttachShader(g.program, vs);
@@ -83,15 +83,6 @@ bool Init(const char** error) {
   glLinkProgram(g.program);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  // One query at start-up, not per frame: did the program link?
-  GLint linked = 0;
-  glGetProgramiv(g.program, GL_LINK_STATUS, &linked);
-  if (!linked) {
-    *error = "the UI's WebGL2 shaders did not link";
-    return false;
-  }
-  g.u_proj = glGetUniformLocation(g.program, "u_proj");
-  g.u_tex = glGetUniformLocation(g.program, "u_tex");
   glGenVertexArrays(1, &g.vao);
   glGenBuffers(1, &g.vbo);
   glGenBuffers(1, &g.ebo);
@@ -106,6 +97,20 @@ bool Init(const char** error) {
   glVertexAttribPointer(kColor, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
                         reinterpret_cast<void*>(IM_OFFSETOF(ImDrawVert, col)));
   ImGui::GetIO().BackendRendererName = "llmmem_webgl2";
+  glFlush();  // sends the compile and link to the GPU process now, not at the next sync
+}
+
+bool Linked(const char** error) {
+  // The one query, made once: it waits for the link, which the GPU process has done
+  // meanwhile.
+  GLint linked = 0;
+  glGetProgramiv(g.program, GL_LINK_STATUS, &linked);
+  if (!linked) {
+    *error = "the UI's WebGL2 shaders did not link";
+    return false;
+  }
+  g.u_proj = glGetUniformLocation(g.program, "u_proj");
+  g.u_tex = glGetUniformLocation(g.program, "u_tex");
   return true;
 }
 

@@ -9,8 +9,12 @@ struct ImDrawData;
 
 namespace llmmem::platform::webgl {
 
-// Compiles the program and makes the buffers; false (and a message) when WebGL refuses.
-bool Init(const char** error);
+// Starts compiling the program and makes the buffers. WebGL compiles in the GPU process:
+// Init does not wait for it, so the app's start-up runs meanwhile.
+void Init();
+// Whether the program linked (false, and a message, when WebGL refused it); waits for the
+// link. Call once, after Init, before the first Render.
+bool Linked(const char** error);
 // (Re)uploads ImGui's font atlas as a single-channel texture; call after the atlas changed.
 void UpdateFontTexture();
 // Clears to `clear` (RGBA 0..1) and draws `dd` into the default framebuffer of fb_w x fb_h.
