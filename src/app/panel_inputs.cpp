@@ -77,7 +77,7 @@ void MemorySavers(State& s, bool training) {
 void Parallelism(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"tp",       "sp",  "dp", "zero", "zero_group",        "pp",
+      training ? std::vector<const char*>{"tp",       "sp",  "dp", "zero", "sharding",          "zero_group",    "pp",
                                           "schedule", "vpp", "cp", "ep",   "offload_optimizer", "offload_params"}
                : std::vector<const char*>{"tp", "sp"};
   if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
@@ -88,6 +88,7 @@ void Parallelism(State& s, bool training) {
   if (!training) return;
   FieldInt(s, "dp", &c.dp);
   FieldInt(s, "zero", &c.zero);
+  if (c.zero > 0 || c.dp > 1) FieldEnum(s, "sharding", &c.sharding);
   if (c.zero > 0) FieldIntDivisor(s, "zero_group", &c.zero_group, c.dp);
   FieldIntDivisor(s, "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {

@@ -237,6 +237,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
             r, flag,
             flag + ": \"" + core::EchoValue(*value) + "\" is not no_shard, shard_grad_op, full_shard or hybrid_shard");
       claim("zero", std::to_string(c.zero), flag + " " + core::EchoValue(*value));
+      c.sharding = core::Sharding::kFsdp;
+      claim("sharding", "fsdp", flag + " " + core::EchoValue(*value));
       if (hybrid_shard) claim("zero_group", "gpus_per_node", flag + " " + core::EchoValue(*value));
       continue;
     }

@@ -45,7 +45,8 @@ struct Config {
   int64_t zero = 0;        // 0 DDP; 1 optimizer states (Megatron distributed optimizer); 2 + gradients
                            // (FSDP SHARD_GRAD_OP); 3 + parameters (FSDP FULL_SHARD)
   int64_t zero_group = 0;  // GPUs one ZeRO/FSDP shard spans (HYBRID_SHARD: GPUs per node); 0: all of dp
-  int64_t pp = 1;          // pipeline stages
+  Sharding sharding = Sharding::kDeepSpeed;  // whose buffers: DeepSpeed's buckets or FSDP's units
+  int64_t pp = 1;                            // pipeline stages
   Schedule schedule = Schedule::k1F1B;
   int64_t vpp = 2;                             // virtual stages per rank for the interleaved schedule
   int64_t cp = 1;                              // context parallelism: the sequence split over cp GPUs

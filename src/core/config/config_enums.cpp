@@ -36,6 +36,15 @@ constexpr RlhfInfo kRlhfs[] = {
 };
 static_assert(OneRowPerEnumerator(kRlhfs, EnumCount(Rlhf::kLast)), "one row per Rlhf, in order");
 
+constexpr ShardingInfo kShardings[] = {
+    {Sharding::kDeepSpeed, "deepspeed", "zero ds", "DeepSpeed ZeRO",
+     "fixed-size reduce and all-gather buckets; ZeRO-3 prefetches a bucket of parameters"},
+    {Sharding::kFsdp, "fsdp", "torch fsdp1 fsdp2", "PyTorch FSDP",
+     "whole units: the running and the next layer gathered, the root (embeddings, head) gathered from forward to "
+     "backward"},
+};
+static_assert(OneRowPerEnumerator(kShardings, EnumCount(Sharding::kLast)), "one row per Sharding, in order");
+
 constexpr RecomputeInfo kRecomputes[] = {
     {Recompute::kNone, "none", "", "none", "every activation kept for backward"},
     {Recompute::kSelective, "selective", "", "selective (attention)", "the paper's: the attention scores recomputed"},
@@ -70,6 +79,7 @@ EnumTable<ModeInfo> TableOf(Mode) { return TableFrom(kModes); }
 EnumTable<ScheduleInfo> TableOf(Schedule) { return TableFrom(kSchedules); }
 EnumTable<OffloadInfo> TableOf(Offload) { return TableFrom(kOffloads); }
 EnumTable<RlhfInfo> TableOf(Rlhf) { return TableFrom(kRlhfs); }
+EnumTable<ShardingInfo> TableOf(Sharding) { return TableFrom(kShardings); }
 EnumTable<RecomputeInfo> TableOf(Recompute) { return TableFrom(kRecomputes); }
 EnumTable<LossKernelInfo> TableOf(LossKernel) { return TableFrom(kLossKernels); }
 EnumTable<OptimizerInfo> TableOf(Optimizer) { return TableFrom(kOptimizers); }

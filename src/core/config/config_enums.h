@@ -1,8 +1,7 @@
 // The enumerations of Config (mode, pipeline schedule, offload target, RLHF algorithm,
-// recomputation, loss kernel, optimizer), one table each (enum_table.h): id, accepted aliases, the UI's
-// label and a short help, plus what callers ask of a row (the optimizers a layer stack
-// accepts, the ones whose states take optimizer_dtype). Rows: config_enums.cpp.
-// Standard library only (config.h includes it).
+// sharding implementation, recomputation, loss kernel, optimizer), one table each (enum_table.h): id, accepted aliases,
+// the UI's label and a short help, plus what callers ask of a row (the optimizers a layer stack accepts, the ones whose
+// states take optimizer_dtype). Rows: config_enums.cpp. Standard library only (config.h includes it).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +14,9 @@ enum class Mode : uint8_t { kInference, kTraining, kLora, kQlora, kRlhf, kLast =
 enum class Schedule : uint8_t { k1F1B, kInterleaved, kGpipe, kLast = kGpipe };  // pipeline schedules
 enum class Offload : uint8_t { kNone, kCpu, kNvme, kLast = kNvme };             // ZeRO-Offload / ZeRO-Infinity targets
 enum class Rlhf : uint8_t { kPpo, kGrpo, kDpo, kLast = kDpo };
+// Who shards the model states (zero >= 1): DeepSpeed's ZeRO with its fixed-size buckets, or
+// PyTorch FSDP, which gathers and reduces whole wrapped units (one per layer, and the root).
+enum class Sharding : uint8_t { kDeepSpeed, kFsdp, kLast = kFsdp };
 // kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
 // op-level policy (save matmul and attention outputs, every other matmul recomputed).
 enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective, kLast = kOpSelective };
@@ -28,6 +30,7 @@ using ModeInfo = EnumInfo<Mode>;
 using ScheduleInfo = EnumInfo<Schedule>;
 using OffloadInfo = EnumInfo<Offload>;
 using RlhfInfo = EnumInfo<Rlhf>;
+using ShardingInfo = EnumInfo<Sharding>;
 using RecomputeInfo = EnumInfo<Recompute>;
 using LossKernelInfo = EnumInfo<LossKernel>;
 
@@ -45,6 +48,7 @@ EnumTable<ModeInfo> TableOf(Mode);
 EnumTable<ScheduleInfo> TableOf(Schedule);
 EnumTable<OffloadInfo> TableOf(Offload);
 EnumTable<RlhfInfo> TableOf(Rlhf);
+EnumTable<ShardingInfo> TableOf(Sharding);
 EnumTable<RecomputeInfo> TableOf(Recompute);
 EnumTable<LossKernelInfo> TableOf(LossKernel);
 EnumTable<OptimizerInfo> TableOf(Optimizer);

@@ -26,6 +26,8 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                  "3 + parameters (FULL_SHARD)"),
       LLMMEM_INT("zero_group", zero_group, G::kParallelism, "ZeRO group", "", 0, 1'048'576, 1, 0,
                  "GPUs one ZeRO/FSDP shard group spans (HYBRID_SHARD; 0: all data-parallel GPUs)"),
+      LLMMEM_ENUM("sharding", sharding, G::kParallelism, "Sharding",
+                  "who shards the model states, which decides the buffers beside them: ", "a sharding implementation"),
       LLMMEM_INT("pp", pp, G::kParallelism, "Pipeline stages", "", 1, 1024, 1, 0, "pipeline stages"),
       LLMMEM_ENUM("schedule", schedule, G::kParallelism, "Schedule", "pipeline schedule: ", "a pipeline schedule"),
       LLMMEM_INT("vpp", vpp, G::kParallelism, "Virtual stages", "", 1, 128, 1, 0,

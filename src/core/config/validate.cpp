@@ -115,6 +115,11 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Error(DiagId::kInconsistent, "zero_group",
             "zero_group (" + std::to_string(c.zero_group) + ") must divide dp (" + std::to_string(c.dp) + ")");
   }
+  if (k.ok && c.sharding == Sharding::kFsdp && c.zero == 1) {
+    k.Error(DiagId::kInconsistent, "zero",
+            "PyTorch FSDP has no stage that shards only the optimizer states: zero 2 is SHARD_GRAD_OP, 3 FULL_SHARD "
+            "(or set sharding to deepspeed)");
+  }
   if (arch && k.ok && c.pp > m.layers) {
     k.Error(DiagId::kInconsistent, "pp",
             "pp (" + std::to_string(c.pp) + ") cannot exceed the model's layers (" + std::to_string(m.layers) + ")");

@@ -1,6 +1,7 @@
 // Communication buffers the data-parallel strategy allocates beside the model states:
-// DDP's gradient buckets, DeepSpeed's reduce and all-gather buckets, ZeRO-3/FSDP's gathered
-// parameters. Sources: PyTorch DDP, the DeepSpeed ZeRO config, FSDP2, in sources.h.
+// DDP's gradient buckets, DeepSpeed's reduce and all-gather buckets, ZeRO-3's gathered
+// parameters, FSDP's gathered units and unsharded gradients. Sources: PyTorch DDP, the
+// DeepSpeed ZeRO config, FSDP1 and FSDP2, in sources.h.
 #pragma once
 
 #include <cmath>
@@ -8,6 +9,76 @@
 #include "core/estimate/account_weights.h"
 
 namespace llmmem::core {
+
+namespace detail {
+
+// PyTorch FSDP wraps each layer and the root (embeddings, final norm, head) as units and
+// moves whole units, with no fixed-size buckets. FULL_SHARD gathers the running layer and
+// prefetches the next one in backward, and keeps the root gathered from its forward to its
+// backward, which comes after every layer's. A unit's gradients are reduce-scattered from
+// their unsharded form once it has them all: a layer's in its backward, the root's only
+// when the embedding's arrives, last, so the head's wait through every layer's backward.
+template <class Sink>
+void AccountFsdpUnits(const Derived& d, Sink& s, double gbpp) {
+  const Config& c = d.c;
+  // Units are gathered in their storage format: a 4-bit base (bitsandbytes' quant_storage,
+  // GPTQ's packed int32) moves as 4-bit, not as 16-bit.
+  const auto& own = d.own_weights;
+  const auto group = [](ParamGroup g) { return static_cast<int>(g); };
+  const double root = own.params[group(ParamGroup::kEmbedding)] + own.params[group(ParamGroup::kHead)];
+  const double root_bytes = own.group[group(ParamGroup::kEmbedding)] + own.group[group(ParamGroup::kHead)];
+  const double layer_own = own.params[group(ParamGroup::kAttention)] + own.params[group(ParamGroup::kMlp)];
+  const double layer_bpp =
+      layer_own > 0 ? (own.group[group(ParamGroup::kAttention)] + own.group[group(ParamGroup::kMlp)]) / layer_own : 0.0;
+  if (c.zero == 3 && !c.reshard_after_forward) {
+    s.Leaf("gathered_params", "Parameters kept gathered after forward", Category::kBuffers,
+           Live{own.total, 0, 0, own.total}, [&] {
+             return Explanation{FormatCount(static_cast<int64_t>(std::llround(d.P_gpu))) + " params on this GPU, " +
+                                    FormatBytesBoth(own.total) + ", unsharded (reshard_after_forward=False)",
+                                src::kFsdpUnits};
+           });
+  } else if (c.zero == 3) {
+    const double layer = d.layer_params_gpu * layer_bpp;
+    s.Leaf("gathered_layers", "Gathered parameters: the running layer and the next", Category::kBuffers,
+           Live::LayerBackwardOnly(2 * layer), [&] {
+             return Explanation{"2 layers x " + FormatCount(static_cast<int64_t>(std::llround(d.layer_params_gpu))) +
+                                    " params on this GPU x " + FormatNumber(layer_bpp, 3) +
+                                    " B (their storage format), all-gathered whole (the next one prefetched, "
+                                    "BACKWARD_PRE)",
+                                src::kFsdpUnits};
+           });
+    if (root > 0) {
+      s.Leaf("gathered_root", "Root unit (embeddings, head) gathered from forward to backward", Category::kBuffers,
+             Live{root_bytes, 0, 0, root_bytes}, [&] {
+               return Explanation{FormatCount(static_cast<int64_t>(std::llround(root))) + " params, " +
+                                      FormatBytesBoth(root_bytes) + ": FSDP does not reshard the root after forward",
+                                  src::kFsdpUnits};
+             });
+    }
+  }
+  if (c.zero < 2) return;
+  const double layer_trainable = d.adapters ? d.T_gpu / std::fmax(1.0, d.stage_layers) : d.layer_params_gpu;
+  s.Leaf("unsharded_layer_grads", "Unsharded gradients of the running layer", Category::kBuffers,
+         Live::LayerBackwardOnly(layer_trainable * gbpp), [&] {
+           return Explanation{FormatCount(static_cast<int64_t>(std::llround(layer_trainable))) + " params x " +
+                                  FormatNumber(gbpp) + " B, before their reduce-scatter",
+                              src::kFsdpUnits};
+         });
+  const double head = d.counts.head > 0 ? d.counts.head : d.counts.embedding;
+  if (!d.adapters && d.last_stage && head > 0) {
+    // The sharded 1/shard of it is in the gradients already.
+    const double waiting = head / d.t * gbpp * (1 - 1 / d.shard);
+    s.Leaf("unsharded_head_grad", "The head's unsharded gradient, waiting for the root's reduce-scatter",
+           Category::kBuffers, Live::LayerBackwardOnly(waiting), [&] {
+             return Explanation{FormatCount(static_cast<int64_t>(std::llround(head / d.t))) + " params x " +
+                                    FormatNumber(gbpp) + " B x (1 - 1/" + FormatNumber(d.shard) +
+                                    ") beyond this GPU's shard",
+                                src::kFsdpUnits};
+           });
+  }
+}
+
+}  // namespace detail
 
 // Communication buffers the data-parallel strategy allocates beside the model states.
 template <class Sink>
@@ -17,7 +88,9 @@ void AccountParallelBuffers(const Derived& d, Sink& s) {
   const double gbpp = Info(c.grad_dtype).bits / 8.0;
   const double wbpp = Info(c.mode == Mode::kQlora ? Dtype::kBf16 : c.dtype).bits / 8.0;
   s.Begin("buffers", "Data-parallel buffers");
-  if (c.zero == 0) {
+  if (c.sharding == Sharding::kFsdp) {
+    detail::AccountFsdpUnits(d, s, gbpp);
+  } else if (c.zero == 0) {
     if (!c.ddp_bucket_view && d.dp > 1) {
       const double bytes = d.T_gpu * gbpp;
       s.Leaf("ddp_buckets", "DDP gradient buckets (a copy of the gradients)", Category::kBuffers, Live::Both(bytes),

@@ -66,6 +66,11 @@ inline constexpr const char* kDeepSpeedBuckets =
 inline constexpr const char* kZero3Gather =
     "Rajbhandari et al. 2020, ZeRO §5.3 (Pos+g+p gathers each layer's parameters just in time); DeepSpeed "
     "stage3_prefetch_bucket_size";
+inline constexpr const char* kFsdpUnits =
+    "PyTorch FSDP, one unit per layer plus the root: torch/distributed/fsdp/fully_sharded_data_parallel.py (torch "
+    "1.13, forward: the root's parameters are not freed after forward under FULL_SHARD; BACKWARD_PRE prefetches the "
+    "next unit; gradients are reduce-scattered from their unsharded form once the unit has them all); FSDP2 "
+    "torch/distributed/_composable/fsdp/_fsdp_state.py _lazy_init (the root's post_forward_mesh_info = None)";
 inline constexpr const char* kPipeline =
     "Narayanan et al. 2021 (Megatron-LM PTD-P) §2.2: 1F1B keeps pp micro-batches in flight on the first stage; "
     "Korthikanti et al. 2022 §4.2.3; Megatron theoretical_memory_usage.py interleaving factor";

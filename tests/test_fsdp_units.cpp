@@ -1,0 +1,79 @@
+// PyTorch FSDP's buffers (account_parallel_buffers.h AccountFsdpUnits): whole units instead of
+// DeepSpeed's fixed-size buckets, the root kept gathered from forward to backward. Measured:
+// fms-acceleration's Mistral-7B full fine-tune on two A100s under accelerate's FSDP
+// FULL_SHARD (bf16 weights, grads and AdamW states, batch 2 x 4096 packed, checkpointing),
+// mem_peak_torch_mem_alloc_in_bytes 36,225,939,968 B, at the optimizer step
+// (scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917).
+#include <doctest.h>
+
+#include "core/config/fields.h"
+#include "setups.h"
+
+namespace llmmem::test {
+namespace {
+
+Config FmsMistralFullFsdp() {
+  Config c = DefaultConfig();
+  c.model = FindPreset("mistral-7b-v0.1")->model;
+  const std::pair<const char*, const char*> set[] = {{"mode", "train"},
+                                                     {"batch", "2"},
+                                                     {"seq", "4096"},
+                                                     {"recompute", "full"},
+                                                     {"framework", "hf-flash2"},
+                                                     {"gpu", "A100-SXM-80GB"},
+                                                     {"dp", "2"},
+                                                     {"zero", "3"},
+                                                     {"sharding", "fsdp"},
+                                                     {"dtype", "bf16"},
+                                                     {"master_weights", "0"},
+                                                     {"grad_dtype", "bf16"},
+                                                     {"optimizer_dtype", "bf16"},
+                                                     {"loss_shift_copy", "1"}};
+  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  return c;
+}
+
+double At(const Estimate& e, const char* id, Moment m) {
+  const BreakdownNode* n = e.tree.Find(id);
+  return n == nullptr ? 0 : n->moment_bytes[static_cast<int>(m)];
+}
+
+TEST_CASE("FSDP: no buckets at the optimizer step, as fms-acceleration's two-GPU full fine-tune measured") {
+  const Estimate fsdp = Explain(FmsMistralFullFsdp());
+  REQUIRE(fsdp.totals.ok);
+  CHECK(fsdp.totals.peak_moment == Moment::kOptimizerStep);
+  CHECK(fsdp.totals.allocated_bytes == doctest::Approx(36225939968.0).epsilon(0.0001));
+  Config ds = FmsMistralFullFsdp();
+  ds.sharding = Sharding::kDeepSpeed;  // DeepSpeed's 5e8-element reduce bucket stays allocated at the step
+  CHECK(Explain(ds).totals.allocated_bytes > 36225939968.0 + 0.9e9);
+}
+
+TEST_CASE("FSDP FULL_SHARD: the root gathered through the loss, two layers and a layer's gradients in backward") {
+  const Config c = FmsMistralFullFsdp();
+  const Estimate e = Explain(c);
+  const double V = 32000, h = 4096;
+  const double root = 2 * V * h;  // untied embedding and head, bf16: 2 B each
+  CHECK(At(e, "total.buffers.gathered_root", Moment::kForwardEnd) == 2.0 * root);
+  CHECK(At(e, "total.buffers.gathered_root", Moment::kLayerBackward) == 2.0 * root);
+  CHECK(At(e, "total.buffers.gathered_root", Moment::kOptimizerStep) == 0);
+  // One Mistral layer: q and o 4096 x 4096, k and v 4096 x 1024, three 4096 x 14336 MLP
+  // matrices and two 4096-wide norms.
+  const double layer = 2 * h * h + 2 * h * 1024 + 3 * h * 14336 + 2 * h;
+  CHECK(At(e, "total.buffers.gathered_layers", Moment::kLayerBackward) == 2 * 2.0 * layer);
+  CHECK(At(e, "total.buffers.gathered_layers", Moment::kForwardEnd) == 0);
+  CHECK(At(e, "total.buffers.unsharded_layer_grads", Moment::kLayerBackward) == 2.0 * layer);
+  // The head's gradient beyond this GPU's half waits for the embedding's, the root's last.
+  CHECK(At(e, "total.buffers.unsharded_head_grad", Moment::kLayerBackward) == 2.0 * V * h / 2);
+  CHECK(e.tree.Find("total.buffers.reduce_bucket") == nullptr);
+}
+
+TEST_CASE("FSDP has no optimizer-only stage") {
+  Config c = FmsMistralFullFsdp();
+  c.zero = 1;
+  CHECK(HasErrors(Validate(c)));
+  c.sharding = Sharding::kDeepSpeed;
+  CHECK_FALSE(HasErrors(Validate(c)));
+}
+
+}  // namespace
+}  // namespace llmmem::test
