@@ -107,6 +107,7 @@ void MoreArchitecture(State& s, core::ModelSpec& m) {
     m.arch = encoder ? core::Arch::kEncoder : core::Arch::kDecoder;
   }
   FieldBool(s, "qkv_bias", &m.qkv_bias);
+  FieldBool(s, "fused_qkv", &m.fused_qkv);
   FieldBool(s, "attn_out_bias", &m.attn_out_bias);
   FieldBool(s, "mlp_bias", &m.mlp_bias);
   FieldInt(s, "norms_per_layer", &m.norms_per_layer);

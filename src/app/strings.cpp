@@ -125,6 +125,7 @@ const Translation kStrings[] = {
     {"Formula", "公式"},
     {"Fragmentation, %", "碎片预留，%"},
     {"Framework", "框架"},
+    {"Fused Q/K/V", "融合 Q/K/V"},
     {"Full training", "全量训练"},
     {"GGUF v%u, %s%s%s", "GGUF v%u，%s%s%s"},
     {"GPU", "GPU"},

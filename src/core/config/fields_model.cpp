@@ -46,6 +46,9 @@ void AddModelRows(std::vector<FieldDef>& out) {
       LLMMEM_MODEL_ENUM("qk_norm", qk_norm, kArch, "Q/K norm",
                         "norm on queries and keys (per_head: Qwen3, Gemma 3; full: OLMo 2): ", "a Q/K norm"),
       LLMMEM_MODEL_BOOL("qkv_bias", qkv_bias, kArch, "Q/K/V biases", "biases on Q, K, V"),
+      LLMMEM_MODEL_BOOL("fused_qkv", fused_qkv, kArch, "Fused Q/K/V",
+                        "Q, K and V stored as one matrix (GGUF attn_qkv), which llama.cpp's quantisation recipes treat "
+                        "as one tensor"),
       LLMMEM_MODEL_BOOL("attn_out_bias", attn_out_bias, kArch, "Attention output bias", "bias on the attention output"),
       LLMMEM_MODEL_BOOL("mlp_bias", mlp_bias, kArch, "MLP biases", "biases in the MLP"),
       LLMMEM_MODEL_BOOL("tied_embeddings", tied_embeddings, kDims, "Tied embeddings",

@@ -165,7 +165,7 @@ inline ServingPlan PlanServing(const Derived& d) {
   // on the CPU) and the output layer (final norm and head; a tied head is duplicated there).
   const double L = d.L;
   d.facts.ForEachTensor([&](const TensorShape& t) {
-    const double bytes = detail::TensorBytes(t, c.dtype, c.quant);
+    const double bytes = detail::TensorBytes(t, c.dtype, c.quant, c.model);
     const bool layer = t.group == ParamGroup::kAttention || t.group == ParamGroup::kMlp ||
                        (t.group == ParamGroup::kNorms && t.count > 1);
     if (layer)
@@ -177,7 +177,7 @@ inline ServingPlan PlanServing(const Derived& d) {
   });
   if (m.tied_embeddings) {
     const TensorShape head{ParamGroup::kHead, TensorRole::kHead, m.hidden, m.vocab, 1, false};
-    p.output_weights += detail::TensorBytes(head, c.dtype, c.quant);
+    p.output_weights += detail::TensorBytes(head, c.dtype, c.quant, c.model);
   }
   const double n_gpu = static_cast<double>(p.set.gpu_layers);
   const double gpu_layers = std::min(n_gpu, L);

@@ -11,6 +11,7 @@
 #include "core/estimate/derived.h"
 #include "core/estimate/sinks.h"
 #include "core/estimate/sources.h"
+#include "core/model/gguf_mix.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -39,8 +40,9 @@ inline std::string ShardNote(double shards, int64_t zero) {
 // embeddings, the LM head, norms, biases and routers in 16 bits (llm-compressor and
 // AutoFP8 recipes ignore lm_head, as in neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8's
 // quantization_config; GPTQ/AWQ and bitsandbytes skip lm_head and never touch the
-// embedding); GGUF quantises every matrix and keeps vectors in fp32.
-inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions& q) {
+// embedding); GGUF quantises every matrix and keeps vectors in fp32, and its mixed recipes
+// (Q4_K_M...) choose each tensor's block type by llama.cpp's rules (gguf_mix.h).
+inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions& q, const ModelSpec& m) {
   const double n = static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
   if (format <= Dtype::kBf16) return n * Info(format).bits / 8.0;
   const bool gguf = format >= Dtype::kQ8_0;
@@ -48,14 +50,13 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
   const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
                             t.role == TensorRole::kO || t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
                             t.role == TensorRole::kDown;
+  if (IsGgufRecipe(format)) return GgufRecipeTensorBytes(t, format, m);
   if (gguf) {
     if (!matrix) return n * 4.0;
     // llama.cpp stores output.weight in Q6_K whatever lower block type the file uses
     // (src/llama-quant.cpp llama_tensor_get_type: `else if (new_type != GGML_TYPE_Q8_0)
-    // new_type = GGML_TYPE_Q6_K` for the output tensor); the file recipes' averages include it.
-    const bool block_type = format < Dtype::kQ6_K_File;
-    if (block_type && t.role == TensorRole::kHead && format > Dtype::kQ6_K)
-      return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
+    // new_type = GGML_TYPE_Q6_K` for the output tensor).
+    if (t.role == TensorRole::kHead && format > Dtype::kQ6_K) return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
     return n * BitsPerWeight(format, q) / 8.0;
   }
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
@@ -70,7 +71,7 @@ inline double StoredTensorBytes(const TensorShape& t, Dtype format, const Config
   if (c.norms_fp32 && t.group == ParamGroup::kNorms) return n * 4;
   if (c.quantized_head && t.role == TensorRole::kHead && format == Dtype::kNf4)
     return n * BitsPerWeight(Dtype::kNf4, c.quant) / 8;
-  return TensorBytes(t, format, c.quant);
+  return TensorBytes(t, format, c.quant, c.model);
 }
 
 // A given parameter total is exact (7e9 x 2 B = 14e9 B): its whole bytes are shared out over
@@ -102,7 +103,7 @@ inline WeightBytes WeightsByGroup(const Derived& d, Dtype format) {
   } else {
     d.facts.ForEachTensor([&](const TensorShape& t) {
       const double share = d.Share(t);
-      const double bytes = TensorBytes(t, format, d.c.quant) * share;
+      const double bytes = TensorBytes(t, format, d.c.quant, d.c.model) * share;
       const int g = static_cast<int>(t.group);
       w.group[g] += bytes;
       w.params[g] += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * share;

@@ -210,12 +210,14 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     m.norm = NormKind::kLayerNorm;
     m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
     m.tied_embeddings = true;
+    m.fused_qkv = true;  // c_attn
   } else if (type == "gpt_neox") {
     ReadLlamaLike(r, m);
     m.mlp = MlpKind::kPlain;
     m.norm = NormKind::kLayerNorm;
     m.qkv_bias = m.attn_out_bias = m.mlp_bias = r.Bool("attention_bias", true);
     m.mlp_bias = true;
+    m.fused_qkv = true;  // query_key_value
   } else if (type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel") {
     m.vocab = r.Int("vocab_size", 0, true);
     m.hidden = r.Int("hidden_size", 0, true);
@@ -232,6 +234,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     m.qkv_bias = m.attn_out_bias = m.mlp_bias = bias;
     m.norms_per_layer = new_arch ? 2 : r.Bool("parallel_attn", true) ? 1 : 2;
     m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+    m.fused_qkv = true;  // query_key_value
   } else if (type == "bert") {
     m.arch = Arch::kEncoder;
     m.vocab = r.Int("vocab_size", 0, true);

@@ -11,7 +11,9 @@ namespace {
 
 constexpr const char* kIeee = "IEEE 754 / bfloat16 storage width";
 constexpr const char* kGgml = "llama.cpp ggml-common.h block layout";
-constexpr const char* kMix = "llama.cpp quantize table, Llama-3-8B file size (typical; varies per model)";
+constexpr const char* kMix =
+    "llama.cpp quantize table, Llama-3-8B file size (a typical average: estimates choose each tensor's block "
+    "type by llama.cpp's rules, gguf_mix.h)";
 
 // bits for a GGUF recipe from its reported file size in GiB for 8.03e9 weights
 constexpr double MixBits(double gib) { return gib * 1073741824.0 * 8.0 / 8.03e9; }

@@ -40,6 +40,7 @@ struct ModelSpec {
   ActivationFn act = ActivationFn::kSilu;
   NormKind norm = NormKind::kRmsNorm;
   bool qkv_bias = false;
+  bool fused_qkv = false;  // Q, K and V stored as one matrix (GPT-2, GPT-NeoX, Falcon: GGUF attn_qkv)
   bool attn_out_bias = false;
   bool mlp_bias = false;
   bool tied_embeddings = false;

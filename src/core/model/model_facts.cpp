@@ -11,9 +11,9 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
   // Every field of ModelSpec but name and preset: a field added there must be added here.
   return a.arch == b.arch && a.vocab == b.vocab && a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
          a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.ffn == b.ffn && a.mlp == b.mlp && a.act == b.act &&
-         a.norm == b.norm && a.qkv_bias == b.qkv_bias && a.attn_out_bias == b.attn_out_bias &&
-         a.mlp_bias == b.mlp_bias && a.tied_embeddings == b.tied_embeddings && a.final_norm == b.final_norm &&
-         a.learned_positions == b.learned_positions && a.type_vocab == b.type_vocab &&
+         a.norm == b.norm && a.qkv_bias == b.qkv_bias && a.fused_qkv == b.fused_qkv &&
+         a.attn_out_bias == b.attn_out_bias && a.mlp_bias == b.mlp_bias && a.tied_embeddings == b.tied_embeddings &&
+         a.final_norm == b.final_norm && a.learned_positions == b.learned_positions && a.type_vocab == b.type_vocab &&
          a.embedding_norm == b.embedding_norm && a.pooler == b.pooler && a.norms_per_layer == b.norms_per_layer &&
          a.qk_norm == b.qk_norm && a.experts == b.experts && a.experts_per_token == b.experts_per_token &&
          a.moe_ffn == b.moe_ffn && a.shared_experts == b.shared_experts && a.shared_ffn == b.shared_ffn &&
