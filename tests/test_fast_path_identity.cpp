@@ -25,8 +25,9 @@ namespace {
 // accounting changes on purpose (issue 11: a layer's backward as its own moment, after the
 // loss's, and the for-loop step's two temporaries, both measured on an H200: 0x97973c34ec52af88 before;
 // then cuBLAS's workspaces per matmul thread, also measured there: 0x296a577dd71f775a before;
-// then GGUF recipes tensor by tensor, as llama.cpp's logs load them: 0xb40eb74df290dada before).
-constexpr uint64_t kFastPathDigest = 0xb06bc2067ba5491dull;
+// then GGUF recipes tensor by tensor, as llama.cpp's logs load them: 0xb40eb74df290dada before;
+// then HF eager attention's prefill scores, 8 B each as measured: 0xb06bc2067ba5491d before).
+constexpr uint64_t kFastPathDigest = 0xc0a218e00377b0f4ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

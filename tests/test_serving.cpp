@@ -11,6 +11,7 @@
 #include "core/solve/serve_fit.h"
 #include "core/estimate/serving.h"
 #include "core/report/units.h"
+#include "core/estimate/account_inference.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -437,3 +438,32 @@ TEST_CASE("Serving: HF generate's static cache is preallocated for max_cache_len
   v.max_cache_len = 0;
   CHECK(EstimateTotals(c).peak_bytes == EstimateTotals(v).peak_bytes);
 }
+
+namespace llmmem::test {
+namespace {
+
+// HF eager attention in a prefill holds the masked scores, softmax's fp32 output and its
+// 16-bit cast at once: 8 B per score element in bf16 and in fp32, as
+// tests/truth/measure_prefill.py measured (torch 1.13, allocation events). SDPA's fused
+// kernels hold none.
+TEST_CASE("Prefill: HF eager attention holds 8 B per score element at its peak, fused kernels none") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-3.1-8b")->model;
+  c.mode = Mode::kInference;
+  c.seq = 2048;
+  const double scores = 32.0 * 2048 * 2048;  // heads x s x s, one sequence
+  for (const Dtype dtype : {Dtype::kBf16, Dtype::kFp32}) {
+    CAPTURE(Info(dtype).id);
+    c.dtype = dtype;
+    c.framework = Framework::kHfEager;
+    const core::Derived eager_d(c, 0);
+    const double eager = core::PrefillWorkspace(eager_d, 2048).attention;
+    c.framework = Framework::kHfSdpa;
+    const core::Derived fused_d(c, 0);
+    const double fused = core::PrefillWorkspace(fused_d, 2048).attention;
+    CHECK(eager - fused == 8.0 * scores);
+  }
+}
+
+}  // namespace
+}  // namespace llmmem::test

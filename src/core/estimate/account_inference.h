@@ -81,6 +81,7 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
 // (account_serving.h) is the same computation at their batched-token budget.
 struct PrefillParts {
   double attention = 0, mlp = 0, total = 0;
+  bool scores = false;  // s x s scores materialised
 };
 
 inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
@@ -88,8 +89,16 @@ inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
   const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
   const double residual = e * sb * d.h;
   const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
-  const double scores = c.flash_attn ? 0 : 2.0 * e * d.a * sb * d.s / d.t;  // scores and probabilities
+  // Materialised s x s scores: the framework's eager attention (as in training), or no
+  // fused kernel. HF's eager_attention_forward holds the masked scores, softmax's fp32
+  // output and its 16-bit cast at once (softmax(..., dtype=torch.float32).to(query.dtype)
+  // before the assignment frees the input); otherwise scores and probabilities.
+  const bool eager_hf = c.framework == Framework::kHfEager;
+  const bool fused = IsHuggingFace(c.framework) ? !eager_hf && c.flash_attn : c.flash_attn;
+  const double per_score = eager_hf ? e + 4.0 + (e == 4.0 ? 0.0 : e) : 2.0 * e;
+  const double scores = fused ? 0 : per_score * d.a * sb * d.s / d.t;
   PrefillParts p;
+  p.scores = !fused;
   p.attention = e * sb * d.h + qkv + scores + e * sb * d.a * d.hd / d.t;
   const double f_width = c.model.IsMoe() ? static_cast<double>(c.model.experts_per_token * c.model.moe_ffn +
                                                                c.model.shared_experts * c.model.shared_ffn)
@@ -111,10 +120,11 @@ void AccountInference(const Derived& d, Sink& s) {
   const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;
   const PrefillParts parts = PrefillWorkspace(d, sb);
   const double attention = parts.attention, mlp = parts.mlp, workspace = parts.total;
+  const bool attention_scores = parts.scores;
   s.Leaf("prefill_workspace", "Prefill activation workspace", Category::kActivations, Live::Both(workspace), [&] {
     return Explanation{
         "residual " + FormatNumber(e) + "sbh + max(attention " + FormatBytesBoth(attention) +
-            (c.flash_attn ? "" : " incl. s x s scores") + ", MLP " + FormatBytesBoth(mlp) + ") for one layer, " +
+            (attention_scores ? " incl. s x s scores" : "") + ", MLP " + FormatBytesBoth(mlp) + ") for one layer, " +
             FormatCount(static_cast<int64_t>(sb)) + " tokens per forward" +
             (chunk > 0 && chunk < all_tokens ? " (chunked prefill)" : " (the whole batch's prompts at once)") + ", " +
             FormatNumber(e) + " B activations",
