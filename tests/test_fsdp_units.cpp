@@ -67,6 +67,19 @@ TEST_CASE("FSDP FULL_SHARD: the root gathered through the loss, two layers and a
   CHECK(e.tree.Find("total.buffers.reduce_bucket") == nullptr);
 }
 
+TEST_CASE("FSDP mixed precision: the fp32 master is the only sharded copy; DeepSpeed keeps a 16-bit one too") {
+  Config c = FmsMistralFullFsdp();
+  c.master_weights = true;  // torchtitan's MixedPrecisionPolicy: fp32 shards, bf16 compute
+  c.grad_dtype = Dtype::kFp32;
+  c.optimizer_dtype = Dtype::kFp32;
+  const Estimate fsdp = Explain(c);
+  CHECK(fsdp.tree.Find("total.model_states.weights")->bytes == 0);
+  CHECK(fsdp.tree.Find("total.model_states.master_weights")->bytes > 0);
+  c.sharding = Sharding::kDeepSpeed;
+  const double ds_weights = Explain(c).tree.Find("total.model_states.weights")->bytes;
+  CHECK(ds_weights == doctest::Approx(7241732096.0 * 2 / 2).epsilon(0.0001));  // bf16 params / 2 shards
+}
+
 TEST_CASE("FSDP has no optimizer-only stage") {
   Config c = FmsMistralFullFsdp();
   c.zero = 1;

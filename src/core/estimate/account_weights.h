@@ -150,9 +150,16 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     return;
   }
   const detail::WeightBytes w = detail::WeightsByGroup(d, format);
+  // PyTorch FSDP with mixed precision keeps one sharded copy of a trained parameter, the fp32
+  // master; its 16-bit copies exist only gathered, unit by unit (the data-parallel buffers).
+  const bool master_only = d.training && !d.adapters && c.sharding == Sharding::kFsdp && c.zero == 3 &&
+                           c.master_weights && HasMasterCopy(c.dtype) && format_override == Dtype::kCount;
+  const double stored = master_only ? 0.0 : 1.0;
   s.Begin(id, name);
   s.Note([&] {
     std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
+    if (master_only)
+      note += "; FSDP MixedPrecision stores none sharded: the fp32 master is the shard, cast when gathered";
     if (format > Dtype::kBf16 && format < Dtype::kQ8_0) note += "; embeddings, head and norms stay 16-bit";
     if (d.t > 1 || d.pp > 1 || d.ep > 1) {
       note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) +
@@ -177,7 +184,7 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     const int g = static_cast<int>(r.g);
     const double params = w.params[g] * scale;
     if (params == 0) continue;
-    const double bytes = w.group[g] * scale / shards;
+    const double bytes = w.group[g] * scale * stored / shards;
     s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
       // Bytes per parameter as the arithmetic has them (quantised groups: their average).
       return Explanation{detail::PerParam(w.group[g] / w.params[g], params, "params on this GPU") +
