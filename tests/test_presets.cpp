@@ -31,7 +31,6 @@ TEST_CASE("Presets: computed parameter count equals the published count exactly"
   for (const Preset& p : Presets()) {
     if (!p.ok || p.published_params == 0) continue;
     SUBCASE(p.key.c_str()) {
-      CAPTURE(p.params_source);
       int64_t computed = CountParameters(p.model).total;
       // Some checkpoints store a tied output head a second time; the published total
       // counts it, memory does not (the tensor is shared).

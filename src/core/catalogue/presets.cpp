@@ -48,7 +48,6 @@ Preset Load(const EmbeddedFile& file) {
   p.hf_id = text("id");
   p.name = text("name");
   p.family = text("family");
-  p.params_source = text("params_source");
   if (const Json* v = j.Find("published_params"); v && v->IsNumber())
     p.published_params = static_cast<int64_t>(v->AsNumber());
   if (const Json* v = j.Find("published_counts_tied_head"); v && v->IsBool())

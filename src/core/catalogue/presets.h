@@ -18,8 +18,7 @@ struct Preset {
   std::string hf_id;             // "meta-llama/Meta-Llama-3-8B"
   std::string name;              // "Llama 3 8B"
   std::string family;            // "Llama 3"
-  int64_t published_params = 0;  // 0 when no exact published figure was found
-  std::string params_source;
+  int64_t published_params = 0;  // 0 when no exact published figure was found (its source: the file's params_source)
   bool published_counts_tied_head = false;  // the published total counts a tied head twice
   // The format the checkpoint ships in: quantization_config's method (fp8, GPTQ, AWQ)
   // when present, else torch_dtype (or dtype), else fp32 (transformers' default, as for
