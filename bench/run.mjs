@@ -66,7 +66,9 @@ ${budgets.map(([b, m, c]) => `| ${b} | ${m} | ${ok(c)} |`).join('\n')}
 
 The page's figure is for the optimised code: Chromium runs a wasm function on its baseline
 compiler (Liftoff) first and tiers the estimate's functions up over its first few hundred
-thousand calls; the warm-up calls measured ${(page.estimate_warmup_us || []).join(', ')} us.
+thousand calls; the warm-up calls measured ${(page.estimate_warmup_us || []).join(', ')} us, then the five timed
+calls ${(page.estimate_runs_us || []).map(x => x.toFixed(3)).join(', ')} us (the median is the figure; native and node likewise
+take the median of five runs).
 
 Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, node ${node.explain_us.toFixed(1)} us
 (${(native.explain_us / native.estimate_us).toFixed(0)}x the fast path).
