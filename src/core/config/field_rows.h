@@ -62,18 +62,21 @@ void AddServingRows(std::vector<FieldDef>& out);   // fields_serving.cpp
         }                                                                                               \
   }
 // A whole number of the workload: PATH is its place in Config ("batch", "quant.group_size").
-#define LLMMEM_INT(NAME, PATH, GROUP, LABEL, UNIT, MIN, MAX, STEP, FAST, HELP)             \
-  FieldDef {                                                                               \
-    NAME, FieldKind::kInt, false, GROUP, LABEL, UNIT, HELP, MIN, MAX, STEP, FAST, nullptr, \
-        [](const Config& c) { return IntText(c.PATH); },                                   \
-        [](Config& c, const std::string& t) {                                              \
-          int64_t v = 0;                                                                   \
-          auto e = ParseInt(t, v);                                                         \
-          if (e.empty()) c.PATH = v;                                                       \
-          return e;                                                                        \
-        },                                                                                 \
-        [](const Config& c) { return static_cast<double>(c.PATH); }, nullptr               \
+#define LLMMEM_INT_AT(NAME, PATH, MEMBER_PTR, GROUP, LABEL, UNIT, MIN, MAX, STEP, FAST, HELP)     \
+  FieldDef {                                                                                      \
+    NAME, FieldKind::kInt, false, GROUP, LABEL, UNIT, HELP, MIN, MAX, STEP, FAST, nullptr,        \
+        [](const Config& c) { return IntText(c.PATH); },                                          \
+        [](Config& c, const std::string& t) {                                                     \
+          int64_t v = 0;                                                                          \
+          auto e = ParseInt(t, v);                                                                \
+          if (e.empty()) c.PATH = v;                                                              \
+          return e;                                                                               \
+        },                                                                                        \
+        [](const Config& c) { return static_cast<double>(c.PATH); }, nullptr, nullptr, MEMBER_PTR \
   }
+// A Config member (the range check reads it directly) or a value deeper in (quant.*).
+#define LLMMEM_INT(NAME, PATH, ...) LLMMEM_INT_AT(NAME, PATH, &Config::PATH, __VA_ARGS__)
+#define LLMMEM_NESTED_INT(NAME, PATH, ...) LLMMEM_INT_AT(NAME, PATH, nullptr, __VA_ARGS__)
 // A real number of the workload; FORMAT is how the UI prints it.
 #define LLMMEM_NUM(NAME, PATH, GROUP, LABEL, UNIT, MIN, MAX, STEP, FORMAT, HELP)          \
   FieldDef {                                                                              \
@@ -85,7 +88,7 @@ void AddServingRows(std::vector<FieldDef>& out);   // fields_serving.cpp
           if (e.empty()) c.PATH = v;                                                      \
           return e;                                                                       \
         },                                                                                \
-        [](const Config& c) { return c.PATH; }, nullptr                                   \
+        [](const Config& c) { return c.PATH; }, nullptr, &Config::PATH                    \
   }
 #define LLMMEM_BOOL(NAME, PATH, GROUP, LABEL, HELP)                                             \
   FieldDef {                                                                                    \

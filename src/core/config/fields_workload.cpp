@@ -95,9 +95,10 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("norms_fp32", norms_fp32, G::kPrecision, "fp32 norms (QLoRA)",
                   "QLoRA's norm weights in fp32 (peft prepare_model_for_kbit_training): under autocast the "
                   "residual stream and the MLP's intermediates become fp32"),
-      LLMMEM_INT("group_size", quant.group_size, G::kPrecision, "Group size", "", 1, 1'048'576, 32, 128,
-                 "GPTQ/AWQ group size: weights per scale"),
-      LLMMEM_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1, "GPTQ/AWQ bits per weight"),
+      LLMMEM_NESTED_INT("group_size", quant.group_size, G::kPrecision, "Group size", "", 1, 1'048'576, 32, 128,
+                        "GPTQ/AWQ group size: weights per scale"),
+      LLMMEM_NESTED_INT("gptq_bits", quant.gptq_bits, G::kPrecision, "Quant bits", "", 2, 8, 1, 1,
+                        "GPTQ/AWQ bits per weight"),
       LLMMEM_BOOL("nf4_double_quant", quant.nf4_double_quant, G::kPrecision, "Double quantisation",
                   "NF4 double quantisation"),
       LLMMEM_ENUM("optimizer", optimizer, G::kOptimizer, "Optimizer", "", "an optimizer"),

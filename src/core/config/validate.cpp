@@ -105,7 +105,7 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
 
   // Every other numeric setting within its row's range: one loop over the table.
   for (const FieldDef* f : ConfigRangeFields()) {
-    const double v = f->config_number(c);
+    const double v = f->ConfigNumber(c);
     if (!f->InRange(v)) k.Range(*f, v);
   }
   if (k.ok && static_cast<double>(c.dp) * c.tp * c.pp * c.cp > 1e7) {
