@@ -26,8 +26,10 @@ namespace {
 // loss's, and the for-loop step's two temporaries, both measured on an H200: 0x97973c34ec52af88 before;
 // then cuBLAS's workspaces per matmul thread, also measured there: 0x296a577dd71f775a before;
 // then GGUF recipes tensor by tensor, as llama.cpp's logs load them: 0xb40eb74df290dada before;
-// then HF eager attention's prefill scores, 8 B each as measured: 0xb06bc2067ba5491d before).
-constexpr uint64_t kFastPathDigest = 0xc0a218e00377b0f4ull;
+// then HF eager attention's prefill scores, 8 B each as measured: 0xb06bc2067ba5491d before;
+// then GGUF block types by the same rules as the recipes (a tied embedding as the output,
+// position tables and routers unquantised): 0xc0a218e00377b0f4 before).
+constexpr uint64_t kFastPathDigest = 0x9773b0a2e3c88207ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

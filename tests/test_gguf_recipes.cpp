@@ -27,21 +27,21 @@ ModelSpec Pythia28b() {
 
 double MiB2(double bytes) { return std::round(bytes / 1048576.0 * 100) / 100; }
 
-TEST_CASE("GGUF recipes: Pythia-2.8B's Q2_K to Q6_K files, byte for byte as llama.cpp loaded them") {
+TEST_CASE("GGUF: Pythia-2.8B's Q8_0 to Q2_K files, byte for byte as llama.cpp loaded them") {
   const ModelSpec m = Pythia28b();
   const struct {
     Dtype recipe;
     double gpu_mib, embedding_mib;
-  } files[] = {{Dtype::kQ6_K_File, 2073.58, 100.74},
-               {Dtype::kQ5_K_M, 1887.64, 84.43},
-               {Dtype::kQ4_K_M, 1632.95, 69.08},
-               {Dtype::kQ3_K_M, 1354.83, 52.77},
-               {Dtype::kQ2_K_File, 993.89, 40.30}};
+  } files[] = {{Dtype::kQ8_0, 2684.57, 130.49},  // plain block types: the output in Q6_K, Q8_0 kept
+               {Dtype::kQ5_0, 1754.83, 84.43},   {Dtype::kQ4_1, 1604.83, 76.76},
+               {Dtype::kQ4_0, 1454.83, 69.08},   {Dtype::kQ6_K_File, 2073.58, 100.74},
+               {Dtype::kQ5_K_M, 1887.64, 84.43}, {Dtype::kQ4_K_M, 1632.95, 69.08},
+               {Dtype::kQ3_K_M, 1354.83, 52.77}, {Dtype::kQ2_K_File, 993.89, 40.30}};
   for (const auto& file : files) {
     CAPTURE(Info(file.recipe).id);
     double embedding = 0, rest = 0;
     ForEachTensor(m, [&](const TensorShape& t) {
-      const double bytes = GgufRecipeTensorBytes(t, file.recipe, m);
+      const double bytes = GgufTensorBytes(t, file.recipe, m);
       (t.role == TensorRole::kEmbedding ? embedding : rest) += bytes;
     });
     CHECK(MiB2(rest) == doctest::Approx(file.gpu_mib));
@@ -54,10 +54,16 @@ TEST_CASE("GGUF recipes: attn_v and ffn_down take more bits in the layers use_mo
   m.fused_qkv = false;  // a separate V: Q4_K_M gives it Q6_K in 16 of 32 layers, Q4_K in the rest
   const TensorShape v{ParamGroup::kAttention, TensorRole::kV, 2560, 2560, 32, false};
   const double per_layer = 2560.0 * 2560.0;
-  CHECK(GgufRecipeTensorBytes(v, Dtype::kQ4_K_M, m) == 16 * per_layer * 210 / 256 + 16 * per_layer * 144 / 256);
+  CHECK(GgufTensorBytes(v, Dtype::kQ4_K_M, m) == 16 * per_layer * 210 / 256 + 16 * per_layer * 144 / 256);
+  // A tied embedding is the output tensor too: Q6_K under a Q4_0 file, as an untied head.
+  ModelSpec tied = Pythia28b();
+  tied.tied_embeddings = true;
+  const TensorShape embedding{ParamGroup::kEmbedding, TensorRole::kEmbedding, 50304, 2560, 1, false};
+  CHECK(GgufTensorBytes(embedding, Dtype::kQ4_0, tied) == 50304.0 * 2560 * 210 / 256);
+  CHECK(GgufTensorBytes(embedding, Dtype::kQ4_0, m) == 50304.0 * 2560 * 18 / 32);
   // A row not divisible by the 256-wide K block falls back (Q4_K to Q5_0).
   const TensorShape odd{ParamGroup::kMlp, TensorRole::kUp, 2560 + 32, 4096, 1, false};
-  CHECK(GgufRecipeTensorBytes(odd, Dtype::kQ4_K_M, m) == 2592.0 * 4096 * 22 / 32);
+  CHECK(GgufTensorBytes(odd, Dtype::kQ4_K_M, m) == 2592.0 * 4096 * 22 / 32);
 }
 
 }  // namespace

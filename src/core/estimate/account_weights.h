@@ -40,25 +40,14 @@ inline std::string ShardNote(double shards, int64_t zero) {
 // embeddings, the LM head, norms, biases and routers in 16 bits (llm-compressor and
 // AutoFP8 recipes ignore lm_head, as in neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8's
 // quantization_config; GPTQ/AWQ and bitsandbytes skip lm_head and never touch the
-// embedding); GGUF quantises every matrix and keeps vectors in fp32, and its mixed recipes
-// (Q4_K_M...) choose each tensor's block type by llama.cpp's rules (gguf_mix.h).
+// embedding); GGUF files give each tensor the block type llama.cpp's rules choose (gguf_mix.h).
 inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions& q, const ModelSpec& m) {
   const double n = static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count);
   if (format <= Dtype::kBf16) return n * Info(format).bits / 8.0;
-  const bool gguf = format >= Dtype::kQ8_0;
-  const bool matrix = t.cols > 1;
+  if (format >= Dtype::kQ8_0) return GgufTensorBytes(t, format, m);  // GGUF: llama.cpp's per-tensor rules
   const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
                             t.role == TensorRole::kO || t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
                             t.role == TensorRole::kDown;
-  if (IsGgufRecipe(format)) return GgufRecipeTensorBytes(t, format, m);
-  if (gguf) {
-    if (!matrix) return n * 4.0;
-    // llama.cpp stores output.weight in Q6_K whatever lower block type the file uses
-    // (src/llama-quant.cpp llama_tensor_get_type: `else if (new_type != GGML_TYPE_Q8_0)
-    // new_type = GGML_TYPE_Q6_K` for the output tensor).
-    if (t.role == TensorRole::kHead && format > Dtype::kQ6_K) return n * BitsPerWeight(Dtype::kQ6_K, q) / 8.0;
-    return n * BitsPerWeight(format, q) / 8.0;
-  }
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
 }
 

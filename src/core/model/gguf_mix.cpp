@@ -1,6 +1,7 @@
-// The rules of llama.cpp src/llama-quant.cpp llama_tensor_get_type for the K-quant recipes
-// (the IQ recipes and Falcon's own branches are not modelled: Falcon's rows follow the
-// general rules). See gguf_mix.h.
+// The rules of llama.cpp src/llama-quant.cpp llama_tensor_get_type for GGUF files: the
+// output rule and the fallback for every type, the per-tensor rules of the K recipes (the IQ
+// recipes' own rules and Falcon's branches are not modelled: they follow the general ones).
+// See gguf_mix.h.
 #include "core/model/gguf_mix.h"
 
 #include <algorithm>
@@ -14,7 +15,9 @@ double BytesPer(Dtype block) { return BitsPerWeight(block, QuantOptions{}) / 8.0
 // llama.cpp: more bits for the first and last eighth of the layers and every third between.
 bool UseMoreBits(int64_t i, int64_t n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
 
+// A recipe's default block type (llama_model_quantize_impl); a block type is its own.
 Dtype DefaultBlock(Dtype recipe) {
+  if (!IsGgufRecipe(recipe)) return recipe;
   switch (recipe) {
     case Dtype::kQ6_K_File:
       return Dtype::kQ6_K;
@@ -33,16 +36,30 @@ Dtype DefaultBlock(Dtype recipe) {
   }
 }
 
-// A type whose block does not divide the row falls back (ggml's K blocks are 256 wide).
+int64_t BlockWidth(Dtype block) {
+  switch (block) {
+    case Dtype::kQ8_0:
+    case Dtype::kQ5_0:
+    case Dtype::kQ5_1:
+    case Dtype::kQ4_0:
+    case Dtype::kQ4_1:
+    case Dtype::kIQ4_NL:
+      return 32;
+    default:
+      return 256;  // the K and IQ super-blocks
+  }
+}
+
+// A type whose block does not divide the row falls back (llama_tensor_get_type's
+// convert_incompatible_tensor), and to F16 when the fallback's does not either.
 Dtype Fallback(Dtype block, int64_t row) {
-  const bool k_block = block == Dtype::kQ2_K || block == Dtype::kQ3_K || block == Dtype::kQ4_K ||
-                       block == Dtype::kQ5_K || block == Dtype::kQ6_K;
-  if (!k_block || row % 256 == 0) return block;
-  const Dtype fallback = block == Dtype::kQ4_K   ? Dtype::kQ5_0
-                         : block == Dtype::kQ5_K ? Dtype::kQ5_1
-                         : block == Dtype::kQ6_K ? Dtype::kQ8_0
-                                                 : Dtype::kIQ4_NL;
-  return row % 32 == 0 ? fallback : Dtype::kFp16;
+  if (row % BlockWidth(block) == 0) return block;
+  const Dtype fallback = block == Dtype::kQ4_K      ? Dtype::kQ5_0
+                         : block == Dtype::kQ5_K    ? Dtype::kQ5_1
+                         : block == Dtype::kQ6_K    ? Dtype::kQ8_0
+                         : BlockWidth(block) == 256 ? Dtype::kIQ4_NL
+                                                    : Dtype::kFp16;
+  return fallback != Dtype::kFp16 && row % BlockWidth(fallback) == 0 ? fallback : Dtype::kFp16;
 }
 
 struct Rules {
@@ -52,8 +69,14 @@ struct Rules {
   bool eight_experts;
   bool seventy_b;  // llama.cpp's LLM_TYPE_70B: 80 layers with grouped-query attention
 
-  // output.weight: Q6_K for every K recipe (`else if (new_type != GGML_TYPE_Q8_0)`).
-  Dtype Output() const { return Dtype::kQ6_K; }
+  // output.weight: Q8_0 stays, the lowest IQ types take Q5_K, the rest Q6_K (`else if
+  // (new_type != GGML_TYPE_Q8_0) new_type = GGML_TYPE_Q6_K`).
+  Dtype Output() const {
+    if (base == Dtype::kQ8_0) return base;
+    const bool low_iq = base == Dtype::kIQ2_XXS || base == Dtype::kIQ2_XS || base == Dtype::kIQ3_XXS ||
+                        base == Dtype::kIQ1_S || base == Dtype::kIQ2_S || base == Dtype::kIQ1_M;
+    return low_iq ? Dtype::kQ5_K : Dtype::kQ6_K;
+  }
 
   // attn_v of layer i (i-th attention layer of n).
   Dtype AttnV(int64_t i, int64_t n) const {
@@ -106,9 +129,7 @@ struct Rules {
 
 }  // namespace
 
-bool IsGgufRecipe(Dtype d) { return d >= Dtype::kQ6_K_File && d <= Dtype::kQ2_K_File; }
-
-double GgufRecipeTensorBytes(const TensorShape& t, Dtype recipe, const ModelSpec& m) {
+double GgufTensorBytes(const TensorShape& t, Dtype format, const ModelSpec& m) {
   const double rows = static_cast<double>(t.rows), cols = static_cast<double>(t.cols);
   const double n = rows * cols * static_cast<double>(t.count);
   // Vectors (norms, biases) and what llama-quantize leaves alone (routers, position and
@@ -116,20 +137,26 @@ double GgufRecipeTensorBytes(const TensorShape& t, Dtype recipe, const ModelSpec
   if (t.cols <= 1 || t.role == TensorRole::kRouter || t.role == TensorRole::kPosition ||
       t.role == TensorRole::kTokenType)
     return n * 4.0;
-  const Rules r{recipe, m, DefaultBlock(recipe), m.experts == 8, m.layers == 80 && m.kv_heads < m.heads};
+  const Rules r{format, m, DefaultBlock(format), m.experts == 8, m.layers == 80 && m.kv_heads < m.heads};
   // ggml's ne[0], the row a block must divide: a Linear's input width (rows here), the
   // hidden width for the embedding table (vocab x hidden).
   const int64_t row = t.role == TensorRole::kEmbedding ? t.cols : t.rows;
   auto bytes = [&](Dtype block, double elements) { return elements * BytesPer(Fallback(block, row)); };
   // A tied embedding is the output tensor too: llama.cpp quantises it by the output's rule.
   const bool output = t.role == TensorRole::kHead || (t.role == TensorRole::kEmbedding && m.tied_embeddings);
-  if (output) return bytes(row % 256 == 0 ? r.Output() : Dtype::kQ8_0, n);
+  if (output) return bytes(row % BlockWidth(r.base) == 0 ? r.Output() : Dtype::kQ8_0, n);
+  if (!IsGgufRecipe(format)) return bytes(r.base, n);  // a plain block type: no other rule
   const int64_t L = std::max<int64_t>(1, m.layers);
-  // Sums a per-layer rule over the layers a family spans (count / layers tensors each).
+  // Sums a per-layer rule over the layers a family spans (count / layers tensors each):
+  // layers counted by the type they get, then each type's bytes once (the estimate runs
+  // this per serving estimate).
   auto per_layer = [&](int64_t first, int64_t last, auto&& rule) {
     const double per = n / static_cast<double>(std::max<int64_t>(1, last - first));
+    int64_t layers_of[static_cast<int>(Dtype::kCount)] = {};
+    for (int64_t i = first; i < last; ++i) ++layers_of[static_cast<int>(rule(i))];
     double sum = 0;
-    for (int64_t i = first; i < last; ++i) sum += bytes(rule(i), per);
+    for (int k = 0; k < static_cast<int>(Dtype::kCount); ++k)
+      if (layers_of[k] > 0) sum += bytes(static_cast<Dtype>(k), per * static_cast<double>(layers_of[k]));
     return sum;
   };
   const bool attention_qkv = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV;
