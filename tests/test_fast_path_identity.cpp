@@ -28,8 +28,10 @@ namespace {
 // then GGUF recipes tensor by tensor, as llama.cpp's logs load them: 0xb40eb74df290dada before;
 // then HF eager attention's prefill scores, 8 B each as measured: 0xb06bc2067ba5491d before;
 // then GGUF block types by the same rules as the recipes (a tied embedding as the output,
-// position tables and routers unquantised): 0xc0a218e00377b0f4 before).
-constexpr uint64_t kFastPathDigest = 0x9773b0a2e3c88207ull;
+// position tables and routers unquantised): 0xc0a218e00377b0f4 before;
+// then the caching allocator's cached logits' block in max_memory_reserved, with the two new
+// Totals fields: 0x9773b0a2e3c88207 before).
+constexpr uint64_t kFastPathDigest = 0x45ce458692dd7a6eull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -59,6 +61,8 @@ struct Digest {
     Double(t.quick_rule_bytes);
     Double(t.allocated_bytes);
     Double(t.reserved_bytes);
+    Double(t.loss_cached_bytes);
+    Double(t.nvidia_smi_bytes);
   }
 };
 

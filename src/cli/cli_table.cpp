@@ -75,7 +75,7 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   out += e.peak_note + "\n";
   out += "As measured: torch.cuda.max_memory_allocated " + core::FormatBytesBoth(t.allocated_bytes) +
          ", max_memory_reserved " + core::FormatBytesBoth(t.reserved_bytes) + ", nvidia-smi " +
-         core::FormatBytesBoth(t.peak_bytes) + "\n";
+         core::FormatBytesBoth(t.nvidia_smi_bytes) + "\n";
 
   const double head = t.Headroom();
   out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) +

@@ -46,7 +46,7 @@ def measure_of(metric):
     if m.startswith("unknown") or "minus" in m:
         return None
     if "nvidia" in m:  # what the device reports: reserved + the CUDA context ("... so it is reserved + context")
-        return "total_bytes"
+        return "nvidia_smi_bytes"
     if "allocated" in m or "active" in m:
         return "allocated_bytes"
     if "reserved" in m:

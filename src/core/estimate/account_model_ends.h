@@ -10,6 +10,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/estimate/caching_allocator.h"
+
 namespace llmmem::core {
 
 // How a model-end tensor divides over tensor-parallel GPUs, for its formula's "/t".
@@ -60,6 +62,49 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
   const double shifted = c.loss_shift_copy ? f : 0.0;
   if (c.loss_kernel == LossKernel::kTorch) return {f, e + upcast + shifted + f, 3 * f};
   return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
+}
+
+// The same tensors in the order the caching allocator sees them, for what it keeps reserved
+// beyond them. Forward: the head's logits, the upcast, the shifted copy, the log-probabilities;
+// the loss returns (upcast and copy freed) and the caller drops its outputs before backward
+// (transformers' Trainer.compute_loss, torchtitan's `del pred`). Backward: NllLossBackward0's
+// and LogSoftmaxBackward0's outputs, SliceBackward0's full-size gradient for the shift, then
+// ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into its input.
+inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
+  const double f = c.loss_logits_fp32 ? 4.0 : e;
+  const bool upcast = f > e, torch_ce = c.loss_kernel == LossKernel::kTorch;
+  enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kNllGrad, kLogSoftmaxGrad, kSliceGrad, kCastGrad };
+  AllocatorStep steps[16];
+  int n = 0;
+  auto alloc = [&](int8_t t, double size) { steps[n++] = {t, size}; };
+  auto release = [&](int8_t t) { steps[n++] = {t, 0}; };
+  alloc(kLogits, e);
+  int8_t input = kLogits;  // what the cross-entropy reads
+  if (upcast) alloc(input = kUpcast, f);
+  if (c.loss_shift_copy) alloc(input = kShifted, f);
+  if (torch_ce) alloc(kLogProbs, f);
+  for (int8_t t : {kShifted, kUpcast, kLogits}) {
+    if (t != input || torch_ce) release(t);  // the in-place kernel keeps its input
+  }
+  int8_t grad = input;  // the in-place kernel's gradient is its input
+  if (torch_ce) {
+    alloc(kNllGrad, f);
+    alloc(grad = kLogSoftmaxGrad, f);
+    release(kNllGrad);
+    release(kLogProbs);
+  }
+  if (c.loss_shift_copy) {
+    alloc(kSliceGrad, f);
+    release(grad);
+    grad = kSliceGrad;
+  }
+  if (upcast) {
+    alloc(kCastGrad, e);
+    release(grad);
+    grad = kCastGrad;
+  }
+  release(grad);
+  return SimulateCachingAllocator(steps, n);
 }
 
 template <class F>
@@ -230,6 +275,21 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
 }
 
 }  // namespace detail
+
+// What the caching allocator holds reserved at the loss beyond its tensors: where the backward
+// needs an fp32 gradient and the only freed block is the 16-bit logits', it cudaMallocs a new
+// segment and the logits' stays cached (e bytes per logit for today's HF loss and torchtitan's;
+// none with the <= 4.48 shifted copy, whose freed fp32 blocks fit). It counts towards
+// max_memory_reserved and nvidia-smi, not towards the fit: on a failed cudaMalloc the allocator
+// frees its unsplit cached blocks and retries (CUDACachingAllocator.cpp, header comment).
+inline double LossCachedBytes(const Derived& d) {
+  const Config& c = d.c;
+  if (!d.training || !d.last_stage || c.model.arch != Arch::kDecoder || !IsHuggingFace(c.framework) ||
+      c.framework == Framework::kLiger)
+    return 0;
+  const AllocatorPeaks per_logit = detail::HfLossAllocations(c, ActivationBytes(c));
+  return (per_logit.reserved - per_logit.allocated) * d.s_local * d.b * d.V / d.t;
+}
 
 template <class Sink>
 void AccountModelEnds(const Derived& d, Sink& s) {

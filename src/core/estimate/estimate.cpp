@@ -182,6 +182,12 @@ Estimate Explain(const Config& c) {
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
   if (UsesServingRuntime(c)) e.peak_note = ServingPeakNote(c, d);
   if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
+  if (e.totals.loss_cached_bytes > 0) {
+    e.peak_note += " max_memory_reserved also holds " + FormatBytesBoth(e.totals.loss_cached_bytes) +
+                   " at the loss: the freed 16-bit logits' block stays cached while the loss's backward takes a new "
+                   "segment for an fp32 gradient; not counted towards the fit, since the allocator frees cached "
+                   "blocks before it fails [" + std::string(src::kCachingAllocator) + "].";
+  }
   if (e.totals.cpu_bytes > 0)
     e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
   if (e.totals.nvme_bytes > 0)

@@ -72,6 +72,10 @@ struct Totals {
   // and communication buffers outside the allocator).
   double allocated_bytes = 0;
   double reserved_bytes = 0;
+  // In reserved_bytes, not in peak_bytes: the 16-bit logits' block the allocator keeps cached
+  // while the loss's backward takes a new segment (LossCachedBytes, account_model_ends.h).
+  double loss_cached_bytes = 0;
+  double nvidia_smi_bytes = 0;  // peak_bytes plus what reserved_bytes holds beyond the peak's margin
 
   bool Fits() const { return ok && peak_bytes <= capacity_bytes; }
   double Headroom() const { return capacity_bytes - peak_bytes; }  // negative: over by

@@ -42,8 +42,16 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   for (int i = 0; i < kCategoryCount; ++i) t.category_bytes[i] = sink.CategoryAt(i, peak);
   t.allocated_bytes = t.peak_bytes - t.category_bytes[static_cast<int>(Category::kOverheads)];
   // Serving runtimes preallocate: no caching-allocator margin on top (account_inference.h).
-  t.reserved_bytes =
-      WholeBytes(t.allocated_bytes * (1 + (UsesServingRuntime(d.c) ? 0 : d.c.fragmentation_pct) / 100.0));
+  const double margin = 1 + (UsesServingRuntime(d.c) ? 0 : d.c.fragmentation_pct) / 100.0;
+  // The allocator's high-water mark: at the peak, or at the loss (the forward's end) with the
+  // logits' block it keeps cached there, whichever is more.
+  const int at_loss = static_cast<int>(Moment::kForwardEnd);
+  const double overheads_at_loss = sink.CategoryAt(static_cast<int>(Category::kOverheads), at_loss);
+  t.loss_cached_bytes = LossCachedBytes(d);
+  const double reserved_at_peak = WholeBytes(t.allocated_bytes * margin);
+  t.reserved_bytes = WholeBytes(
+      std::fmax(reserved_at_peak, (t.moment_bytes[at_loss] - overheads_at_loss) * margin + t.loss_cached_bytes));
+  t.nvidia_smi_bytes = t.peak_bytes + (t.reserved_bytes - reserved_at_peak);
 }
 
 namespace {

@@ -99,6 +99,9 @@ inline constexpr const char* kHfLossShift =
     "logits[..., :-1, :].contiguous() while the model's forward still holds its logits (the copy was removed by "
     "transformers PR #35646, opened 2025-01-13); models with their own loss (GPTBigCodeForCausalLM before its "
     "move to loss_function) shift the same way";
+inline constexpr const char* kCachingAllocator =
+    "PyTorch c10/cuda/CUDACachingAllocator.cpp@001074d header comment: best-fit cached blocks, split and merged "
+    "within a segment; a request no cached block holds gets a new cudaMalloc segment";
 inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"

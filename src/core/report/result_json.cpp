@@ -107,6 +107,7 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["total_gib"] = Json(t.peak_bytes / kGiB);
   gpu["allocated_bytes"] = Json(t.allocated_bytes);  // torch.cuda.max_memory_allocated
   gpu["reserved_bytes"] = Json(t.reserved_bytes);    // torch.cuda.max_memory_reserved
+  gpu["nvidia_smi_bytes"] = Json(t.nvidia_smi_bytes);  // the process's memory as nvidia-smi shows it
   gpu["capacity_bytes"] = Json(t.capacity_bytes);
   gpu["headroom_bytes"] = Json(t.Headroom());
   gpu["fits"] = Json(t.Fits());
