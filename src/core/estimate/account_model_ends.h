@@ -70,9 +70,9 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
 // (transformers' Trainer.compute_loss, torchtitan's `del pred`). Backward: NllLossBackward0's
 // and LogSoftmaxBackward0's outputs, SliceBackward0's full-size gradient for the shift, then
 // ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into its input.
-inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
-  const double f = c.loss_logits_fp32 ? 4.0 : e;
-  const bool upcast = f > e, torch_ce = c.loss_kernel == LossKernel::kTorch;
+inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossKernel kernel, double e) {
+  const double f = fp32_logits ? 4.0 : e;
+  const bool upcast = f > e, torch_ce = kernel == LossKernel::kTorch;
   enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kNllGrad, kLogSoftmaxGrad, kSliceGrad, kCastGrad };
   AllocatorStep steps[16];
   int n = 0;
@@ -81,7 +81,7 @@ inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
   alloc(kLogits, e);
   int8_t input = kLogits;  // what the cross-entropy reads
   if (upcast) alloc(input = kUpcast, f);
-  if (c.loss_shift_copy) alloc(input = kShifted, f);
+  if (shift_copy) alloc(input = kShifted, f);
   if (torch_ce) alloc(kLogProbs, f);
   for (int8_t t : {kShifted, kUpcast, kLogits}) {
     if (t != input || torch_ce) release(t);  // the in-place kernel keeps its input
@@ -93,7 +93,7 @@ inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
     release(kNllGrad);
     release(kLogProbs);
   }
-  if (c.loss_shift_copy) {
+  if (shift_copy) {
     alloc(kSliceGrad, f);
     release(grad);
     grad = kSliceGrad;
@@ -105,6 +105,34 @@ inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
   }
   release(grad);
   return SimulateCachingAllocator(steps, n);
+}
+
+inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
+  return HfLossAllocations(c.loss_logits_fp32, c.loss_shift_copy, c.loss_kernel, e);
+}
+
+// Reserved beyond allocated per logit. The sequence depends only on the loss flags and the
+// logits' width, so the common widths are run once (every estimate asks).
+inline double LossCachedPerLogit(const Config& c, double e) {
+  struct Table {
+    double at[2][2][2][2];  // [fp32 logits][shift copy][in-place kernel][e == 4]
+    Table() {
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+          for (int k = 0; k < 2; ++k)
+            for (int w = 0; w < 2; ++w) {
+              const AllocatorPeaks p =
+                  HfLossAllocations(a != 0, b != 0, k != 0 ? LossKernel::kInplace : LossKernel::kTorch, w ? 4.0 : 2.0);
+              at[a][b][k][w] = p.reserved - p.allocated;
+            }
+    }
+  };
+  if (e != 2 && e != 4) {
+    const AllocatorPeaks p = HfLossAllocations(c, e);
+    return p.reserved - p.allocated;
+  }
+  static const Table table;
+  return table.at[c.loss_logits_fp32][c.loss_shift_copy][c.loss_kernel == LossKernel::kInplace][e == 4];
 }
 
 template <class F>
@@ -287,8 +315,7 @@ inline double LossCachedBytes(const Derived& d) {
   if (!d.training || !d.last_stage || c.model.arch != Arch::kDecoder || !IsHuggingFace(c.framework) ||
       c.framework == Framework::kLiger)
     return 0;
-  const AllocatorPeaks per_logit = detail::HfLossAllocations(c, ActivationBytes(c));
-  return (per_logit.reserved - per_logit.allocated) * d.s_local * d.b * d.V / d.t;
+  return detail::LossCachedPerLogit(c, ActivationBytes(c)) * d.s_local * d.b * d.V / d.t;
 }
 
 template <class Sink>
