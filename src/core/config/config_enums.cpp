@@ -41,7 +41,8 @@ constexpr ShardingInfo kShardings[] = {
      "fixed-size reduce and all-gather buckets; ZeRO-3 prefetches a bucket of parameters"},
     {Sharding::kFsdp, "fsdp", "torch fsdp1 fsdp2", "PyTorch FSDP",
      "whole units: the running and the next layer gathered, the root (embeddings, head) gathered from forward to "
-     "backward"},
+     "backward. Under mixed precision accelerate >= 0.30 and torchtitan keep fp32 shards of what is trained: set "
+     "master weights with fp32 gradients and optimizer states"},
 };
 static_assert(OneRowPerEnumerator(kShardings, EnumCount(Sharding::kLast)), "one row per Sharding, in order");
 
