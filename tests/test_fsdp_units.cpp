@@ -7,6 +7,7 @@
 #include <doctest.h>
 
 #include "core/config/fields.h"
+#include "core/estimate/derived.h"
 #include "setups.h"
 
 namespace llmmem::test {
@@ -78,6 +79,46 @@ TEST_CASE("FSDP mixed precision: the fp32 master is the only sharded copy; DeepS
   c.sharding = Sharding::kDeepSpeed;
   const double ds_weights = Explain(c).tree.Find("total.model_states.weights")->bytes;
   CHECK(ds_weights == doctest::Approx(7241732096.0 * 2 / 2).epsilon(0.0001));  // bf16 params / 2 shards
+}
+
+// torchtitan's Llama 3.1 405B on 512 H100s, FSDP 8 x TP 8 x PP 8 (1F1B), 8 micro-batches of
+// 1 x 32768, full AC: 75.3 GiB max_memory_reserved (benchmarks/llama3_h100_202412_torchtitan.md
+// @820504e Table 6, "FSDP 8, CP 1").
+TEST_CASE("pipelined FSDP: unsharded gradients summed over the micro-batches, sharded ones only for the step") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-3.1-405b")->model;
+  const std::pair<const char*, const char*> set[] = {{"mode", "train"},
+                                                     {"batch", "1"},
+                                                     {"seq", "32768"},
+                                                     {"recompute", "full"},
+                                                     {"gpu", "H100-SXM-80GB"},
+                                                     {"dp", "8"},
+                                                     {"tp", "8"},
+                                                     {"pp", "8"},
+                                                     {"sp", "1"},
+                                                     {"grad_accum", "8"},
+                                                     {"zero", "3"},
+                                                     {"sharding", "fsdp"},
+                                                     {"dtype", "bf16"},
+                                                     {"master_weights", "1"},
+                                                     {"grad_dtype", "fp32"},
+                                                     {"optimizer_dtype", "fp32"},
+                                                     {"reshard_after_forward", "0"},
+                                                     {"loss_shift_copy", "0"}};
+  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  const Estimate e = Explain(c);
+  REQUIRE(e.totals.ok);
+  const Derived d(c, e.totals.pipeline_stage);
+  const double summed = d.T_gpu * 4;  // fp32, the reduce dtype, for the stage's parameters on this GPU
+  CHECK(At(e, "total.buffers.summed_grads", Moment::kLayerBackward) == summed);
+  CHECK(At(e, "total.buffers.summed_grads", Moment::kForwardEnd) == 0);  // 8 micro-batches, 8 in flight
+  CHECK(At(e, "total.buffers.summed_grads", Moment::kOptimizerStep) == 0);
+  CHECK(At(e, "total.model_states.gradients", Moment::kLayerBackward) == 0);
+  CHECK(At(e, "total.model_states.gradients", Moment::kOptimizerStep) == doctest::Approx(summed / 8));
+  const double measured = 75.3 * 1024 * 1024 * 1024;
+  CHECK(e.totals.reserved_bytes / measured == doctest::Approx(0.933).epsilon(0.01));  // 0.632 without them
+  c.grad_accum = 16;  // 1F1B's steady state runs forwards after backwards
+  CHECK(At(Explain(c), "total.buffers.summed_grads", Moment::kForwardEnd) == summed);
 }
 
 TEST_CASE("FSDP has no optimizer-only stage") {

@@ -127,14 +127,20 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     // layers' backward, not with the loss's gradients (measured, tests/truth/GPU.md); Liger
     // computes it inside the forward.
     const double head_at_loss = c.framework == Framework::kLiger ? head : 0;
-    const Live live = transient ? Live{head_at_loss, grads, grads, head} : Live::Both(grads);
+    // Pipelined FSDP syncs gradients only after the last micro-batch's backward: until then
+    // they are unsharded buffers (account_parallel_buffers.h), the sharded ones exist for the step.
+    const bool pipelined_fsdp = c.sharding == Sharding::kFsdp && d.pp > 1 && grad_device == Device::kGpu;
+    const Live live = pipelined_fsdp ? Live::StepOnly(grads)
+                      : transient    ? Live{head_at_loss, grads, grads, head}
+                                     : Live::Both(grads);
     s.Leaf("gradients", "Gradients", Category::kGradients, live.On(grad_device), [&] {
       return Explanation{detail::PerParam(gbpp, T, what) + detail::ShardNote(g_shards, c.zero) + " (" +
                              Info(grad_dtype).label + ")" + grad_where +
-                             (transient ? "; created in backward (zero_grad sets them to None): in the last layer's "
-                                          "backward only the output head's, " +
-                                              FormatBytesBoth(head)
-                                        : ""),
+                             (pipelined_fsdp ? "; reduce-scattered after the last micro-batch's backward, for the step"
+                              : transient ? "; created in backward (zero_grad sets them to None): in the last layer's "
+                                            "backward only the output head's, " +
+                                                FormatBytesBoth(head)
+                                          : ""),
                          grad_device != Device::kGpu                              ? src::kOffload
                          : c.grad_dtype == Dtype::kFp32 && HasMasterCopy(c.dtype) ? src::kMainGrads
                                                                                   : src::kZeroModelStates};

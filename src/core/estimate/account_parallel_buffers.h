@@ -64,6 +64,24 @@ void AccountFsdpUnits(const Derived& d, Sink& s, double gbpp) {
                                   FormatNumber(gbpp) + " B, before their reduce-scatter",
                               src::kFsdpUnits};
          });
+  if (d.pp > 1) {
+    // torch.distributed.pipelining turns FSDP's gradient sync off until the last micro-batch
+    // (PipelineStage.backward_maybe_with_nosync): each unit keeps its unsharded gradient,
+    // upcast to the reduce dtype and summed (FSDP2 FSDPParam.to_accumulated_grad_if_needed).
+    // Alive from the first backward; a forward holds them too once 1F1B's steady state
+    // runs forwards after backwards (more micro-batches than are in flight).
+    const double summed = d.T_gpu * gbpp;
+    const bool steady = c.schedule != Schedule::kGpipe && static_cast<double>(c.grad_accum) > d.in_flight;
+    s.Leaf("summed_grads", "Unsharded gradients summed over the micro-batches", Category::kBuffers,
+           Live{steady ? summed : 0, 0, 0, summed}, [&] {
+             return Explanation{FormatCount(static_cast<int64_t>(std::llround(d.T_gpu))) + " params on this stage x " +
+                                    FormatNumber(gbpp) +
+                                    " B, unsharded until the last micro-batch's backward (pipeline with FSDP: no "
+                                    "gradient sync before it); counted beside every micro-batch in flight, one more "
+                                    "than 1F1B's later backwards hold",
+                                src::kPipelineFsdp};
+           });
+  }
   const double head = d.counts.head > 0 ? d.counts.head : d.counts.embedding;
   if (!d.adapters && d.last_stage && head > 0) {
     // The sharded 1/shard of it is in the gradients already.

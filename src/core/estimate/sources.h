@@ -71,6 +71,10 @@ inline constexpr const char* kFsdpUnits =
     "1.13, forward: the root's parameters are not freed after forward under FULL_SHARD; BACKWARD_PRE prefetches the "
     "next unit; gradients are reduce-scattered from their unsharded form once the unit has them all); FSDP2 "
     "torch/distributed/_composable/fsdp/_fsdp_state.py _lazy_init (the root's post_forward_mesh_info = None)";
+inline constexpr const char* kPipelineFsdp =
+    "torch/distributed/pipelining/stage.py PipelineStage.backward_maybe_with_nosync (set_requires_gradient_sync(False) "
+    "until the last backward); FSDP2 _fsdp_param.py FSDPParam.to_accumulated_grad_if_needed (the unsharded gradient "
+    "upcast to reduce_dtype) and accumulate_unsharded_grad_if_needed";
 inline constexpr const char* kPipeline =
     "Narayanan et al. 2021 (Megatron-LM PTD-P) §2.2: 1F1B keeps pp micro-batches in flight on the first stage; "
     "Korthikanti et al. 2022 §4.2.3; Megatron theoretical_memory_usage.py interleaving factor";
