@@ -26,6 +26,17 @@ const char* ModeLabel(core::Mode m) {
   return "?";
 }
 
+std::string MeasuredLine(const State& s) {
+  const core::Totals& t = s.estimate.totals;
+  if (!t.ok || core::UsesServingRuntime(s.config)) return {};
+  char buf[320];
+  std::snprintf(buf, sizeof buf, Tr("As measured: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s"),
+                core::FormatBytes(t.allocated_bytes, s.units).c_str(),
+                core::FormatBytes(t.reserved_bytes, s.units).c_str(),
+                core::FormatBytes(t.nvidia_smi_bytes, s.units).c_str());
+  return buf;
+}
+
 std::string MirrorJson(const State& s) {
   core::Json j(core::Json::Object{});
   const core::Totals& t = s.estimate.totals;
@@ -50,7 +61,8 @@ std::string MirrorJson(const State& s) {
                     core::FormatBytes(-t.Headroom(), s.units).c_str());
     }
     j["verdict"] = std::string(buf);
-    j["detail"] = s.estimate.peak_note;
+    const std::string measured = MeasuredLine(s);
+    j["detail"] = s.estimate.peak_note + (measured.empty() ? "" : "\n" + measured);
     for (int c = 0; c < core::kCategoryCount; ++c) {
       if (t.category_bytes[c] <= 0) continue;
       std::snprintf(buf, sizeof buf, "%.0f%%", 100.0 * t.category_bytes[c] / t.peak_bytes);

@@ -13,4 +13,9 @@ namespace llmmem::app {
 
 std::string MirrorJson(const State& s);
 
+// The peak as the three figures people measure it by (max_memory_allocated,
+// max_memory_reserved, nvidia-smi), in the UI's language and unit; empty for a serving
+// runtime (it preallocates) or when there is no estimate.
+std::string MeasuredLine(const State& s);
+
 }  // namespace llmmem::app

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/i18n.h"
+#include "app/mirror.h"
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
@@ -117,6 +118,18 @@ void DrawVerdict(State& s) {
                          core::FormatBytes(delta > 0 ? delta : -delta, s.units).c_str(),
                          pinned > 0 ? 100.0 * delta / pinned : 0.0);
     }
+  }
+  const std::string measured = MeasuredLine(s);
+  if (!measured.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(dim, "%s", measured.c_str());
+    ImGui::PopTextWrapPos();
+    MarkItem(s, "measured");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", Tr("allocated: the tensors alive at the peak. reserved: plus what PyTorch's caching "
+                                 "allocator keeps cached (the fragmentation reserve, blocks it could not reuse). "
+                                 "nvidia-smi: plus the CUDA context and memory outside PyTorch. The fit is judged on "
+                                 "the total above, since the allocator frees its cache before it fails."));
   }
   if (!s.estimate.peak_note.empty()) {
     ImGui::PushTextWrapPos(0);

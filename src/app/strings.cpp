@@ -122,6 +122,13 @@ const Translation kStrings[] = {
     {"Fits when A + B/k <= %s, i.e. k > B / (capacity - A).", "当 A + B/k <= %s 时可放下，即 k > B / (容量 - A)。"},
     {"Fits, with %s to spare (%.0f%% of the GPU used)", "放得下，还剩 %s（使用 GPU 的 %.0f%%）"},
     {"Fits: %s of %s per GPU, %s to spare.", "放得下：每块 GPU 需要 %s，容量 %s，剩余 %s。"},
+    {"As measured: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s",
+     "实测口径：max_memory_allocated %s，max_memory_reserved %s，nvidia-smi %s"},
+    {"allocated: the tensors alive at the peak. reserved: plus what PyTorch's caching allocator keeps cached (the "
+     "fragmentation reserve, blocks it could not reuse). nvidia-smi: plus the CUDA context and memory outside PyTorch. "
+     "The fit is judged on the total above, since the allocator frees its cache before it fails.",
+     "allocated：峰值时存活的张量。reserved：再加上 PyTorch 缓存分配器留着的缓存（碎片预留、无法复用的块）。"
+     "nvidia-smi：再加上 CUDA 上下文和 PyTorch 之外的显存。是否放得下按上面的总量判断，因为分配器在失败前会先释放缓存。"},
     {"Formula", "公式"},
     {"Fragmentation, %", "碎片预留，%"},
     {"Framework", "框架"},

@@ -104,8 +104,8 @@ inline constexpr const char* kHfLossShift =
     "transformers PR #35646, opened 2025-01-13); models with their own loss (GPTBigCodeForCausalLM before its "
     "move to loss_function) shift the same way";
 inline constexpr const char* kCachingAllocator =
-    "PyTorch c10/cuda/CUDACachingAllocator.cpp@001074d header comment: best-fit cached blocks, split and merged "
-    "within a segment; a request no cached block holds gets a new cudaMalloc segment";
+    "PyTorch c10/cuda/CUDACachingAllocator.cpp@001074d (best fit, split and merged within a segment, else a new "
+    "cudaMalloc segment)";
 inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
