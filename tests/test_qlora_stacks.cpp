@@ -41,6 +41,25 @@ TEST_CASE("fp32 norms: the residual stream turns fp32, as fms-acceleration's twi
   CHECK(HasErrors(Validate(no_amp)));
 }
 
+TEST_CASE("a LayerNorm model's QLoRA under AMP has an fp32 stream without fp32 norms") {
+  // layer_norm is on autocast's fp32 list and bnb's Linear4bit returns its input's format, so
+  // the MLP's output and the residual stream are fp32 from the first layer on: the
+  // checkpointed layer inputs take 4 B per element (fms-acceleration's santacoder QLoRA).
+  Config c = FmsMistralQlora(false);
+  c.model.norm = NormKind::kLayerNorm;
+  const double tokens = 4 * 4096.0, h = 4096, layers = 32;
+  auto inputs = [&](const Config& x) {
+    return Explain(x).tree.Find("total.activations.layer_inputs")->moment_bytes[0] / (tokens * h * layers);
+  };
+  CHECK(inputs(c) == 4);
+  c.model.norm = NormKind::kRmsNorm;  // HF's RMSNorm casts back to its bf16 input
+  CHECK(inputs(c) == 2);
+  c.model.norm = NormKind::kLayerNorm;
+  c.autocast = Dtype::kCount;  // pure bf16: no autocast, no fp32 anywhere
+  c.dtype = Dtype::kBf16;
+  CHECK(inputs(c) == 2);
+}
+
 }  // namespace
 }  // namespace llmmem::test
 

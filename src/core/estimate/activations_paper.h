@@ -57,7 +57,11 @@ inline double ActivationBytes(const Config& c) {
 // but keeps the norms, trl/trainer/utils.py peft_module_casting_to_bf16): the norms' outputs
 // are fp32, bitsandbytes' Linear4bit returns its input's format (out.to(inp_dtype)), so the
 // residual stream and the MLP's intermediates are fp32. Validate allows it only there.
-inline bool Fp32NormStream(const Config& c) { return c.norms_fp32 && Autocast(c) && c.mode == Mode::kQlora; }
+// nn.LayerNorm gives fp32 under autocast whatever its weights (layer_norm is on autocast's
+// fp32 list), so a LayerNorm model's QLoRA stream turns fp32 the same way (GPTBigCode, GPT-2).
+inline bool Fp32NormStream(const Config& c) {
+  return (c.norms_fp32 || c.model.norm == NormKind::kLayerNorm) && Autocast(c) && c.mode == Mode::kQlora;
+}
 
 // Bytes of the residual stream (the embedding's output and every residual add): under AMP
 // the weights' format (fp32 weights make an fp32 stream), else the activations'.
