@@ -121,6 +121,38 @@ TEST_CASE("pipelined FSDP: unsharded gradients summed over the micro-batches, sh
   CHECK(At(Explain(c), "total.buffers.summed_grads", Moment::kForwardEnd) == summed);
 }
 
+// peft's FSDP guide: Llama-2-70B loaded in fp32 (no torch_dtype), LoRA on all linear layers,
+// FSDP FULL_SHARD over 8 H100s with bf16 mixed precision, batch 8 x 2048, checkpointing:
+// nvidia-smi 72-80 GB (docs/source/accelerate/fsdp.md@aa2ca83).
+TEST_CASE("FSDP LoRA over an fp32-loaded base: fp32 shards, 16-bit units and activations") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("llama-2-70b")->model;
+  const std::pair<const char*, const char*> set[] = {
+      {"mode", "lora"},           {"batch", "8"},           {"seq", "2048"},    {"recompute", "full"},
+      {"framework", "hf-flash2"}, {"gpu", "H100-SXM-80GB"}, {"dp", "8"},        {"zero", "3"},
+      {"sharding", "fsdp"},       {"dtype", "bf16"},        {"lora_rank", "8"}, {"lora_targets", "all"},
+      {"lora_dropout", "1"}};
+  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  const Estimate bf16 = Explain(c);
+  c.base_fp32_shards = true;
+  const Estimate fp32 = Explain(c);
+  REQUIRE(fp32.totals.ok);
+  const double base = fp32.params.total;  // the frozen base: every parameter of the model
+  CHECK(fp32.tree.Find("total.model_states.weights")->bytes == doctest::Approx(base * 4 / 8));
+  CHECK(bf16.tree.Find("total.model_states.weights")->bytes == doctest::Approx(base * 2 / 8));
+  // Units are gathered in bf16 and the activations stay bf16: only the shards differ.
+  CHECK(At(fp32, "total.buffers.gathered_layers", Moment::kLayerBackward) ==
+        At(bf16, "total.buffers.gathered_layers", Moment::kLayerBackward));
+  CHECK(fp32.tree.Find("total.activations")->bytes == bf16.tree.Find("total.activations")->bytes);
+  const double measured = 80e9;  // the top of the guide's range
+  CHECK(fp32.totals.nvidia_smi_bytes / measured == doctest::Approx(0.955).epsilon(0.01));
+  c.sharding = Sharding::kDeepSpeed;  // ZeRO-3's zero.Init partitions in the config's bf16
+  CHECK(HasErrors(Validate(c)));
+  c.sharding = Sharding::kFsdp;
+  c.mode = Mode::kQlora;  // a 4-bit base is gathered as stored
+  CHECK(HasErrors(Validate(c)));
+}
+
 TEST_CASE("FSDP has no optimizer-only stage") {
   Config c = FmsMistralFullFsdp();
   c.zero = 1;

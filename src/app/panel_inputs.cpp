@@ -116,9 +116,9 @@ void Precision(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
       training
-          ? std::vector<const char*>{"dtype",      "autocast",       "norms_fp32",
-                                     "gptq_bits",  "group_size",     "nf4_double_quant",
-                                     "grad_dtype", "master_weights", "grad_accum_fp32"}
+          ? std::vector<const char*>{"dtype",          "autocast",       "norms_fp32",       "base_fp32_shards",
+                                     "gptq_bits",      "group_size",     "nf4_double_quant", "grad_dtype",
+                                     "master_weights", "grad_accum_fp32"}
           : std::vector<const char*>{"dtype", "gptq_bits", "group_size", "nf4_double_quant", "kv_dtype", "all_logits"};
   if (!Section(s, "section_precision", Tr("Precision"), fields)) return;
   DtypeField(s, "dtype", &c.dtype, c.mode != core::Mode::kInference,
@@ -136,6 +136,8 @@ void Precision(State& s, bool training) {
     if (FieldCombo(s, "autocast", &amp, 3, [](int i) { return i == 0 ? Tr("off") : core::Info(kAutocast[i]).label; }))
       c.autocast = kAutocast[amp];
     if (c.mode == core::Mode::kQlora && c.autocast != core::Dtype::kCount) FieldBool(s, "norms_fp32", &c.norms_fp32);
+    if (c.mode == core::Mode::kLora && c.sharding == core::Sharding::kFsdp)
+      FieldBool(s, "base_fp32_shards", &c.base_fp32_shards);
     DtypeField(s, "grad_dtype", &c.grad_dtype, true);
     FieldBool(s, "master_weights", &c.master_weights);
     FieldBool(s, "grad_accum_fp32", &c.grad_accum_fp32);

@@ -432,6 +432,7 @@ const Translation kStrings[] = {
     {"Norms", "归一化"},
     {"Autocast (AMP)", "自动混合精度（AMP）"},
     {"fp32 norms (QLoRA)", "fp32 归一化层（QLoRA）"},
+    {"fp32 base shards (FSDP LoRA)", "基座 fp32 分片（FSDP LoRA）"},
     {"4-bit layers keep inputs (bnb <= 0.42)", "4 位层保留输入（bnb <= 0.42）"},
     {"4-bit output head (litgpt)", "4 位输出头（litgpt）"},
     {"plain (2 matrices)", "普通（2 个矩阵）"},

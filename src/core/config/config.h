@@ -82,6 +82,7 @@ struct Config {
   // PyTorch AMP (torch.autocast, the HF Trainer's bf16=True / fp16=True): matmuls run in this
   // 16-bit format while the weights stay in `dtype`; kCount = off (activations_paper.h).
   Dtype autocast = Dtype::kCount;
+  bool base_fp32_shards = false;  // LoRA under FSDP mixed precision over an fp32-loaded model: fp32 base shards
   bool norms_fp32 = false;  // QLoRA's norm weights in fp32 (peft prepare_model_for_kbit_training, as trl calls it)
   QuantOptions quant;
 

@@ -92,6 +92,9 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
             c.autocast = d;
             return std::string();
           }),
+      LLMMEM_BOOL("base_fp32_shards", base_fp32_shards, G::kPrecision, "fp32 base shards (FSDP LoRA)",
+                  "LoRA under FSDP mixed precision over a model loaded in fp32: the frozen base stays fp32 in its "
+                  "shards and is gathered in 16 bits (peft's FSDP guide)"),
       LLMMEM_BOOL("norms_fp32", norms_fp32, G::kPrecision, "fp32 norms (QLoRA)",
                   "QLoRA's norm weights in fp32 (peft prepare_model_for_kbit_training): under autocast the "
                   "residual stream and the MLP's intermediates become fp32"),

@@ -177,6 +177,12 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             "fp32 norms are prepare_model_for_kbit_training's on a QLoRA model under autocast (mode qlora, autocast "
             "bf16 or fp16, a Hugging Face profile); without autocast a 16-bit Linear cannot take their fp32 output");
   }
+  if (c.base_fp32_shards && (c.mode != Mode::kLora || c.sharding != Sharding::kFsdp || c.zero != 3 ||
+                             (c.dtype != Dtype::kBf16 && c.dtype != Dtype::kFp16))) {
+    k.Error(DiagId::kInconsistent, "base_fp32_shards",
+            "fp32 base shards are FSDP mixed precision's over a LoRA base loaded in fp32: mode lora, sharding fsdp, "
+            "zero 3, and the 16-bit dtype it computes in");
+  }
   if (c.quantized_head && (c.mode != Mode::kQlora || c.model.tied_embeddings)) {
     k.Error(DiagId::kInconsistent, "quantized_head",
             "a 4-bit output head is QLoRA's, on a model whose head is not the embedding (tied_embeddings off)");

@@ -143,12 +143,18 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
   // master; its 16-bit copies exist only gathered, unit by unit (the data-parallel buffers).
   const bool master_only = d.training && !d.adapters && c.sharding == Sharding::kFsdp && c.zero == 3 &&
                            c.master_weights && HasMasterCopy(c.dtype) && format_override == Dtype::kCount;
-  const double stored = master_only ? 0.0 : 1.0;
+  // FSDP keeps each parameter, trained or frozen, in its shard's format, and MixedPrecision
+  // casts to param_dtype as it gathers a unit: a LoRA base loaded in fp32 stays fp32 in its
+  // shards (torch fully_sharded_data_parallel.py MixedPrecision: param_dtype is the gathered
+  // copy's; peft's FSDP guide loads Llama-2-70B so).
+  const bool fp32_shards = c.base_fp32_shards && d.adapters && format_override == Dtype::kCount;
+  const double stored = master_only ? 0.0 : fp32_shards ? 32.0 / Info(format).bits : 1.0;
   s.Begin(id, name);
   s.Note([&] {
     std::string note = std::string(Info(format).label) + ": " + BitsPerWeightFormula(format, c.quant);
     if (master_only)
       note += "; FSDP MixedPrecision stores none sharded: the fp32 master is the shard, cast when gathered";
+    if (fp32_shards) note += "; FSDP MixedPrecision: sharded in fp32 as loaded, cast when gathered";
     if (format > Dtype::kBf16 && format < Dtype::kQ8_0) note += "; embeddings, head and norms stay 16-bit";
     if (d.t > 1 || d.pp > 1 || d.ep > 1) {
       note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) +
@@ -176,9 +182,10 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     const double bytes = w.group[g] * scale * stored / shards;
     s.Leaf(r.id, r.label, Category::kWeights, Live::Both(bytes).On(device), [&] {
       // Bytes per parameter as the arithmetic has them (quantised groups: their average).
-      return Explanation{detail::PerParam(w.group[g] / w.params[g], params, "params on this GPU") +
-                             detail::ShardNote(shards, c.zero) + " = " + FormatBytesBoth(bytes),
-                         src::kWeights};
+      return Explanation{
+          detail::PerParam(w.group[g] / w.params[g] * (fp32_shards ? stored : 1), params, "params on this GPU") +
+              detail::ShardNote(shards, c.zero) + " = " + FormatBytesBoth(bytes),
+          src::kWeights};
     });
   }
   s.End();
