@@ -46,6 +46,9 @@ TEST_CASE("the HF loss strands the 16-bit logits' block when the backward needs 
   CHECK(CachedPerLogit(true, false, LossKernel::kInplace) == 0);
   CHECK(CachedPerLogit(false, false, LossKernel::kTorch) == 0);
   CHECK(CachedPerLogit(true, false, LossKernel::kTorch, 4) == 0);
+  // loss_parallel frees its upcast and x - max, and its backward needs three fp32 blocks at once:
+  // the 16-bit logits' block is left over again.
+  CHECK(CachedPerLogit(true, false, LossKernel::kLossParallel) == 2);
   // The sequence's allocated peak is HfLoss's: 3 fp32 tensors in the backward.
   Config c = DefaultConfig();
   c.loss_shift_copy = false;

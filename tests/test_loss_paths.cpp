@@ -56,6 +56,26 @@ TEST_CASE("the HF loss: bf16 logits, fp32 upcast, the <= 4.48 shifted copy and t
   CHECK(LossBytesPerLogit(c) == 3 * 2);
 }
 
+TEST_CASE("loss_parallel over vocab-sharded logits: four fp32 tensors in its fused backward") {
+  // torch's loss.py: the backward holds the log-probs, zeros_like(log_probs), exp(log_probs)
+  // and their sum; the forward the caller's logits, the upcast, x - max and its exp (14 B).
+  Config c = FmsMistralLora(4, false);
+  c.loss_shift_copy = false;
+  c.loss_kernel = LossKernel::kLossParallel;
+  CHECK(HasErrors(Validate(c)));  // nothing to shard the vocabulary over
+  c.tp = 2;
+  REQUIRE_FALSE(HasErrors(Validate(c)));
+  const double per_gpu_logits = static_cast<double>(c.batch * c.seq) * c.model.vocab / 2;
+  const Estimate e = Explain(c);
+  const int at_loss = static_cast<int>(Moment::kForwardEnd);
+  CHECK((e.tree.Find("total.activations.outputs.logits")->moment_bytes[at_loss] +
+         e.tree.Find("total.activations.outputs.loss_transient")->moment_bytes[at_loss]) /
+            per_gpu_logits ==
+        4 * 4);
+  c.loss_kernel = LossKernel::kTorch;
+  CHECK(LossBytesPerLogit(c) * 2 == 3 * 4);  // per GPU: half the vocabulary each
+}
+
 TEST_CASE("fms-acceleration's none and foak Mistral LoRA runs: two bf16 logit copies apart, as measured") {
   // Published mem_peak_torch_mem_alloc_in_bytes for none and foak-fast-kernels.
   const struct {

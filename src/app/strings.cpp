@@ -391,6 +391,7 @@ const Translation kStrings[] = {
     {"selective (attention)", "选择性（注意力）"},
     {"full (per layer)", "完整（逐层）"},
     {"fused, gradient in place", "融合内核，梯度原地写入"},
+    {"loss_parallel (vocab-sharded)", "loss_parallel（词表分片）"},
     {"selective", "选择性"},
     {"full", "完整"},
     {"CPU", "CPU"},

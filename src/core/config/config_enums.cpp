@@ -60,6 +60,9 @@ constexpr LossKernelInfo kLossKernels[] = {
      "log_softmax keeps its output; the backward allocates two more of that size"},
     {LossKernel::kInplace, "inplace", "unsloth fast_loss", "fused, gradient in place",
      "keeps its input and writes the gradient into it (Unsloth's Fast_CrossEntropyLoss, fms-acceleration fast_loss)"},
+    {LossKernel::kLossParallel, "loss_parallel", "dtensor", "loss_parallel (vocab-sharded)",
+     "torch's loss_parallel over vocab-sharded logits (torchtitan with TP): the log-softmax holds the shifted logits "
+     "and their exp, and the backward fuses NLL and log-softmax in four fp32 tensors"},
 };
 static_assert(OneRowPerEnumerator(kLossKernels, EnumCount(LossKernel::kLast)), "one row per LossKernel, in order");
 

@@ -183,6 +183,10 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             "fp32 base shards are FSDP mixed precision's over a LoRA base loaded in fp32: mode lora, sharding fsdp, "
             "zero 3, and the 16-bit dtype it computes in");
   }
+  if (c.loss_kernel == LossKernel::kLossParallel && c.tp < 2) {
+    k.Error(DiagId::kInconsistent, "loss_kernel",
+            "loss_parallel computes the loss over vocab-sharded logits: it needs tensor parallelism (tp 2 or more)");
+  }
   if (c.quantized_head && (c.mode != Mode::kQlora || c.model.tied_embeddings)) {
     k.Error(DiagId::kInconsistent, "quantized_head",
             "a 4-bit output head is QLoRA's, on a model whose head is not the embedding (tied_embeddings off)");

@@ -61,20 +61,26 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
   const double upcast = f > e ? f : 0.0;          // .float() of fp32 logits is the same tensor
   const double shifted = c.loss_shift_copy ? f : 0.0;
   if (c.loss_kernel == LossKernel::kTorch) return {f, e + upcast + shifted + f, 3 * f};
+  // torch.distributed.tensor.parallel.loss_parallel (loss.py _log_softmax, and
+  // _nll_loss_and_log_softmax_backward: (zeros + exp(log_probs)) * grad): the forward holds the
+  // shifted logits and their exp, the backward the log-probs, the zeros, the exp and their sum.
+  if (c.loss_kernel == LossKernel::kLossParallel) return {f, e + upcast + shifted + 2 * f, 4 * f};
   return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
 }
 
 // The same tensors in the order the caching allocator sees them, for what it keeps reserved
-// beyond them. Forward: the head's logits, the upcast, the shifted copy, the log-probabilities;
-// the loss returns (upcast and copy freed) and the caller drops its outputs before backward
-// (transformers' Trainer.compute_loss, torchtitan's `del pred`). Backward: NllLossBackward0's
-// and LogSoftmaxBackward0's outputs, SliceBackward0's full-size gradient for the shift, then
-// ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into its input.
+// beyond them. Forward: the head's logits, the upcast, the shifted copy, the log-probabilities
+// (loss_parallel: after the shifted logits and their exp); the loss returns (upcast and copy
+// freed) and the caller drops its outputs before backward (transformers' Trainer.compute_loss,
+// torchtitan's `del pred`). Backward: NllLossBackward0's and LogSoftmaxBackward0's outputs
+// (loss_parallel: zeros, exp, their sum, the product), SliceBackward0's full-size gradient for
+// the shift, then ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into
+// its input.
 inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossKernel kernel, double e) {
   const double f = fp32_logits ? 4.0 : e;
-  const bool upcast = f > e, torch_ce = kernel == LossKernel::kTorch;
-  enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kNllGrad, kLogSoftmaxGrad, kSliceGrad, kCastGrad };
-  AllocatorStep steps[16];
+  const bool upcast = f > e, inplace = kernel == LossKernel::kInplace;
+  enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kTemp1, kTemp2, kTemp3, kGrad, kSliceGrad, kCastGrad };
+  AllocatorStep steps[24];
   int n = 0;
   auto alloc = [&](int8_t t, double size) { steps[n++] = {t, size}; };
   auto release = [&](int8_t t) { steps[n++] = {t, 0}; };
@@ -82,15 +88,32 @@ inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossK
   int8_t input = kLogits;  // what the cross-entropy reads
   if (upcast) alloc(input = kUpcast, f);
   if (shift_copy) alloc(input = kShifted, f);
-  if (torch_ce) alloc(kLogProbs, f);
+  if (kernel == LossKernel::kLossParallel) {
+    alloc(kTemp1, f);  // x - max
+    alloc(kTemp2, f);  // its exp, freed by the sum
+    release(kTemp2);
+    alloc(kLogProbs, f);
+    release(kTemp1);
+  } else if (!inplace) {
+    alloc(kLogProbs, f);
+  }
   for (int8_t t : {kShifted, kUpcast, kLogits}) {
-    if (t != input || torch_ce) release(t);  // the in-place kernel keeps its input
+    if (t != input || !inplace) release(t);  // the in-place kernel keeps its input
   }
   int8_t grad = input;  // the in-place kernel's gradient is its input
-  if (torch_ce) {
-    alloc(kNllGrad, f);
-    alloc(grad = kLogSoftmaxGrad, f);
-    release(kNllGrad);
+  if (kernel == LossKernel::kTorch) {
+    alloc(kTemp1, f);  // NllLossBackward0's output
+    alloc(grad = kGrad, f);
+    release(kTemp1);
+    release(kLogProbs);
+  } else if (kernel == LossKernel::kLossParallel) {
+    alloc(kTemp1, f);  // zeros_like(log_probs), the target's -1 scattered in
+    alloc(kTemp2, f);  // exp(log_probs)
+    alloc(kTemp3, f);  // their sum
+    release(kTemp2);
+    alloc(grad = kGrad, f);  // times the incoming gradient
+    release(kTemp3);
+    release(kTemp1);
     release(kLogProbs);
   }
   if (shift_copy) {
@@ -115,14 +138,13 @@ inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
 // logits' width, so the common widths are run once (every estimate asks).
 inline double LossCachedPerLogit(const Config& c, double e) {
   struct Table {
-    double at[2][2][2][2];  // [fp32 logits][shift copy][in-place kernel][e == 4]
+    double at[2][2][EnumCount(LossKernel::kLast)][2];  // [fp32 logits][shift copy][kernel][e == 4]
     Table() {
       for (int a = 0; a < 2; ++a)
         for (int b = 0; b < 2; ++b)
-          for (int k = 0; k < 2; ++k)
+          for (size_t k = 0; k < EnumCount(LossKernel::kLast); ++k)
             for (int w = 0; w < 2; ++w) {
-              const AllocatorPeaks p =
-                  HfLossAllocations(a != 0, b != 0, k != 0 ? LossKernel::kInplace : LossKernel::kTorch, w ? 4.0 : 2.0);
+              const AllocatorPeaks p = HfLossAllocations(a != 0, b != 0, static_cast<LossKernel>(k), w ? 4.0 : 2.0);
               at[a][b][k][w] = p.reserved - p.allocated;
             }
     }
@@ -132,7 +154,7 @@ inline double LossCachedPerLogit(const Config& c, double e) {
     return p.reserved - p.allocated;
   }
   static const Table table;
-  return table.at[c.loss_logits_fp32][c.loss_shift_copy][c.loss_kernel == LossKernel::kInplace][e == 4];
+  return table.at[c.loss_logits_fp32][c.loss_shift_copy][static_cast<int>(c.loss_kernel)][e == 4];
 }
 
 template <class F>
@@ -268,7 +290,9 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                   src::kKorthikantiOutput});
     } else {
       const HfLossWidths w = HfLoss(c, e);
-      const bool torch_ce = c.loss_kernel == LossKernel::kTorch;
+      const bool parallel = c.loss_kernel == LossKernel::kLossParallel;
+      const bool torch_ce = c.loss_kernel == LossKernel::kTorch || parallel;  // log-softmax keeps its output
+      const char* loss_source = parallel ? src::kLossParallel : c.loss_shift_copy ? src::kHfLossShift : src::kHfLoss;
       f(EndTensor{
           "logits",
           torch_ce ? (c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities")
@@ -278,7 +302,9 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                    : "Fast_CrossEntropyLoss (logits; the gradient is written into them)",
           torch_ce ? "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output"
                    : "the fused kernel keeps only its input and the per-row logsumexp",
-          torch_ce ? src::kHfLoss : src::kUnslothCe});
+          parallel   ? src::kLossParallel
+          : torch_ce ? src::kHfLoss
+                     : src::kUnslothCe});
       f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb,
                   torch_ce ? "NllLossBackward0 (target)" : "Fast_CrossEntropyLoss (labels)",
                   "not in the paper: the int64 targets", src::kHfLoss});
@@ -288,12 +314,16 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
           "loss_transient",
           forward_peak ? "Logit copies while the loss runs (transient)" : "Loss gradients at their peak (transient)",
           std::max(w.forward, w.backward) - w.kept, "sbV", EndSplit::kTp, sb * vocab,
-          forward_peak ? "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward"
-          : torch_ce   ? "NllLossBackward0 output and LogSoftmaxBackward0 output"
-                       : "the slice's gradient beside the in-place one, in the loss's backward",
+          forward_peak
+              ? (parallel ? "the model's logits, their fp32 upcast, the shifted logits and their exp, in the "
+                            "loss's forward"
+                          : "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward")
+          : parallel ? "loss_parallel's fused backward: zeros with the targets' -1, exp(log-probs), their sum"
+          : torch_ce ? "NllLossBackward0 output and LogSoftmaxBackward0 output"
+                     : "the slice's gradient beside the in-place one, in the loss's backward",
           forward_peak ? "not in the paper: the caller still holds its logits while the loss copies them"
                        : "not in the paper: the backward of the loss holds more logit-sized tensors",
-          c.loss_shift_copy ? src::kHfLossShift : src::kHfLoss});
+          loss_source});
     }
   }
   if (c.metrics_logits) {

@@ -106,6 +106,9 @@ inline constexpr const char* kHfLossShift =
 inline constexpr const char* kCachingAllocator =
     "PyTorch c10/cuda/CUDACachingAllocator.cpp@001074d (best fit, split and merged within a segment, else a new "
     "cudaMalloc segment)";
+inline constexpr const char* kLossParallel =
+    "torch/distributed/tensor/parallel/loss.py loss_parallel: _log_softmax (x - max, exp, sum over the vocab shards) "
+    "and _nll_loss_and_log_softmax_backward ((zeros with -1 at the targets + exp(log_probs)) * grad)";
 inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
