@@ -30,8 +30,10 @@ namespace {
 // then GGUF block types by the same rules as the recipes (a tied embedding as the output,
 // position tables and routers unquantised): 0xc0a218e00377b0f4 before;
 // then the caching allocator's cached logits' block in max_memory_reserved, with the two new
-// Totals fields: 0x9773b0a2e3c88207 before).
-constexpr uint64_t kFastPathDigest = 0x45ce458692dd7a6eull;
+// Totals fields: 0x9773b0a2e3c88207 before; then sharding, the loss kernel and shift copy and
+// fp32 base shards drawn too, with pipelined FSDP's summed gradients and loss_parallel:
+// 0x45ce458692dd7a6e before).
+constexpr uint64_t kFastPathDigest = 0xbc3317201744dc63ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -212,6 +214,11 @@ Config RandomConfig(Picker& pick) {
   c.comm_buffer_gb = static_cast<double>(pick({0, 0, 1}));
   c.other_processes_gb = static_cast<double>(pick({0, 0, 3}));
   c.gpu_memory_gb = static_cast<double>(pick({24, 80, 141}));
+  // Drawn last, so the configurations above stay what they were; valid combinations only.
+  c.sharding = c.zero != 1 && pick({0, 1}) ? Sharding::kFsdp : Sharding::kDeepSpeed;
+  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0}));
+  c.loss_shift_copy = pick({0, 1});
+  c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   return c;
 }
 

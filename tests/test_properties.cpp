@@ -68,6 +68,11 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.pp = pick({1, 1, 2});
   c.grad_accum = pick({1, 4});
   c.offload_optimizer = static_cast<Offload>(pick({0, 0, 1, 2}));
+  // Drawn last, so the configurations above stay what they were; valid combinations only.
+  c.sharding = c.zero != 1 && pick({0, 1}) ? Sharding::kFsdp : Sharding::kDeepSpeed;
+  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0}));
+  c.loss_shift_copy = pick({0, 1});
+  c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   return c;
 }
 
@@ -194,6 +199,7 @@ TEST_CASE("Determinism digest: native and WASM give bit-identical results") {
     mix(t.peak_bytes);
     for (int k = 0; k < kCategoryCount; ++k) mix(t.category_bytes[k]);
     mix(t.cpu_bytes);
+    mix(t.reserved_bytes);  // the caching-allocator model too
   }
   CHECK(estimated > 1000);
   std::printf("determinism digest: %016llx over %d estimates\n", static_cast<unsigned long long>(digest), estimated);
