@@ -49,6 +49,9 @@ TEST_CASE("the HF loss strands the 16-bit logits' block when the backward needs 
   // loss_parallel frees its upcast and x - max, and its backward needs three fp32 blocks at once:
   // the 16-bit logits' block is left over again.
   CHECK(CachedPerLogit(true, false, LossKernel::kLossParallel) == 2);
+  // The chunked loss strands one chunk's fp32 block: the first chunk's second gradient finds only
+  // the 16-bit chunks' half-size blocks free (4/8 B per logit).
+  CHECK(CachedPerLogit(true, false, LossKernel::kChunked) == 0.5);
   // The sequence's allocated peak is HfLoss's: 3 fp32 tensors in the backward.
   Config c = DefaultConfig();
   c.loss_shift_copy = false;

@@ -56,6 +56,17 @@ TEST_CASE("the HF loss: bf16 logits, fp32 upcast, the <= 4.48 shifted copy and t
   CHECK(LossBytesPerLogit(c) == 3 * 2);
 }
 
+TEST_CASE("torchtune's chunked loss: every chunk's log-probs kept, one chunk's fp32 work at a time") {
+  // 8 chunks: the forward holds the 16-bit chunks, all log-probs and one chunk's upcast
+  // (2 + 4 + 4/8 B per logit); the backward all log-probs and one chunk's two gradients (4 + 1).
+  Config c = FmsMistralLora(4, false);
+  c.loss_shift_copy = false;
+  c.loss_kernel = LossKernel::kChunked;
+  CHECK(LossBytesPerLogit(c) == 2 + 4 + 0.5);
+  c.loss_shift_copy = true;  // torchtune shifts the labels, never the logits
+  CHECK(HasErrors(Validate(c)));
+}
+
 TEST_CASE("loss_parallel over vocab-sharded logits: four fp32 tensors in its fused backward") {
   // torch's loss.py: the backward holds the log-probs, zeros_like(log_probs), exp(log_probs)
   // and their sum; the forward the caller's logits, the upcast, x - max and its exp (14 B).

@@ -392,6 +392,7 @@ const Translation kStrings[] = {
     {"full (per layer)", "完整（逐层）"},
     {"fused, gradient in place", "融合内核，梯度原地写入"},
     {"loss_parallel (vocab-sharded)", "loss_parallel（词表分片）"},
+    {"chunked (8, torchtune)", "分块（8 块，torchtune）"},
     {"selective", "选择性"},
     {"full", "完整"},
     {"CPU", "CPU"},

@@ -63,6 +63,9 @@ constexpr LossKernelInfo kLossKernels[] = {
     {LossKernel::kLossParallel, "loss_parallel", "dtensor", "loss_parallel (vocab-sharded)",
      "torch's loss_parallel over vocab-sharded logits (torchtitan with TP): the log-softmax holds the shifted logits "
      "and their exp, and the backward fuses NLL and log-softmax in four fp32 tensors"},
+    {LossKernel::kChunked, "chunked", "torchtune chunked_ce", "chunked (8, torchtune)",
+     "torchtune's CEWithChunkedOutputLoss in eager mode: the head's 8 bf16 chunks, each upcast in turn; every "
+     "chunk's log-probs are kept for the backward"},
 };
 static_assert(OneRowPerEnumerator(kLossKernels, EnumCount(LossKernel::kLast)), "one row per LossKernel, in order");
 

@@ -56,6 +56,8 @@ struct HfLossWidths {
   double backward;  // alive while the loss's backward runs
 };
 
+inline constexpr double kChunks = 8;  // CEWithChunkedOutputLoss's num_output_chunks default
+
 inline HfLossWidths HfLoss(const Config& c, double e) {
   const double f = c.loss_logits_fp32 ? 4.0 : e;  // the loss's format
   const double upcast = f > e ? f : 0.0;          // .float() of fp32 logits is the same tensor
@@ -65,6 +67,10 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
   // _nll_loss_and_log_softmax_backward: (zeros + exp(log_probs)) * grad): the forward holds the
   // shifted logits and their exp, the backward the log-probs, the zeros, the exp and their sum.
   if (c.loss_kernel == LossKernel::kLossParallel) return {f, e + upcast + shifted + 2 * f, 4 * f};
+  // torchtune's CEWithChunkedOutputLoss (modules/loss/ce_chunked_output_loss.py@4fba6cd): the
+  // head's output as kChunks bf16 chunks, each upcast in turn, every chunk's log-probs saved;
+  // the recipe's `del logits` frees the chunks before backward, which runs chunk by chunk.
+  if (c.loss_kernel == LossKernel::kChunked) return {f, e + f + upcast / kChunks, f + 2 * f / kChunks};
   return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
 }
 
@@ -76,7 +82,37 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
 // (loss_parallel: zeros, exp, their sum, the product), SliceBackward0's full-size gradient for
 // the shift, then ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into
 // its input.
+// torchtune's chunked loss in the same terms: the chunks' logits, then chunk by chunk the upcast
+// and the log-probs; backward in reverse, each chunk's two gradients and its 16-bit one, which
+// the head's backward takes after every chunk's.
+inline AllocatorPeaks ChunkedLossAllocations(bool fp32_logits, double e) {
+  const double f = fp32_logits ? 4.0 : e, n = kChunks;
+  const bool upcast = f > e;
+  constexpr int8_t kLogits = 0, kUpcast = 8, kLogProbs = 9, kNllGrad = 17, kGrad = 18, kCastGrad = 19;
+  AllocatorStep steps[104];
+  int k = 0;
+  for (int8_t i = 0; i < 8; ++i) steps[k++] = {static_cast<int8_t>(kLogits + i), e / n};
+  for (int8_t i = 0; i < 8; ++i) {
+    if (upcast) steps[k++] = {kUpcast, f / n};
+    steps[k++] = {static_cast<int8_t>(kLogProbs + i), f / n};
+    if (upcast) steps[k++] = {kUpcast, 0};
+  }
+  for (int8_t i = 0; i < 8; ++i) steps[k++] = {static_cast<int8_t>(kLogits + i), 0};  // `del logits`
+  for (int8_t i = 7; i >= 0; --i) {
+    steps[k++] = {kNllGrad, f / n};
+    steps[k++] = {kGrad, f / n};
+    steps[k++] = {kNllGrad, 0};
+    steps[k++] = {static_cast<int8_t>(kLogProbs + i), 0};
+    if (upcast) {
+      steps[k++] = {static_cast<int8_t>(kCastGrad + i), e / n};
+      steps[k++] = {kGrad, 0};
+    }
+  }
+  return SimulateCachingAllocator(steps, k);
+}
+
 inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossKernel kernel, double e) {
+  if (kernel == LossKernel::kChunked) return ChunkedLossAllocations(fp32_logits, e);
   const double f = fp32_logits ? 4.0 : e;
   const bool upcast = f > e, inplace = kernel == LossKernel::kInplace;
   enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kTemp1, kTemp2, kTemp3, kGrad, kSliceGrad, kCastGrad };
@@ -291,8 +327,12 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
     } else {
       const HfLossWidths w = HfLoss(c, e);
       const bool parallel = c.loss_kernel == LossKernel::kLossParallel;
-      const bool torch_ce = c.loss_kernel == LossKernel::kTorch || parallel;  // log-softmax keeps its output
-      const char* loss_source = parallel ? src::kLossParallel : c.loss_shift_copy ? src::kHfLossShift : src::kHfLoss;
+      const bool chunked = c.loss_kernel == LossKernel::kChunked;
+      const bool torch_ce = c.loss_kernel == LossKernel::kTorch || parallel || chunked;  // log-softmax keeps its output
+      const char* loss_source = parallel            ? src::kLossParallel
+                                : chunked           ? src::kTorchtuneChunkedCe
+                                : c.loss_shift_copy ? src::kHfLossShift
+                                                    : src::kHfLoss;
       f(EndTensor{
           "logits",
           torch_ce ? (c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities")
@@ -300,11 +340,12 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
           w.kept, "sbV", EndSplit::kTp, sb * vocab,
           torch_ce ? "LogSoftmaxBackward0 (result)"
                    : "Fast_CrossEntropyLoss (logits; the gradient is written into them)",
-          torch_ce ? "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output"
-                   : "the fused kernel keeps only its input and the per-row logsumexp",
-          parallel   ? src::kLossParallel
-          : torch_ce ? src::kHfLoss
-                     : src::kUnslothCe});
+          chunked ? "each chunk upcast in turn (logits.float()); cross_entropy keeps every chunk's log-softmax output"
+          : torch_ce ? "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output"
+                     : "the fused kernel keeps only its input and the per-row logsumexp",
+          parallel || chunked ? loss_source
+          : torch_ce          ? src::kHfLoss
+                              : src::kUnslothCe});
       f(EndTensor{"loss_targets", "Shifted labels (int64)", 8, "sb", EndSplit::kNone, sb,
                   torch_ce ? "NllLossBackward0 (target)" : "Fast_CrossEntropyLoss (labels)",
                   "not in the paper: the int64 targets", src::kHfLoss});
@@ -315,9 +356,10 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
           forward_peak ? "Logit copies while the loss runs (transient)" : "Loss gradients at their peak (transient)",
           std::max(w.forward, w.backward) - w.kept, "sbV", EndSplit::kTp, sb * vocab,
           forward_peak
-              ? (parallel ? "the model's logits, their fp32 upcast, the shifted logits and their exp, in the "
-                            "loss's forward"
-                          : "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward")
+              ? (parallel  ? "the model's logits, their fp32 upcast, the shifted logits and their exp, in the "
+                             "loss's forward"
+                 : chunked ? "the head's 16-bit chunks and one chunk's fp32 upcast, in the loss's forward"
+                           : "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward")
           : parallel ? "loss_parallel's fused backward: zeros with the targets' -1, exp(log-probs), their sum"
           : torch_ce ? "NllLossBackward0 output and LogSoftmaxBackward0 output"
                      : "the slice's gradient beside the in-place one, in the loss's backward",

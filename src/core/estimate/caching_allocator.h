@@ -36,7 +36,7 @@ struct CachedBlock {
 
 // Runs the steps; kMaxBlocks bounds the blocks (allocated, free and split off) at once.
 inline AllocatorPeaks SimulateCachingAllocator(const AllocatorStep* steps, int count) {
-  constexpr int kMaxBlocks = 32;
+  constexpr int kMaxBlocks = 64;
   detail::CachedBlock blocks[kMaxBlocks];  // in address order, segment by segment
   int n = 0;
   int8_t segments = 0;

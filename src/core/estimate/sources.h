@@ -109,6 +109,9 @@ inline constexpr const char* kCachingAllocator =
 inline constexpr const char* kLossParallel =
     "torch/distributed/tensor/parallel/loss.py loss_parallel: _log_softmax (x - max, exp, sum over the vocab shards) "
     "and _nll_loss_and_log_softmax_backward ((zeros with -1 at the targets + exp(log_probs)) * grad)";
+inline constexpr const char* kTorchtuneChunkedCe =
+    "torchtune modules/loss/ce_chunked_output_loss.py@4fba6cd CEWithChunkedOutputLoss (8 chunks, each upcast and "
+    "cross-entropied in turn) and recipes/full_finetune_single_device.py (`del logits` before backward)";
 inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
