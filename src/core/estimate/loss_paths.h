@@ -1,0 +1,167 @@
+// The HF loss path per logit, by kernel and transformers version: what its forward and
+// backward hold (HfLoss: the leaves of account_model_ends.h), and the same tensors in the
+// order the caching allocator sees them (HfLossAllocations: what max_memory_reserved holds
+// beyond them). Both describe one sequence; tests/test_caching_allocator.cpp checks they agree.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "core/config/config.h"
+#include "core/estimate/caching_allocator.h"
+
+namespace llmmem::core::detail {
+
+// Bytes per logit the HF loss holds (transformers loss/loss_utils.py ForCausalLMLoss;
+// PyTorch's cross_entropy is log_softmax + nll_loss). Forward: the caller's logits (e), the
+// fp32 upcast, the shifted copy (<= 4.48) and the log-probabilities. Backward: the log-probs
+// with NllLossBackward0's and LogSoftmaxBackward0's outputs; an in-place kernel (Unsloth's
+// Fast_CrossEntropyLoss) writes its gradient into its input and adds only the slice's.
+struct HfLossWidths {
+  double kept;      // saved for the backward: the log-probabilities, or the fused kernel's input
+  double forward;   // alive while the cross-entropy's forward runs
+  double backward;  // alive while the loss's backward runs
+};
+
+inline constexpr double kChunks = 8;  // CEWithChunkedOutputLoss's num_output_chunks default
+
+inline HfLossWidths HfLoss(const Config& c, double e) {
+  const double f = c.loss_logits_fp32 ? 4.0 : e;  // the loss's format
+  const double upcast = f > e ? f : 0.0;          // .float() of fp32 logits is the same tensor
+  const double shifted = c.loss_shift_copy ? f : 0.0;
+  if (c.loss_kernel == LossKernel::kTorch) return {f, e + upcast + shifted + f, 3 * f};
+  // torch.distributed.tensor.parallel.loss_parallel (loss.py _log_softmax, and
+  // _nll_loss_and_log_softmax_backward: (zeros + exp(log_probs)) * grad): the forward holds the
+  // shifted logits and their exp, the backward the log-probs, the zeros, the exp and their sum.
+  if (c.loss_kernel == LossKernel::kLossParallel) return {f, e + upcast + shifted + 2 * f, 4 * f};
+  // torchtune's CEWithChunkedOutputLoss (modules/loss/ce_chunked_output_loss.py@4fba6cd): the
+  // head's output as kChunks bf16 chunks, each upcast in turn, every chunk's log-probs saved;
+  // the recipe's `del logits` frees the chunks before backward, which runs chunk by chunk.
+  if (c.loss_kernel == LossKernel::kChunked) return {f, e + f + upcast / kChunks, f + 2 * f / kChunks};
+  return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
+}
+
+// The same tensors in the order the caching allocator sees them, for what it keeps reserved
+// beyond them. Forward: the head's logits, the upcast, the shifted copy, the log-probabilities
+// (loss_parallel: after the shifted logits and their exp); the loss returns (upcast and copy
+// freed) and the caller drops its outputs before backward (transformers' Trainer.compute_loss,
+// torchtitan's `del pred`). Backward: NllLossBackward0's and LogSoftmaxBackward0's outputs
+// (loss_parallel: zeros, exp, their sum, the product), SliceBackward0's full-size gradient for
+// the shift, then ToCopyBackward0's 16-bit one. An in-place kernel writes its gradient into
+// its input.
+// torchtune's chunked loss in the same terms: the chunks' logits, then chunk by chunk the upcast
+// and the log-probs; backward in reverse, each chunk's two gradients and its 16-bit one, which
+// the head's backward takes after every chunk's.
+inline AllocatorPeaks ChunkedLossAllocations(bool fp32_logits, double e) {
+  constexpr int8_t kN = static_cast<int8_t>(kChunks);
+  constexpr int8_t kLogits = 0, kLogProbs = kN, kCastGrad = 2 * kN, kUpcast = 3 * kN, kNllGrad = kUpcast + 1,
+                   kGrad = kUpcast + 2;
+  const double f = fp32_logits ? 4.0 : e;
+  const bool upcast = f > e;
+  AllocatorStep steps[12 * kN];
+  int k = 0;
+  for (int8_t i = 0; i < kN; ++i) steps[k++] = {static_cast<int8_t>(kLogits + i), e / kN};
+  for (int8_t i = 0; i < kN; ++i) {
+    if (upcast) steps[k++] = {kUpcast, f / kN};
+    steps[k++] = {static_cast<int8_t>(kLogProbs + i), f / kN};
+    if (upcast) steps[k++] = {kUpcast, 0};
+  }
+  for (int8_t i = 0; i < kN; ++i) steps[k++] = {static_cast<int8_t>(kLogits + i), 0};  // `del logits`
+  for (int8_t i = kN - 1; i >= 0; --i) {
+    // The chunk's log-softmax gradient is what the head takes, unless it is cast back to 16 bits.
+    const int8_t grad = upcast ? kGrad : static_cast<int8_t>(kCastGrad + i);
+    steps[k++] = {kNllGrad, f / kN};
+    steps[k++] = {grad, f / kN};
+    steps[k++] = {kNllGrad, 0};
+    steps[k++] = {static_cast<int8_t>(kLogProbs + i), 0};
+    if (upcast) {
+      steps[k++] = {static_cast<int8_t>(kCastGrad + i), e / kN};
+      steps[k++] = {kGrad, 0};
+    }
+  }
+  return SimulateCachingAllocator(steps, k);
+}
+
+inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossKernel kernel, double e) {
+  if (kernel == LossKernel::kChunked) return ChunkedLossAllocations(fp32_logits, e);
+  const double f = fp32_logits ? 4.0 : e;
+  const bool upcast = f > e, inplace = kernel == LossKernel::kInplace;
+  enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kTemp1, kTemp2, kTemp3, kGrad, kSliceGrad, kCastGrad };
+  AllocatorStep steps[24];
+  int n = 0;
+  auto alloc = [&](int8_t t, double size) { steps[n++] = {t, size}; };
+  auto release = [&](int8_t t) { steps[n++] = {t, 0}; };
+  alloc(kLogits, e);
+  int8_t input = kLogits;  // what the cross-entropy reads
+  if (upcast) alloc(input = kUpcast, f);
+  if (shift_copy) alloc(input = kShifted, f);
+  if (kernel == LossKernel::kLossParallel) {
+    alloc(kTemp1, f);  // x - max
+    alloc(kTemp2, f);  // its exp, freed by the sum
+    release(kTemp2);
+    alloc(kLogProbs, f);
+    release(kTemp1);
+  } else if (!inplace) {
+    alloc(kLogProbs, f);
+  }
+  for (int8_t t : {kShifted, kUpcast, kLogits}) {
+    if (t != input || !inplace) release(t);  // the in-place kernel keeps its input
+  }
+  int8_t grad = input;  // the in-place kernel's gradient is its input
+  if (kernel == LossKernel::kTorch) {
+    alloc(kTemp1, f);  // NllLossBackward0's output
+    alloc(grad = kGrad, f);
+    release(kTemp1);
+    release(kLogProbs);
+  } else if (kernel == LossKernel::kLossParallel) {
+    alloc(kTemp1, f);  // zeros_like(log_probs), the target's -1 scattered in
+    alloc(kTemp2, f);  // exp(log_probs)
+    alloc(kTemp3, f);  // their sum
+    release(kTemp2);
+    alloc(grad = kGrad, f);  // times the incoming gradient
+    release(kTemp3);
+    release(kTemp1);
+    release(kLogProbs);
+  }
+  if (shift_copy) {
+    alloc(kSliceGrad, f);
+    release(grad);
+    grad = kSliceGrad;
+  }
+  if (upcast) {
+    alloc(kCastGrad, e);
+    release(grad);
+    grad = kCastGrad;
+  }
+  release(grad);
+  return SimulateCachingAllocator(steps, n);
+}
+
+inline AllocatorPeaks HfLossAllocations(const Config& c, double e) {
+  return HfLossAllocations(c.loss_logits_fp32, c.loss_shift_copy, c.loss_kernel, e);
+}
+
+// Reserved beyond allocated per logit. The sequence depends only on the loss flags and the
+// logits' width, so the common widths are run once (every estimate asks).
+inline double LossCachedPerLogit(const Config& c, double e) {
+  struct Table {
+    double at[2][2][EnumCount(LossKernel::kLast)][2];  // [fp32 logits][shift copy][kernel][e == 4]
+    Table() {
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+          for (size_t k = 0; k < EnumCount(LossKernel::kLast); ++k)
+            for (int w = 0; w < 2; ++w) {
+              const AllocatorPeaks p = HfLossAllocations(a != 0, b != 0, static_cast<LossKernel>(k), w ? 4.0 : 2.0);
+              at[a][b][k][w] = p.reserved - p.allocated;
+            }
+    }
+  };
+  if (e != 2 && e != 4) {
+    const AllocatorPeaks p = HfLossAllocations(c, e);
+    return p.reserved - p.allocated;
+  }
+  static const Table table;
+  return table.at[c.loss_logits_fp32][c.loss_shift_copy][static_cast<int>(c.loss_kernel)][e == 4];
+}
+
+}  // namespace llmmem::core::detail
