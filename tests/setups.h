@@ -3,12 +3,15 @@
 #pragma once
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include <doctest.h>
 
 #include "core/config/config.h"
 #include "core/config/config_json.h"
+#include "core/config/fields.h"
 #include "core/estimate/estimate.h"
 #include "core/solve/fit.h"
 #include "core/catalogue/presets.h"
@@ -17,6 +20,22 @@
 namespace llmmem::test {
 
 using namespace llmmem::core;
+
+using Settings = std::initializer_list<std::pair<const char*, const char*>>;
+
+// Settings by their field names, as a link or the CLI gives them; one the table refuses
+// fails the test, named.
+inline void Apply(Config& c, Settings settings) {
+  for (const auto& kv : settings) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+}
+
+// The default configuration on a preset's model, with `settings` applied.
+inline Config WithSettings(const char* preset, Settings settings) {
+  Config c = DefaultConfig();
+  c.model = FindPreset(preset)->model;
+  Apply(c, settings);
+  return c;
+}
 
 // A configuration with every overhead at zero, so a case's figures stand alone. The
 // seeds' worked cases follow the paper's accounting: the megatron profile.

@@ -6,7 +6,6 @@
 // (train.py@9dec370).
 #include <doctest.h>
 
-#include "core/config/fields.h"
 #include "core/estimate/account.h"
 #include "setups.h"
 
@@ -58,24 +57,45 @@ TEST_CASE("the HF loss strands the 16-bit logits' block when the backward needs 
   CHECK(detail::HfLossAllocations(c, 2).allocated == 12);
 }
 
+TEST_CASE("the allocation order holds at its busiest what the loss's leaves count, for every kernel") {
+  // loss_paths.h describes each loss path twice: HfLoss's widths (the breakdown's leaves) and
+  // HfLossAllocations' order (the allocator model). They must agree on the peak.
+  for (size_t k = 0; k < EnumCount(LossKernel::kLast); ++k) {
+    for (int fp32 = 0; fp32 < 2; ++fp32) {
+      for (int shift = 0; shift < 2; ++shift) {
+        for (double e : {2.0, 4.0}) {
+          Config c = DefaultConfig();
+          c.loss_kernel = static_cast<LossKernel>(k);
+          c.loss_logits_fp32 = fp32 != 0;
+          c.loss_shift_copy = shift != 0;
+          if (c.loss_kernel == LossKernel::kChunked && c.loss_shift_copy) continue;  // refused by Validate
+          const detail::HfLossWidths w = detail::HfLoss(c, e);
+          CAPTURE(k);
+          CAPTURE(fp32);
+          CAPTURE(shift);
+          CAPTURE(e);
+          CHECK(detail::HfLossAllocations(c, e).allocated == doctest::Approx(std::max(w.forward, w.backward)));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("torchtitan's 8B at 32k tokens: max_memory_reserved with the cached logits' block, as published") {
-  Config c = DefaultConfig();
-  c.model = FindPreset("llama-3.1-8b")->model;
-  const std::pair<const char*, const char*> set[] = {{"mode", "train"},
-                                                     {"batch", "1"},
-                                                     {"seq", "32768"},
-                                                     {"recompute", "full"},
-                                                     {"gpu", "H100-SXM-80GB"},
-                                                     {"dp", "8"},
-                                                     {"zero", "3"},
-                                                     {"sharding", "fsdp"},
-                                                     {"dtype", "bf16"},
-                                                     {"master_weights", "1"},
-                                                     {"grad_dtype", "fp32"},
-                                                     {"optimizer_dtype", "fp32"},
-                                                     {"loss_shift_copy", "0"},
-                                                     {"loss_kernel", "torch"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Config c = WithSettings("llama-3.1-8b", {{"mode", "train"},
+                                           {"batch", "1"},
+                                           {"seq", "32768"},
+                                           {"recompute", "full"},
+                                           {"gpu", "H100-SXM-80GB"},
+                                           {"dp", "8"},
+                                           {"zero", "3"},
+                                           {"sharding", "fsdp"},
+                                           {"dtype", "bf16"},
+                                           {"master_weights", "1"},
+                                           {"grad_dtype", "fp32"},
+                                           {"optimizer_dtype", "fp32"},
+                                           {"loss_shift_copy", "0"},
+                                           {"loss_kernel", "torch"}});
   const Totals t = EstimateTotals(c);
   REQUIRE(t.ok);
   CHECK(t.loss_cached_bytes == 2.0 * 32768 * 128256);  // the bf16 logits, 7.83 GiB

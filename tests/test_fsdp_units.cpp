@@ -6,7 +6,6 @@
 // (scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917).
 #include <doctest.h>
 
-#include "core/config/fields.h"
 #include "core/estimate/derived.h"
 #include "setups.h"
 
@@ -14,23 +13,20 @@ namespace llmmem::test {
 namespace {
 
 Config FmsMistralFullFsdp() {
-  Config c = DefaultConfig();
-  c.model = FindPreset("mistral-7b-v0.1")->model;
-  const std::pair<const char*, const char*> set[] = {{"mode", "train"},
-                                                     {"batch", "2"},
-                                                     {"seq", "4096"},
-                                                     {"recompute", "full"},
-                                                     {"framework", "hf-flash2"},
-                                                     {"gpu", "A100-SXM-80GB"},
-                                                     {"dp", "2"},
-                                                     {"zero", "3"},
-                                                     {"sharding", "fsdp"},
-                                                     {"dtype", "bf16"},
-                                                     {"master_weights", "0"},
-                                                     {"grad_dtype", "bf16"},
-                                                     {"optimizer_dtype", "bf16"},
-                                                     {"loss_shift_copy", "1"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Config c = WithSettings("mistral-7b-v0.1", {{"mode", "train"},
+                                              {"batch", "2"},
+                                              {"seq", "4096"},
+                                              {"recompute", "full"},
+                                              {"framework", "hf-flash2"},
+                                              {"gpu", "A100-SXM-80GB"},
+                                              {"dp", "2"},
+                                              {"zero", "3"},
+                                              {"sharding", "fsdp"},
+                                              {"dtype", "bf16"},
+                                              {"master_weights", "0"},
+                                              {"grad_dtype", "bf16"},
+                                              {"optimizer_dtype", "bf16"},
+                                              {"loss_shift_copy", "1"}});
   return c;
 }
 
@@ -85,27 +81,24 @@ TEST_CASE("FSDP mixed precision: the fp32 master is the only sharded copy; DeepS
 // 1 x 32768, full AC: 75.3 GiB max_memory_reserved (benchmarks/llama3_h100_202412_torchtitan.md
 // @820504e Table 6, "FSDP 8, CP 1").
 TEST_CASE("pipelined FSDP: unsharded gradients summed over the micro-batches, sharded ones only for the step") {
-  Config c = DefaultConfig();
-  c.model = FindPreset("llama-3.1-405b")->model;
-  const std::pair<const char*, const char*> set[] = {{"mode", "train"},
-                                                     {"batch", "1"},
-                                                     {"seq", "32768"},
-                                                     {"recompute", "full"},
-                                                     {"gpu", "H100-SXM-80GB"},
-                                                     {"dp", "8"},
-                                                     {"tp", "8"},
-                                                     {"pp", "8"},
-                                                     {"sp", "1"},
-                                                     {"grad_accum", "8"},
-                                                     {"zero", "3"},
-                                                     {"sharding", "fsdp"},
-                                                     {"dtype", "bf16"},
-                                                     {"master_weights", "1"},
-                                                     {"grad_dtype", "fp32"},
-                                                     {"optimizer_dtype", "fp32"},
-                                                     {"reshard_after_forward", "0"},
-                                                     {"loss_shift_copy", "0"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Config c = WithSettings("llama-3.1-405b", {{"mode", "train"},
+                                             {"batch", "1"},
+                                             {"seq", "32768"},
+                                             {"recompute", "full"},
+                                             {"gpu", "H100-SXM-80GB"},
+                                             {"dp", "8"},
+                                             {"tp", "8"},
+                                             {"pp", "8"},
+                                             {"sp", "1"},
+                                             {"grad_accum", "8"},
+                                             {"zero", "3"},
+                                             {"sharding", "fsdp"},
+                                             {"dtype", "bf16"},
+                                             {"master_weights", "1"},
+                                             {"grad_dtype", "fp32"},
+                                             {"optimizer_dtype", "fp32"},
+                                             {"reshard_after_forward", "0"},
+                                             {"loss_shift_copy", "0"}});
   const Estimate e = Explain(c);
   REQUIRE(e.totals.ok);
   const Derived d(c, e.totals.pipeline_stage);
@@ -125,14 +118,19 @@ TEST_CASE("pipelined FSDP: unsharded gradients summed over the micro-batches, sh
 // FSDP FULL_SHARD over 8 H100s with bf16 mixed precision, batch 8 x 2048, checkpointing:
 // nvidia-smi 72-80 GB (docs/source/accelerate/fsdp.md@aa2ca83).
 TEST_CASE("FSDP LoRA over an fp32-loaded base: fp32 shards, 16-bit units and activations") {
-  Config c = DefaultConfig();
-  c.model = FindPreset("llama-2-70b")->model;
-  const std::pair<const char*, const char*> set[] = {
-      {"mode", "lora"},           {"batch", "8"},           {"seq", "2048"},    {"recompute", "full"},
-      {"framework", "hf-flash2"}, {"gpu", "H100-SXM-80GB"}, {"dp", "8"},        {"zero", "3"},
-      {"sharding", "fsdp"},       {"dtype", "bf16"},        {"lora_rank", "8"}, {"lora_targets", "all"},
-      {"lora_dropout", "1"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Config c = WithSettings("llama-2-70b", {{"mode", "lora"},
+                                          {"batch", "8"},
+                                          {"seq", "2048"},
+                                          {"recompute", "full"},
+                                          {"framework", "hf-flash2"},
+                                          {"gpu", "H100-SXM-80GB"},
+                                          {"dp", "8"},
+                                          {"zero", "3"},
+                                          {"sharding", "fsdp"},
+                                          {"dtype", "bf16"},
+                                          {"lora_rank", "8"},
+                                          {"lora_targets", "all"},
+                                          {"lora_dropout", "1"}});
   const Estimate bf16 = Explain(c);
   c.base_fp32_shards = true;
   const Estimate fp32 = Explain(c);

@@ -6,7 +6,6 @@
 
 #include <cmath>
 
-#include "core/config/fields.h"
 #include "core/model/gguf_mix.h"
 #include "setups.h"
 
@@ -15,13 +14,21 @@ namespace {
 
 ModelSpec Pythia28b() {
   Config c = DefaultConfig();
-  const std::pair<const char*, const char*> set[] = {
-      {"model.vocab", "50304"},    {"model.hidden", "2560"}, {"model.layers", "32"},
-      {"model.heads", "32"},       {"model.kv_heads", "32"}, {"model.head_dim", "80"},
-      {"model.ffn", "10240"},      {"model.mlp", "plain"},   {"model.act", "gelu"},
-      {"model.norm", "layernorm"}, {"model.qkv_bias", "1"},  {"model.attn_out_bias", "1"},
-      {"model.mlp_bias", "1"},     {"model.fused_qkv", "1"}, {"model.tied_embeddings", "0"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Apply(c, {{"model.vocab", "50304"},
+            {"model.hidden", "2560"},
+            {"model.layers", "32"},
+            {"model.heads", "32"},
+            {"model.kv_heads", "32"},
+            {"model.head_dim", "80"},
+            {"model.ffn", "10240"},
+            {"model.mlp", "plain"},
+            {"model.act", "gelu"},
+            {"model.norm", "layernorm"},
+            {"model.qkv_bias", "1"},
+            {"model.attn_out_bias", "1"},
+            {"model.mlp_bias", "1"},
+            {"model.fused_qkv", "1"},
+            {"model.tied_embeddings", "0"}});
   return c.model;
 }
 

@@ -5,26 +5,22 @@
 // Fast_CrossEntropyLoss), scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917.
 #include <doctest.h>
 
-#include "core/config/fields.h"
 #include "setups.h"
 
 namespace llmmem::test {
 namespace {
 
 Config FmsMistralLora(int64_t batch, bool foak) {
-  Config c = DefaultConfig();
-  c.model = FindPreset("mistral-7b-v0.1")->model;
-  const std::pair<const char*, const char*> set[] = {{"mode", "lora"},
-                                                     {"seq", "4096"},
-                                                     {"recompute", "full"},
-                                                     {"framework", "hf-flash2"},
-                                                     {"gpu", "A100-SXM-80GB"},
-                                                     {"lora_rank", "16"},
-                                                     {"lora_targets", "q,k,v,o"},
-                                                     {"lora_dropout", "1"},
-                                                     {"loss_shift_copy", "1"},
-                                                     {"loss_kernel", foak ? "inplace" : "torch"}};
-  for (const auto& kv : set) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+  Config c = WithSettings("mistral-7b-v0.1", {{"mode", "lora"},
+                                              {"seq", "4096"},
+                                              {"recompute", "full"},
+                                              {"framework", "hf-flash2"},
+                                              {"gpu", "A100-SXM-80GB"},
+                                              {"lora_rank", "16"},
+                                              {"lora_targets", "q,k,v,o"},
+                                              {"lora_dropout", "1"},
+                                              {"loss_shift_copy", "1"},
+                                              {"loss_kernel", foak ? "inplace" : "torch"}});
   c.batch = batch;
   return c;
 }
