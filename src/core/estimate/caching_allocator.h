@@ -34,7 +34,9 @@ struct CachedBlock {
 
 }  // namespace detail
 
-// Runs the steps; kMaxBlocks bounds the blocks (allocated, free and split off) at once.
+// Runs the steps; kMaxBlocks bounds the blocks (allocated, free and split off) at once. The
+// orders in loss_paths.h need at most about 30; a cut would show in
+// tests/test_caching_allocator.cpp, whose busiest moments must equal HfLoss's widths.
 inline AllocatorPeaks SimulateCachingAllocator(const AllocatorStep* steps, int count) {
   constexpr int kMaxBlocks = 64;
   detail::CachedBlock blocks[kMaxBlocks];  // in address order, segment by segment
