@@ -51,6 +51,8 @@ TEST_CASE("the HF loss strands the 16-bit logits' block when the backward needs 
   // The chunked loss strands one chunk's fp32 block: the first chunk's second gradient finds only
   // the 16-bit chunks' half-size blocks free (4/8 B per logit).
   CHECK(CachedPerLogit(true, false, LossKernel::kChunked) == 0.5);
+  // Compiled, each chunk's 16-bit gradient takes the block of the chunk freed before it: nothing cached.
+  CHECK(CachedPerLogit(true, false, LossKernel::kChunkedCompiled) == 0);
   // The sequence's allocated peak is HfLoss's: 3 fp32 tensors in the backward.
   Config c = DefaultConfig();
   c.loss_shift_copy = false;
@@ -68,7 +70,8 @@ TEST_CASE("the allocation order holds at its busiest what the loss's leaves coun
           c.loss_kernel = static_cast<LossKernel>(k);
           c.loss_logits_fp32 = fp32 != 0;
           c.loss_shift_copy = shift != 0;
-          if (c.loss_kernel == LossKernel::kChunked && c.loss_shift_copy) continue;  // refused by Validate
+          const bool chunked = c.loss_kernel == LossKernel::kChunked || c.loss_kernel == LossKernel::kChunkedCompiled;
+          if (chunked && c.loss_shift_copy) continue;  // refused by Validate
           const detail::HfLossWidths w = detail::HfLoss(c, e);
           CAPTURE(k);
           CAPTURE(fp32);

@@ -32,8 +32,9 @@ namespace {
 // then the caching allocator's cached logits' block in max_memory_reserved, with the two new
 // Totals fields: 0x9773b0a2e3c88207 before; then sharding, the loss kernel and shift copy and
 // fp32 base shards drawn too, with pipelined FSDP's summed gradients and loss_parallel:
-// 0x45ce458692dd7a6e before; then torchtune's chunked loss drawn too: 0xbc3317201744dc63 before).
-constexpr uint64_t kFastPathDigest = 0xd55cad2931e31271ull;
+// 0x45ce458692dd7a6e before; then torchtune's chunked loss drawn too: 0xbc3317201744dc63 before;
+// then its compiled form drawn too: 0xd55cad2931e31271 before).
+constexpr uint64_t kFastPathDigest = 0xc937a1a99edd3895ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -216,8 +217,9 @@ Config RandomConfig(Picker& pick) {
   c.gpu_memory_gb = static_cast<double>(pick({24, 80, 141}));
   // Drawn last, so the configurations above stay what they were; valid combinations only.
   c.sharding = c.zero != 1 && pick({0, 1}) ? Sharding::kFsdp : Sharding::kDeepSpeed;
-  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0, 3}));
-  c.loss_shift_copy = c.loss_kernel != LossKernel::kChunked && pick({0, 1});
+  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0, 3, 4}));
+  c.loss_shift_copy =
+      c.loss_kernel != LossKernel::kChunked && c.loss_kernel != LossKernel::kChunkedCompiled && pick({0, 1});
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   return c;
 }

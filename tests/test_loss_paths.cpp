@@ -5,9 +5,15 @@
 // Fast_CrossEntropyLoss), scripts/benchmarks/refs/a100_80gb.csv@24bdadb228e2d55bc0c69deec034b86a73da6917.
 #include <doctest.h>
 
+#include <cstring>
+
+#include "core/catalogue/embedded.h"
+#include "core/estimate/loss_paths.h"
+#include "core/io/json.h"
 #include "setups.h"
 
 namespace llmmem::test {
+extern const core::EmbeddedFile kEmbeddedTestData[];
 namespace {
 
 Config FmsMistralLora(int64_t batch, bool foak) {
@@ -60,6 +66,33 @@ TEST_CASE("torchtune's chunked loss: every chunk's log-probs kept, one chunk's f
   c.loss_kernel = LossKernel::kChunked;
   CHECK(LossBytesPerLogit(c) == 2 + 4 + 0.5);
   c.loss_shift_copy = true;  // torchtune shifts the labels, never the logits
+  CHECK(HasErrors(Validate(c)));
+}
+
+// What tests/truth/measure_compiled_loss.py measured torch keep for the backward of one chunk's
+// compute_cross_entropy, per logit: eager (saved-tensor hooks) and compiled (AOTAutograd with
+// Inductor's partition policy).
+double MeasuredKeptPerLogit(const char* mode) {
+  for (const EmbeddedFile* f = kEmbeddedTestData; f->name != nullptr; ++f) {
+    if (std::strncmp(f->name, "compiled_loss_", 14) != 0) continue;
+    const Json doc = ParseJson(f->Text()).value;
+    const Json* m = doc.Find(mode);
+    const Json* v = m != nullptr ? m->Find("per_logit") : nullptr;
+    return v != nullptr && v->IsNumber() ? v->AsNumber() : -1;
+  }
+  return -1;
+}
+
+TEST_CASE("torchtune's chunked loss compiled: the 16-bit chunks kept, as torch's partitioner keeps them") {
+  Config c = FmsMistralLora(4, false);
+  c.loss_shift_copy = false;
+  c.loss_kernel = LossKernel::kChunked;
+  CHECK(detail::HfLoss(c, 2).kept == MeasuredKeptPerLogit("eager"));  // fp32 log-probs
+  c.loss_kernel = LossKernel::kChunkedCompiled;
+  CHECK(detail::HfLoss(c, 2).kept == MeasuredKeptPerLogit("compiled"));  // the bf16 chunk itself
+  // At its peak: every chunk and one chunk's 16-bit gradient (2 + 2/8 B per logit).
+  CHECK(LossBytesPerLogit(c) == 2 + 0.25);
+  c.loss_shift_copy = true;
   CHECK(HasErrors(Validate(c)));
 }
 

@@ -70,8 +70,9 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.offload_optimizer = static_cast<Offload>(pick({0, 0, 1, 2}));
   // Drawn last, so the configurations above stay what they were; valid combinations only.
   c.sharding = c.zero != 1 && pick({0, 1}) ? Sharding::kFsdp : Sharding::kDeepSpeed;
-  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0, 3}));
-  c.loss_shift_copy = c.loss_kernel != LossKernel::kChunked && pick({0, 1});
+  c.loss_kernel = static_cast<LossKernel>(pick({0, 0, 1, c.tp > 1 ? 2 : 0, 3, 4}));
+  c.loss_shift_copy =
+      c.loss_kernel != LossKernel::kChunked && c.loss_kernel != LossKernel::kChunkedCompiled && pick({0, 1});
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   return c;
 }

@@ -23,7 +23,7 @@ enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective, kLast =
 // How the cross-entropy is computed: PyTorch's log_softmax + nll_loss, or a fused kernel that
 // keeps its input and writes the gradient into it (Unsloth's Fast_CrossEntropyLoss, which
 // fms-acceleration's fast_loss patches in).
-enum class LossKernel : uint8_t { kTorch, kInplace, kLossParallel, kChunked, kLast = kChunked };
+enum class LossKernel : uint8_t { kTorch, kInplace, kLossParallel, kChunked, kChunkedCompiled, kLast = kChunkedCompiled };
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion, kLast = kLion };
 
 using ModeInfo = EnumInfo<Mode>;

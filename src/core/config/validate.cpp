@@ -187,9 +187,10 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Error(DiagId::kInconsistent, "loss_kernel",
             "loss_parallel computes the loss over vocab-sharded logits: it needs tensor parallelism (tp 2 or more)");
   }
-  if (c.loss_kernel == LossKernel::kChunked && c.loss_shift_copy) {
+  if ((c.loss_kernel == LossKernel::kChunked || c.loss_kernel == LossKernel::kChunkedCompiled) && c.loss_shift_copy) {
     k.Error(DiagId::kInconsistent, "loss_shift_copy",
-            "torchtune's chunked loss shifts the labels, not the logits: no shifted copy with loss_kernel chunked");
+            "torchtune's chunked loss shifts the labels, not the logits: no shifted copy with loss_kernel chunked or "
+            "chunked_compiled");
   }
   if (c.quantized_head && (c.mode != Mode::kQlora || c.model.tied_embeddings)) {
     k.Error(DiagId::kInconsistent, "quantized_head",

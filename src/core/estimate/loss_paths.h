@@ -38,6 +38,10 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
   // head's output as kChunks bf16 chunks, each upcast in turn, every chunk's log-probs saved;
   // the recipe's `del logits` frees the chunks before backward, which runs chunk by chunk.
   if (c.loss_kernel == LossKernel::kChunked) return {f, e + f + upcast / kChunks, f + 2 * f / kChunks};
+  // The same loss with compile=True (training/_compile.py@1814feb compiles compute_cross_entropy):
+  // each chunk's compiled graph keeps its 16-bit input and two fp32 numbers per row (measured:
+  // tests/truth/measure_compiled_loss.py), and its backward writes one 16-bit chunk gradient.
+  if (c.loss_kernel == LossKernel::kChunkedCompiled) return {e, e, e + e / kChunks};
   return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
 }
 
@@ -82,8 +86,24 @@ inline AllocatorPeaks ChunkedLossAllocations(bool fp32_logits, double e) {
   return SimulateCachingAllocator(steps, k);
 }
 
+// Compiled, each chunk's graph keeps its 16-bit input until its backward, which writes the
+// chunk's 16-bit gradient; the head's backward takes them all after the last.
+inline AllocatorPeaks CompiledChunkedLossAllocations(double e) {
+  constexpr int8_t kN = static_cast<int8_t>(kChunks);
+  AllocatorStep steps[4 * kN];
+  int k = 0;
+  for (int8_t i = 0; i < kN; ++i) steps[k++] = {i, e / kN};  // the head's chunks, kept by their graphs
+  for (int8_t i = kN - 1; i >= 0; --i) {
+    steps[k++] = {static_cast<int8_t>(kN + i), e / kN};  // the chunk's gradient
+    steps[k++] = {i, 0};
+  }
+  for (int8_t i = 0; i < kN; ++i) steps[k++] = {static_cast<int8_t>(kN + i), 0};
+  return SimulateCachingAllocator(steps, k);
+}
+
 inline AllocatorPeaks HfLossAllocations(bool fp32_logits, bool shift_copy, LossKernel kernel, double e) {
   if (kernel == LossKernel::kChunked) return ChunkedLossAllocations(fp32_logits, e);
+  if (kernel == LossKernel::kChunkedCompiled) return CompiledChunkedLossAllocations(e);
   const double f = fp32_logits ? 4.0 : e;
   const bool upcast = f > e, inplace = kernel == LossKernel::kInplace;
   enum : int8_t { kLogits, kUpcast, kShifted, kLogProbs, kTemp1, kTemp2, kTemp3, kGrad, kSliceGrad, kCastGrad };

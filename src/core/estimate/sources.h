@@ -112,6 +112,10 @@ inline constexpr const char* kLossParallel =
 inline constexpr const char* kTorchtuneChunkedCe =
     "torchtune modules/loss/ce_chunked_output_loss.py@4fba6cd CEWithChunkedOutputLoss (8 chunks, each upcast and "
     "cross-entropied in turn) and recipes/full_finetune_single_device.py (`del logits` before backward)";
+inline constexpr const char* kTorchtuneCompiledCe =
+    "torchtune training/_compile.py@1814feb compile_loss (compile=True compiles CEWithChunkedOutputLoss."
+    "compute_cross_entropy alone); AOTAutograd's min_cut_rematerialization_partition under Inductor's policy keeps "
+    "the 16-bit chunk, the row max and log-sum-exp (tests/truth/measure_compiled_loss.py)";
 inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
