@@ -393,7 +393,7 @@ const Translation kStrings[] = {
     {"fused, gradient in place", "融合内核，梯度原地写入"},
     {"loss_parallel (vocab-sharded)", "loss_parallel（词表分片）"},
     {"chunked (8, torchtune)", "分块（8 块，torchtune）"},
-    {"chunked, compiled (torchtune)", "分块，已编译（torchtune）"},
+    {"chunked, compiled", "分块，已编译"},
     {"selective", "选择性"},
     {"full", "完整"},
     {"CPU", "CPU"},

@@ -69,7 +69,7 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_ENUM("loss_kernel", loss_kernel, G::kOptimizer, "Loss kernel",
                   "the cross-entropy's implementation (inplace: Unsloth's Fast_CrossEntropyLoss, fms-acceleration "
                   "fast_loss; loss_parallel: torch's loss over vocab-sharded logits, torchtitan with TP; chunked: "
-                  "torchtune's CEWithChunkedOutputLoss): ",
+                  "torchtune's CEWithChunkedOutputLoss; chunked_compiled: the same with torchtune's compile=True): ",
                   "a loss kernel"),
       LLMMEM_BOOL("metrics_logits", metrics_logits, G::kOptimizer, "Metrics keep logits",
                   "compute_metrics keeps logits"),
