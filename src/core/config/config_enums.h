@@ -20,10 +20,18 @@ enum class Sharding : uint8_t { kDeepSpeed, kFsdp, kLast = kFsdp };
 // kSelective: Korthikanti et al.'s (the s x s attention tensors); kOpSelective: torchtitan's
 // op-level policy (save matmul and attention outputs, every other matmul recomputed).
 enum class Recompute : uint8_t { kNone, kSelective, kFull, kOpSelective, kLast = kOpSelective };
-// How the cross-entropy is computed: PyTorch's log_softmax + nll_loss, or a fused kernel that
+// How the cross-entropy is computed: PyTorch's log_softmax + nll_loss, a fused kernel that
 // keeps its input and writes the gradient into it (Unsloth's Fast_CrossEntropyLoss, which
-// fms-acceleration's fast_loss patches in).
-enum class LossKernel : uint8_t { kTorch, kInplace, kLossParallel, kChunked, kChunkedCompiled, kLast = kChunkedCompiled };
+// fms-acceleration's fast_loss patches in), torch's loss_parallel, or torchtune's chunked loss,
+// eager or compiled.
+enum class LossKernel : uint8_t {
+  kTorch,
+  kInplace,
+  kLossParallel,
+  kChunked,
+  kChunkedCompiled,
+  kLast = kChunkedCompiled
+};
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion, kLast = kLion };
 
 using ModeInfo = EnumInfo<Mode>;
