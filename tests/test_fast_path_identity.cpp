@@ -33,8 +33,9 @@ namespace {
 // Totals fields: 0x9773b0a2e3c88207 before; then sharding, the loss kernel and shift copy and
 // fp32 base shards drawn too, with pipelined FSDP's summed gradients and loss_parallel:
 // 0x45ce458692dd7a6e before; then torchtune's chunked loss drawn too: 0xbc3317201744dc63 before;
-// then its compiled form drawn too: 0xd55cad2931e31271 before).
-constexpr uint64_t kFastPathDigest = 0xc937a1a99edd3895ull;
+// then its compiled form drawn too: 0xd55cad2931e31271 before; then FSDP1 and reentrant
+// checkpointing drawn too, with FSDP1's held input gradients: 0xc937a1a99edd3895 before).
+constexpr uint64_t kFastPathDigest = 0xe857413699015faaull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -221,6 +222,8 @@ Config RandomConfig(Picker& pick) {
   c.loss_shift_copy =
       c.loss_kernel != LossKernel::kChunked && c.loss_kernel != LossKernel::kChunkedCompiled && pick({0, 1});
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
+  c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
+  c.reentrant_checkpoint = pick({0, 1, 1});
   return c;
 }
 

@@ -74,6 +74,8 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.loss_shift_copy =
       c.loss_kernel != LossKernel::kChunked && c.loss_kernel != LossKernel::kChunkedCompiled && pick({0, 1});
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
+  c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
+  c.reentrant_checkpoint = pick({0, 1, 1});
   return c;
 }
 

@@ -58,7 +58,8 @@ void Workload(State& s, bool training) {
 void MemorySavers(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"recompute", "framework", "flash_attn", "dropout", "offload_activations"}
+      training ? std::vector<const char*>{"recompute", "framework",           "flash_attn",
+                                          "dropout",   "offload_activations", "reentrant_checkpoint"}
                : std::vector<const char*>{"flash_attn"};
   if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
@@ -70,16 +71,20 @@ void MemorySavers(State& s, bool training) {
   if (training) {
     ImGui::SameLine();
     FieldBool(s, "dropout", &c.dropout);
-    if (c.recompute == core::Recompute::kFull) FieldBool(s, "offload_activations", &c.offload_activations);
+    if (c.recompute == core::Recompute::kFull) {
+      FieldBool(s, "offload_activations", &c.offload_activations);
+      FieldBool(s, "reentrant_checkpoint", &c.reentrant_checkpoint);
+    }
   }
 }
 
 void Parallelism(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"tp",       "sp",  "dp", "zero", "sharding",          "zero_group",    "pp",
-                                          "schedule", "vpp", "cp", "ep",   "offload_optimizer", "offload_params"}
-               : std::vector<const char*>{"tp", "sp"};
+      training
+          ? std::vector<const char*>{"tp",       "sp",  "dp", "zero", "sharding",          "zero_group",     "pp",
+                                     "schedule", "vpp", "cp", "ep",   "offload_optimizer", "offload_params", "fsdp1"}
+          : std::vector<const char*>{"tp", "sp"};
   if (!Section(s, "section_parallelism", Tr("Parallelism"), fields)) return;
   const int64_t gpus = core::TotalGpus(c);
   ImGui::TextDisabled(Tr("%lld GPUs = dp x tp x pp x cp"), static_cast<long long>(gpus));
@@ -89,6 +94,8 @@ void Parallelism(State& s, bool training) {
   FieldInt(s, "dp", &c.dp);
   FieldInt(s, "zero", &c.zero);
   if (c.zero > 0 || c.dp > 1) FieldEnum(s, "sharding", &c.sharding);
+  // Shown while on, too, so that it can be turned off after the sharding changed.
+  if ((c.sharding == core::Sharding::kFsdp && (c.zero > 0 || c.dp > 1)) || c.fsdp1) FieldBool(s, "fsdp1", &c.fsdp1);
   if (c.zero > 0) FieldIntDivisor(s, "zero_group", &c.zero_group, c.dp);
   FieldIntDivisor(s, "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {

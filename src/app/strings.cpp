@@ -506,6 +506,8 @@ const Translation kStrings[] = {
     {"Prefetch bucket, elements", "预取桶，元素数"},
     {"DDP bucket view", "DDP 桶视图"},
     {"Reshard after forward", "前向后重新分片"},
+    {"FSDP1 (FullyShardedDataParallel)", "FSDP1（FullyShardedDataParallel）"},
+    {"Reentrant checkpointing", "可重入检查点"},
     {"FlashAttention", "FlashAttention"},
     {"Step implementation", "优化器步实现"},
     {"Paged optimizer", "分页优化器"},

@@ -59,6 +59,7 @@ struct Config {
   double prefetch_bucket = 5e7;                // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
   bool ddp_bucket_view = false;       // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
   bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward
+  bool fsdp1 = false;  // PyTorch FSDP as FullyShardedDataParallel (FSDP1), not FSDP2's fully_shard
 
   // RLHF (mode rlhf): which models are resident and which are trained.
   Rlhf rlhf = Rlhf::kPpo;
@@ -67,6 +68,7 @@ struct Config {
   Recompute recompute = Recompute::kNone;
   Framework framework = Framework::kHfSdpa;  // whose code runs the model: decides the saved tensors
   bool flash_attn = true;                    // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
+  bool reentrant_checkpoint = true;          // torch.utils.checkpoint(use_reentrant=True): transformers' default
   bool dropout = false;                      // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
   bool loss_logits_fp32 = true;              // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
   bool loss_shift_copy = false;              // transformers <= 4.48: the loss copies the shifted logits

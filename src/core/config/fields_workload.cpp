@@ -50,6 +50,9 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
                   "DDP gradient_as_bucket_view"),
       LLMMEM_BOOL("reshard_after_forward", reshard_after_forward, G::kParallelism, "Reshard after forward",
                   "FSDP reshard_after_forward (off: parameters stay gathered from forward to backward)"),
+      LLMMEM_BOOL("fsdp1", fsdp1, G::kParallelism, "FSDP1 (FullyShardedDataParallel)",
+                  "PyTorch FSDP as FullyShardedDataParallel (accelerate's fsdp_version 1) rather than FSDP2's "
+                  "fully_shard"),
       LLMMEM_ENUM("rlhf", rlhf, G::kRlhf, "Algorithm", "RLHF algorithm: ", "an RLHF algorithm"),
       LLMMEM_BOOL("reward_model", reward_model, G::kRlhf, "Reward model", "a learned reward model is resident"),
       LLMMEM_BOOL("rollout_engine", rollout_engine, G::kRlhf, "Rollout engine", "a colocated generation engine"),
@@ -60,6 +63,9 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_ENUM("framework", framework, G::kMemorySavers, "Framework",
                   "implementation profile, which code runs the model (hf-sdpa default): ", "a framework"),
       LLMMEM_BOOL("flash_attn", flash_attn, G::kMemorySavers, "FlashAttention", "FlashAttention"),
+      LLMMEM_BOOL("reentrant_checkpoint", reentrant_checkpoint, G::kMemorySavers, "Reentrant checkpointing",
+                  "torch.utils.checkpoint(use_reentrant=True), transformers' gradient_checkpointing default (off: "
+                  "non-reentrant, as torchtune, torchtitan and accelerate's FSDP activation_checkpointing run it)"),
       LLMMEM_BOOL("dropout", dropout, G::kMemorySavers, "Dropout", "dropout active"),
       LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss",
                   "fp32 logits for the loss"),

@@ -183,6 +183,9 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             "fp32 base shards are FSDP mixed precision's over a LoRA base loaded in fp32: mode lora, sharding fsdp, "
             "zero 3, and the 16-bit dtype it computes in");
   }
+  if (c.fsdp1 && c.sharding != Sharding::kFsdp) {
+    k.Error(DiagId::kInconsistent, "fsdp1", "fsdp1 names which PyTorch FSDP runs: it needs sharding fsdp");
+  }
   if (c.loss_kernel == LossKernel::kLossParallel && c.tp < 2) {
     k.Error(DiagId::kInconsistent, "loss_kernel",
             "loss_parallel computes the loss over vocab-sharded logits: it needs tensor parallelism (tp 2 or more)");

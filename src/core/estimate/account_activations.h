@@ -102,6 +102,20 @@ inline std::string DimsNote(const Derived& d) {
   return s;
 }
 
+// PyTorch FSDP1 reshards a frozen unit (LoRA's base layer: PEFT's wrap policy gives the
+// adapters their own units) once every gradient that depends on it exists, through a
+// multi-grad hook on the unit's inputs (_register_post_backward_reshard_only_hook), removed only
+// in the end-of-backward callback (_finalize_params). Under a reentrant checkpoint the inputs
+// are the recompute's detached leaves, and the hook's closure holds their AccumulateGrad nodes,
+// which hold the tensors: each layer's input, and the gradient accumulated into it, outlive
+// its backward. FSDP2 (fully_shard) registers no such hook; a non-reentrant checkpoint's inputs
+// are not leaves.
+inline bool Fsdp1HoldsRecomputedInputs(const Derived& d) {
+  const Config& c = d.c;
+  return d.training && d.adapters && c.recompute == Recompute::kFull && c.reentrant_checkpoint &&
+         c.sharding == Sharding::kFsdp && c.fsdp1 && (d.dp > 1 || c.zero > 0);
+}
+
 }  // namespace detail
 
 // torchtitan's op-level selective checkpointing (pytorch/torchtitan
@@ -202,6 +216,22 @@ void AccountActivations(const Derived& d, Sink& s) {
                      FormatBytesBoth(remat),
                  src::kRematerialised, remat};
            });
+    if (detail::Fsdp1HoldsRecomputedInputs(d)) {
+      // Every layer already through its backward holds its input's gradient (and, when the
+      // checkpoints live on the CPU, the input brought back for the recompute): the bottom
+      // layer's backward sees all but its own.
+      const double held_per_layer = per_layer * (c.offload_activations ? 2 : 1);
+      const double held = std::fmax(0.0, d.stage_layers - 1) * held_per_layer;
+      s.Leaf("fsdp1_held_inputs", "Recomputed inputs' gradients held by FSDP1's reshard hooks", Category::kActivations,
+             Live::LayerBackwardOnly(held), [&] {
+               return Explanation{FormatBytesBoth(held_per_layer) +
+                                      (c.offload_activations ? " (the input brought back and its gradient)"
+                                                             : " (the input's gradient)") +
+                                      " per layer x " + FormatNumber(std::fmax(0.0, d.stage_layers - 1), 3) +
+                                      " layers through their backward, until FSDP's end-of-backward callback",
+                                  src::kFsdp1ReshardHook, held_per_layer};
+             });
+    }
     if (CastsWeights(c)) {
       // The checkpointed forward saves nothing, but autocast's cache keeps every weight's
       // 16-bit copy until the autocast region (the forward and the loss) exits.

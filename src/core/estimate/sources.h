@@ -71,6 +71,12 @@ inline constexpr const char* kFsdpUnits =
     "1.13, forward: the root's parameters are not freed after forward under FULL_SHARD; BACKWARD_PRE prefetches the "
     "next unit; gradients are reduce-scattered from their unsharded form once the unit has them all); FSDP2 "
     "torch/distributed/_composable/fsdp/_fsdp_state.py _lazy_init (the root's post_forward_mesh_info = None)";
+inline constexpr const char* kFsdp1ReshardHook =
+    "torch v2.4.1 torch/distributed/fsdp/_runtime_utils.py _register_post_backward_reshard_only_hook "
+    "(register_multi_grad_hook on a frozen unit's inputs, removed in _finalize_params), torch/autograd/graph.py "
+    "register_multi_grad_hook (its hooks' closure keeps grad_fns: a leaf's AccumulateGrad, which keeps the leaf) "
+    "and torch/utils/checkpoint.py CheckpointFunction.backward (detached leaf inputs; inp.grad); "
+    "tests/truth/measure_fsdp1_hooks.py";
 inline constexpr const char* kPipelineFsdp =
     "torch/distributed/pipelining/stage.py PipelineStage.backward_maybe_with_nosync (set_requires_gradient_sync(False) "
     "until the last backward); FSDP2 _fsdp_param.py FSDPParam.to_accumulated_grad_if_needed (the unsharded gradient "
