@@ -19,7 +19,8 @@ const native = run(root + 'build/native/llmmem_bench', flags);
 const node = run('node', ['--no-experimental-fetch', root + 'build/wasm/llmmem_bench.js', ...flags]);
 const page = run('node', [root + 'bench/browser_bench.mjs', ...(quick ? ['--quick'] : [])]);
 
-const files = ['index.html', 'boot.js', 'hub.js', 'app.css', 'llmmem.js', 'llmmem.wasm'];
+// What the first screen loads (hub.js comes on the first Hugging Face request).
+const files = ['index.html', 'boot.js', 'app.css', 'llmmem.js', 'llmmem.wasm'];
 const size = f => (existsSync(root + 'build/web/' + f) ? statSync(root + 'build/web/' + f).size : 0);
 const gz = f => size(f + '.gz') || size(f);
 const br = f => size(f + '.br') || size(f);

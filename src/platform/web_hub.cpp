@@ -13,7 +13,11 @@ namespace {
 void (*g_wake)() = nullptr;
 
 // Calls back with JSON text through _llmmem_hub_answer(kind, text, size): kind 0 a load, 1 a search.
+// hub.js comes on the first Hub request, not with the page: the first screen needs none of it
+// (3 KB of the page's budget). The C strings are read now; they do not outlive this call.
 EM_JS(void, JsHubRequest, (int kind, double seq, const char* a, const char* b, const char* endpoint, const char* token), {
+  var first = UTF8ToString(a), second = UTF8ToString(b);
+  var options = { endpoint: UTF8ToString(endpoint), token: UTF8ToString(token) };
   function answer(doc) {
     var bytes = new TextEncoder().encode(JSON.stringify(doc));
     var p = _llmmem_alloc(bytes.length + 1);
@@ -22,22 +26,28 @@ EM_JS(void, JsHubRequest, (int kind, double seq, const char* a, const char* b, c
     _llmmem_hub_answer(kind, p, bytes.length);
     _llmmem_free(p);
   }
-  if (!window.LlmmemHub) {
-    answer({ seq: seq, ok: false, error: "the page's Hub loader (hub.js) did not load" });
-    return;
-  }
-  var hub = window.LlmmemHub.create(Module, { endpoint: UTF8ToString(endpoint), token: UTF8ToString(token) });
-  if (kind === 1) {
-    hub.search(UTF8ToString(a), 8).then(function (r) {
-      answer({ seq: seq, ok: r.ok, error: r.error || "", hits: r.hits || [] });
+  function missing() { answer({ seq: seq, ok: false, error: "the page's Hub loader (hub.js) did not load" }); }
+  function run() {
+    if (!window.LlmmemHub) return missing();
+    var hub = window.LlmmemHub.create(Module, options);
+    if (kind === 1) {
+      hub.search(first, 8).then(function (r) {
+        answer({ seq: seq, ok: r.ok, error: r.error || "", hits: r.hits || [] });
+      });
+      return;
+    }
+    hub.load(first, second).then(function (r) {
+      var plan = r.plan || {};
+      answer({ seq: seq, ok: r.ok, error: r.error || "", ref: (r.ref && r.ref.text) || "", result: r.result || null,
+               gguf_files: plan.gguf_files || [], gguf_file: plan.kind === "gguf" ? plan.weights_file : "" });
     });
-    return;
   }
-  hub.load(UTF8ToString(a), UTF8ToString(b)).then(function (r) {
-    var plan = r.plan || {};
-    answer({ seq: seq, ok: r.ok, error: r.error || "", ref: (r.ref && r.ref.text) || "", result: r.result || null,
-             gguf_files: plan.gguf_files || [], gguf_file: plan.kind === "gguf" ? plan.weights_file : "" });
-  });
+  if (window.LlmmemHub) return run();
+  var script = document.createElement("script");
+  script.src = "hub.js";
+  script.onload = run;
+  script.onerror = missing;
+  document.head.appendChild(script);
 });
 
 }  // namespace

@@ -16,7 +16,8 @@
 //    (Ctrl+Z, Ctrl+Shift+Z, the buttons) and Reset, tensor parallel steps through the
 //    heads' divisors, formulas shown without hovering, LoRA brings checkpointing,
 //  - weight: the English page travels Brotli-encoded (scripts/serve.py sends the build's
-//    precompressed files) in at most 450 KB, without the Chinese font,
+//    precompressed files) in at most 450 KB, without the Chinese font or hub.js (loaded on
+//    the first Hugging Face request),
 //  - 简体中文: picked from the browser's language, switchable, kept in the URL; the CJK
 //    font arrives only then (screenshots of both languages); the DOM mirror of the result
 //    reads in the UI's language,
@@ -542,6 +543,7 @@ async function weightTests(browser) {
   check('weight: the wasm and the JS travel Brotli-encoded', sizes['/llmmem.wasm']?.encoding === 'br' &&
         sizes['/llmmem.js']?.encoding === 'br', JSON.stringify(sizes));
   check('weight: the Chinese font is not fetched for English', !('/llmmem-cjk.ttf' in sizes));
+  check('weight: hub.js waits for the first Hugging Face request', !('/hub.js' in sizes));
   const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
   check('mirror: the result is in the DOM as text (verdict and categories)', /GB/.test(mirror) && /Fits|fit/.test(mirror) &&
         /Weights/.test(mirror), mirror.slice(0, 200));
