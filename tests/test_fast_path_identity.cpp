@@ -34,8 +34,9 @@ namespace {
 // fp32 base shards drawn too, with pipelined FSDP's summed gradients and loss_parallel:
 // 0x45ce458692dd7a6e before; then torchtune's chunked loss drawn too: 0xbc3317201744dc63 before;
 // then its compiled form drawn too: 0xd55cad2931e31271 before; then FSDP1 and reentrant
-// checkpointing drawn too, with FSDP1's held input gradients: 0xc937a1a99edd3895 before).
-constexpr uint64_t kFastPathDigest = 0xe857413699015faaull;
+// checkpointing drawn too, with FSDP1's held input gradients: 0xc937a1a99edd3895 before; then
+// zero_grad without set_to_none drawn too: 0xe857413699015faa before).
+constexpr uint64_t kFastPathDigest = 0x2d6146ef29014bb7ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -224,6 +225,7 @@ Config RandomConfig(Picker& pick) {
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
   c.reentrant_checkpoint = pick({0, 1, 1});
+  c.grads_set_to_none = pick({0, 1, 1});
   return c;
 }
 

@@ -76,6 +76,7 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.base_fp32_shards = c.mode == Mode::kLora && c.sharding == Sharding::kFsdp && c.zero == 3 && pick({0, 1});
   c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
   c.reentrant_checkpoint = pick({0, 1, 1});
+  c.grads_set_to_none = pick({0, 1, 1});
   return c;
 }
 

@@ -157,12 +157,13 @@ void Precision(State& s, bool training) {
 void OptimizerSection(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_optimizer", Tr("Optimizer"),
-               {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "loss_logits_fp32", "loss_shift_copy",
-                "loss_kernel", "metrics_logits"}))
+               {"optimizer", "optimizer_dtype", "optimizer_grad_copy", "grads_set_to_none", "loss_logits_fp32",
+                "loss_shift_copy", "loss_kernel", "metrics_logits"}))
     return;
   FieldEnum(s, "optimizer", &c.optimizer);
   if (core::Info(c.optimizer).state_dtype) DtypeField(s, "optimizer_dtype", &c.optimizer_dtype, true);
   FieldBool(s, "optimizer_grad_copy", &c.optimizer_grad_copy);
+  FieldBool(s, "grads_set_to_none", &c.grads_set_to_none);
   FieldBool(s, "loss_logits_fp32", &c.loss_logits_fp32);
   FieldBool(s, "loss_shift_copy", &c.loss_shift_copy);
   FieldEnum(s, "loss_kernel", &c.loss_kernel);

@@ -81,6 +81,7 @@ struct Config {
   bool master_weights = true;        // fp32 copy of 16-bit weights for the update
   bool optimizer_grad_copy = false;  // DeepSpeed: an fp32 copy of the gradients at the optimizer step
   bool grad_accum_fp32 = false;      // accumulate 16-bit gradients into a separate fp32 buffer
+  bool grads_set_to_none = true;     // zero_grad(set_to_none=True), PyTorch 2.0's default: .grad freed between steps
   // PyTorch AMP (torch.autocast, the HF Trainer's bf16=True / fp16=True): matmuls run in this
   // 16-bit format while the weights stay in `dtype`; kCount = off (activations_paper.h).
   Dtype autocast = Dtype::kCount;

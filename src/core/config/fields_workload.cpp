@@ -84,6 +84,9 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("master_weights", master_weights, G::kPrecision, "fp32 master weights", "fp32 master weights"),
       LLMMEM_BOOL("optimizer_grad_copy", optimizer_grad_copy, G::kOptimizer, "fp32 gradient copy at the step",
                   "fp32 gradient copy at the step (DeepSpeed)"),
+      LLMMEM_BOOL("grads_set_to_none", grads_set_to_none, G::kOptimizer, "zero_grad frees gradients",
+                  "zero_grad(set_to_none=True), PyTorch 2.0's default (off: the gradients stay allocated, zeroed, "
+                  "through the next forward: PyTorch 1.x's default)"),
       LLMMEM_BOOL("grad_accum_fp32", grad_accum_fp32, G::kPrecision, "fp32 grad accumulation buffer",
                   "separate fp32 accumulation buffer"),
       TextRow(

@@ -115,9 +115,11 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     // PyTorch frees .grad at zero_grad(set_to_none=True), its default since 2.0, so under the
     // HF profiles the gradients are created during backward: at its start only the output
     // head's (the first computed) exists beside the activations. Megatron's and DeepSpeed's
-    // gradient buffers, and any gradient accumulated over micro-batches, persist.
+    // gradient buffers, any gradient accumulated over micro-batches, and PyTorch 1.x's zeroed
+    // ones (set_to_none=False, its default: torch/nn/modules/module.py@v1.13.1 zero_grad) persist.
     const double grads = T * gbpp / g_shards;
-    const bool transient = IsHuggingFace(c.framework) && c.grad_accum <= 1 && grad_device == Device::kGpu;
+    const bool transient =
+        IsHuggingFace(c.framework) && c.grad_accum <= 1 && grad_device == Device::kGpu && c.grads_set_to_none;
     const double head =
         transient && !d.adapters && d.last_stage
             ? std::fmin(grads, static_cast<double>(d.counts.head > 0 ? d.counts.head : d.counts.embedding) / d.t *

@@ -182,6 +182,11 @@ Estimate Explain(const Config& c) {
                            : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
   if (UsesServingRuntime(c)) e.peak_note = ServingPeakNote(c, d);
   if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
+  if (e.totals.peak_moment == Moment::kLayerBackward && detail::Fsdp1HoldsRecomputedInputs(d)) {
+    e.peak_note +=
+        " Under FSDP1 the reshard hooks hold each recomputed layer's input gradient until the backward "
+        "ends, so the first layer's backward, the last to run, holds the most.";
+  }
   if (e.totals.loss_cached_bytes > 0) {
     e.peak_note += " max_memory_reserved also holds " + FormatBytesBoth(e.totals.loss_cached_bytes) +
                    " at the loss: the freed 16-bit logits' block stays cached while the loss's backward takes a new "
