@@ -13,15 +13,14 @@ writes what is kept per logit and per row. tests/test_loss_paths.cpp compares Hf
   /usr/bin/python3 tests/truth/measure_compiled_loss.py           # writes tests/data/compiled_loss_torch-<v>_cpu.json
   /usr/bin/python3 tests/truth/measure_compiled_loss.py --check   # re-measures, fails if the committed file differs
 """
-import argparse
-import json
-import os
 from functools import partial
 
 import torch
 import torch.nn.functional as F
 from functorch.compile import aot_function, make_boxed_func, min_cut_rematerialization_partition
 from torch._decomp import get_decompositions
+
+import committed
 
 ROWS, VOCAB = 64, 1000  # one chunk: (batch x tokens / chunks) rows of the vocabulary
 aten = torch.ops.aten
@@ -105,24 +104,5 @@ def measure():
             "eager": eager(), "compiled": compiled()}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true", help="fail if the committed file is not what this measures")
-    args = ap.parse_args()
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(repo, "tests", "data", f"compiled_loss_torch-{torch.__version__.split('+')[0]}_cpu.json")
-    data = measure()
-    text = json.dumps(data, indent=1) + "\n"
-    if args.check:
-        with open(path) as fh:
-            same = fh.read() == text
-        print("compiled loss: committed file " + ("matches" if same else "DIFFERS from") + " this measurement")
-        return 0 if same else 1
-    with open(path, "w") as fh:
-        fh.write(text)
-    print(f"eager {data['eager']['per_logit']} B/logit, compiled {data['compiled']['per_logit']} B/logit -> {path}")
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(committed.main(__doc__, "compiled loss", "compiled_loss", measure))

@@ -20,13 +20,12 @@ and the same without the hook. tests/test_fsdp1_hooks.cpp compares the estimate'
   /usr/bin/python3 tests/truth/measure_fsdp1_hooks.py           # writes tests/data/fsdp1_hooks_torch-<v>_cpu.json
   /usr/bin/python3 tests/truth/measure_fsdp1_hooks.py --check   # re-measures, fails if the committed file differs
 """
-import argparse
-import json
-import os
 import weakref
 
 import torch
 from torch.utils.checkpoint import checkpoint
+
+import committed
 
 LAYERS, TOKENS, HIDDEN = 6, 32, 16
 
@@ -104,28 +103,12 @@ def measure(hook):
             "input_gradients_alive": at_bottom.get("gradients", 0)}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true", help="fail if the committed file is not what this measures")
-    args = ap.parse_args()
-    version = torch.__version__.split("+")[0]
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(repo, "tests", "data", f"fsdp1_hooks_torch-{version}_cpu.json")
-    data = {"what": "reentrant checkpoint over frozen layers: while the bottom layer's backward runs, how many of "
+def measure_both():
+    return {"what": "reentrant checkpoint over frozen layers: while the bottom layer's backward runs, how many of "
                     "the layers above still hold their recomputed input and its gradient",
-            "torch": version, "layers": LAYERS,
+            "torch": torch.__version__.split("+")[0], "layers": LAYERS,
             "with_fsdp1_reshard_hook": measure(True), "without_hook": measure(False)}
-    text = json.dumps(data, indent=1) + "\n"
-    if args.check:
-        with open(path) as fh:
-            same = fh.read() == text
-        print("FSDP1 hooks: committed file " + ("matches" if same else "DIFFERS from") + " this measurement")
-        return 0 if same else 1
-    with open(path, "w") as fh:
-        fh.write(text)
-    print(json.dumps(data["with_fsdp1_reshard_hook"]), json.dumps(data["without_hook"]), "->", path)
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(committed.main(__doc__, "FSDP1 hooks", "fsdp1_hooks", measure_both))

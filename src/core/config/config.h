@@ -59,7 +59,7 @@ struct Config {
   double prefetch_bucket = 5e7;                // elements: DeepSpeed stage3_prefetch_bucket_size (ZeRO-3)
   bool ddp_bucket_view = false;       // PyTorch DDP gradient_as_bucket_view (false: buckets copy the gradients)
   bool reshard_after_forward = true;  // FSDP/ZeRO-3 frees gathered parameters after each layer's forward
-  bool fsdp1 = false;  // PyTorch FSDP as FullyShardedDataParallel (FSDP1), not FSDP2's fully_shard
+  bool fsdp1 = false;                 // PyTorch FSDP as FullyShardedDataParallel (FSDP1), not FSDP2's fully_shard
 
   // RLHF (mode rlhf): which models are resident and which are trained.
   Rlhf rlhf = Rlhf::kPpo;
