@@ -37,6 +37,39 @@ inline Config WithSettings(const char* preset, Settings settings) {
   return c;
 }
 
+// fms-acceleration's benchmark runs (scripts/benchmarks/benchmark.py, scenarios.yaml, defaults.yaml
+// @24bdadb228e2d55bc0c69deec034b86a73da6917): packed 4096-token samples, gradient checkpointing,
+// flash_attention_2, one A100-80GB per process; `settings` add the scenario's.
+inline Config FmsAcceleration(const char* preset, Settings settings) {
+  Config c = WithSettings(
+      preset, {{"seq", "4096"}, {"recompute", "full"}, {"framework", "hf-flash2"}, {"gpu", "A100-SXM-80GB"}});
+  Apply(c, settings);
+  return c;
+}
+
+// Its PEFT scenarios: LoRA r 16 on q, k, v and o, lora_dropout 0.1.
+inline Config FmsAccelerationPeft(const char* preset, Settings settings) {
+  Config c = FmsAcceleration(preset, {{"lora_rank", "16"}, {"lora_targets", "q,k,v,o"}, {"lora_dropout", "1"}});
+  Apply(c, settings);
+  return c;
+}
+
+// torchtitan's Llama 3.1 runs on H100s (benchmarks/llama3_h100_202412_torchtitan.md@820504e):
+// FSDP2 FULL_SHARD with bf16 compute over fp32 parameters, gradients and AdamW states, full AC.
+inline Config Torchtitan(const char* preset, Settings settings) {
+  Config c = WithSettings(preset, {{"mode", "train"},
+                                   {"recompute", "full"},
+                                   {"gpu", "H100-SXM-80GB"},
+                                   {"zero", "3"},
+                                   {"sharding", "fsdp"},
+                                   {"dtype", "bf16"},
+                                   {"master_weights", "1"},
+                                   {"grad_dtype", "fp32"},
+                                   {"optimizer_dtype", "fp32"}});
+  Apply(c, settings);
+  return c;
+}
+
 // A configuration with every overhead at zero, so a case's figures stand alone. The
 // seeds' worked cases follow the paper's accounting: the megatron profile.
 inline Config Bare() {
@@ -117,5 +150,12 @@ inline const BreakdownNode& NodeOf(const Estimate& e, const std::string& id) {
 inline double Bytes(const Estimate& e, const std::string& id) { return NodeOf(e, id).bytes; }
 
 inline double PerLayer(const Estimate& e, const std::string& id) { return NodeOf(e, id).per_layer_bytes; }
+
+// What a row holds at a moment; 0 when the row is absent, as a mechanism's row is while it does
+// not apply.
+inline double BytesAt(const Estimate& e, const std::string& id, Moment m) {
+  const BreakdownNode* n = e.tree.Find(id);
+  return n == nullptr ? 0 : n->moment_bytes[static_cast<int>(m)];
+}
 
 }  // namespace llmmem::test

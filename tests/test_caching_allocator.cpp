@@ -85,20 +85,9 @@ TEST_CASE("the allocation order holds at its busiest what the loss's leaves coun
 }
 
 TEST_CASE("torchtitan's 8B at 32k tokens: max_memory_reserved with the cached logits' block, as published") {
-  Config c = WithSettings("llama-3.1-8b", {{"mode", "train"},
-                                           {"batch", "1"},
-                                           {"seq", "32768"},
-                                           {"recompute", "full"},
-                                           {"gpu", "H100-SXM-80GB"},
-                                           {"dp", "8"},
-                                           {"zero", "3"},
-                                           {"sharding", "fsdp"},
-                                           {"dtype", "bf16"},
-                                           {"master_weights", "1"},
-                                           {"grad_dtype", "fp32"},
-                                           {"optimizer_dtype", "fp32"},
-                                           {"loss_shift_copy", "0"},
-                                           {"loss_kernel", "torch"}});
+  Config c =
+      Torchtitan("llama-3.1-8b",
+                 {{"batch", "1"}, {"seq", "32768"}, {"dp", "8"}, {"loss_shift_copy", "0"}, {"loss_kernel", "torch"}});
   const Totals t = EstimateTotals(c);
   REQUIRE(t.ok);
   CHECK(t.loss_cached_bytes == 2.0 * 32768 * 128256);  // the bf16 logits, 7.83 GiB

@@ -17,27 +17,18 @@ namespace {
 
 // fms-acceleration's accelerated-peft-bnb Llama-2-70B run on 2 GPUs, batch 2 per GPU.
 Config FmsLlama70bQlora() {
-  return WithSettings("llama-2-70b", {{"mode", "qlora"},
-                                      {"batch", "2"},
-                                      {"seq", "4096"},
-                                      {"recompute", "full"},
-                                      {"framework", "hf-flash2"},
-                                      {"gpu", "A100-SXM-80GB"},
-                                      {"dp", "2"},
-                                      {"zero", "3"},
-                                      {"sharding", "fsdp"},
-                                      {"fsdp1", "1"},
-                                      {"lora_rank", "16"},
-                                      {"lora_targets", "q,k,v,o"},
-                                      {"lora_dropout", "1"},
-                                      {"autocast", "bf16"},
-                                      {"loss_shift_copy", "1"}});
+  return FmsAccelerationPeft("llama-2-70b", {{"mode", "qlora"},
+                                             {"batch", "2"},
+                                             {"dp", "2"},
+                                             {"zero", "3"},
+                                             {"sharding", "fsdp"},
+                                             {"fsdp1", "1"},
+                                             {"autocast", "bf16"},
+                                             {"loss_shift_copy", "1"}});
 }
 
 double HeldBytes(const Config& c) {
-  const Estimate e = Explain(c);
-  const BreakdownNode* n = e.tree.Find("total.activations.fsdp1_held_inputs");
-  return n != nullptr ? n->moment_bytes[static_cast<int>(Moment::kLayerBackward)] : 0;
+  return BytesAt(Explain(c), "total.activations.fsdp1_held_inputs", Moment::kLayerBackward);
 }
 
 // What measure_fsdp1_hooks.py counted while the bottom layer's backward ran.

@@ -13,26 +13,16 @@ namespace llmmem::test {
 namespace {
 
 Config FmsMistralFullFsdp() {
-  Config c = WithSettings("mistral-7b-v0.1", {{"mode", "train"},
-                                              {"batch", "2"},
-                                              {"seq", "4096"},
-                                              {"recompute", "full"},
-                                              {"framework", "hf-flash2"},
-                                              {"gpu", "A100-SXM-80GB"},
-                                              {"dp", "2"},
-                                              {"zero", "3"},
-                                              {"sharding", "fsdp"},
-                                              {"dtype", "bf16"},
-                                              {"master_weights", "0"},
-                                              {"grad_dtype", "bf16"},
-                                              {"optimizer_dtype", "bf16"},
-                                              {"loss_shift_copy", "1"}});
-  return c;
-}
-
-double At(const Estimate& e, const char* id, Moment m) {
-  const BreakdownNode* n = e.tree.Find(id);
-  return n == nullptr ? 0 : n->moment_bytes[static_cast<int>(m)];
+  return FmsAcceleration("mistral-7b-v0.1", {{"mode", "train"},
+                                             {"batch", "2"},
+                                             {"dp", "2"},
+                                             {"zero", "3"},
+                                             {"sharding", "fsdp"},
+                                             {"dtype", "bf16"},
+                                             {"master_weights", "0"},
+                                             {"grad_dtype", "bf16"},
+                                             {"optimizer_dtype", "bf16"},
+                                             {"loss_shift_copy", "1"}});
 }
 
 TEST_CASE("FSDP: no buckets at the optimizer step, as fms-acceleration's two-GPU full fine-tune measured") {
@@ -50,17 +40,17 @@ TEST_CASE("FSDP FULL_SHARD: the root gathered through the loss, two layers and a
   const Estimate e = Explain(c);
   const double V = 32000, h = 4096;
   const double root = 2 * V * h;  // untied embedding and head, bf16: 2 B each
-  CHECK(At(e, "total.buffers.gathered_root", Moment::kForwardEnd) == 2.0 * root);
-  CHECK(At(e, "total.buffers.gathered_root", Moment::kLayerBackward) == 2.0 * root);
-  CHECK(At(e, "total.buffers.gathered_root", Moment::kOptimizerStep) == 0);
+  CHECK(BytesAt(e, "total.buffers.gathered_root", Moment::kForwardEnd) == 2.0 * root);
+  CHECK(BytesAt(e, "total.buffers.gathered_root", Moment::kLayerBackward) == 2.0 * root);
+  CHECK(BytesAt(e, "total.buffers.gathered_root", Moment::kOptimizerStep) == 0);
   // One Mistral layer: q and o 4096 x 4096, k and v 4096 x 1024, three 4096 x 14336 MLP
   // matrices and two 4096-wide norms.
   const double layer = 2 * h * h + 2 * h * 1024 + 3 * h * 14336 + 2 * h;
-  CHECK(At(e, "total.buffers.gathered_layers", Moment::kLayerBackward) == 2 * 2.0 * layer);
-  CHECK(At(e, "total.buffers.gathered_layers", Moment::kForwardEnd) == 0);
-  CHECK(At(e, "total.buffers.unsharded_layer_grads", Moment::kLayerBackward) == 2.0 * layer);
+  CHECK(BytesAt(e, "total.buffers.gathered_layers", Moment::kLayerBackward) == 2 * 2.0 * layer);
+  CHECK(BytesAt(e, "total.buffers.gathered_layers", Moment::kForwardEnd) == 0);
+  CHECK(BytesAt(e, "total.buffers.unsharded_layer_grads", Moment::kLayerBackward) == 2.0 * layer);
   // The head's gradient beyond this GPU's half waits for the embedding's, the root's last.
-  CHECK(At(e, "total.buffers.unsharded_head_grad", Moment::kLayerBackward) == 2.0 * V * h / 2);
+  CHECK(BytesAt(e, "total.buffers.unsharded_head_grad", Moment::kLayerBackward) == 2.0 * V * h / 2);
   CHECK(e.tree.Find("total.buffers.reduce_bucket") == nullptr);
 }
 
@@ -81,37 +71,28 @@ TEST_CASE("FSDP mixed precision: the fp32 master is the only sharded copy; DeepS
 // 1 x 32768, full AC: 75.3 GiB max_memory_reserved (benchmarks/llama3_h100_202412_torchtitan.md
 // @820504e Table 6, "FSDP 8, CP 1").
 TEST_CASE("pipelined FSDP: unsharded gradients summed over the micro-batches, sharded ones only for the step") {
-  Config c = WithSettings("llama-3.1-405b", {{"mode", "train"},
-                                             {"batch", "1"},
-                                             {"seq", "32768"},
-                                             {"recompute", "full"},
-                                             {"gpu", "H100-SXM-80GB"},
-                                             {"dp", "8"},
-                                             {"tp", "8"},
-                                             {"pp", "8"},
-                                             {"sp", "1"},
-                                             {"grad_accum", "8"},
-                                             {"zero", "3"},
-                                             {"sharding", "fsdp"},
-                                             {"dtype", "bf16"},
-                                             {"master_weights", "1"},
-                                             {"grad_dtype", "fp32"},
-                                             {"optimizer_dtype", "fp32"},
-                                             {"reshard_after_forward", "0"},
-                                             {"loss_shift_copy", "0"}});
+  Config c = Torchtitan("llama-3.1-405b", {{"batch", "1"},
+                                           {"seq", "32768"},
+                                           {"dp", "8"},
+                                           {"tp", "8"},
+                                           {"pp", "8"},
+                                           {"sp", "1"},
+                                           {"grad_accum", "8"},
+                                           {"reshard_after_forward", "0"},
+                                           {"loss_shift_copy", "0"}});
   const Estimate e = Explain(c);
   REQUIRE(e.totals.ok);
   const Derived d(c, e.totals.pipeline_stage);
   const double summed = d.T_gpu * 4;  // fp32, the reduce dtype, for the stage's parameters on this GPU
-  CHECK(At(e, "total.buffers.summed_grads", Moment::kLayerBackward) == summed);
-  CHECK(At(e, "total.buffers.summed_grads", Moment::kForwardEnd) == 0);  // 8 micro-batches, 8 in flight
-  CHECK(At(e, "total.buffers.summed_grads", Moment::kOptimizerStep) == 0);
-  CHECK(At(e, "total.model_states.gradients", Moment::kLayerBackward) == 0);
-  CHECK(At(e, "total.model_states.gradients", Moment::kOptimizerStep) == doctest::Approx(summed / 8));
+  CHECK(BytesAt(e, "total.buffers.summed_grads", Moment::kLayerBackward) == summed);
+  CHECK(BytesAt(e, "total.buffers.summed_grads", Moment::kForwardEnd) == 0);  // 8 micro-batches, 8 in flight
+  CHECK(BytesAt(e, "total.buffers.summed_grads", Moment::kOptimizerStep) == 0);
+  CHECK(BytesAt(e, "total.model_states.gradients", Moment::kLayerBackward) == 0);
+  CHECK(BytesAt(e, "total.model_states.gradients", Moment::kOptimizerStep) == doctest::Approx(summed / 8));
   const double measured = 75.3 * 1024 * 1024 * 1024;
   CHECK(e.totals.reserved_bytes / measured == doctest::Approx(0.933).epsilon(0.01));  // 0.632 without them
   c.grad_accum = 16;  // 1F1B's steady state runs forwards after backwards
-  CHECK(At(Explain(c), "total.buffers.summed_grads", Moment::kForwardEnd) == summed);
+  CHECK(BytesAt(Explain(c), "total.buffers.summed_grads", Moment::kForwardEnd) == summed);
 }
 
 // peft's FSDP guide: Llama-2-70B loaded in fp32 (no torch_dtype), LoRA on all linear layers,
@@ -139,8 +120,8 @@ TEST_CASE("FSDP LoRA over an fp32-loaded base: fp32 shards, 16-bit units and act
   CHECK(fp32.tree.Find("total.model_states.weights")->bytes == doctest::Approx(base * 4 / 8));
   CHECK(bf16.tree.Find("total.model_states.weights")->bytes == doctest::Approx(base * 2 / 8));
   // Units are gathered in bf16 and the activations stay bf16: only the shards differ.
-  CHECK(At(fp32, "total.buffers.gathered_layers", Moment::kLayerBackward) ==
-        At(bf16, "total.buffers.gathered_layers", Moment::kLayerBackward));
+  CHECK(BytesAt(fp32, "total.buffers.gathered_layers", Moment::kLayerBackward) ==
+        BytesAt(bf16, "total.buffers.gathered_layers", Moment::kLayerBackward));
   CHECK(fp32.tree.Find("total.activations")->bytes == bf16.tree.Find("total.activations")->bytes);
   const double measured = 80e9;  // the top of the guide's range
   CHECK(fp32.totals.nvidia_smi_bytes / measured == doctest::Approx(0.955).epsilon(0.01));

@@ -17,16 +17,8 @@ extern const core::EmbeddedFile kEmbeddedTestData[];
 namespace {
 
 Config FmsMistralLora(int64_t batch, bool foak) {
-  Config c = WithSettings("mistral-7b-v0.1", {{"mode", "lora"},
-                                              {"seq", "4096"},
-                                              {"recompute", "full"},
-                                              {"framework", "hf-flash2"},
-                                              {"gpu", "A100-SXM-80GB"},
-                                              {"lora_rank", "16"},
-                                              {"lora_targets", "q,k,v,o"},
-                                              {"lora_dropout", "1"},
-                                              {"loss_shift_copy", "1"},
-                                              {"loss_kernel", foak ? "inplace" : "torch"}});
+  Config c = FmsAccelerationPeft(
+      "mistral-7b-v0.1", {{"mode", "lora"}, {"loss_shift_copy", "1"}, {"loss_kernel", foak ? "inplace" : "torch"}});
   c.batch = batch;
   return c;
 }

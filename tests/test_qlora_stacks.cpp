@@ -14,16 +14,7 @@ namespace llmmem::test {
 namespace {
 
 Config FmsMistralQlora(bool norms_fp32) {
-  Config c = WithSettings("mistral-7b-v0.1", {{"mode", "qlora"},
-                                              {"batch", "4"},
-                                              {"seq", "4096"},
-                                              {"recompute", "full"},
-                                              {"framework", "hf-flash2"},
-                                              {"gpu", "A100-SXM-80GB"},
-                                              {"lora_rank", "16"},
-                                              {"lora_targets", "q,k,v,o"},
-                                              {"lora_dropout", "1"},
-                                              {"autocast", "bf16"}});
+  Config c = FmsAccelerationPeft("mistral-7b-v0.1", {{"mode", "qlora"}, {"batch", "4"}, {"autocast", "bf16"}});
   c.norms_fp32 = norms_fp32;
   return c;
 }

@@ -26,8 +26,7 @@ Config HfGuideBertLarge() {
 }
 
 double GradientsAtForwardEnd(const Config& c) {
-  const Estimate e = Explain(c);
-  return e.tree.Find("total.model_states.gradients")->moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  return NodeOf(Explain(c), "total.model_states.gradients").moment_bytes[static_cast<int>(Moment::kForwardEnd)];
 }
 
 TEST_CASE("zero_grad without set_to_none: every gradient beside the next forward's activations") {
