@@ -178,38 +178,10 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                   src::kKorthikantiOutput});
     } else {
       const HfLossWidths w = HfLoss(c, e);
-      const bool parallel = c.loss_kernel == LossKernel::kLossParallel;
-      const bool chunked = c.loss_kernel == LossKernel::kChunked;
-      const bool compiled = c.loss_kernel == LossKernel::kChunkedCompiled;
-      const bool torch_ce = c.loss_kernel == LossKernel::kTorch || parallel || chunked;  // log-softmax keeps its output
-      const char* loss_source = parallel            ? src::kLossParallel
-                                : chunked           ? src::kTorchtuneChunkedCe
-                                : compiled          ? src::kTorchtuneCompiledCe
-                                : c.loss_shift_copy ? src::kHfLossShift
-                                                    : src::kHfLoss;
-      f(EndTensor{
-          "logits",
-          torch_ce   ? (c.loss_logits_fp32 ? "Log-probabilities (fp32)" : "Log-probabilities")
-          : compiled ? "Logit chunks kept by the compiled loss"
-                     : (c.loss_logits_fp32 ? "Logits kept by the fused loss (fp32)" : "Logits kept by the fused loss"),
-          w.kept, "sbV", EndSplit::kTp, sb * vocab,
-          torch_ce   ? "LogSoftmaxBackward0 (result)"
-          : compiled ? "CompiledFunctionBackward (the chunk, row max and log-sum-exp)"
-                     : "Fast_CrossEntropyLoss (logits; the gradient is written into them)",
-          chunked ? "each chunk upcast in turn (logits.float()); cross_entropy keeps every chunk's log-softmax output"
-          : compiled ? "Inductor fuses each chunk's upcast and cross-entropy and recomputes the softmax in the backward"
-          : torch_ce ? "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output"
-                     : "the fused kernel keeps only its input and the per-row logsumexp",
-          parallel || chunked || compiled ? loss_source
-          : torch_ce                      ? src::kHfLoss
-                                          : src::kUnslothCe});
-      // The compiled loss also keeps each row's max and log-sum-exp (fp32).
-      f(EndTensor{"loss_targets",
-                  compiled ? "Shifted labels (int64), row max and log-sum-exp (fp32)" : "Shifted labels (int64)",
-                  compiled ? 16.0 : 8.0, "sb", EndSplit::kNone, sb,
-                  torch_ce   ? "NllLossBackward0 (target)"
-                  : compiled ? "CompiledFunctionBackward (labels)"
-                             : "Fast_CrossEntropyLoss (labels)",
+      const HfLossText text = HfLossTexts(c);
+      f(EndTensor{"logits", text.kept, w.kept, "sbV", EndSplit::kTp, sb * vocab, text.kept_node, text.kept_note,
+                  text.kept_source});
+      f(EndTensor{"loss_targets", text.targets, text.targets_bytes, "sb", EndSplit::kNone, sb, text.targets_node,
                   "not in the paper: the int64 targets", src::kHfLoss});
       // Not kept, but alive at the loss: the larger of what its forward and its backward hold.
       const bool forward_peak = w.forward > w.backward;
@@ -217,18 +189,10 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
           "loss_transient",
           forward_peak ? "Logit copies while the loss runs (transient)" : "Loss gradients at their peak (transient)",
           std::max(w.forward, w.backward) - w.kept, "sbV", EndSplit::kTp, sb * vocab,
-          forward_peak
-              ? (parallel  ? "the model's logits, their fp32 upcast, the shifted logits and their exp, in the "
-                             "loss's forward"
-                 : chunked ? "the head's 16-bit chunks and one chunk's fp32 upcast, in the loss's forward"
-                           : "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward")
-          : parallel ? "loss_parallel's fused backward: zeros with the targets' -1, exp(log-probs), their sum"
-          : torch_ce ? "NllLossBackward0 output and LogSoftmaxBackward0 output"
-          : compiled ? "one chunk's 16-bit gradient beside the chunks not yet through their backward"
-                     : "the slice's gradient beside the in-place one, in the loss's backward",
+          forward_peak ? text.forward : text.backward,
           forward_peak ? "not in the paper: the caller still holds its logits while the loss copies them"
                        : "not in the paper: the backward of the loss holds more logit-sized tensors",
-          loss_source});
+          text.source});
     }
   }
   if (c.metrics_logits) {

@@ -9,6 +9,7 @@
 
 #include "core/config/config.h"
 #include "core/estimate/caching_allocator.h"
+#include "core/estimate/sources.h"
 
 namespace llmmem::core::detail {
 
@@ -43,6 +44,83 @@ inline HfLossWidths HfLoss(const Config& c, double e) {
   // tests/truth/measure_compiled_loss.py), and its backward writes one 16-bit chunk gradient.
   if (c.loss_kernel == LossKernel::kChunkedCompiled) return {e, e, e + e / kChunks};
   return {f, e + upcast + shifted, std::max(f + shifted, upcast > 0 ? f + e : f)};
+}
+
+// What the breakdown says of each loss path, kernel by kernel, beside HfLoss's widths: the kept
+// tensor and the node keeping it, how it departs from the paper, the labels' row, and what the
+// forward and backward hold beside the kept tensor.
+struct HfLossText {
+  const char* kept;
+  const char* kept_node;
+  const char* kept_note;
+  const char* kept_source;
+  const char* targets;  // the labels' row (the compiled loss adds each row's max and log-sum-exp)
+  double targets_bytes;
+  const char* targets_node;
+  const char* forward;  // beside the kept tensor, while the forward runs
+  const char* backward;
+  const char* source;  // of the transient's row
+};
+
+inline HfLossText HfLossTexts(const Config& c) {
+  const bool fp32 = c.loss_logits_fp32;
+  const char* log_probs = fp32 ? "Log-probabilities (fp32)" : "Log-probabilities";
+  const char* hf_source = c.loss_shift_copy ? src::kHfLossShift : src::kHfLoss;
+  const char* labels = "Shifted labels (int64)";
+  const char* hf_forward = "the model's logits, their fp32 upcast and the shifted copy, in the loss's forward";
+  const char* torch_backward = "NllLossBackward0 output and LogSoftmaxBackward0 output";
+  const char* upcast_note =
+      "ForCausalLMLoss upcasts the logits (logits.float()); cross_entropy keeps its log-softmax output";
+  switch (c.loss_kernel) {
+    case LossKernel::kTorch:
+      return {log_probs, "LogSoftmaxBackward0 (result)", upcast_note, src::kHfLoss,   labels,
+              8,         "NllLossBackward0 (target)",    hf_forward,  torch_backward, hf_source};
+    case LossKernel::kInplace:
+      return {fp32 ? "Logits kept by the fused loss (fp32)" : "Logits kept by the fused loss",
+              "Fast_CrossEntropyLoss (logits; the gradient is written into them)",
+              "the fused kernel keeps only its input and the per-row logsumexp",
+              src::kUnslothCe,
+              labels,
+              8,
+              "Fast_CrossEntropyLoss (labels)",
+              hf_forward,
+              "the slice's gradient beside the in-place one, in the loss's backward",
+              hf_source};
+    case LossKernel::kLossParallel:
+      return {log_probs,
+              "LogSoftmaxBackward0 (result)",
+              upcast_note,
+              src::kLossParallel,
+              labels,
+              8,
+              "NllLossBackward0 (target)",
+              "the model's logits, their fp32 upcast, the shifted logits and their exp, in the loss's forward",
+              "loss_parallel's fused backward: zeros with the targets' -1, exp(log-probs), their sum",
+              src::kLossParallel};
+    case LossKernel::kChunked:
+      return {log_probs,
+              "LogSoftmaxBackward0 (result)",
+              "each chunk upcast in turn (logits.float()); cross_entropy keeps every chunk's log-softmax output",
+              src::kTorchtuneChunkedCe,
+              labels,
+              8,
+              "NllLossBackward0 (target)",
+              "the head's 16-bit chunks and one chunk's fp32 upcast, in the loss's forward",
+              torch_backward,
+              src::kTorchtuneChunkedCe};
+    case LossKernel::kChunkedCompiled:
+      return {"Logit chunks kept by the compiled loss",
+              "CompiledFunctionBackward (the chunk, row max and log-sum-exp)",
+              "Inductor fuses each chunk's upcast and cross-entropy and recomputes the softmax in the backward",
+              src::kTorchtuneCompiledCe,
+              "Shifted labels (int64), row max and log-sum-exp (fp32)",
+              16,
+              "CompiledFunctionBackward (labels)",
+              "the head's 16-bit chunks, in the loss's forward",
+              "one chunk's 16-bit gradient beside the chunks not yet through their backward",
+              src::kTorchtuneCompiledCe};
+  }
+  return {};
 }
 
 // The same tensors in the order the caching allocator sees them, for what it keeps reserved
