@@ -43,11 +43,22 @@ EM_JS(void, JsHubRequest, (int kind, double seq, const char* a, const char* b, c
     });
   }
   if (window.LlmmemHub) return run();
-  var script = document.createElement("script");
-  script.src = "hub.js";
-  script.onload = run;
-  script.onerror = missing;
-  document.head.appendChild(script);
+  // One load serves every request made before it ends (the search box asks as the user types);
+  // a failed load is tried again by the next request.
+  if (!window.llmmemHubLoading) {
+    window.llmmemHubLoading = new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = "hub.js";
+      script.onload = resolve;
+      script.onerror = function () {
+        window.llmmemHubLoading = null;
+        script.remove();
+        reject();
+      };
+      document.head.appendChild(script);
+    });
+  }
+  window.llmmemHubLoading.then(run, missing);
 });
 
 }  // namespace
