@@ -184,8 +184,8 @@ Estimate Explain(const Config& c) {
   if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
   if (e.totals.peak_moment == Moment::kLayerBackward && detail::Fsdp1HoldsRecomputedInputs(d)) {
     e.peak_note +=
-        " Under FSDP1 the reshard hooks hold each recomputed layer's input gradient until the backward "
-        "ends, so the first layer's backward, the last to run, holds the most.";
+        " With FSDP1 its reshard hooks also hold each recomputed layer's input gradient until the backward "
+        "ends: they are counted at their most, in the first layer's backward, the last to run.";
   }
   if (e.totals.loss_cached_bytes > 0) {
     e.peak_note += " max_memory_reserved also holds " + FormatBytesBoth(e.totals.loss_cached_bytes) +
