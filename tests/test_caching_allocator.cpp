@@ -4,6 +4,8 @@
 // "FSDP 8, CP 1 | 32768 | 3,890 | 83.9"), max_memory_reserved 83.9 GiB; its loss is
 // cross_entropy(pred.flatten(0, 1).float(), labels) with `del pred` before backward
 // (train.py@9dec370).
+#include <algorithm>
+
 #include <doctest.h>
 
 #include "core/estimate/account.h"
@@ -66,18 +68,24 @@ TEST_CASE("the allocation order holds at its busiest what the loss's leaves coun
     for (int fp32 = 0; fp32 < 2; ++fp32) {
       for (int shift = 0; shift < 2; ++shift) {
         for (double e : {2.0, 4.0}) {
-          Config c = DefaultConfig();
-          c.loss_kernel = static_cast<LossKernel>(k);
-          c.loss_logits_fp32 = fp32 != 0;
-          c.loss_shift_copy = shift != 0;
-          const bool chunked = c.loss_kernel == LossKernel::kChunked || c.loss_kernel == LossKernel::kChunkedCompiled;
-          if (chunked && c.loss_shift_copy) continue;  // refused by Validate
-          const detail::HfLossWidths w = detail::HfLoss(c, e);
-          CAPTURE(k);
-          CAPTURE(fp32);
-          CAPTURE(shift);
-          CAPTURE(e);
-          CHECK(detail::HfLossAllocations(c, e).allocated == doctest::Approx(std::max(w.forward, w.backward)));
+          for (bool amp : {false, true}) {  // AMP: autocast's fp32 cross_entropy, accelerate's fp32 outputs
+            Config c = DefaultConfig();
+            c.loss_kernel = static_cast<LossKernel>(k);
+            c.loss_logits_fp32 = fp32 != 0;
+            c.loss_shift_copy = shift != 0;
+            if (amp) c.autocast = Dtype::kBf16;
+            const bool chunked =
+                c.loss_kernel == LossKernel::kChunked || c.loss_kernel == LossKernel::kChunkedCompiled;
+            if (chunked && c.loss_shift_copy) continue;  // refused by Validate
+            const detail::HfLossWidths w = detail::HfLoss(c, e);
+            CAPTURE(k);
+            CAPTURE(fp32);
+            CAPTURE(shift);
+            CAPTURE(e);
+            CAPTURE(amp);
+            CHECK(detail::HfLossAllocations(c, e).allocated ==
+                  doctest::Approx(std::max({w.forward, w.backward, w.converted})));
+          }
         }
       }
     }

@@ -77,6 +77,8 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
   c.reentrant_checkpoint = pick({0, 1, 1});
   c.grads_set_to_none = pick({0, 1, 1});
+  c.train_use_cache =
+      c.mode != Mode::kInference && c.recompute == Recompute::kFull && IsHuggingFace(c.framework) && pick({0, 1});
   return c;
 }
 
@@ -165,6 +167,7 @@ TEST_CASE("Property: recompute full <= selective <= none (two or more layers per
   for (int i = 0; i < 200; ++i) {
     Config c = RandomConfig(rng);
     if (c.mode == Mode::kInference) c.mode = Mode::kTraining;
+    c.train_use_cache = false;  // GPTBigCode's cache is defined under full recompute only
     if (!EstimateTotals(c).ok) continue;
     c.recompute = Recompute::kNone;
     const double none = EstimateTotals(c).peak_bytes;

@@ -58,8 +58,9 @@ void Workload(State& s, bool training) {
 void MemorySavers(State& s, bool training) {
   core::Config& c = s.config;
   const std::vector<const char*> fields =
-      training ? std::vector<const char*>{"recompute", "framework",           "flash_attn",
-                                          "dropout",   "offload_activations", "reentrant_checkpoint"}
+      training ? std::vector<const char*>{"recompute",      "framework",           "flash_attn",
+                                          "dropout",        "offload_activations", "reentrant_checkpoint",
+                                          "train_use_cache"}
                : std::vector<const char*>{"flash_attn"};
   if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
@@ -75,6 +76,9 @@ void MemorySavers(State& s, bool training) {
       FieldBool(s, "offload_activations", &c.offload_activations);
       FieldBool(s, "reentrant_checkpoint", &c.reentrant_checkpoint);
     }
+    // GPTBigCode's quirk: offered where it applies, and kept in view while on so it can be undone.
+    if ((c.recompute == core::Recompute::kFull && core::IsHuggingFace(c.framework)) || c.train_use_cache)
+      FieldBool(s, "train_use_cache", &c.train_use_cache);
   }
 }
 

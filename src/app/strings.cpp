@@ -508,6 +508,7 @@ const Translation kStrings[] = {
     {"Reshard after forward", "前向后重新分片"},
     {"FSDP1 (FullyShardedDataParallel)", "FSDP1（FullyShardedDataParallel）"},
     {"Reentrant checkpointing", "可重入检查点"},
+    {"Model keeps its KV cache (use_cache)", "模型在训练中保留 KV 缓存（use_cache）"},
     {"zero_grad frees gradients", "zero_grad 释放梯度"},
     {"FlashAttention", "FlashAttention"},
     {"Step implementation", "优化器步实现"},

@@ -69,6 +69,7 @@ struct Config {
   Framework framework = Framework::kHfSdpa;  // whose code runs the model: decides the saved tensors
   bool flash_attn = true;                    // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
   bool reentrant_checkpoint = true;          // torch.utils.checkpoint(use_reentrant=True): transformers' default
+  bool train_use_cache = false;              // the model returns its KV cache in training (transformers' GPTBigCode)
   bool dropout = false;                      // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes
   bool loss_logits_fp32 = true;              // the cross-entropy upcasts logits to fp32 (b*s*V*4 bytes)
   bool loss_shift_copy = false;              // transformers <= 4.48: the loss copies the shifted logits

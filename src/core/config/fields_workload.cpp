@@ -66,6 +66,10 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_BOOL("reentrant_checkpoint", reentrant_checkpoint, G::kMemorySavers, "Reentrant checkpointing",
                   "torch.utils.checkpoint(use_reentrant=True), transformers' gradient_checkpointing default (off: "
                   "non-reentrant, as torchtune, torchtitan and accelerate's FSDP activation_checkpointing run it)"),
+      LLMMEM_BOOL("train_use_cache", train_use_cache, G::kMemorySavers, "Model keeps its KV cache (use_cache)",
+                  "transformers' GPTBigCode (SantaCoder, StarCoder) leaves use_cache on under gradient "
+                  "checkpointing: each layer's cache, a view of its whole fused QKV projection output, stays alive "
+                  "until the loss has run"),
       LLMMEM_BOOL("dropout", dropout, G::kMemorySavers, "Dropout", "dropout active"),
       LLMMEM_BOOL("loss_logits_fp32", loss_logits_fp32, G::kOptimizer, "fp32 logits in the loss",
                   "fp32 logits for the loss"),

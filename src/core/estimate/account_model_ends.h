@@ -100,6 +100,27 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
   }
 }
 
+// transformers' GPTBigCodeModel.forward keeps use_cache (config default true) under gradient
+// checkpointing, unlike Llama's or GPT-2's: each checkpointed block returns present = key_value,
+// a view of c_attn's whole output (the split keeps the queries' part in the same storage), and
+// the model's outputs hold every layer's until the caller drops them after the loss. The
+// projection's format: a 4-bit base (bitsandbytes' Linear4bit) returns the norm's, else the
+// activations'. Validate allows it only with full recompute: without recomputation the cache
+// is a view of the output the layer keeps for its backward anyway.
+inline EndTensor TrainingCacheTensor(const Derived& d) {
+  const Config& c = d.c;
+  const LayerWidths w = Widths(d);
+  return EndTensor{"training_cache",
+                   "KV cache kept in training (use_cache)",
+                   c.mode == Mode::kQlora ? NormOutputBytes(c) : ActivationBytes(c),
+                   "L*sb(h+2kv)",
+                   EndSplit::kTp,
+                   d.stage_layers * w.sb * (w.q + 2 * w.kv) / d.t,
+                   "GPTBigCodeModel.forward (presents: views of each layer's c_attn output)",
+                   "not in the paper: the model's outputs keep its cache until the loss has run",
+                   src::kGptBigCodeTrainingCache};
+}
+
 template <class F>
 void ForEachLastStageTensor(const Derived& d, F&& f) {
   const Config& c = d.c;
@@ -145,6 +166,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
       f(EndTensor{"flce_grad_weight", "Head weight gradient, computed in the forward", e, "Vh", EndSplit::kTp,
                   vocab * d.h, "LigerFusedLinearCrossEntropyFunction (grad_weight)", "", src::kLiger});
     }
+    if (c.train_use_cache) f(TrainingCacheTensor(d));  // alive while the fused loss runs in the forward
     const double rows = LigerChunkRows(sb, d.V, d.h);
     f(EndTensor{"flce_chunk", "One chunk's logits (transient)", e, "cV", EndSplit::kTp, rows * vocab,
                 "fused_linear_cross_entropy_forward (logits_chunk)", "", src::kLiger});
@@ -183,16 +205,30 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
                   text.kept_source});
       f(EndTensor{"loss_targets", text.targets, text.targets_bytes, "sb", EndSplit::kNone, sb, text.targets_node,
                   "not in the paper: the int64 targets", src::kHfLoss});
-      // Not kept, but alive at the loss: the larger of what its forward and its backward hold.
-      const bool forward_peak = w.forward > w.backward;
-      f(EndTensor{
-          "loss_transient",
-          forward_peak ? "Logit copies while the loss runs (transient)" : "Loss gradients at their peak (transient)",
-          std::max(w.forward, w.backward) - w.kept, "sbV", EndSplit::kTp, sb * vocab,
-          forward_peak ? text.forward : text.backward,
-          forward_peak ? "not in the paper: the caller still holds its logits while the loss copies them"
-                       : "not in the paper: the backward of the loss holds more logit-sized tensors",
-          text.source});
+      // Not kept, but alive at the loss: the most of what its forward holds (beside the training
+      // cache the model's outputs still hold), accelerate's fp32 copy of the returned logits
+      // (beside that cache too), and its backward.
+      const double logits = sb * vocab;
+      const EndTensor cache = c.train_use_cache ? TrainingCacheTensor(d) : EndTensor{};
+      const double cache_bytes = c.train_use_cache ? cache.elem_bytes * cache.elements : 0.0;
+      const double in_forward = w.forward * logits + cache_bytes;
+      const double converting = w.converted > 0 ? w.converted * logits + cache_bytes : 0.0;
+      const double in_backward = w.backward * logits;
+      const int at = in_backward >= std::max(in_forward, converting) ? 2 : converting > in_forward ? 1 : 0;
+      if (at < 2 && cache_bytes > 0) f(cache);
+      const double width = at == 0 ? w.forward : at == 1 ? w.converted : w.backward;
+      f(EndTensor{"loss_transient",
+                  at == 0   ? "Logit copies while the loss runs (transient)"
+                  : at == 1 ? "Logits converted to fp32 by accelerate (transient)"
+                            : "Loss gradients at their peak (transient)",
+                  width - w.kept, "sbV", EndSplit::kTp, logits,
+                  at == 0   ? text.forward
+                  : at == 1 ? "the model's 16-bit logits and accelerate's fp32 copy of them (ConvertOutputsToFp32)"
+                            : text.backward,
+                  at == 0   ? "not in the paper: the caller still holds its logits while the loss copies them"
+                  : at == 1 ? "not in the paper: under AMP accelerate returns the model's outputs in fp32"
+                            : "not in the paper: the backward of the loss holds more logit-sized tensors",
+                  at == 1 ? src::kAccelerateConvertOutputs : text.source});
     }
   }
   if (c.metrics_logits) {

@@ -92,6 +92,15 @@ inline constexpr const char* kRlhf =
     "Shao et al. 2024 (GRPO drops the critic); Rafailov et al. 2023 (DPO: policy and reference)";
 inline constexpr const char* kMla =
     "DeepSeek-AI 2024, DeepSeek-V2 §2.1.2: MLA caches (d_c + d_h^R) elements per token and layer";
+inline constexpr const char* kAccelerateConvertOutputs =
+    "accelerate v1.0.1 src/accelerate/accelerator.py prepare_model (native AMP: model.forward = "
+    "convert_outputs_to_fp32(autocast(forward))), src/accelerate/utils/operations.py convert_to_fp32 (.float() of "
+    "every fp16/bf16 tensor in the outputs)";
+inline constexpr const char* kGptBigCodeTrainingCache =
+    "transformers v4.48.1 src/transformers/models/gpt_bigcode/modeling_gpt_bigcode.py: GPTBigCodeModel.forward "
+    "takes use_cache from the config and keeps it under gradient checkpointing (presents.append(outputs[1])); "
+    "GPTBigCodeAttention: key_value = c_attn(x).split((embed_dim, 2 * kv_dim), dim=2)[1], present = key_value, "
+    "a view of the whole projection output; measured in tests/truth/measure_training_cache.py";
 inline constexpr const char* kHfModeling =
     "transformers modeling_llama.py / modeling_gpt2.py under PyTorch 2.x's saving rules (derivatives.yaml); "
     "measured in tests/truth";
