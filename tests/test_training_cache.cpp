@@ -11,6 +11,7 @@
 
 #include "core/catalogue/embedded.h"
 #include "core/estimate/account.h"
+#include "core/io/hf_config.h"
 #include "core/io/json.h"
 #include "setups.h"
 
@@ -77,6 +78,29 @@ Config Qlora(const char* batch, const char* kernel) {
                      {"lora_dropout", "1"},
                      {"autocast", "bf16"},
                      {"loss_kernel", kernel}});
+}
+
+TEST_CASE("HF import: gpt_bigcode is GPT-2's layout with one K/V head, as the published rows give SantaCoder") {
+  // bigcode/gpt_bigcode-santacoder's config.json (its dimensions; n_inner null means 4 x n_embd).
+  const HfImport santa = ImportHfConfigText(
+      R"({"model_type":"gpt_bigcode","vocab_size":49280,"n_embd":2048,"n_layer":24,"n_head":16,"n_inner":8192,
+          "n_positions":2048,"multi_query":true,"activation_function":"gelu_pytorch_tanh","use_cache":true})",
+      "santacoder");
+  REQUIRE(santa.ok);
+  const ModelSpec& imported = santa.model;
+  const ModelSpec& flags = SantaCoder({}).model;
+  CHECK(imported.kv_heads == 1);
+  CHECK(imported.act == ActivationFn::kGeluTanh);
+  CHECK(CountParameters(imported).total == CountParameters(flags).total);
+  CHECK(CountParameters(imported).total == 1124886528);  // "1.12B" in the rows' estimates
+  // Without multi_query every head has its K and V; the activation defaults to GPTBigCode's.
+  const HfImport mha = ImportHfConfigText(
+      R"({"model_type":"gpt_bigcode","vocab_size":1000,"n_embd":64,"n_layer":2,"n_head":4,"multi_query":false})",
+      "mha");
+  REQUIRE(mha.ok);
+  CHECK(mha.model.kv_heads == 4);
+  CHECK(mha.model.ffn == 256);
+  CHECK(mha.model.act == ActivationFn::kGeluTanh);
 }
 
 double CacheBytes(const Config& c) {

@@ -6,6 +6,7 @@
 //  phi3: fused qkv_proj and gate_up_proj (same count as separate)
 //  olmo2: q/k RMSNorm over the whole projection, post-norms only (two per layer)
 //  gpt2: learned positions, LayerNorm, biases everywhere, tied; gpt_neox: biases, untied
+//  gpt_bigcode: gpt2's layout with one K/V head under multi_query (SantaCoder, StarCoder)
 //  falcon: fused qkv, multi-query or new_decoder_architecture groups, LayerNorm, tied
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 #include "core/io/hf_config.h"
@@ -120,13 +121,14 @@ void ReadSlidingWindow(const Json& j, Reader& r, const std::string& type, ModelS
 
 const char* SupportedModelTypes() {
   return "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, phi3, "
-         "deepseek_v2, deepseek_v3, gpt2, gpt_neox, falcon, bert, olmo2, baichuan, yi";
+         "deepseek_v2, deepseek_v3, gpt2, gpt_bigcode, gpt_neox, falcon, bert, olmo2, baichuan, yi";
 }
 
 // The MLP's activation: hidden_act (llama naming), activation_function (gpt2) or
 // hidden_activation (gemma); each family's modeling code has its own default.
 void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagnostics& d) {
-  m.act = type == "gpt2" ? ActivationFn::kGeluNew
+  m.act = type == "gpt2"          ? ActivationFn::kGeluNew
+          : type == "gpt_bigcode" ? ActivationFn::kGeluTanh  // GPTBigCodeConfig: gelu_pytorch_tanh
           : type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel" || type == "bert"
               ? ActivationFn::kGelu
           : type.compare(0, 5, "gemma") == 0 ? ActivationFn::kGeluTanh
@@ -197,12 +199,13 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
   } else if (type == "olmo2") {
     ReadLlamaLike(r, m);
     m.qk_norm = QkNorm::kFull;
-  } else if (type == "gpt2") {
+  } else if (type == "gpt2" || type == "gpt_bigcode") {
     m.vocab = r.Int("vocab_size", 0, true);
     m.hidden = r.Int("n_embd", 0, true);
     m.layers = r.Int("n_layer", 0, true);
     m.heads = r.Int("n_head", 0, true);
-    m.kv_heads = m.heads;
+    // GPTBigCodeAttention: kv_heads = 1 if multi_query (its default) else num_heads.
+    m.kv_heads = type == "gpt_bigcode" && r.Bool("multi_query", true) ? 1 : m.heads;
     m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
     m.ffn = r.Int("n_inner", 4 * m.hidden);
     m.learned_positions = r.Int("n_positions", 1024);
