@@ -77,8 +77,8 @@ Config RandomConfig(std::mt19937_64& rng) {
   c.fsdp1 = c.sharding == Sharding::kFsdp && pick({0, 1});
   c.reentrant_checkpoint = pick({0, 1, 1});
   c.grads_set_to_none = pick({0, 1, 1});
-  c.train_use_cache =
-      c.mode != Mode::kInference && c.recompute == Recompute::kFull && IsHuggingFace(c.framework) && pick({0, 1});
+  c.train_use_cache = c.mode != Mode::kInference && c.recompute == Recompute::kFull && IsHuggingFace(c.framework) &&
+                      c.model.arch == Arch::kDecoder && pick({0, 1});
   return c;
 }
 

@@ -156,6 +156,9 @@ TEST_CASE("the cache counts where the forward side of the loss is the peak, and 
   Config inference = c;
   inference.mode = Mode::kInference;
   CHECK(HasErrors(Validate(inference)));
+  Config encoder = c;
+  encoder.model = FindPreset("bert-large-uncased")->model;  // an encoder returns no cache
+  CHECK(HasErrors(Validate(encoder)));
 }
 
 TEST_CASE("under AMP cross_entropy runs in fp32, and accelerate copies the returned logits to fp32") {

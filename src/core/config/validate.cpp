@@ -186,11 +186,12 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
   if (c.fsdp1 && c.sharding != Sharding::kFsdp) {
     k.Error(DiagId::kInconsistent, "fsdp1", "fsdp1 names which PyTorch FSDP runs: it needs sharding fsdp");
   }
-  if (c.train_use_cache && (!training || !IsHuggingFace(c.framework) || c.recompute != Recompute::kFull)) {
+  if (c.train_use_cache &&
+      (!training || !IsHuggingFace(c.framework) || c.recompute != Recompute::kFull || c.model.arch != Arch::kDecoder)) {
     k.Error(DiagId::kInconsistent, "train_use_cache",
-            "train_use_cache is transformers' GPTBigCode under gradient checkpointing: training, a Hugging Face "
-            "profile and recompute full; without recomputation the cache is a view of the projection output the "
-            "layers keep anyway");
+            "train_use_cache is transformers' GPTBigCode (a decoder) under gradient checkpointing: training, a "
+            "Hugging Face profile and recompute full; without recomputation the cache is a view of the projection "
+            "output the layers keep anyway");
   }
   if (c.loss_kernel == LossKernel::kLossParallel && c.tp < 2) {
     k.Error(DiagId::kInconsistent, "loss_kernel",
