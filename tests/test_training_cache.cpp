@@ -90,6 +90,11 @@ TEST_CASE("HF import: gpt_bigcode is GPT-2's layout with one K/V head, as the pu
   const ModelSpec& imported = santa.model;
   const ModelSpec& flags = SantaCoder({}).model;
   CHECK(imported.kv_heads == 1);
+  // The import says which setting its training cache needs (an info: nothing refused).
+  REQUIRE(santa.diagnostics.size() == 1);
+  CHECK(santa.diagnostics[0].id == DiagId::kSuggestion);
+  CHECK(santa.diagnostics[0].severity == Severity::kInfo);
+  CHECK(santa.diagnostics[0].field == "train_use_cache");
   CHECK(imported.act == ActivationFn::kGeluTanh);
   CHECK(CountParameters(imported).total == CountParameters(flags).total);
   CHECK(CountParameters(imported).total == 1124886528);  // "1.12B" in the rows' estimates
@@ -98,9 +103,14 @@ TEST_CASE("HF import: gpt_bigcode is GPT-2's layout with one K/V head, as the pu
       R"({"model_type":"gpt_bigcode","vocab_size":1000,"n_embd":64,"n_layer":2,"n_head":4,"multi_query":false})",
       "mha");
   REQUIRE(mha.ok);
+  CHECK(mha.diagnostics.size() == 1);  // use_cache defaults to true
   CHECK(mha.model.kv_heads == 4);
   CHECK(mha.model.ffn == 256);
   CHECK(mha.model.act == ActivationFn::kGeluTanh);
+  const HfImport no_cache = ImportHfConfigText(
+      R"({"model_type":"gpt_bigcode","vocab_size":1000,"n_embd":64,"n_layer":2,"n_head":4,"use_cache":false})", "nc");
+  REQUIRE(no_cache.ok);
+  CHECK(no_cache.diagnostics.empty());
 }
 
 double CacheBytes(const Config& c) {

@@ -28,6 +28,8 @@ const char* DiagIdName(DiagId id) {
       return "unsupported";
     case DiagId::kCostsMore:
       return "costs_more";
+    case DiagId::kSuggestion:
+      return "suggestion";
   }
   return "?";
 }

@@ -20,7 +20,8 @@ namespace llmmem::core {
   X(kIgnoredSetting, "a setting has no effect in this configuration")            \
   X(kMissingField, "a required field is missing")                                \
   X(kUnsupported, "the input describes something the calculator does not model") \
-  X(kCostsMore, "a setting meant to save memory needs more in this configuration")
+  X(kCostsMore, "a setting meant to save memory needs more in this configuration") \
+  X(kSuggestion, "a setting that describes how the imported model's code runs")
 
 enum class DiagId {
 #define LLMMEM_DIAG_ENUM(id, text) id,

@@ -214,6 +214,12 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
     m.tied_embeddings = true;
     m.fused_qkv = true;  // c_attn
+    if (type == "gpt_bigcode" && r.Bool("use_cache", true)) {
+      d.push_back({DiagId::kSuggestion, Severity::kInfo, "train_use_cache",
+                   "for training with gradient checkpointing: transformers' GPTBigCode keeps use_cache on, so each "
+                   "layer's cache (its whole QKV output) stays until the loss has run; turn on train_use_cache "
+                   "(--train-use-cache) to count it"});
+    }
   } else if (type == "gpt_neox") {
     ReadLlamaLike(r, m);
     m.mlp = MlpKind::kPlain;
