@@ -217,10 +217,32 @@ TEST_CASE("Property: every workload setting that changes the result is in Fields
       const bool changes = r.ok != base.ok || r.peak_bytes != base.peak_bytes || r.cpu_bytes != base.cpu_bytes ||
                            r.nvme_bytes != base.nvme_bytes || r.trainable_params != base.trainable_params ||
                            r.capacity_bytes != base.capacity_bytes;
+      // With no estimate, a setting an error names counts too (FieldsInEffect).
+      bool refused = false;
+      if (!base.ok)
+        for (const Diagnostic& d : Validate(c)) refused |= d.severity == Severity::kError && d.field == f.name;
       const std::string name = f.name;
       CAPTURE(name);
-      CHECK(changes == (std::find(listed.begin(), listed.end(), f.name) != listed.end()));
+      CHECK((changes || refused) == (std::find(listed.begin(), listed.end(), f.name) != listed.end()));
     }
+  }
+}
+
+TEST_CASE("FieldsInEffect: two settings refused at once are both listed, so neither hides") {
+  // fsdp1 without FSDP sharding and GPTBigCode's cache without full recompute: resetting
+  // either alone still leaves no estimate, yet each must stay in view with its reset.
+  Config c = DefaultConfig();
+  c.mode = Mode::kLora;
+  c.recompute = Recompute::kNone;
+  c.train_use_cache = true;
+  c.dp = 2;
+  c.sharding = Sharding::kDeepSpeed;
+  c.fsdp1 = true;
+  REQUIRE_FALSE(EstimateTotals(c).ok);
+  const std::vector<std::string> listed = FieldsInEffect(c);
+  for (const char* f : {"train_use_cache", "fsdp1"}) {
+    CAPTURE(f);
+    CHECK(std::find(listed.begin(), listed.end(), f) != listed.end());
   }
 }
 

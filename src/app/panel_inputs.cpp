@@ -76,8 +76,8 @@ void MemorySavers(State& s, bool training) {
       FieldBool(s, "offload_activations", &c.offload_activations);
       FieldBool(s, "reentrant_checkpoint", &c.reentrant_checkpoint);
     }
-    // GPTBigCode's quirk: offered where it applies, and kept in view while on so it can be undone.
-    if ((c.recompute == core::Recompute::kFull && core::IsHuggingFace(c.framework)) || c.train_use_cache)
+    // GPTBigCode's quirk, offered where it applies; left on elsewhere, "Also in effect" lists it.
+    if (c.recompute == core::Recompute::kFull && core::IsHuggingFace(c.framework))
       FieldBool(s, "train_use_cache", &c.train_use_cache);
   }
 }
@@ -98,8 +98,8 @@ void Parallelism(State& s, bool training) {
   FieldInt(s, "dp", &c.dp);
   FieldInt(s, "zero", &c.zero);
   if (c.zero > 0 || c.dp > 1) FieldEnum(s, "sharding", &c.sharding);
-  // Shown while on, too, so that it can be turned off after the sharding changed.
-  if ((c.sharding == core::Sharding::kFsdp && (c.zero > 0 || c.dp > 1)) || c.fsdp1) FieldBool(s, "fsdp1", &c.fsdp1);
+  // Left on after the sharding changed, "Also in effect" lists it with a reset.
+  if (c.sharding == core::Sharding::kFsdp && (c.zero > 0 || c.dp > 1)) FieldBool(s, "fsdp1", &c.fsdp1);
   if (c.zero > 0) FieldIntDivisor(s, "zero_group", &c.zero_group, c.dp);
   FieldIntDivisor(s, "pp", &c.pp, c.model.layers);
   if (c.pp > 1) {

@@ -2,7 +2,10 @@
 // from the defaults.
 #include "core/config/field_effect.h"
 
+#include <algorithm>
+
 #include "core/config/config_json.h"
+#include "core/config/validate.h"
 #include "core/estimate/estimate.h"
 #include "core/config/fields.h"
 
@@ -20,10 +23,21 @@ std::vector<std::string> FieldsInEffect(const Config& c) {
   std::vector<std::string> out;
   const Config defaults = DefaultConfig();
   const Totals base = EstimateTotals(c);
+  // With no estimate, a setting an error names is in effect even when resetting it alone
+  // leaves another error standing (two settings refused at once).
+  const Diagnostics refused = base.ok ? Diagnostics{} : Validate(c);
+  auto named = [&](const char* field) {
+    return std::any_of(refused.begin(), refused.end(),
+                       [&](const Diagnostic& d) { return d.severity == Severity::kError && d.field == field; });
+  };
   for (const FieldDef& f : Fields()) {
     if (f.model_field) continue;  // the model editor shows every dimension
     const std::string def = f.get(defaults);
     if (f.get(c) == def) continue;
+    if (named(f.name)) {
+      out.push_back(f.name);
+      continue;
+    }
     Config reset = c;
     if (!f.set(reset, def).empty()) continue;
     if (std::string(f.name) == "gpu") reset.gpu_memory_gb = c.gpu_memory_gb;  // the card alone
