@@ -26,7 +26,7 @@ Config HfGuideBertLarge() {
 }
 
 double GradientsAtForwardEnd(const Config& c) {
-  return NodeOf(Explain(c), "total.model_states.gradients").moment_bytes[static_cast<int>(Moment::kForwardEnd)];
+  return BytesAt(Explain(c), "total.model_states.gradients", Moment::kForwardEnd);
 }
 
 TEST_CASE("zero_grad without set_to_none: every gradient beside the next forward's activations") {

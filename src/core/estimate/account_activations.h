@@ -221,13 +221,14 @@ void AccountActivations(const Derived& d, Sink& s) {
       // checkpoints live on the CPU, the input brought back for the recompute): the bottom
       // layer's backward sees all but its own.
       const double held_per_layer = per_layer * (c.offload_activations ? 2 : 1);
-      const double held = std::fmax(0.0, d.stage_layers - 1) * held_per_layer;
+      const double layers_through = std::fmax(0.0, d.stage_layers - 1);
+      const double held = layers_through * held_per_layer;
       s.Leaf("fsdp1_held_inputs", "Recomputed inputs' gradients held by FSDP1's reshard hooks", Category::kActivations,
              Live::LayerBackwardOnly(held), [&] {
                return Explanation{FormatBytesBoth(held_per_layer) +
                                       (c.offload_activations ? " (the input brought back and its gradient)"
                                                              : " (the input's gradient)") +
-                                      " per layer x " + FormatNumber(std::fmax(0.0, d.stage_layers - 1), 3) +
+                                      " per layer x " + FormatNumber(layers_through, 3) +
                                       " layers through their backward, until FSDP's end-of-backward callback",
                                   src::kFsdp1ReshardHook, held_per_layer};
              });

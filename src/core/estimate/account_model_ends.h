@@ -209,8 +209,8 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
       // cache the model's outputs still hold), accelerate's fp32 copy of the returned logits
       // (beside that cache too), and its backward.
       const double logits = sb * vocab;
-      const EndTensor cache = c.train_use_cache ? TrainingCacheTensor(d) : EndTensor{};
-      const double cache_bytes = c.train_use_cache ? cache.elem_bytes * cache.elements : 0.0;
+      const EndTensor cache = c.train_use_cache ? TrainingCacheTensor(d) : EndTensor{};  // {}: no bytes
+      const double cache_bytes = cache.elem_bytes * cache.elements;
       const double in_forward = w.forward * logits + cache_bytes;
       const double converting = w.converted > 0 ? w.converted * logits + cache_bytes : 0.0;
       const double in_backward = w.backward * logits;
