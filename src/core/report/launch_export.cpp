@@ -13,9 +13,11 @@
 
 #include "core/config/gpu_count.h"
 #include "core/io/json.h"
+#include "core/io/safe_text.h"
 #include "core/model/model_changes.h"
 #include "core/catalogue/presets.h"
 #include "core/estimate/serving.h"
+#include "core/report/quoting.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -47,7 +49,28 @@ std::string ModelId(const Config& c) {
   // A customised preset is not the preset's repo: it is named, not pointed at the Hub.
   const Preset* p = FindPreset(c.model.preset);
   if (p != nullptr && !p->hf_id.empty() && !IsCustomised(c.model)) return p->hf_id;
-  return c.model.name.empty() ? "MODEL" : c.model.name;
+  return c.model.name;
+}
+
+// The model as a command's argument: its id (Shell quotes it), or MODEL with a comment
+// line saying why when no argument can carry it. The comment never repeats the name.
+struct ModelWord {
+  std::string word;
+  std::string note;  // "" or a "# ..." line
+};
+
+ModelWord ModelArgument(const Config& c) {
+  const std::string id = ModelId(c);
+  const std::optional<std::string> word = ShellWord(id);
+  if (id.empty()) return {"MODEL", "# The model has no name: replace MODEL with its Hub id or path\n"};
+  if (!word) return {"MODEL", "# The model's name holds a NUL, which no command argument can carry: replace MODEL\n"};
+  // A control character (a line break, ESC, a bidirectional override) would be obeyed by the
+  // terminal the command is shown in, or shown escaped and copied as other text.
+  if (TerminalSafe(id) != id)
+    return {"MODEL", "# The model's name holds control characters, which a terminal would not show as they are: replace MODEL\n"};
+  // A leading '-' would be read as an option, whatever the quoting.
+  if (id[0] == '-') return {"MODEL", "# The model's name starts with '-', which the server would read as an option: replace MODEL\n"};
+  return {id, ""};
 }
 
 std::string Upper(std::string s) {
@@ -55,10 +78,17 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// A GGUF file name for the weights format: "Meta-Llama-3.1-8B-Q4_K_M.gguf".
+// A GGUF file name for the weights format: "Meta-Llama-3.1-8B-Q4_K_M.gguf". A name we suggest,
+// so it is made of file-name characters only ([A-Za-z0-9._+-], others as '_') and never starts
+// with '-' or '.': quoted or not, it cannot be read as an option, a path outside or a command.
 std::string GgufName(const Config& c) {
   std::string id = ModelId(c);
   if (const size_t slash = id.rfind('/'); slash != std::string::npos) id = id.substr(slash + 1);
+  for (char& ch : id) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    if (!std::isalnum(u) && ch != '.' && ch != '_' && ch != '+' && ch != '-') ch = '_';
+  }
+  if (id.empty() || id[0] == '-' || id[0] == '.') id = "model" + id;
   std::string type = Upper(Info(c.dtype).id);
   if (c.dtype == Dtype::kFp16) type = "F16";
   if (c.dtype == Dtype::kBf16) type = "BF16";
@@ -67,12 +97,15 @@ std::string GgufName(const Config& c) {
   return id + "-" + type + ".gguf";
 }
 
-// A line-continued shell command from its words.
+// A line-continued shell command from its words, each quoted as one shell word (quoting.h):
+// no value can end the command, start another or expand. Words without a quoting (a NUL) were
+// replaced before; MODEL stands in should one arrive.
 std::string Shell(const std::string& head, const std::vector<std::string>& args) {
   std::string out = head;
   for (size_t i = 0; i < args.size(); ++i) {
     const bool flag = args[i].size() > 1 && args[i][0] == '-';
-    out += flag ? " \\\n  " + args[i] : " " + args[i];
+    const std::string word = ShellWord(args[i]).value_or("MODEL");
+    out += flag ? " \\\n  " + word : " " + word;
   }
   return out + "\n";
 }
@@ -114,7 +147,8 @@ std::string Vllm(const Config& c) {
   x.mode = Mode::kInference;
   x.runtime = Runtime::kVllm;
   const ServingSettings s = ResolveServing(x);
-  std::vector<std::string> a = {ModelId(c)};
+  const ModelWord model = ModelArgument(c);
+  std::vector<std::string> a = {model.word};
   if (c.tp > 1) a.insert(a.end(), {"--tensor-parallel-size", Str(c.tp)});
   if (c.pp > 1) a.insert(a.end(), {"--pipeline-parallel-size", Str(c.pp)});
   a.insert(a.end(), {"--max-model-len", Str(c.seq), "--gpu-memory-utilization", Num(s.mem_fraction), "--max-num-seqs",
@@ -127,8 +161,8 @@ std::string Vllm(const Config& c) {
     a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
   if (c.kv_dtype == Dtype::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8"});
   if (!c.cuda_graphs) a.push_back("--enforce-eager");
-  std::string note;
-  if (c.dtype == Dtype::kInt8) note = "# int8 (w8a8) checkpoints carry their quantization_config: vLLM detects it\n";
+  std::string note = model.note;
+  if (c.dtype == Dtype::kInt8) note += "# int8 (w8a8) checkpoints carry their quantization_config: vLLM detects it\n";
   return note + Shell("vllm serve", a);
 }
 
@@ -137,7 +171,8 @@ std::string Sglang(const Config& c) {
   x.mode = Mode::kInference;
   x.runtime = Runtime::kSglang;
   const ServingSettings s = ResolveServing(x);
-  std::vector<std::string> a = {"--model-path", ModelId(c)};
+  const ModelWord model = ModelArgument(c);
+  std::vector<std::string> a = {"--model-path", model.word};
   if (c.tp > 1) a.insert(a.end(), {"--tp", Str(c.tp)});
   if (c.pp > 1) a.insert(a.end(), {"--pp-size", Str(c.pp)});
   a.insert(a.end(), {"--context-length", Str(c.seq), "--mem-fraction-static", Num(s.mem_fraction),
@@ -149,7 +184,7 @@ std::string Sglang(const Config& c) {
     a.insert(a.end(), {"--dtype", DtypeName(c.dtype)});
   if (c.kv_dtype == Dtype::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});
   if (!c.cuda_graphs) a.push_back("--disable-cuda-graph");
-  return Shell("python -m sglang.launch_server", a);
+  return model.note + Shell("python -m sglang.launch_server", a);
 }
 
 std::string LlamaCpp(const Config& c) {
@@ -184,7 +219,7 @@ std::string Ollama(const Config& c) {
   x.runtime = Runtime::kOllama;
   const ServingSettings s = ResolveServing(x);
   std::string out = "# Modelfile (ollama create NAME -f Modelfile)\n";
-  out += "FROM ./" + GgufName(c) + "\n";
+  out += "FROM " + ModelfileValue("./" + GgufName(c)).value_or("./model.gguf") + "\n";
   out += "PARAMETER num_ctx " + Str(c.seq) + "\n";
   out += "PARAMETER num_gpu " + Str(s.gpu_layers) + "\n";
   out += "PARAMETER num_batch " + Str(s.n_ubatch) + "\n";
@@ -298,6 +333,7 @@ std::string HfTrainer(const Config& c) {
   out += "from transformers import TrainingArguments\n";
   if (adapters) out += "from peft import LoraConfig\n";
   if (c.mode == Mode::kQlora) out += "from transformers import BitsAndBytesConfig\nimport torch\n";
+  if (!ModelId(c).empty()) out += "\nmodel_id = " + PythonString(ModelId(c)) + "  # from_pretrained(model_id)\n";
   out += "\nargs = TrainingArguments(\n";
   out += "    output_dir=\"out\",\n";
   out += "    per_device_train_batch_size=" + Str(c.batch) + ",\n";
@@ -353,42 +389,7 @@ std::string ExportLaunch(const Config& c, LaunchTarget target) {
 // [SECTION] Reading a command back --------------------------------------------------------------
 
 std::map<std::string, std::string> ParseLaunchFlags(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (size_t i = 0; i < command.size(); ++i) {
-    const char ch = command[i];
-    if (quote) {
-      if (ch == quote)
-        quote = 0;
-      else
-        word += ch;
-      continue;
-    }
-    if (ch == '#' && !in_word) {  // a comment runs to the end of the line
-      while (i < command.size() && command[i] != '\n') ++i;
-      continue;
-    }
-    if (ch == '\\' && i + 1 < command.size() && command[i + 1] == '\n') {
-      ++i;
-      continue;
-    }
-    if (ch == '"' || ch == '\'') {
-      quote = ch;
-      in_word = true;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(ch))) {
-      if (in_word) words.push_back(word);
-      word.clear();
-      in_word = false;
-      continue;
-    }
-    word += ch;
-    in_word = true;
-  }
-  if (in_word) words.push_back(word);
+  const std::vector<std::string> words = ShellSplit(command);
   std::map<std::string, std::string> flags;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
