@@ -211,3 +211,49 @@ TEST_CASE("Undo: every edit is a step, typing is one step, redo takes it again")
   CommitEdit(s, false);
   CHECK(s.redo.empty());
 }
+
+TEST_CASE("Links: a value that cannot be taken stays in the link and in an editable banner") {
+  // Issue 28: batch=1e308 was named in a banner, then dropped from the address bar by the next
+  // write, so the user could neither see nor fix what they typed.
+  State s;
+  std::string written;
+  s.hooks.state_changed = [&written](const std::string& q) { written = q; };
+  OpenLinkQuery(s, "v=1&batch=1e308&seq=4096&nosuch=1&gpu=0x10", DefaultConfig(), "Link state");
+  Refresh(s);
+  CHECK(s.config.seq == 4096);  // what could be taken is
+  CHECK(s.link_kept == "batch=1e308&nosuch=1&gpu=0x10");
+  CHECK(written.find("&batch=1e308&nosuch=1&gpu=0x10") != std::string::npos);
+  REQUIRE(s.banners.size() == 1);
+  CHECK(s.banners[0].link);
+  CHECK(std::string(s.link_edit.data()) == s.link_kept);
+  // An edit elsewhere keeps them.
+  s.config.batch = 2;
+  s.dirty = true;
+  Refresh(s);
+  CommitEdit(s, false);
+  CHECK(written.find("batch=1e308") != std::string::npos);
+  // Fixed in the banner: what is now taken is applied (one undo step), the rest stays.
+  const size_t steps = s.undo.size();
+  ApplyKeptLink(s, "batch=8&nosuch=1&gpu=0x10");
+  CHECK(s.config.batch == 8);
+  CHECK(s.undo.size() == steps + 1);
+  CHECK(s.link_kept == "nosuch=1&gpu=0x10");
+  CHECK(written.find("batch=1e308") == std::string::npos);
+  REQUIRE(s.banners.size() == 1);
+  DropKeptLink(s);
+  CHECK(s.link_kept.empty());
+  CHECK(s.banners.empty());
+  CHECK(written.find("nosuch") == std::string::npos);
+}
+
+TEST_CASE("Links: an over-long link is read up to the limit and the rest is kept, not dropped whole") {
+  std::string q = "v=1&seq=4096&batch=2";
+  while (q.size() < 20000) q += "&name=" + std::string(100, 'x');
+  State s;
+  OpenLinkQuery(s, q, DefaultConfig(), "Link state");
+  CHECK(s.config.seq == 4096);
+  CHECK(s.config.batch == 2);
+  CHECK_FALSE(s.link_kept.empty());
+  CHECK(s.link_kept.size() < q.size());
+  CHECK(q.substr(q.size() - s.link_kept.size()) == s.link_kept);  // kept exactly as written
+}

@@ -55,7 +55,26 @@ void DrawBanners(State& s) {
       ImGui::BulletText("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
-    const bool dismiss = ImGui::SmallButton(Tr("Dismiss"));
+    bool dismiss = false;
+    if (b.link && !s.link_kept.empty()) {
+      // What the link kept, editable: fix a value and Apply, or Drop it from the link.
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      const bool enter = ImGui::InputText("##kept", s.link_edit.data(), s.link_edit.size(),
+                                          ImGuiInputTextFlags_EnterReturnsTrue);
+      MarkItem(s, "link_kept");
+      const bool apply = ImGui::SmallButton(Tr("Apply")) || enter;
+      MarkItem(s, "link_apply");
+      ImGui::SameLine();
+      const bool drop = ImGui::SmallButton(Tr("Drop from the link"));
+      MarkItem(s, "link_drop");
+      ImGui::PopID();
+      if (apply) ApplyKeptLink(s, s.link_edit.data());
+      if (drop) DropKeptLink(s);
+      if (apply || drop) return;  // the banners changed under the loop
+      ++i;
+      continue;
+    }
+    dismiss = ImGui::SmallButton(Tr("Dismiss"));
     ImGui::PopID();
     if (dismiss) {
       s.banners.erase(s.banners.begin() + static_cast<std::ptrdiff_t>(i));
@@ -164,11 +183,7 @@ void Init(const PlatformHooks& hooks, float scale) {
     s.hub.pending_link.clear();
   }
   if (!config_query.empty()) {
-    core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
-    s.config = parsed.config;
-    ApplyLinkDefaults(s.config, config_query);  // a named preset without a dtype: its format
-    if (!parsed.diagnostics.empty())
-      AddBanner(s, {from_link ? "Link state" : "Saved state", "some values were not used", parsed.diagnostics, false});
+    OpenLinkQuery(s, config_query, base, from_link ? "Link state" : "Saved state");
   } else {
     s.config = FirstScreenConfig();
   }

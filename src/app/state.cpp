@@ -1,6 +1,7 @@
 // State refresh and diagnostic lookup.
 #include "app/state.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "app/i18n.h"
@@ -94,7 +95,7 @@ void Refresh(State& s) {
   }
   s.dirty = false;
   s.view_dirty = false;
-  std::string q = s.config_query + ViewKeys(s);
+  std::string q = s.config_query + ViewKeys(s) + (s.link_kept.empty() ? "" : "&" + s.link_kept);
   if (q != s.query) {
     s.query = std::move(q);
     s.copied_link.clear();
@@ -167,6 +168,59 @@ void AddBanner(State& s, Banner b) {
       return;
     }
   s.banners.push_back(std::move(b));
+}
+
+namespace {
+constexpr const char* kLinkBanner = "Link state";
+
+std::string JoinItems(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : "&") + item;
+  return out;
+}
+
+// The banner that holds what the link kept, its field filled with the kept text.
+void ShowKeptLink(State& s, const std::string& title, core::Diagnostics notes) {
+  const size_t n = std::min(s.link_kept.size(), s.link_edit.size() - 1);
+  std::memcpy(s.link_edit.data(), s.link_kept.data(), n);
+  s.link_edit[n] = '\0';
+  Banner b{title, s.link_kept.empty() ? "some values were not used" : "some values were not used; they stay in the link until you fix or drop them", std::move(notes), false, !s.link_kept.empty()};
+  AddBanner(s, std::move(b));
+}
+}  // namespace
+
+void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const std::string& title) {
+  core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
+  s.config = parsed.config;
+  ApplyLinkDefaults(s.config, config_query);  // a named preset without a dtype: its format
+  s.link_kept = JoinItems(parsed.kept_items);
+  s.dirty = true;
+  if (!parsed.diagnostics.empty()) ShowKeptLink(s, title, std::move(parsed.diagnostics));
+}
+
+void ApplyKeptLink(State& s, const std::string& text) {
+  core::ConfigParse parsed = core::ConfigFromQuery(text, s.config);
+  s.link_kept = JoinItems(parsed.kept_items);
+  ApplyConfig(s, parsed.config, "link values");
+  std::string title = kLinkBanner;
+  for (const Banner& b : s.banners)
+    if (b.link) title = b.title;
+  if (parsed.diagnostics.empty()) {
+    s.banners.erase(std::remove_if(s.banners.begin(), s.banners.end(), [](const Banner& b) { return b.link; }),
+                    s.banners.end());
+  } else {
+    ShowKeptLink(s, title, std::move(parsed.diagnostics));
+  }
+  s.view_dirty = true;
+  Refresh(s);
+}
+
+void DropKeptLink(State& s) {
+  s.link_kept.clear();
+  s.banners.erase(std::remove_if(s.banners.begin(), s.banners.end(), [](const Banner& b) { return b.link; }),
+                  s.banners.end());
+  s.view_dirty = true;
+  Refresh(s);
 }
 
 std::vector<const core::Diagnostic*> DiagnosticsFor(const State& s, const char* field) {

@@ -29,6 +29,7 @@ struct Banner {
   std::string text;   // a sentence; may be empty when `diagnostics` say it all
   core::Diagnostics diagnostics;
   bool error = false;
+  bool link = false;  // holds the link's untaken items (State::link_kept), editable in place
 };
 
 // A configuration step the user can take back: every edit (a typed value once the field
@@ -84,7 +85,11 @@ struct State {
   PasteBox paste;
   std::string export_message;  // where the last export went
   std::string config_query;    // ConfigToQuery(config) as of the last recompute
-  std::string query;           // the URL state: config_query plus the view keys below
+  std::string query;           // the URL state: config_query plus the view keys below, then link_kept
+  // The link's items that could not be taken ("batch=1e308", an unknown key), as the user wrote
+  // them: they stay in the address bar, and in an editable banner, until fixed or dropped.
+  std::string link_kept;
+  std::vector<char> link_edit = std::vector<char>(size_t{1} << 15, '\0');  // the banner's field
   bool dirty = true;           // config changed since the last Explain
   bool view_dirty = false;     // units, theme or tab changed
 
@@ -124,6 +129,13 @@ bool Redo(State& s);
 // Starts the undo history at the current configuration (at start-up).
 void ResetHistory(State& s);
 void AddBanner(State& s, Banner b);
+// A link's configuration: applied over `base`, with a banner for what was not taken, which is
+// kept (link_kept) rather than dropped. `title` names where it came from ("Link state").
+void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const std::string& title);
+// The banner's buttons: read the edited text again over the current configuration (what is now
+// taken is applied as one undo step, what still is not stays kept), or drop what is kept.
+void ApplyKeptLink(State& s, const std::string& text);
+void DropKeptLink(State& s);
 
 // View keys kept in the URL beside the config's: units=gib, theme=light,
 // view=charts|fitmap|fit|serving|doctor|oom|network, the network tab's net_ keys, lang=zh|en (defaults are not written;

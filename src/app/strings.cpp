@@ -103,6 +103,7 @@ const Translation kStrings[] = {
     {"Does not fit: %s of %s per GPU, over by %s.", "放不下：每块 GPU 需要 %s，容量 %s，超出 %s。"},
     {"Does not fit: over by %s (needs %.0f%% of the GPU)", "放不下：超出 %s（需要 GPU 的 %.0f%%）"},
     {"Double quantisation", "双重量化"},
+    {"Drop from the link", "从链接中删除"},
     {"Dropout", "Dropout"},
     {"Embedding norm", "嵌入层归一化"},
     {"Encoder only (BERT)", "仅编码器（BERT）"},

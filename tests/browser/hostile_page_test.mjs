@@ -4,7 +4,9 @@
 //    page keeps drawing while it parses, the result arrives, and the weights window's Cancel
 //    (Escape) stops a read halfway;
 //  - a link that sets values the current mode has no control for (pp, cp, zero in
-//    inference) shows them under "Also in effect", and the figures are the CLI's.
+//    inference) shows them under "Also in effect", and the figures are the CLI's;
+//  - a link value that cannot be taken stays in the address bar and in an editable banner,
+//    where it can be fixed (Enter) or dropped (issue 28).
 // usage: node tests/browser/hostile_page_test.mjs
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -128,6 +130,51 @@ try {
   check('phone, inference link: pp, cp and zero are listed under "Also in effect"',
         ['pp', 'cp', 'zero'].every(f => ps.also_in_effect.includes(f)) && !ps.also_in_effect.includes('tp'),
         JSON.stringify(ps.also_in_effect));
+
+  // 5. Issue 28: a value the link gets wrong stays in the address bar and in an editable banner
+  //    (it was named in a banner, then dropped from the address bar by the next write).
+  const bad = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await bad.goto(`${origin}/index.html#v=1&model=llama-3.1-8b&batch=1e308&seq=4096`);
+  while (!(await bad.evaluate(() => window.llmmemReady === true))) await bad.waitForTimeout(200);
+  await bad.waitForTimeout(1500);
+  let bs = await state(bad);
+  const hashOf = () => bad.evaluate(() => decodeURIComponent(window.location.hash));
+  check('bad link: the value it could not take stays in the address bar', (await hashOf()).includes('batch=1e308'),
+        await hashOf());
+  check('bad link: what it could take is taken', bs.config.split('&').includes('seq=4096'), bs.config);
+  check('bad link: the banner shows the kept text in a field', bs.items && 'link_kept' in bs.items && 'link_drop' in bs.items,
+        JSON.stringify(Object.keys(bs.items || {})));
+  await bad.screenshot({ path: root + 'build/screenshots/web-link-kept.png' });
+  if (bs.items && bs.items.link_kept) {
+    // Fix it in place: select the field, type a valid batch, Enter.
+    const [x, y, w, h] = bs.items.link_kept;
+    await bad.mouse.click(x + w / 2, y + h / 2);
+    await bad.waitForTimeout(300);
+    await bad.keyboard.press('Control+A');
+    await bad.keyboard.type('batch=3');
+    await bad.keyboard.press('Enter');
+    await bad.waitForTimeout(1000);
+    bs = await state(bad);
+    check('bad link: fixed in the banner, the value is taken and the address bar follows',
+          bs.config.split('&').includes('batch=3') && !(await hashOf()).includes('1e308'), `${bs.config} | ${await hashOf()}`);
+    check('bad link: the banner is gone once everything is taken', !('link_kept' in (bs.items || {})),
+          JSON.stringify(Object.keys(bs.items || {})));
+  }
+  const drop2 = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  await drop2.goto(`${origin}/index.html#v=1&model=llama-3.1-8b&nosuch=1&seq=0x10`);
+  while (!(await drop2.evaluate(() => window.llmmemReady === true))) await drop2.waitForTimeout(200);
+  await drop2.waitForTimeout(1500);
+  let ds = await state(drop2);
+  await drop2.screenshot({ path: root + 'build/screenshots/web-link-kept-w390.png' });
+  check('phone, bad link: the kept text and its Drop button are on screen', ds.items && 'link_drop' in ds.items,
+        JSON.stringify(Object.keys(ds.items || {})));
+  if (ds.items && ds.items.link_drop) {
+    const [x, y, w, h] = ds.items.link_drop;
+    await drop2.mouse.click(x + w / 2, y + h / 2);
+    await drop2.waitForTimeout(1000);
+    const hash = await drop2.evaluate(() => window.location.hash);
+    check('phone, bad link: Drop takes the kept values out of the address bar', !hash.includes('nosuch') && !hash.includes('0x10'), hash);
+  }
 } finally {
   await browser.close();
   server.kill();

@@ -322,20 +322,25 @@ std::string ConfigToQuery(const Config& c) {
 }
 
 ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
-  ConfigParse r{base, {}};
+  ConfigParse r{base, {}, {}};
   std::string query = query_in;
   if (!query.empty() && (query[0] == '?' || query[0] == '#')) query.erase(0, 1);
-  if (query.size() > kMaxQueryBytes) {
-    r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "",
-                             "the link's settings are " + std::to_string(query.size()) + " characters long; at most " +
-                                 std::to_string(kMaxQueryBytes) + " are read"});
-    return r;
-  }
+  // The items read, as the link spells them (raw) and decoded; past kMaxQueryBytes the rest of
+  // the link is kept unread, as it is, rather than dropped with what came before it.
   std::vector<std::pair<std::string, std::string>> pairs;
+  std::vector<std::string> raw_items;
   size_t start = 0;
   while (start < query.size()) {
     size_t amp = query.find('&', start);
     if (amp == std::string::npos) amp = query.size();
+    if (amp > kMaxQueryBytes) {
+      r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "",
+                               "the link's settings are " + std::to_string(query.size()) + " characters long; the first " +
+                                   std::to_string(start) + " were read (at most " + std::to_string(kMaxQueryBytes) +
+                                   " are), the rest stays in the link as it is"});
+      r.kept_items.push_back(query.substr(start));
+      break;
+    }
     const std::string item = query.substr(start, amp - start);
     start = amp + 1;
     if (item.empty()) continue;
@@ -343,6 +348,7 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     const std::string key = PercentDecode(item.substr(0, eq), true);
     const std::string value = eq == std::string::npos ? "" : PercentDecode(item.substr(eq + 1), true);
     pairs.emplace_back(key, value);
+    raw_items.push_back(item);
   }
   for (const auto& [key, value] : pairs) {
     if (key == "v" && value != std::to_string(kUrlVersion)) {
@@ -365,17 +371,26 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     }
     seen[k] = value;
   }
-  for (const auto& [key, value] : pairs) {
-    if (key == "model" || key == "preset") ApplyPreset(r.config, value, r.diagnostics);
+  // An item that is not taken stays in the link as the user wrote it (kept_items).
+  std::vector<bool> taken(pairs.size(), true);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [key, value] = pairs[i];
+    if (key == "model" || key == "preset") taken[i] = ApplyPreset(r.config, value, r.diagnostics);
   }
   const ModelSpec model_before = r.config.model;
   bool head_dim_given = false;
-  for (const auto& [key, value] : pairs) {
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [key, value] = pairs[i];
     if (key == "model" || key == "preset" || key == "v") continue;
     const FieldDef* f = FindField(key);
-    SetField(r.config, key, value, r.diagnostics);
+    taken[i] = SetField(r.config, key, value, r.diagnostics);
     head_dim_given |= f && std::string(f->name) == "head_dim";
   }
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (!taken[i]) kept.push_back(raw_items[i]);
+  }
+  r.kept_items.insert(r.kept_items.begin(), kept.begin(), kept.end());
   DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
   bool gpu_given = false, memory_given = false;
   for (const auto& kv : pairs) {

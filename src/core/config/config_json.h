@@ -19,6 +19,10 @@ constexpr int kUrlVersion = 1;
 struct ConfigParse {
   Config config;            // the base with every valid field applied
   Diagnostics diagnostics;  // one per rejected field (unknown keys: warnings)
+  // ConfigFromQuery: the link's items that were not taken, as the link spells them ("batch=1e308",
+  // an unknown key, the unread rest of an over-long link), so the page can keep them in the
+  // address bar until the user fixes or drops them.
+  std::vector<std::string> kept_items;
 };
 
 // The defaults the apps open with: kDefaultPreset's model, everything else Config{}.
