@@ -105,6 +105,7 @@ TEST_CASE("Megatron M7: p 4 (1F1B), t 4, SP + selective: the first stage, 4 micr
   c.tp = 4;
   c.pp = 4;
   c.dp = 2;
+  c.grad_accum = 4;  // 4 micro-batches: all 4 stages fill
   c.sp = true;
   c.recompute = Recompute::kSelective;
   const CompatEstimate r = MegatronEstimate(c);
@@ -132,6 +133,7 @@ TEST_CASE("Megatron M8: p 4 interleaved with v 2, t 2, no SP: x (1 + 3/8)") {
   CHECK(r.lines[1].gpu_bytes == 8574720000.0);
   CHECK(r.scope.find("6 micro-batches in flight") != std::string::npos);  // ceil(1.375 x 4)
   c.schedule = Schedule::k1F1B;  // the same without the penalty: 5,939,200,000 x 1.05
+  c.grad_accum = 4;               // (with 4 micro-batches: no discount)
   CHECK(MegatronEstimate(c).lines[1].gpu_bytes == 6236160000.0);
 }
 
@@ -255,16 +257,26 @@ TEST_CASE("Megatron M12: GPT-2 small (tied), t 3 pads 50257 to 50304, s 1024, b 
   CHECK(says_padding);
 }
 
-TEST_CASE("Megatron: p 2 with one micro-batch notes the training log's smaller figure") {
+TEST_CASE("Megatron: fewer micro-batches than 1F1B stages scale the activations by m / p, as training.py's report does") {
+  // Issue 30: 4 micro-batches over 8 stages was reported at 2x (num_microbatches=None).
   Config c = Gpt();
-  c.pp = 2;
-  c.grad_accum = 1;
+  c.pp = 8;
+  c.grad_accum = 8;
+  const double full = MegatronEstimate(c).lines[1].gpu_bytes;
+  c.grad_accum = 4;
   const CompatEstimate r = MegatronEstimate(c);
+  CHECK(r.lines[1].gpu_bytes == doctest::Approx(full * 0.5).epsilon(1e-12));  // min(1, 4/8), pp > 1: no head
+  CHECK(r.scope.find("4 micro-batches in flight (num_microbatches=4)") != std::string::npos);
   bool noted = false;
-  for (const std::string& d : r.departures) noted |= d.find("num_microbatches = 1") != std::string::npos;
+  for (const std::string& d : r.departures) noted |= d.find("passes None") != std::string::npos;
   CHECK(noted);
-  c.grad_accum = 2;  // m >= p: the training log prints the same figure
+  c.grad_accum = 16;  // m >= p: no discount, nothing to say
+  CHECK(MegatronEstimate(c).lines[1].gpu_bytes == full);
   for (const std::string& d : MegatronEstimate(c).departures) CHECK(d.find("num_microbatches") == std::string::npos);
+  c.grad_accum = 1;  // interleaved: the penalty, never the discount
+  c.schedule = Schedule::kInterleaved;
+  c.vpp = 2;
+  CHECK(MegatronEstimate(c).lines[1].gpu_bytes > full);
 }
 
 TEST_CASE("Megatron: with pipeline stages the lines name stage 1, and say when this calculator's table is another") {

@@ -7,8 +7,11 @@
 // kv_channels and ffn_hidden_size defaults, sequence_parallel switched off at tp = 1,
 // expert_tensor_parallel_size = tp, and the vocabulary padded by
 // megatron/training/vocab_utils.py calculate_padded_vocab_size (--make-vocab-size-divisible-by 128).
-// num_microbatches is the report's default None (tools/report_theoretical_memory.py): pp
-// micro-batches in flight on the first stage. The arithmetic runs in doubles in Python's order.
+// num_microbatches is what megatron/training/training.py passes when it prints the report at
+// iteration 1: get_num_microbatches(), the gradient accumulation steps, so a 1F1B pipeline fed
+// fewer micro-batches than it has stages keeps min(m, p) in flight and its activations are
+// scaled by min(1, m / p). (tools/report_theoretical_memory.py passes None: p in flight; said
+// as a departure.) The arithmetic runs in doubles in Python's order.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -36,6 +39,7 @@ struct Args {
   double tp, pp, dp, ep, world_size, vpp;  // vpp 0: None
   bool distributed_optimizer, sequence_parallel, selective;
   double seq_length, micro_batch_size;
+  double num_microbatches;  // get_num_microbatches(): gradient accumulation steps
 };
 
 Args FromConfig(const Config& c) {
@@ -80,6 +84,7 @@ Args FromConfig(const Config& c) {
   a.selective = c.recompute == Recompute::kSelective;
   a.seq_length = static_cast<double>(c.seq);
   a.micro_batch_size = static_cast<double>(c.batch);
+  a.num_microbatches = static_cast<double>(c.grad_accum);
   return a;
 }
 
@@ -138,12 +143,20 @@ double WeightAndOptimizer(const Args& a, double* params_on_shard) {
 }
 
 // The tail both activation functions share: embedding input and dropout for pp micro-batches,
-// the interleaved penalty; num_microbatches is None, so no discount below pp.
+// the interleaved penalty, and without interleaving the discount when fewer micro-batches than
+// stages are in flight: x min(1, num_microbatches / pp).
 double EmbeddingAndSchedule(const Args& a, double memory) {
   memory += 8 * a.seq_length * a.micro_batch_size * a.pp;
   memory += a.seq_length * a.micro_batch_size * a.hidden_size * a.pp;
   if (a.vpp > 0) memory *= 1 + ((a.pp - 1) / (a.pp * a.vpp));
+  if (a.vpp == 0 && a.pp > 1) memory *= std::min(1.0, a.num_microbatches / a.pp);
   return memory;
+}
+
+// "Number of in-flight microbatches" as the report prints it.
+double InFlight(const Args& a) {
+  if (a.vpp > 0) return std::ceil((1 + (a.pp - 1) / (a.pp * a.vpp)) * a.pp);
+  return a.pp > 1 ? std::min(a.num_microbatches, a.pp) : a.pp;
 }
 
 // compute_activation_memory: with sequence parallelism and selective recompute.
@@ -195,11 +208,11 @@ CompatEstimate MegatronEstimate(const Config& c) {
   // Which stage the figures describe: Megatron reports the first, assuming it is the most loaded.
   const std::string p = std::to_string(c.pp);
   const std::string stage = c.pp > 1 ? " (stage 1 of " + p + ")" : "";
-  // Megatron's "Number of in-flight microbatches": ceil(penalty x pp) interleaved, else pp.
-  const double in_flight = a.vpp > 0 ? std::ceil((1 + (a.pp - 1) / (a.pp * a.vpp)) * a.pp) : a.pp;
+  // Megatron's "Number of in-flight microbatches": ceil(penalty x pp) interleaved, else min(m, pp).
+  const double in_flight = InFlight(a);
   r.scope = c.pp > 1 ? "pipeline stage 1 of " + p + ", the first: " + FormatNumber(a.num_layers / a.pp, 2) +
                            " layers, the embedding, " + FormatNumber(in_flight, 0) +
-                           " micro-batches in flight (num_microbatches=None)"
+                           " micro-batches in flight (num_microbatches=" + std::to_string(c.grad_accum) + ")"
                      : "the one pipeline stage: all layers, the embedding and the output layer";
   const std::string bytes = a.distributed_optimizer ? FormatNumber(6 + 12 / a.dp, 4) + " B (6 + 12/dp)" : "18 B";
   r.lines = {
@@ -235,11 +248,12 @@ CompatEstimate MegatronEstimate(const Config& c) {
       "Megatron prints MB = 2^20 bytes",
   };
   if (c.pp > 1 && a.vpp == 0 && c.grad_accum < c.pp) {
-    // training.py's report at iteration 1 passes num_microbatches = get_num_microbatches().
+    // tools/report_theoretical_memory.py, run before training, passes num_microbatches=None.
     const double m_over_p = static_cast<double>(c.grad_accum) / a.pp;
-    r.departures.push_back("the report printed during training passes num_microbatches = " +
-                           std::to_string(c.grad_accum) + " (gradient accumulation), which scales the activations by " +
-                           FormatNumber(m_over_p, 3) + ": " + FormatBytesBoth(act * m_over_p));
+    r.departures.push_back("num_microbatches = " + std::to_string(c.grad_accum) +
+                           " (gradient accumulation), as training.py passes it, scales the activations by " +
+                           FormatNumber(m_over_p, 3) + "; tools/report_theoretical_memory.py passes None and prints " +
+                           FormatBytesBoth(act / m_over_p) + " for them");
   }
   return r;
 }
