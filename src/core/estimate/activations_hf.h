@@ -294,7 +294,12 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const bool fused = !eager && (c.flash_attn || c.framework == Framework::kHfFlash2);
   // K and V: eager and the math path see repeat_kv's copies, one per query head; SDPA's
   // fused kernels (enable_gqa, torch >= 2.5, no padding mask) and flash_attn take the KV heads.
-  const bool expanded = !fused && !m.IsMla() && d.kv < d.a;
+  // One exception, measured (tests/truth/measure.py, llama_block_eager_*_a8_kv1): with one KV
+  // head (MQA) at micro-batch 1, repeat_kv's expand(...).reshape(...) and matmul's reshape to
+  // (b*a, ...) only merge size-1 dimensions, so both stay views of the unexpanded K and V and
+  // no copy is saved; at micro-batch 2 the reshape copies again.
+  const bool mqa_view = eager && d.kv == 1 && d.b == 1;
+  const bool expanded = !fused && !m.IsMla() && d.kv < d.a && !mqa_view;
   const double kv_width = expanded ? w.q : w.kv;
   const double v_width = expanded ? w.q : w.v;
   const char* repeat_note = expanded ? "the paper counts K and V at kv_heads; repeat_kv expands them to every query "
