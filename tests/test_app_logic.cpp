@@ -257,3 +257,17 @@ TEST_CASE("Links: an over-long link is read up to the limit and the rest is kept
   CHECK(s.link_kept.size() < q.size());
   CHECK(q.substr(q.size() - s.link_kept.size()) == s.link_kept);  // kept exactly as written
 }
+
+TEST_CASE("Files: logs go to the OOM reader by name, and any text does while that tab asks for one") {
+  // Issue 28: a dropped .txt went to the weights reader (its first MiB parsed as a header),
+  // and Slurm's .out/.err logs never reached the OOM reader.
+  for (const char* log : {"train.txt", "OOM.LOG", "slurm-4242.out", "job.err", "console.Txt"}) {
+    CHECK(ClassifyFile(log, false) == FileKind::kLogText);
+  }
+  CHECK(ClassifyFile("nohup", false) == FileKind::kWeights);  // sniffed as weights elsewhere
+  CHECK(ClassifyFile("nohup", true) == FileKind::kLogText);   // the OOM tab asked for a log
+  CHECK(ClassifyFile("model.safetensors", true) == FileKind::kWeights);
+  CHECK(ClassifyFile("model.safetensors.index.json", true) == FileKind::kWeights);
+  CHECK(ClassifyFile("config.json", true) == FileKind::kJsonText);
+  CHECK(ClassifyFileName("a.gguf") == FileKind::kWeights);
+}

@@ -114,6 +114,14 @@
 
   function openFile(file) {
     if (typeof window.llmmemOpenText !== "function") return Promise.resolve();
+    // A log (.txt, .log, .out, .err, or anything not named as weights while "Read an OOM" is
+    // open): its end, where the failure is, as bytes (the reader recognises UTF-16).
+    if (window.llmmemWantsLog && window.llmmemWantsLog(file.name)) {
+      var tail = window.llmmemLogTailBytes();
+      return file.slice(Math.max(0, file.size - tail)).arrayBuffer().then(function (buf) {
+        window.llmmemOpenLog(file.name, new Uint8Array(buf));
+      });
+    }
     if (isWeightsName(file.name)) return inspectWeights(file);
     if (file.size > kMaxJsonBytes) {
       window.llmmemReportError("Open " + file.name, "larger than a config.json can be (8 MiB)");

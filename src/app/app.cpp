@@ -51,8 +51,12 @@ void DrawBanners(State& s) {
     ImGui::PushStyleColor(ImGuiCol_Text, b.error ? BadColor() : WarnColor());
     ImGui::PushTextWrapPos(0);
     ImGui::Text("%s: %s", b.title.c_str(), b.text.c_str());
-    for (const core::Diagnostic& d : b.diagnostics)
-      ImGui::BulletText("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
+    for (const core::Diagnostic& d : b.diagnostics) {
+      // Bullet + wrapped text: BulletText does not wrap, and a phone's column clipped it.
+      ImGui::Bullet();
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s%s%s", d.field.c_str(), d.field.empty() ? "" : ": ", d.message.c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     bool dismiss = false;
@@ -447,13 +451,10 @@ void OpenConfigText(const std::string& name, const std::string& text) {
 
 namespace {
 
-// Logs and pasted messages go to the OOM reader, whatever the drop path they arrived by.
+// Logs and pasted messages go to the OOM reader, whatever the drop path they arrived by; with
+// the "Read an OOM" tab open, which asks for one, any file not named as weights or JSON does.
 bool IsLogName(const std::string& name) {
-  auto ends = [&](const char* x) {
-    const std::string suffix = x;
-    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  return ends(".txt") || ends(".log") || ends(".TXT") || ends(".LOG");
+  return ClassifyFile(name, g_state && g_state->tab == kTabOom) == FileKind::kLogText;
 }
 
 }  // namespace
@@ -468,6 +469,8 @@ void OpenOomText(const std::string&, const std::string& text) {
   s.select_tab = true;
   s.view_dirty = true;
 }
+
+bool WantsLogText(const std::string& name) { return IsLogName(name); }
 
 void OpenText(const std::string& name, const std::string& text) {
   if (!g_state) return;
@@ -519,7 +522,10 @@ void OpenPath(const std::string& path) {
     return;
   }
   if (IsLogName(path)) {
-    const FilePrefix p = s.hooks.read_range(path, 0, core::kOomMaxTextBytes);
+    // The failure sits at a log's end: read its last kOomBoxMaxBytes.
+    const FilePrefix size = s.hooks.read_range(path, 0, 0);
+    const uint64_t from = size.file_size > kOomBoxMaxBytes ? size.file_size - kOomBoxMaxBytes : 0;
+    const FilePrefix p = size.ok ? s.hooks.read_range(path, from, kOomBoxMaxBytes) : size;
     if (!p.ok)
       ReportError("Open " + path, p.error);
     else

@@ -94,6 +94,9 @@ void AddFont(const std::string& name, const uint8_t* data, size_t size);
 void OpenConfigText(const std::string& name, const std::string& text);
 // A .json: a Hugging Face config.json is imported as the model, otherwise it is taken as an
 // llmmem configuration.
+// True when a file of this name is read as a log on the "Read an OOM" tab (weights.h
+// ClassifyFile, with that tab open or not): the page then hands over its end (OpenOomText).
+bool WantsLogText(const std::string& name);
 void OpenText(const std::string& name, const std::string& text);
 // The first `size` bytes of a weights file of `file_size` bytes (as much as the header
 // needs): shows the exact parameter count and bytes per dtype.

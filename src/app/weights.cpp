@@ -21,11 +21,18 @@ bool EndsWith(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-FileKind ClassifyFileName(const std::string& name) {
-  if (EndsWith(name, ".index.json")) return FileKind::kWeights;
-  if (EndsWith(name, ".json")) return FileKind::kJsonText;
-  return FileKind::kWeights;
+FileKind ClassifyFile(const std::string& name, bool oom_tab_open) {
+  const std::string& lower = name;  // EndsWith ignores case
+  if (EndsWith(lower, ".index.json")) return FileKind::kWeights;
+  if (EndsWith(lower, ".json")) return FileKind::kJsonText;
+  for (const char* log : {".txt", ".log", ".out", ".err"})
+    if (EndsWith(lower, log)) return FileKind::kLogText;
+  bool weights_name = false;
+  for (const char* w : {".safetensors", ".gguf", ".bin", ".pt", ".pth"}) weights_name |= EndsWith(lower, w);
+  return oom_tab_open && !weights_name ? FileKind::kLogText : FileKind::kWeights;
 }
+
+FileKind ClassifyFileName(const std::string& name) { return ClassifyFile(name, false); }
 
 bool LooksLikeHfConfig(const std::string& text) {
   const core::JsonParseResult j = core::ParseJson(text);

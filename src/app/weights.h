@@ -19,8 +19,13 @@ namespace llmmem::app {
 enum class FileKind {
   kJsonText,  // a .json that is not an index: a Hugging Face config.json or an llmmem config
   kWeights,   // .safetensors, .gguf, model.safetensors.index.json, or anything else (sniffed)
+  kLogText,   // a log or a saved message: read on the "Read an OOM" tab, from its end
 };
-FileKind ClassifyFileName(const std::string& name);
+// By the name's ending: .txt, .log, .out and .err (any case; Slurm writes .out/.err) are logs.
+// With the "Read an OOM" tab open, which asks for a log, any file that is not named as weights
+// or JSON is one too.
+FileKind ClassifyFile(const std::string& name, bool oom_tab_open);
+FileKind ClassifyFileName(const std::string& name);  // ClassifyFile(name, false)
 
 // True when a parsed JSON text looks like a Hugging Face config.json (model_type or
 // architectures), false for an llmmem configuration.

@@ -39,6 +39,7 @@
 
 #include "app/app.h"
 #include "app/gl_min.h"
+#include "app/oom_view.h"
 #include "core/config/config_json.h"
 #include "core/estimate/estimate.h"
 #include "imgui.h"
@@ -199,6 +200,22 @@ EM_JS(void, JsInstallFileHooks, (), {
     _llmmem_open_text(n, t, bytes.length);
     _llmmem_free(n);
     _llmmem_free(t);
+  };
+  // A log (app::WantsLogText): boot.js reads its last llmmemLogTailBytes() bytes and hands them
+  // over as they are (a UTF-16 log stays UTF-16 for the reader to recognise).
+  window.llmmemWantsLog = function(name) {
+    var n = putString(name);
+    var yes = _llmmem_wants_log(n);
+    _llmmem_free(n);
+    return yes !== 0;
+  };
+  window.llmmemLogTailBytes = function() { return _llmmem_log_tail_bytes(); };
+  window.llmmemOpenLog = function(name, bytes) {
+    var n = putString(name);
+    var b = put(bytes);
+    _llmmem_open_log(n, b, bytes.length);
+    _llmmem_free(n);
+    _llmmem_free(b);
   };
   window.llmmemOpenWeights = function(name, bytes, fileSize) {
     var n = putString(name);
@@ -470,6 +487,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_free(void* p) { std::free(p); }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const char* text, int size) {
   llmmem::app::OpenText(name, std::string(text, size > 0 ? static_cast<size_t>(size) : 0));
+  Wake();
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_wants_log(const char* name) { return llmmem::app::WantsLogText(name) ? 1 : 0; }
+extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_log_tail_bytes() { return static_cast<int>(llmmem::app::kOomBoxMaxBytes); }
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_log(const char* name, const char* data, int size) {
+  llmmem::app::OpenOomText(name, std::string(data, size > 0 ? static_cast<size_t>(size) : 0));
   Wake();
 }
 
