@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/hub/hub_api.h"
+#include "core/hub/hub_budget.h"
 #include "core/hub/hub_model.h"
 #include "core/hub/hub_ref.h"
 #include "weight_file_builders.h"
@@ -28,7 +29,7 @@ TEST_CASE("Hub refs: ids, id@rev and URLs") {
   REQUIRE(p.ok);
   CHECK(p.ref.repo_id == "meta-llama/Llama-3.1-8B");
   CHECK(p.ref.revision == "refs/pr/1");
-  p = ParseHubRef("https://hf-mirror.com/org/m/blob/main/sub/model.safetensors?download=true");
+  p = ParseHubRef("https://hf-mirror.com/org/m/blob/main/sub/model.safetensors?download=true", "https://hf-mirror.com");
   REQUIRE(p.ok);
   CHECK(p.ref.repo_id == "org/m");
   CHECK(p.ref.file == "sub/model.safetensors");
@@ -123,7 +124,7 @@ TEST_CASE("Hub files: index first, then one safetensors, then GGUF") {
 }
 
 TEST_CASE("Hub errors are sentences") {
-  CHECK(HubErrorMessage(401, "org/m", "config.json").find("gated") != std::string::npos);
+  CHECK(HubErrorMessage(401, "org/m", "config.json").find("private") != std::string::npos);
   CHECK(HubErrorMessage(404, "org/m", "config.json").find("not found") != std::string::npos);
   CHECK(HubErrorMessage(429, "org/m", "config.json").find("rate") != std::string::npos);
   CHECK(HubErrorMessage(0, "org/m", "config.json", "timed out").find("timed out") != std::string::npos);
@@ -220,4 +221,154 @@ TEST_CASE("Hub files: a GGUF split in parts is read whole") {
   CHECK(p.gguf_parts.empty());
   CHECK(p.note.find("split in 3 parts") != std::string::npos);
   CHECK(PlanHubFiles({{"m-Q2_K.gguf", 3}}).gguf_parts.empty());
+}
+
+// Issue 28, third hostile pass: the Hub client's budget, names, hosts, secrets, errors.
+
+TEST_CASE("Hub budget: requests, bytes, wall time, shards and split parts, one sentence each") {
+  const HubBudgetLimits l = HubBudgetFor(2000);
+  CHECK(l.max_wall_ms == kHubWallTimeouts * 2000);
+  CHECK(HubBudgetFor(0).max_wall_ms == kHubWallTimeouts * 30000);
+  HubBudget b(l, 1000);
+  for (int64_t i = 0; i < l.max_requests; ++i) REQUIRE(b.Request(1000));
+  CHECK_FALSE(b.Request(1000));
+  CHECK(b.error().find("at most 2048 requests") != std::string::npos);
+  CHECK_FALSE(b.Bytes(0));  // once spent, spent
+  HubBudget t(l, 1000);
+  CHECK(t.Request(1000 + l.max_wall_ms - 1));
+  CHECK_FALSE(t.Time(1000 + l.max_wall_ms));
+  CHECK(t.error().find("longer than 12 s in all") != std::string::npos);
+  HubBudget bytes(l, 0);
+  CHECK(bytes.Bytes(l.max_bytes - 1));
+  CHECK(bytes.Bytes(1));
+  CHECK_FALSE(bytes.Bytes(1));
+  CHECK(bytes.error().find("512 MiB") != std::string::npos);
+  HubBudget parts(l, 0);
+  CHECK(parts.SplitParts(l.max_split_parts));
+  CHECK(parts.Shards(l.max_shards));
+  CHECK_FALSE(parts.SplitParts(99999));
+  CHECK(parts.error().find("split in 99999 parts; at most 512") != std::string::npos);
+  HubBudget shards(l, 0);
+  CHECK_FALSE(shards.Shards(513));
+  CHECK(shards.error().find("513 shards") != std::string::npos);
+}
+
+TEST_CASE("Hub header sum: headers added one at a time equal all of them combined") {
+  using namespace llmmem::test::weight_files;
+  const std::string a = Safetensors(R"({"a":{"dtype":"BF16","shape":[10,10],"data_offsets":[0,200]}})", 200);
+  const std::string b = Safetensors(R"({"b":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", 16);
+  const std::vector<WeightHeaderResult> all = {ParseWeightHeader(a, a.size()), ParseWeightHeader(b, b.size()),
+                                               ParseWeightHeader(a, a.size())};
+  HubHeaderSum sum;
+  for (const WeightHeaderResult& h : all) REQUIRE(sum.Add(h));
+  const WeightHeaderResult whole = CombineWeightHeaders(all);
+  CHECK(sum.count() == 3);
+  CHECK(sum.total().parameter_count == whole.parameter_count);
+  CHECK(sum.total().weight_bytes == whole.weight_bytes);
+  CHECK(sum.total().tensor_count == whole.tensor_count);
+  CHECK(sum.total().by_type.size() == whole.by_type.size());
+  WeightHeaderResult cut = ParseWeightHeader(a.substr(0, 12), a.size());
+  CHECK_FALSE(sum.Add(cut));
+  CHECK_FALSE(sum.error().empty());
+}
+
+TEST_CASE("Hub names: every name from the Hub is a path inside the repo") {
+  for (const char* good : {"model.safetensors", "sub/dir/model-00001-of-00002.safetensors", "a..b.gguf", "refs/pr/1",
+                           ".gitattributes", "x%20y.gguf"}) {
+    INFO(good);
+    CHECK(HubPathProblem(good).empty());
+  }
+  const std::string nul("a\0b.safetensors", 15);
+  for (const std::string& bad :
+       {std::string("../x.safetensors"), std::string("a/../../b.safetensors"), std::string("/etc/passwd"),
+        std::string("a\\..\\b.safetensors"), std::string("%2e%2e/x.safetensors"), std::string("%2E%2e/x"),
+        std::string("a/%2f/b"), std::string("./x"), std::string("a//b"), std::string("a/"), std::string("C:x.gguf"),
+        std::string("a\nb"), nul, std::string("")}) {
+    INFO(bad);
+    CHECK_FALSE(HubPathProblem(bad).empty());
+  }
+  CHECK(HubPathProblem("../x").find("not a path inside the repo") != std::string::npos);
+  // The listing's names: a climbing GGUF name is never chosen, and the skip is said.
+  HubFilePlan p = PlanHubFiles({{"../../other/m-Q4_K_M.gguf", 5}, {"m-Q8_0.gguf", 8}});
+  CHECK(p.weights_file == "m-Q8_0.gguf");
+  REQUIRE(p.gguf_files.size() == 1);
+  CHECK(p.note.find("skipped") != std::string::npos);
+  p = PlanHubFiles({{"config.json", 1}, {"/abs/model.safetensors", 5}});
+  CHECK(p.kind == HubWeightKind::kNone);
+  // A revision or file from a URL is a cache path too.
+  CHECK_FALSE(ParseHubRef("org/m@../../../etc").ok);
+  CHECK_FALSE(ParseHubRef("https://huggingface.co/org/m/blob/main/..%2F..%2Fx.gguf").ok);
+  CHECK(ParseHubRef("org/m@refs/pr/1").ok);
+}
+
+TEST_CASE("Hub refs: a URL's host must be the endpoint's") {
+  CHECK_FALSE(ParseHubRef("https://evil.example/org/name").ok);
+  CHECK(ParseHubRef("https://evil.example/org/name").error.find("evil.example") != std::string::npos);
+  CHECK_FALSE(ParseHubRef("https://huggingface.co@evil.example/org/name").ok);
+  CHECK(ParseHubRef("https://huggingface.co/org/name").ok);
+  CHECK(ParseHubRef("https://HF.co/org/name").ok);
+  CHECK(ParseHubRef("https://huggingface.co:443/org/name").ok);
+  CHECK(ParseHubRef("org/name", "http://127.0.0.1:8080").ok);  // an id names no host
+  CHECK(ParseHubRef("http://127.0.0.1:8080/org/name/tree/main", "http://127.0.0.1:8080").ok);
+  CHECK_FALSE(ParseHubRef("http://127.0.0.1:9999/org/name", "http://127.0.0.1:8080").ok);
+  CHECK_FALSE(ParseHubRef("https://huggingface.co/org/name", "http://127.0.0.1:8080").ok);
+  // A mirror of huggingface.co serves the same ids: huggingface.co URLs are taken there.
+  CHECK(ParseHubRef("https://huggingface.co/org/name", "https://hf-mirror.com").ok);
+  CHECK(ParseHubRef("https://hf-mirror.com/org/name", "https://hf-mirror.com").ok);
+  CHECK_FALSE(ParseHubRef("https://hf-mirror.com/org/name").ok);
+}
+
+TEST_CASE("Hub secrets: HF_TOKEN and HF_ENDPOINT checked, never repeated") {
+  CHECK(HubTokenProblem("").empty());
+  CHECK(HubTokenProblem("hf_AbCdEf0123456789").empty());
+  for (const char* bad : {"hf_abc\r\nX-Injected: 1", "hf_abc def", "hf_abc\t", "hf_\xc3\xa9"}) {
+    INFO(bad);
+    const std::string why = HubTokenProblem(bad);
+    CHECK_FALSE(why.empty());
+    CHECK(why.find("HF_TOKEN") != std::string::npos);
+    CHECK(why.find("hf_abc") == std::string::npos);
+    CHECK(why.find("Injected") == std::string::npos);
+  }
+  std::string error;
+  CHECK(HubEndpoint("https://someone:s3cret@mirror.example/", &error) == "https://mirror.example");
+  CHECK(error.find("password") != std::string::npos);
+  CHECK(error.find("s3cret") == std::string::npos);
+  CHECK(error.find("someone") == std::string::npos);
+  error.clear();
+  CHECK(HubEndpoint("https://mirror.example", &error) == "https://mirror.example");
+  CHECK(error.empty());
+  for (const char* bad : {"https://", "https:///x", "https://host?x=1", "https://host#f", "file:///etc"}) {
+    INFO(bad);
+    error.clear();
+    CHECK(HubEndpoint(bad, &error) == kHubDefaultEndpoint);
+    CHECK_FALSE(error.empty());
+  }
+}
+
+TEST_CASE("Hub errors: 401, 403 and 404 told apart as the Hub tells them") {
+  auto message = [](int status, const char* code, bool token, const char* said = "") {
+    HubFailure f;
+    f.status = status;
+    f.error_code = code;
+    f.error_message = said;
+    f.token_sent = token;
+    return HubErrorMessage(f, "org/m", "model info");
+  };
+  auto has = [](const std::string& text, const char* part) { return text.find(part) != std::string::npos; };
+  CHECK(has(message(401, "GatedRepo", false), "is gated (HTTP 401)"));
+  CHECK(has(message(401, "GatedRepo", false), "HF_TOKEN"));
+  CHECK(has(message(403, "GatedRepo", true), "not been granted access (HTTP 403)"));
+  CHECK(has(message(401, "RepoNotFound", false), "no such repo, or it is private (HTTP 401)"));
+  CHECK_FALSE(has(message(401, "RepoNotFound", false), "gated (HTTP"));
+  CHECK(has(message(404, "RepoNotFound", true), "the token given has no access to it (HTTP 404)"));
+  CHECK(has(message(401, "", false), "no such repo, or it is private"));
+  const std::string refused = message(401, "", true, "Invalid credentials in Authorization header");
+  CHECK(has(refused, "refused the access token (HTTP 401)"));
+  CHECK(has(refused, "Invalid credentials"));
+  CHECK(has(message(403, "", true, "no scope"), "no permission"));
+  CHECK(has(message(404, "RevisionNotFound", false, "Invalid rev id: x"), "revision is not in the repo (HTTP 404)"));
+  CHECK(has(message(404, "EntryNotFound", false), "file is not in the repo"));
+  CHECK(has(message(404, "", false), "not found (HTTP 404)"));
+  // The Hub's message is shown terminal-safe and bounded.
+  CHECK_FALSE(has(message(403, "", true, "\x1b]0;pwned\x07"), "\x1b"));
 }

@@ -28,7 +28,7 @@ std::string Endpoint(const HubView& v) {
 
 void StartLoad(State& s, const std::string& ref, const std::string& gguf_file) {
   HubView& v = s.hub;
-  const core::HubRefParse p = core::ParseHubRef(ref);
+  const core::HubRefParse p = core::ParseHubRef(ref, Endpoint(v));
   if (!p.ok) {
     v.error = p.error;
     return;

@@ -1,20 +1,30 @@
 // The JS API's Hub functions (issue 15): the pure parts of loading a Hugging Face model,
 // for web/hub.js, which does the fetching (the browser's fetch(), or node's). JSON text out.
-//   hubParseRef(text) -> {ok, repo_id, revision, file, text, error}
+//   hubParseRef(text, endpoint) -> {ok, repo_id, revision, file, text, error} (a URL's host
+//     must be the endpoint's, see core::ParseHubRef)
+//   hubTokenProblem(token) -> "" or why it cannot be sent (never repeating it)
 //   hubEndpoint(value) -> {endpoint, error}      hubMirrors() -> [{name, endpoint}]
 //   hubFileUrl(endpoint, repoId, revision, file), hubApiUrl(endpoint, repoId, revision),
 //   hubSearchUrl(endpoint, query, limit) -> URL text (huggingface_hub's layout)
 //   hubPlan(infoText, chosenGguf) -> {ok, error, info: {...}, plan: {has_config, kind,
 //     weights_file, gguf_files: [{name, size}], gguf_parts: [a split GGUF's parts], note}}
 //   hubReadSearch(text) -> {ok, error, hits: [{id, downloads, parameters}]}
-//   hubErrorMessage(status, repoId, what, transport) -> a sentence
-//   hubIndexShards(bytes of model.safetensors.index.json) -> {ok, error, shard_files}
+//   hubErrorMessage(status, repoId, what, transport, errorCode, errorMessage, tokenSent) ->
+//     a sentence (errorCode/errorMessage: the Hub's X-Error-Code / X-Error-Message headers)
+//   hubIndexShards(bytes of model.safetensors.index.json) -> {ok, error, shard_files}: every
+//     shard name a path inside the repo (core::HubPathProblem), else ok false
+//   new HubBudget(timeoutMs, nowMs): the load's budget (core/hub/hub_budget.h), the same as
+//     the CLI's: request(nowMs), time(nowMs), bytes(n), shards(n), splitParts(n) -> "" or the
+//     sentence that stops the load; limits() -> {max_requests, max_bytes, max_wall_ms,
+//     max_shards, max_split_parts}; requests(), received(). Call delete() when done.
+//   new HubHeaderSum(): add(bytes, fileSize, fileName) -> "" or why the header cannot be
+//     added (parsed by name as hubInspectHeader); count(). Each header is summed and its bytes
+//     dropped, so the page holds one header at a time. delete() when done.
 //   hubInspectHeader(bytes, fileSize, fileName) -> as inspectWeightHeader, the format by name
-//   hubBuildModel(request, headers) -> {ok, error, config, approximate, model_type, dtype,
+//   hubBuildModel(request, sum) -> {ok, error, config, approximate, model_type, dtype,
 //     stored_bytes, provenance: [...], diagnostics}: request {name, config_text (absent: no
-//     config.json), config_source, info_text, info_source, weights_file, weights_source,
-//     index_text}; headers [{bytes: Uint8Array (a header's first bytes), size: file size}],
-//     each complete per inspectWeightHeader.
+//     config.json), config_source, info_text, info_source, weights_file, weights_source};
+//     sum: a HubHeaderSum of the weight headers (none added: no weights were read).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -22,6 +32,7 @@
 
 #include "core/config/config_json.h"
 #include "core/hub/hub_api.h"
+#include "core/hub/hub_budget.h"
 #include "core/hub/hub_model.h"
 #include "core/hub/hub_ref.h"
 #include "core/io/json.h"
@@ -33,8 +44,8 @@ namespace {
 using core::Json;
 using emscripten::val;
 
-std::string ParseRef(const std::string& text) {
-  const core::HubRefParse p = core::ParseHubRef(text);
+std::string ParseRef(const std::string& text, const std::string& endpoint) {
+  const core::HubRefParse p = core::ParseHubRef(text, endpoint);
   Json j(Json::Object{});
   j["ok"] = Json(p.ok);
   if (p.ok) {
@@ -144,6 +155,13 @@ std::string IndexShards(const std::string& bytes) {
   const bool ok = r.ok() && r.format == core::WeightFormat::kSafetensorsIndex;
   j["ok"] = Json(ok);
   j["error"] = Json(ok ? "" : r.message.empty() ? "not a model.safetensors.index.json" : r.message);
+  std::string bad;
+  for (const std::string& f : r.index.shard_files)
+    if (bad.empty()) bad = core::HubPathProblem(f);
+  if (!bad.empty()) {
+    j["ok"] = Json(false);
+    j["error"] = Json("the index names a shard that " + bad + "; refused");
+  }
   Json::Array files;
   for (const std::string& f : r.index.shard_files) files.push_back(Json(f));
   j["shard_files"] = Json(std::move(files));
@@ -153,7 +171,7 @@ std::string IndexShards(const std::string& bytes) {
 // inspectWeightHeader with the format taken from the file's name (the plan chose the file
 // by it): a safetensors header's length is judged from its first 8 bytes alone, so a
 // header over 100 MB is refused before anything more is fetched.
-std::string InspectHeader(const std::string& bytes, double file_size, const std::string& name) {
+core::WeightHeaderResult ParseByName(const std::string& bytes, double file_size, const std::string& name) {
   const uint64_t size = file_size >= static_cast<double>(bytes.size()) && file_size < 9e15
                             ? static_cast<uint64_t>(file_size)
                             : bytes.size();
@@ -162,56 +180,100 @@ std::string InspectHeader(const std::string& bytes, double file_size, const std:
     const std::string s(suffix);
     return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
   };
-  if (ends(".safetensors"))
-    return core::WeightHeaderToJson(core::ParseSafetensorsHeader(data, bytes.size(), size)).Dump();
-  if (ends(".gguf") || ends(".GGUF"))
-    return core::WeightHeaderToJson(core::ParseGgufHeader(data, bytes.size(), size)).Dump();
-  return core::WeightHeaderToJson(core::ParseWeightHeader(data, bytes.size(), size)).Dump();
+  if (ends(".safetensors")) return core::ParseSafetensorsHeader(data, bytes.size(), size);
+  if (ends(".gguf") || ends(".GGUF")) return core::ParseGgufHeader(data, bytes.size(), size);
+  return core::ParseWeightHeader(data, bytes.size(), size);
 }
 
-std::string ErrorMessage(int status, const std::string& id, const std::string& what, const std::string& transport) {
-  return core::HubErrorMessage(status, id, what, transport);
+std::string InspectHeader(const std::string& bytes, double file_size, const std::string& name) {
+  return core::WeightHeaderToJson(ParseByName(bytes, file_size, name)).Dump();
 }
+
+std::string ErrorMessage(int status, const std::string& id, const std::string& what, const std::string& transport,
+                         const std::string& code, const std::string& message, bool token_sent) {
+  core::HubFailure f;
+  f.status = status;
+  f.transport = transport;
+  f.error_code = code;
+  f.error_message = message;
+  f.token_sent = token_sent;
+  return core::HubErrorMessage(f, id, what);
+}
+
+std::string TokenProblem(const std::string& token) { return core::HubTokenProblem(token, "the access token"); }
+
+int64_t Ms(double v) { return v > 0 && v < 9e15 ? static_cast<int64_t>(v) : 0; }
+uint64_t Count(double v) { return v > 0 && v < 9e15 ? static_cast<uint64_t>(v) : 0; }
+
+// core::HubBudget for the page: each call answers "" or the sentence that stops the load.
+class JsHubBudget {
+ public:
+  JsHubBudget(double timeout_ms, double now_ms) : b_(core::HubBudgetFor(Ms(timeout_ms)), Ms(now_ms)) {}
+  std::string Request(double now_ms) { return b_.Request(Ms(now_ms)) ? "" : b_.error(); }
+  std::string Time(double now_ms) { return b_.Time(Ms(now_ms)) ? "" : b_.error(); }
+  std::string Bytes(double n) { return b_.Bytes(Count(n)) ? "" : b_.error(); }
+  std::string Shards(double n) { return b_.Shards(static_cast<int64_t>(Count(n))) ? "" : b_.error(); }
+  std::string SplitParts(double n) { return b_.SplitParts(static_cast<int64_t>(Count(n))) ? "" : b_.error(); }
+  double Requests() const { return static_cast<double>(b_.requests()); }
+  double Received() const { return static_cast<double>(b_.bytes()); }
+  std::string Limits() const {
+    const core::HubBudgetLimits& l = b_.limits();
+    Json j(Json::Object{});
+    j["max_requests"] = Json(static_cast<double>(l.max_requests));
+    j["max_bytes"] = Json(static_cast<double>(l.max_bytes));
+    j["max_wall_ms"] = Json(static_cast<double>(l.max_wall_ms));
+    j["max_shards"] = Json(static_cast<double>(l.max_shards));
+    j["max_split_parts"] = Json(static_cast<double>(l.max_split_parts));
+    return j.Dump();
+  }
+
+ private:
+  core::HubBudget b_;
+};
+
+// core::HubHeaderSum for the page: one header's bytes in, summed, dropped.
+class JsHeaderSum {
+ public:
+  std::string Add(const std::string& bytes, double file_size, const std::string& name) {
+    const core::WeightHeaderResult h = ParseByName(bytes, file_size, name);
+    if (!h.ok())
+      return "the weights header of " + name + " could not be read: " +
+             (h.message.empty() ? std::string("it is incomplete") : h.message);
+    return sum_.Add(h) ? "" : sum_.error();
+  }
+  double Count() const { return static_cast<double>(sum_.count()); }
+  const core::HubHeaderSum& sum() const { return sum_; }
+
+ private:
+  core::HubHeaderSum sum_;
+};
 
 std::string Str(const val& o, const char* key) {
   const val v = o[key];
   return v.isString() ? v.as<std::string>() : std::string();
 }
 
-std::string BuildModel(val request, val headers) {
+std::string BuildModel(val request, const JsHeaderSum& headers) {
   Json out(Json::Object{});
   auto fail = [&](const std::string& why) {
     out["ok"] = Json(false);
     out["error"] = Json(why);
     return out.Dump();
   };
-  if (request.typeOf().as<std::string>() != "object" || request.isNull() || !headers["length"].isNumber())
-    return fail("hubBuildModel(request, headers): an object and an array");
+  if (request.typeOf().as<std::string>() != "object" || request.isNull())
+    return fail("hubBuildModel(request, sum): an object and a HubHeaderSum");
   const std::string config_text = Str(request, "config_text");
   const bool has_config = request["config_text"].isString();
-  // Each shard's header, parsed from its first bytes; then summed.
-  std::vector<core::WeightHeaderResult> shards;
-  const int n = headers["length"].as<int>();
-  for (int i = 0; i < n && i < 512; ++i) {
-    const val h = headers[i];
-    const std::string bytes = h["bytes"].as<std::string>();
-    const double size = h["size"].isNumber() ? h["size"].as<double>() : static_cast<double>(bytes.size());
-    shards.push_back(core::ParseWeightHeader(
-        bytes, size >= bytes.size() && size < 9e15 ? static_cast<uint64_t>(size) : bytes.size()));
-    if (!shards.back().ok()) {
-      return fail("the weights header could not be read: " +
-                  (shards.back().message.empty() ? std::string("it is incomplete") : shards.back().message));
-    }
-  }
-  core::WeightHeaderResult weights;
-  if (!shards.empty()) weights = shards.size() == 1 ? shards[0] : core::CombineWeightHeaders(shards);
+  const core::HubHeaderSum& sum = headers.sum();
+  if (!sum.error().empty()) return fail("the weights header could not be read: " + sum.error());
+  const core::WeightHeaderResult& weights = sum.total();
   core::HubInfoParse info;
   if (request["info_text"].isString()) info = core::ReadHubModelInfo(Str(request, "info_text"));
   core::HubModelInput in;
   in.name = Str(request, "name");
   in.config_text = has_config ? &config_text : nullptr;
   in.config_source = Str(request, "config_source");
-  in.weights = shards.empty() ? nullptr : &weights;
+  in.weights = sum.count() == 0 ? nullptr : &weights;
   in.weights_file = Str(request, "weights_file");
   in.weights_source = Str(request, "weights_source");
   in.info = info.ok ? &info.info : nullptr;
@@ -255,4 +317,19 @@ EMSCRIPTEN_BINDINGS(llmmem_hub) {
   emscripten::function("hubIndexShards", &IndexShards);
   emscripten::function("hubInspectHeader", &InspectHeader);
   emscripten::function("hubBuildModel", &BuildModel);
+  emscripten::function("hubTokenProblem", &TokenProblem);
+  emscripten::class_<JsHubBudget>("HubBudget")
+      .constructor<double, double>()
+      .function("request", &JsHubBudget::Request)
+      .function("time", &JsHubBudget::Time)
+      .function("bytes", &JsHubBudget::Bytes)
+      .function("shards", &JsHubBudget::Shards)
+      .function("splitParts", &JsHubBudget::SplitParts)
+      .function("requests", &JsHubBudget::Requests)
+      .function("received", &JsHubBudget::Received)
+      .function("limits", &JsHubBudget::Limits);
+  emscripten::class_<JsHeaderSum>("HubHeaderSum")
+      .constructor<>()
+      .function("add", &JsHeaderSum::Add)
+      .function("count", &JsHeaderSum::Count);
 }

@@ -10,13 +10,14 @@ namespace llmmem::cli {
 
 HubModelLoad LoadHubForCli(const std::string& text, const std::string& gguf_file) {
   HubModelLoad out;
-  const core::HubRefParse ref = core::ParseHubRef(text);
+  std::vector<std::string> notes;
+  net::HubLoadOptions options = net::HubOptionsFromEnv(&notes);
+  // A URL's host is checked against the endpoint (HF_ENDPOINT) the model will come from.
+  const core::HubRefParse ref = core::ParseHubRef(text, options.endpoint);
   if (!ref.ok) {
     out.error = ref.error;
     return out;
   }
-  std::vector<std::string> notes;
-  net::HubLoadOptions options = net::HubOptionsFromEnv(&notes);
   options.gguf_file = !gguf_file.empty() ? gguf_file : ref.ref.file;
   const net::HubLoad load = net::LoadHubModel(ref.ref, options);
   out.provenance = notes;

@@ -10,7 +10,8 @@ namespace llmmem::net {
 
 struct HttpRequest {
   std::string url;
-  std::string token;         // sent as "Authorization: Bearer" to the URL's host only
+  std::string token;         // sent as "Authorization: Bearer" to the URL's host only;
+                             // one with a byte outside visible ASCII is never sent
   int64_t range_begin = -1;  // >= 0: "Range: bytes=begin-end" (inclusive)
   int64_t range_end = -1;
   uint64_t max_bytes = 1 << 20;
@@ -23,6 +24,8 @@ struct HttpResponse {
   std::string body;
   uint64_t total_size = 0;  // Content-Range's total on a 206, else the body's size
   bool capped = false;      // the body was larger than max_bytes
+  std::string error_code;     // the Hub's X-Error-Code header (GatedRepo, RepoNotFound, ...)
+  std::string error_message;  // its X-Error-Message header
   std::string error;        // transport failure, as a sentence
 };
 

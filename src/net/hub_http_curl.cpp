@@ -4,7 +4,11 @@
 // huggingface_hub's requests session does, so the token never reaches the CDN.
 #include <curl/curl.h>
 
+#include <strings.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "net/hub_http.h"
@@ -17,7 +21,19 @@ struct Sink {
   uint64_t cap;
   bool capped = false;
   uint64_t range_total = 0;
+  HttpResponse* response = nullptr;
 };
+
+// "Name: value\r\n" -> value when the name matches (case-insensitive), bounded.
+bool HeaderValue(const std::string& line, const char* name, std::string* value) {
+  const size_t n = std::strlen(name);
+  if (line.size() <= n || line[n] != ':' || strncasecmp(line.c_str(), name, n) != 0) return false;
+  size_t a = n + 1, b = line.size();
+  while (a < b && line[a] == ' ') ++a;
+  while (b > a && (line[b - 1] == '\r' || line[b - 1] == '\n' || line[b - 1] == ' ')) --b;
+  *value = line.substr(a, std::min<size_t>(b - a, 1000));
+  return true;
+}
 
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
   Sink* s = static_cast<Sink*>(user);
@@ -34,6 +50,13 @@ size_t OnBody(char* data, size_t size, size_t n, void* user) {
 size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   Sink* s = static_cast<Sink*>(user);
   const std::string line(data, size * n);
+  // A redirect's headers come first: each answer's status line starts a fresh set.
+  if (line.compare(0, 5, "HTTP/") == 0) {
+    s->response->error_code.clear();
+    s->response->error_message.clear();
+  }
+  HeaderValue(line, "X-Error-Code", &s->response->error_code);
+  HeaderValue(line, "X-Error-Message", &s->response->error_message);
   if (line.size() > 14 && (line.compare(0, 14, "Content-Range:") == 0 || line.compare(0, 14, "content-range:") == 0)) {
     const size_t slash = line.find('/');
     if (slash != std::string::npos) s->range_total = std::strtoull(line.c_str() + slash + 1, nullptr, 10);
@@ -54,7 +77,15 @@ HttpResponse HttpGet(const HttpRequest& q) {
     r.error = "libcurl could not start";
     return r;
   }
+  for (char c : q.token) {
+    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+      r.error = "the access token has a character that cannot go into a header; it was not sent";
+      curl_easy_cleanup(curl);
+      return r;
+    }
+  }
   Sink sink{&r.body, q.max_bytes};
+  sink.response = &r;
   curl_slist* headers = nullptr;
   if (!q.token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + q.token).c_str());
   const std::string range = std::to_string(q.range_begin) + "-" + std::to_string(q.range_end);

@@ -1,8 +1,10 @@
 // The Hub loader: cache first, then bounded requests; see hub_loader.h.
 #include "net/hub_loader.h"
 
+#include <chrono>
 #include <cstdlib>
 
+#include "core/hub/hub_budget.h"
 #include "core/io/json.h"
 #include "io/bounded_file.h"
 #include "net/hub_cache.h"
@@ -13,7 +15,57 @@ namespace {
 
 constexpr uint64_t kApiMaxBytes = 16u << 20;    // a model_info answer with thousands of siblings
 constexpr uint64_t kRangeChunkMax = 16u << 20;  // one Range request of a header
-constexpr size_t kMaxShards = 512;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// One request under the load's budget (core/hub/hub_budget.h): refused once it is spent;
+// its byte cap and its timeout are what is left of the budget's bytes and wall time, so
+// the last request cannot overrun them.
+HttpResponse BudgetedGet(HttpRequest q, core::HubBudget& budget, bool* over_budget) {
+  *over_budget = false;
+  const int64_t start = NowMs();
+  if (!budget.Request(start)) {
+    *over_budget = true;
+    return HttpResponse{};
+  }
+  const uint64_t bytes_left = budget.limits().max_bytes - budget.bytes();
+  const bool bytes_bound = bytes_left < q.max_bytes;
+  if (bytes_bound) q.max_bytes = bytes_left;
+  const int64_t wall_left = budget.limits().max_wall_ms - (start - budget.start_ms());
+  const bool wall_bound = budget.limits().max_wall_ms > 0 && wall_left < q.timeout_ms;
+  if (wall_bound) q.timeout_ms = static_cast<long>(std::max<int64_t>(wall_left, 1));
+  HttpResponse r = HttpGet(q);
+  budget.Bytes(r.body.size());
+  // A cap or a timeout that came from the budget is the budget's sentence, not the request's.
+  if (r.capped && bytes_bound) budget.Bytes(1);
+  if (!r.answered && wall_bound) budget.Time(NowMs());
+  *over_budget = !budget.ok();
+  return r;
+}
+
+core::HubFailure Failure(const HttpResponse& r, const HttpRequest& q) {
+  core::HubFailure f;
+  f.status = r.answered ? r.status : 0;
+  f.transport = r.error;
+  f.error_code = r.error_code;
+  f.error_message = r.error_message;
+  f.token_sent = !q.token.empty();
+  return f;
+}
+
+// Every name from the Hub is a path inside the repo before it is a URL or a file path.
+bool CheckNames(const std::vector<std::string>& names, const char* what, std::string* error) {
+  for (const std::string& n : names) {
+    if (const std::string why = core::HubPathProblem(n); !why.empty()) {
+      *error = std::string(what) + " " + why + "; refused";
+      return false;
+    }
+  }
+  return true;
+}
 
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
@@ -30,8 +82,8 @@ struct Got {
 // Where the files come from: a cached snapshot folder, or the endpoint's resolve/ URLs.
 class Source {
  public:
-  Source(const core::HubRef& ref, const HubLoadOptions& o, std::string snapshot_dir)
-      : ref_(ref), o_(o), dir_(std::move(snapshot_dir)) {}
+  Source(const core::HubRef& ref, const HubLoadOptions& o, std::string snapshot_dir, core::HubBudget* budget)
+      : ref_(ref), o_(o), dir_(std::move(snapshot_dir)), budget_(budget) {}
 
   std::string Describe(const std::string& file) const {
     return dir_.empty() ? core::HubFileUrl(o_.endpoint, ref_, file) : "cache: " + dir_ + "/" + file;
@@ -73,9 +125,14 @@ class Source {
     q.range_end = end;
     q.max_bytes = cap;
     q.timeout_ms = o_.timeout_ms;
-    HttpResponse r = HttpGet(q);
+    bool over = false;
+    HttpResponse r = BudgetedGet(q, *budget_, &over);
+    if (over) {
+      g.error = ref_.repo_id + ": " + budget_->error();
+      return g;
+    }
     if (!r.answered || (r.status != 200 && r.status != 206)) {
-      g.error = core::HubErrorMessage(r.answered ? r.status : 0, ref_.repo_id, file, r.error);
+      g.error = core::HubErrorMessage(Failure(r, q), ref_.repo_id, file);
       return g;
     }
     if (r.capped) {
@@ -98,6 +155,7 @@ class Source {
   core::HubRef ref_;
   const HubLoadOptions& o_;
   std::string dir_;
+  core::HubBudget* budget_;
 };
 
 // One weight file's header: the first 8 bytes (its size from Content-Range), then what the
@@ -142,18 +200,36 @@ core::WeightHeaderResult ReadHeader(const Source& src, const std::string& file) 
   return fail;
 }
 
-// The plan's weights: one file, or the index and every shard it lists, combined.
-core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan& plan, std::string* sources) {
+// The plan's weights: one file, or the index and every shard it lists, each header added
+// to the sum as it is read and then dropped.
+// `refused`: a name or the budget stopped it (not worth trying the network after the cache).
+core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan& plan, core::HubBudget& budget,
+                                     std::string* sources, bool* refused) {
   *sources = src.Describe(plan.weights_file);
-  if (plan.gguf_parts.size() > 1) {  // a split GGUF: every part's header, summed
-    std::vector<core::WeightHeaderResult> parts;
-    for (const std::string& part : plan.gguf_parts) {
-      parts.push_back(ReadHeader(src, part));
-      if (!parts.back().ok()) return parts.back();
+  core::WeightHeaderResult fail;
+  auto refuse = [&](const std::string& why) {
+    *refused = true;
+    fail.status = core::WeightHeaderStatus::kError;
+    fail.message = why;
+    return fail;
+  };
+  auto sum_of = [&](const std::vector<std::string>& files) {
+    core::HubHeaderSum sum;
+    for (const std::string& f : files) {
+      core::WeightHeaderResult h = ReadHeader(src, f);
+      if (!h.ok()) return h;
+      if (!sum.Add(h)) return refuse(sum.error());
     }
-    *sources += " and its other " + std::to_string(parts.size() - 1) + " parts";
-    return core::CombineWeightHeaders(parts);
+    return sum.total();
+  };
+  if (plan.gguf_parts.size() > 1) {  // a split GGUF: every part's header, summed
+    if (!budget.SplitParts(static_cast<int64_t>(plan.gguf_parts.size()))) return refuse(budget.error());
+    if (!CheckNames(plan.gguf_parts, "a GGUF part's name", &fail.message)) return refuse(fail.message);
+    core::WeightHeaderResult all = sum_of(plan.gguf_parts);
+    *sources += " and its other " + std::to_string(plan.gguf_parts.size() - 1) + " parts";
+    return all;
   }
+  if (!CheckNames({plan.weights_file}, "the weights file's name", &fail.message)) return refuse(fail.message);
   if (plan.kind != core::HubWeightKind::kSafetensorsIndex) return ReadHeader(src, plan.weights_file);
   Got index = src.Whole(plan.weights_file, core::kWeightIndexMaxBytes);
   core::WeightHeaderResult r;
@@ -163,18 +239,11 @@ core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan&
   }
   r = core::ParseWeightHeader(index.bytes, index.bytes.size());
   if (!r.ok()) return r;
-  if (r.index.shard_files.size() > kMaxShards) {
-    r.status = core::WeightHeaderStatus::kError;
-    r.message = "the index lists more than " + std::to_string(kMaxShards) + " shards";
-    return r;
-  }
-  std::vector<core::WeightHeaderResult> shards;
-  for (const std::string& shard : r.index.shard_files) {
-    shards.push_back(ReadHeader(src, shard));
-    if (!shards.back().ok()) return shards.back();
-  }
-  *sources += " and the headers of its " + std::to_string(shards.size()) + " shards";
-  core::WeightHeaderResult all = core::CombineWeightHeaders(shards);
+  if (!budget.Shards(static_cast<int64_t>(r.index.shard_files.size()))) return refuse(budget.error());
+  if (!CheckNames(r.index.shard_files, "the index names a shard that", &fail.message)) return refuse(fail.message);
+  core::WeightHeaderResult all = sum_of(r.index.shard_files);
+  if (!all.ok()) return all;
+  *sources += " and the headers of its " + std::to_string(r.index.shard_files.size()) + " shards";
   all.index = r.index;
   return all;
 }
@@ -184,7 +253,7 @@ core::WeightHeaderResult ReadWeights(const Source& src, const core::HubFilePlan&
 bool Complete(const core::HubFilePlan& plan) { return plan.has_config || plan.kind != core::HubWeightKind::kNone; }
 
 HubLoad Finish(const core::HubRef& ref, const Source& src, const core::HubFilePlan& plan,
-               const core::HubModelInfo* info, const std::string& info_source) {
+               const core::HubModelInfo* info, const std::string& info_source, core::HubBudget& budget) {
   HubLoad out;
   out.gguf_files = plan.gguf_files;
   std::string config_text, weights_source;
@@ -197,7 +266,7 @@ HubLoad Finish(const core::HubRef& ref, const Source& src, const core::HubFilePl
     config_text = std::move(c.bytes);
   }
   if (plan.kind != core::HubWeightKind::kNone) {
-    out.weights = ReadWeights(src, plan, &weights_source);
+    out.weights = ReadWeights(src, plan, budget, &weights_source, &out.refused);
     if (!out.weights.ok()) {
       out.error = "the weights header of " + ref.repo_id + " could not be read: " + out.weights.message;
       return out;
@@ -230,6 +299,7 @@ HubLoadOptions HubOptionsFromEnv(std::vector<std::string>* notes) {
   o.endpoint = core::HubEndpoint(Env("HF_ENDPOINT"), &error);
   if (!error.empty() && notes) notes->push_back(error);
   o.token = Env("HF_TOKEN");
+  o.token_source = "HF_TOKEN";
   o.offline = core::HubOfflineValue(Env("HF_HUB_OFFLINE")) || core::HubOfflineValue(Env("TRANSFORMERS_OFFLINE"));
   o.cache_dir = HubCacheDir();
   const long seconds = std::atol(Env("HF_HUB_DOWNLOAD_TIMEOUT").c_str());
@@ -238,17 +308,24 @@ HubLoadOptions HubOptionsFromEnv(std::vector<std::string>* notes) {
 }
 
 HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& o) {
+  HubLoad out;
+  // A token that would break its header is refused before anything (issue 28).
+  if (const std::string why = core::HubTokenProblem(o.token, o.token_source); !why.empty()) {
+    out.error = why;
+    return out;
+  }
+  core::HubBudget budget(core::HubBudgetFor(o.timeout_ms), NowMs());
   // 1. The cache: a model already downloaded works offline, with no request at all.
   const CachedSnapshot snap = FindCachedSnapshot(o.cache_dir, ref);
   if (snap.found) {
     const core::HubFilePlan plan = core::PlanHubFiles(snap.files, o.gguf_file);
     if (Complete(plan)) {
-      HubLoad cached = Finish(ref, Source(ref, o, snap.dir), plan, nullptr, "");
+      core::HubBudget local(budget.limits(), NowMs());
+      HubLoad cached = Finish(ref, Source(ref, o, snap.dir, &local), plan, nullptr, "", local);
       cached.from_cache = true;
-      if (cached.ok || o.offline) return cached;
+      if (cached.ok || o.offline || cached.refused) return cached;
     }
   }
-  HubLoad out;
   if (o.offline) {
     out.error =
         ref.repo_id + " is not in the Hugging Face cache (" + o.cache_dir + ") and HF_HUB_OFFLINE forbids the network";
@@ -264,9 +341,14 @@ HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& o) {
   q.token = o.token;
   q.max_bytes = kApiMaxBytes;
   q.timeout_ms = o.timeout_ms;
-  const HttpResponse r = HttpGet(q);
+  bool over = false;
+  const HttpResponse r = BudgetedGet(q, budget, &over);
+  if (over) {
+    out.error = ref.repo_id + ": " + budget.error();
+    return out;
+  }
   if (!r.answered || r.status != 200) {
-    out.error = core::HubErrorMessage(r.answered ? r.status : 0, ref.repo_id, "model info", r.error);
+    out.error = core::HubErrorMessage(Failure(r, q), ref.repo_id, "model info");
     return out;
   }
   if (r.capped) {
@@ -283,13 +365,17 @@ HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& o) {
     out.error = ref.repo_id + ": " + (plan.note.empty() ? "no config.json and no weight files" : plan.note);
     return out;
   }
-  return Finish(ref, Source(ref, o, ""), plan, &info.info, q.url);
+  return Finish(ref, Source(ref, o, "", &budget), plan, &info.info, q.url, budget);
 }
 
 core::HubSearchParse SearchHub(const std::string& query, const HubLoadOptions& o, std::string* error) {
   core::HubSearchParse out;
   if (o.offline) {
     *error = "HF_HUB_OFFLINE forbids the network: search needs the Hub";
+    return out;
+  }
+  if (const std::string why = core::HubTokenProblem(o.token, o.token_source); !why.empty()) {
+    *error = why;
     return out;
   }
   HttpRequest q;
@@ -299,7 +385,7 @@ core::HubSearchParse SearchHub(const std::string& query, const HubLoadOptions& o
   q.timeout_ms = o.timeout_ms;
   const HttpResponse r = HttpGet(q);
   if (!r.answered || r.status != 200 || r.capped) {
-    *error = core::HubErrorMessage(r.answered ? r.status : 0, query, "the search", r.error);
+    *error = core::HubErrorMessage(Failure(r, q), query, "the search");
     return out;
   }
   out = core::ReadHubSearch(r.body);

@@ -18,10 +18,11 @@ namespace llmmem::net {
 struct HubLoadOptions {
   std::string endpoint = core::kHubDefaultEndpoint;
   std::string token;        // HF_TOKEN; never printed
+  std::string token_source = "HF_TOKEN";  // names it in the sentence that refuses a bad one
   bool offline = false;     // HF_HUB_OFFLINE: the cache only
   std::string cache_dir;    // HubCacheDir()
   std::string gguf_file;    // the GGUF file to read (empty: PlanHubFiles' choice)
-  long timeout_ms = 30000;  // per request
+  long timeout_ms = 30000;  // per request; the whole load has core::HubBudgetFor(timeout_ms)
 };
 
 // From the environment as huggingface_hub reads it (constants.py): HF_ENDPOINT, HF_TOKEN,
@@ -37,6 +38,7 @@ struct HubLoad {
   core::WeightHeaderResult weights;       // the combined headers
   std::vector<core::HubFile> gguf_files;  // a GGUF repo's quant list (name, size)
   bool from_cache = false;                // no request was made
+  bool refused = false;                   // a name from the Hub or the load's budget stopped it
 };
 
 HubLoad LoadHubModel(const core::HubRef& ref, const HubLoadOptions& options);

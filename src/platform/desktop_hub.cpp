@@ -20,19 +20,22 @@ net::HubLoadOptions Options(const std::string& endpoint, const std::string& toke
   net::HubLoadOptions o = net::HubOptionsFromEnv(nullptr);
   // The box's endpoint choice; HF_ENDPOINT set in the environment wins over the default.
   if (endpoint != core::kHubDefaultEndpoint || o.endpoint == core::kHubDefaultEndpoint) o.endpoint = endpoint;
-  if (!token.empty()) o.token = token;
+  if (!token.empty()) {
+    o.token = token;
+    o.token_source = "the access token field";
+  }
   return o;
 }
 
 app::HubResult Load(const app::HubRequest& q) {
   app::HubResult r;
   r.seq = q.seq;
-  const core::HubRefParse ref = core::ParseHubRef(q.ref);
+  net::HubLoadOptions o = Options(q.endpoint, q.token);
+  const core::HubRefParse ref = core::ParseHubRef(q.ref, o.endpoint);
   if (!ref.ok) {
     r.error = ref.error;
     return r;
   }
-  net::HubLoadOptions o = Options(q.endpoint, q.token);
   o.gguf_file = !q.gguf_file.empty() ? q.gguf_file : ref.ref.file;
   const net::HubLoad load = net::LoadHubModel(ref.ref, o);
   r.ref = core::HubRefToText(ref.ref);

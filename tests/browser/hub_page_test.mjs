@@ -146,7 +146,7 @@ try {
 
   const gated = await open('#v=1&model=llama-3.1-8b&hf=tiny/gated');
   st = await until(gated.page, (s) => !s.hub.loading && (s.hub.loaded || s.hub.error));
-  check('a link naming a gated model: 401 explained', /gated or private \(HTTP 401\)/.test(st.hub.error), st.hub.error);
+  check('a link naming a gated model: 401 explained', /is gated \(HTTP 401\)/.test(st.hub.error), st.hub.error);
   check('and the model stays as it was', st.config.includes('model=llama-3.1-8b'), st.config);
   check('the typed text is kept', st.hub.text === 'tiny/gated', st.hub.text);
   await gated.context.close();

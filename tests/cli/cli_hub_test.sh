@@ -58,7 +58,7 @@ json "d['config']['model']['hidden']==16 and d['parameters']['total']==5840" "ge
 has err "approximate: architecture brand_new read generically" "marked approximate"
 
 run "gated without a token" 2 --hf tiny/gated
-has err "gated or private (HTTP 401)" "401 says gated"
+has err "is gated (HTTP 401)" "401 GatedRepo says gated"
 has err "HF_TOKEN" "and how to get access"
 HF_TOKEN=test-token run "gated with HF_TOKEN" 0 --hf tiny/gated --mode infer
 grep -q "/api/models/tiny/gated.* auth " "$tmp/log" && ok "the token reaches the Hub" || bad "the token was not sent"
@@ -67,7 +67,19 @@ HF_TOKEN=test-token run "the token is never printed" 0 --hf tiny/gated --mode in
 grep -q "test-token" "$tmp/out" "$tmp/err" && bad "token printed" || ok "token not in the output"
 
 run "missing repo" 2 --hf tiny/missing
-has err "not found (HTTP 404)" "404 says not found"
+has err "no such repo, or it is private (HTTP 401)" "401 RepoNotFound without a token: missing or private"
+grep -q "is gated" "$tmp/err" && bad "a missing repo is called gated" || ok "a missing repo is not called gated"
+HF_TOKEN=test-token run "missing repo with a token" 2 --hf tiny/missing
+has err "no such repo, or the token given has no access to it (HTTP 404)" "404 RepoNotFound with a token"
+HF_TOKEN=wrong-token run "a refused token" 2 --hf tiny/qwen-single
+has err "refused the access token (HTTP 401)" "401 without a code, token sent: the token is refused"
+has err "Invalid credentials" "the Hub's X-Error-Message is quoted"
+grep -q "wrong-token" "$tmp/err" "$tmp/out" && bad "the refused token was printed" || ok "the refused token is not printed"
+HF_TOKEN=test-token run "gated, access not granted" 2 --hf tiny/denied
+has err "not been granted access (HTTP 403)" "403 GatedRepo: ask for access"
+run "missing revision" 2 --hf tiny/qwen-single@no-such-branch
+has err "revision is not in the repo (HTTP 404)" "404 RevisionNotFound names the revision"
+has err "no-such-branch" "and which one"
 run "malformed config" 2 --hf tiny/malformed
 has err "config.json of tiny/malformed is malformed" "malformed JSON named"
 run "rate limit" 2 --hf tiny/ratelimited
@@ -94,6 +106,45 @@ HF_HUB_OFFLINE=1 run "offline, not cached" 2 --hf tiny/qwen-single
 has err "HF_HUB_OFFLINE" "offline refusal names HF_HUB_OFFLINE"
 [ -s "$tmp/log" ] && bad "offline made requests" || ok "HF_HUB_OFFLINE=1 makes no request"
 HF_HOME=$tmp/nowhere HF_HUB_CACHE= run "HF_HOME without the repo cached goes to the Hub" 0 --hf tiny/qwen-single --mode infer
+
+# Names from the Hub are paths inside the repo, or refused (issue 28).
+HF_TOKEN=test-token run "an index shard that climbs out of the repo" 2 --hf tiny/traversal
+has err "not a path inside the repo" "the shard name is refused with a word"
+grep -q "qwen-single\|\.\." "$tmp/log" && bad "another repo's file was fetched" || ok "nothing outside the repo requested"
+run "a cached index that climbs out of the cache" 2 --hf tiny/escape
+has err "not a path inside the repo" "the cached shard name is refused"
+
+# A pasted URL names the endpoint's host, or is refused (issue 28).
+run "a URL on another host" 2 --hf https://evil.example/tiny/qwen-single
+has err "evil.example" "the refused host is named"
+[ -s "$tmp/log" ] && bad "a URL on another host made requests" || ok "no request for another host's URL"
+run "a huggingface.co URL with another endpoint" 2 --hf https://huggingface.co/tiny/qwen-single
+
+# HF_TOKEN and HF_ENDPOINT are checked and never printed (issue 28).
+HF_TOKEN=$'test-token\r\nX-Injected: 1' run "CR/LF in HF_TOKEN" 2 --hf tiny/qwen-single
+has err "HF_TOKEN" "the bad token is named by its variable"
+grep -q "INJECTED" "$tmp/log" && bad "CR/LF in HF_TOKEN injected a header" || ok "no header injected"
+grep -q "X-Injected" "$tmp/err" "$tmp/out" && bad "the bad token was printed" || ok "the bad token is not printed"
+HF_ENDPOINT="http://someone:s3cret-pw@127.0.0.1:$hub" run "a password in HF_ENDPOINT" 0 --hf tiny/qwen-single --mode infer
+grep -q "s3cret-pw" "$tmp/err" "$tmp/out" && bad "the HF_ENDPOINT password was printed" || ok "the HF_ENDPOINT password is not printed"
+has err "user name or password" "the dropped password is said"
+grep -q " auth " "$tmp/log" && bad "the endpoint's password was sent" || ok "the endpoint's password is not sent"
+
+# One budget for every Hub request sequence (issue 28, core/hub/hub_budget.h).
+: >"$tmp/log"
+timeout 60 "$bin" --hf tiny/splitbig >"$tmp/out" 2>"$tmp/err"; got=$?
+[ "$got" = 2 ] && ok "a GGUF in 99,999 parts is refused (exit $got)" || bad "a GGUF in 99,999 parts: exit $got, wanted 2"
+has err "split in 99999 parts; at most 512" "the split-parts limit is said"
+[ "$(grep -c . "$tmp/log")" -le 2 ] && ok "no part was fetched" || bad "$(grep -c . "$tmp/log") requests for a refused split"
+timeout 120 "$bin" --hf tiny/trickle --mode infer >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?; : >"$tmp/log.keep"
+[ "$got" = 2 ] && ok "a trickling CDN meets the request budget (exit $got)" || bad "a trickling CDN: exit $got, wanted 2"
+has err "at most 2048 requests" "the request limit is said"
+: >"$tmp/log"; start=$(date +%s)
+HF_HUB_DOWNLOAD_TIMEOUT=2 timeout 60 "$bin" --hf tiny/slowshards --mode infer >"$tmp/out" 2>"$tmp/err"; got=$?
+took=$(( $(date +%s) - start ))
+[ "$got" = 2 ] && ok "slow answers meet the overall deadline (exit $got)" || bad "slow answers: exit $got, wanted 2"
+[ "$took" -le 16 ] && ok "stopped after ${took} s (6 x HF_HUB_DOWNLOAD_TIMEOUT)" || bad "ran ${took} s"
+has err "took longer than 12 s in all" "the wall-time limit is said"
 
 run "search" 0 --hf-search qwen
 has out "tiny/qwen-single  500 downloads" "search lists hits with downloads, most first"

@@ -15,8 +15,16 @@ usage: fixtures.py ROOT CACHE
   ROOT/tiny/newarch         model_type "brand_new" (unknown to the importer), text_config
   ROOT/tiny/truncated       a safetensors file cut inside its header
   ROOT/tiny/hugeheader      a safetensors header declared 200 MB long (over the 100 MB cap)
+  ROOT/tiny/denied          gated, and the token's account was not granted access (403)
+  ROOT/tiny/traversal       an index whose shard name climbs out of the repo
+                            ("../../../qwen-single/resolve/main/model.safetensors")
+  ROOT/tiny/splitbig        a GGUF split in 99,999 parts (listed; each served as one tiny part)
+  ROOT/tiny/trickle         two shards with 3 KB headers, the CDN answering 1 byte per request
+  ROOT/tiny/slowshards      12 tiny shards, every answer 1 s late
   CACHE/models--tiny--cached  a cached snapshot (refs/main, snapshots/<sha>, blobs) of a
                             repo the stand-in does not serve
+  CACHE/models--tiny--escape  a cached snapshot whose index names a shard outside the cache
+                            (CACHE/../outside/model.safetensors, which exists)
 """
 import json
 import os
@@ -123,6 +131,35 @@ repo("hugeheader", {"config.json": cfg, "model.safetensors": struct.pack("<Q", 2
 with open(os.path.join(ROOT, "tiny", "hugeheader", "model.safetensors"), "r+b") as f:
     f.truncate(300_000_000)
 
+repo("denied", {"config.json": cfg, "model.safetensors": single}, {"gated_denied": True})
+repo("traversal", {"config.json": cfg, "model.safetensors.index.json": json.dumps(
+    {"weight_map": {"model.embed_tokens.weight": "../../../qwen-single/resolve/main/model.safetensors"}})})
+repo("splitbig", {"part.gguf": gguf([1024])}, {"split_parts": 99999})
+
+
+def sharded(tensors, n, pad=0):
+    """n shards of the tensors, each header padded with `pad` bytes of __metadata__, and their index."""
+    out, weight_map = {}, {}
+    for i in range(n):
+        name = "model-%05d-of-%05d.safetensors" % (i + 1, n)
+        part = tensors[i::n]
+        data = safetensors(part)
+        if pad:
+            size = struct.unpack("<Q", data[:8])[0]
+            header = json.loads(data[8:8 + size])
+            header["__metadata__"] = {"pad": "x" * pad}
+            h = json.dumps(header).encode()
+            h += b" " * (-len(h) % 8)
+            data = struct.pack("<Q", len(h)) + h + data[8 + size:]
+        out[name] = data
+        weight_map.update({t: name for t, _ in part})
+    out["model.safetensors.index.json"] = json.dumps({"weight_map": weight_map})
+    return out
+
+
+repo("trickle", dict(sharded(qwen_tensors(), 2, 3000), **{"config.json": cfg}), {"trickle": 1})
+repo("slowshards", dict(sharded(qwen_tensors(), 12), **{"config.json": cfg}), {"slow": 1})
+
 # The cache: huggingface_hub's layout (file_download.py): blobs by hash, snapshots/<commit>
 # files as relative symlinks to them, refs/main holding the commit.
 SHA = "fedcba9876543210fedcba9876543210fedcba98"
@@ -139,4 +176,18 @@ for name, data in (("config.json", cfg.encode()), ("model.safetensors", single))
     link = os.path.join(c, "snapshots", SHA, name)
     if not os.path.islink(link):
         os.symlink(os.path.join("..", "..", "blobs", os.path.basename(blob)), link)
+# A cached snapshot whose index climbs out of the cache to a real safetensors file.
+e = os.path.join(CACHE, "models--tiny--escape")
+os.makedirs(os.path.join(e, "refs"), exist_ok=True)
+os.makedirs(os.path.join(e, "snapshots", SHA), exist_ok=True)
+with open(os.path.join(e, "refs", "main"), "w") as f:
+    f.write(SHA)
+outside = os.path.join(os.path.dirname(os.path.abspath(CACHE)), "outside")
+os.makedirs(outside, exist_ok=True)
+with open(os.path.join(outside, "model.safetensors"), "wb") as f:
+    f.write(single)
+for name, data in (("config.json", cfg), ("model.safetensors.index.json", json.dumps(
+        {"weight_map": {"model.embed_tokens.weight": "../../../../outside/model.safetensors"}}))):
+    with open(os.path.join(e, "snapshots", SHA, name), "w") as f:
+        f.write(data)
 print(sum(count(s) for _, s in qwen_tensors()))

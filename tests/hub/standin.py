@@ -15,8 +15,17 @@ Both origins send CORS headers (Access-Control-Allow-Origin: *, Range and Author
 allowed, Content-Range exposed), as huggingface.co and its CDN do.
 
 A repo folder may hold _meta.json: {"gated": true} answers 401 without
-"Authorization: Bearer test-token"; {"slow": S} waits S seconds before each answer;
-{"status": N} answers N to everything (429 rate limit); {"downloads": N}.
+"Authorization: Bearer test-token"; {"gated_denied": true} answers 403 GatedRepo even with
+it (the token's account was not granted access); {"slow": S} waits S seconds before each
+answer; {"status": N} answers N to everything (429 rate limit); {"downloads": N};
+{"split_parts": N} lists a GGUF split in N parts (big-00001-of-N.gguf ...) and serves the
+tiny part.gguf of the folder for each; {"trickle": N} makes the CDN answer at most N bytes
+per Range request.
+Errors as huggingface.co sends them (X-Error-Code, X-Error-Message; huggingface_hub's
+utils/_http.py hf_raise_for_status reads them): a missing repo is 401 RepoNotFound without
+a token and 404 with one; a token other than test-token is 401 "Invalid credentials in
+Authorization header" (no code); a revision other than main or the commit is 404
+RevisionNotFound; a missing file 404 EntryNotFound.
 Every request is logged to --log (one "METHOD HOST PATH AUTH RANGE" line) so tests can
 check what was asked. Prints "READY hub=PORT cdn=PORT" once listening.
 --cdn-base URL writes that origin into the redirects instead of the CDN's own address (the
@@ -102,9 +111,24 @@ def safetensors_params(path):
     return out
 
 
+def split_name(i, n):
+    return "big-%05d-of-%05d.gguf" % (i, n)
+
+
+def split_part(d, name):
+    """The file that answers for `name`: a listed part of a {"split_parts": N} repo is part.gguf."""
+    n = meta(d).get("split_parts")
+    if n and name.startswith("big-") and name.endswith("-of-%05d.gguf" % n):
+        return "part.gguf"
+    return name
+
+
 def info(repo_id, d):
     m = meta(d)
     sib = [{"rfilename": n, "size": s} for n, s in files(d)]
+    if m.get("split_parts"):
+        size = os.path.getsize(os.path.join(d, "part.gguf"))
+        sib = [{"rfilename": split_name(i, m["split_parts"]), "size": size} for i in range(1, m["split_parts"] + 1)]
     j = {"id": repo_id, "modelId": repo_id, "sha": SHA, "gated": "manual" if m.get("gated") else False,
          "downloads": m.get("downloads", 0), "siblings": sib, "private": False}
     try:
@@ -133,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
     def cors(self):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Access-Control-Allow-Headers", "Range, Authorization")
-        self.send_header("Access-Control-Expose-Headers", "Content-Range, Content-Length, X-Error-Code")
+        self.send_header("Access-Control-Expose-Headers", "Content-Range, Content-Length, X-Error-Code, X-Error-Message")
 
     def answer(self, status, body=b"", ctype="application/json", extra=()):
         if isinstance(body, str):
@@ -149,7 +173,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def error(self, status, code, message):
-        self.answer(status, json.dumps({"error": message}), extra=[("X-Error-Code", code)])
+        extra = [("X-Error-Message", message)] + ([("X-Error-Code", code)] if code else [])
+        self.answer(status, json.dumps({"error": message}), extra=extra)
 
     def do_OPTIONS(self):
         log("OPTIONS %s %s" % (self.headers.get("Host"), self.path))
@@ -157,8 +182,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         auth = self.headers.get("Authorization", "")
-        log("GET %s %s %s %s" % (self.headers.get("Host"), self.path, "auth" if auth else "-",
-                                 self.headers.get("Range", "-")))
+        # Any header a client did not mean to send (a CR/LF in a token becomes one) is logged.
+        injected = [k for k in self.headers.keys() if k.lower().startswith("x-injected")]
+        log("GET %s %s %s %s%s" % (self.headers.get("Host"), self.path, "auth" if auth else "-",
+                                   self.headers.get("Range", "-"), " INJECTED" if injected else ""))
         url = urllib.parse.urlsplit(self.path)
         path = urllib.parse.unquote(url.path)
         if self.cdn:
@@ -167,28 +194,37 @@ class Handler(BaseHTTPRequestHandler):
             return self.search(urllib.parse.parse_qs(url.query))
         if path.startswith("/api/models/"):
             rest = path[len("/api/models/"):]
-            repo_id = rest.split("/revision/")[0]
-            return self.guarded(repo_id, auth, lambda d: self.answer(200, json.dumps(info(repo_id, d))))
+            repo_id, _, rev = rest.partition("/revision/")
+            return self.guarded(repo_id, auth, lambda d: self.answer(200, json.dumps(info(repo_id, d))), rev or "main")
         if "/resolve/" in path:
             repo_id, _, tail = path[1:].partition("/resolve/")
-            _, _, name = tail.partition("/")
-            return self.guarded(repo_id, auth, lambda d: self.resolve(repo_id, d, name))
+            rev, _, name = tail.partition("/")
+            return self.guarded(repo_id, auth, lambda d: self.resolve(repo_id, d, name), rev)
         self.error(404, "EntryNotFound", "not found")
 
-    def guarded(self, repo_id, auth, then):
+    def guarded(self, repo_id, auth, then, rev="main"):
+        if auth and auth != "Bearer " + TOKEN:
+            return self.error(401, None, "Invalid credentials in Authorization header")
         d = repo_dir(repo_id)
         if d is None:
-            return self.error(404, "RepoNotFound", "Repository not found")
+            return self.error(404 if auth else 401, "RepoNotFound", "Repository not found")
+        if rev not in ("main", SHA):
+            return self.error(404, "RevisionNotFound", "Invalid rev id: " + rev)
         m = meta(d)
         if m.get("slow"):
             time.sleep(float(m["slow"]))
         if m.get("status"):
             return self.error(int(m["status"]), "RateLimited", "Too many requests")
         if m.get("gated") and auth != "Bearer " + TOKEN:
-            return self.error(401, "GatedRepo", "Access to model %s is restricted" % repo_id)
+            return self.error(401, "GatedRepo", "Access to model %s is restricted. You must have access to it and be "
+                                                "authenticated to access it. Please log in." % repo_id)
+        if m.get("gated_denied"):
+            return self.error(403, "GatedRepo", "Access to model %s is restricted and you are not in the authorized "
+                                                "list. Visit https://huggingface.co/%s to ask for access." % (repo_id, repo_id))
         then(d)
 
     def resolve(self, repo_id, d, name):
+        name = split_part(d, name)
         p = os.path.join(d, name)
         if ".." in name or not os.path.isfile(p):
             return self.error(404, "EntryNotFound", "Entry not found")
@@ -201,7 +237,11 @@ class Handler(BaseHTTPRequestHandler):
     def blob(self, path):
         if not path.startswith("/blob/"):
             return self.error(404, "EntryNotFound", "not found")
-        p = os.path.join(ROOT, path[len("/blob/"):])
+        rel = path[len("/blob/"):]
+        org, _, rest = rel.partition("/")
+        name, _, tail = rest.partition("/")
+        d = os.path.join(ROOT, org, name)
+        p = os.path.join(d, split_part(d, tail)) if os.path.isdir(d) else ""
         if ".." in path or not os.path.isfile(p):
             return self.error(404, "EntryNotFound", "not found")
         size = os.path.getsize(p)
@@ -212,6 +252,9 @@ class Handler(BaseHTTPRequestHandler):
             a, _, b = rng.replace("bytes=", "").partition("-")
             a = int(a)
             b = min(int(b) if b else size - 1, size - 1)
+            trickle = meta(d).get("trickle")
+            if trickle:
+                b = min(b, a + int(trickle) - 1)
             if a >= size:
                 return self.answer(416, "", "text/plain", [("Content-Range", "bytes */%d" % size)])
             f.seek(a)

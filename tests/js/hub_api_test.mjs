@@ -73,7 +73,7 @@ await check('unknown model_type: generic fields, marked approximate', async () =
 await check('gated: 401 explained; the token opens it and never reaches the CDN', async () => {
   let r = await hub.load('tiny/gated');
   assert.equal(r.ok, false);
-  assert.match(r.error, /gated or private \(HTTP 401\).*HF_TOKEN/);
+  assert.match(r.error, /is gated \(HTTP 401\).*HF_TOKEN/);
   clearLog();
   r = await LlmmemHub.create(api, { endpoint, token: 'test-token' }).load('tiny/gated');
   assert.ok(r.ok, r.error);
@@ -81,7 +81,7 @@ await check('gated: 401 explained; the token opens it and never reaches the CDN'
   assert.ok(lines.some((l) => l.includes('/api/models/tiny/gated') && l.includes(' auth ')));
   assert.ok(!lines.some((l) => l.includes('/blob/') && l.includes(' auth ')), lines.join('\n'));
 });
-for (const [id, pattern] of [['tiny/missing', /not found \(HTTP 404\)/], ['tiny/malformed', /malformed/],
+for (const [id, pattern] of [['tiny/missing', /no such repo, or it is private \(HTTP 401\)/], ['tiny/malformed', /malformed/],
                              ['tiny/ratelimited', /HTTP 429/], ['tiny/truncated', /could not be read/],
                              ['tiny/slow', /timed out/], ['a/b/c d', /not a Hugging Face model/],
                              ['tiny/hugeheader', /at most 100000000 are accepted/]]) {
@@ -109,8 +109,85 @@ await check('search: hits with downloads and size, most downloaded first', async
 });
 await check('mirrors and refs', () => {
   assert.ok(JSON.parse(api.hubMirrors()).some((m) => m.endpoint === 'https://hf-mirror.com'));
-  assert.equal(JSON.parse(api.hubParseRef('Qwen/Qwen2.5-7B-Instruct@v1')).text, 'Qwen/Qwen2.5-7B-Instruct@v1');
+  assert.equal(JSON.parse(api.hubParseRef('Qwen/Qwen2.5-7B-Instruct@v1', 'https://huggingface.co')).text,
+               'Qwen/Qwen2.5-7B-Instruct@v1');
 });
+
+// Issue 28, third hostile pass: the same budget, names, hosts, secrets and errors as the CLI
+// (tests/cli/cli_hub_test.sh runs the same scenarios against the native loader).
+await check('the budget is the core\'s: hub.js holds no limits of its own', () => {
+  const core = new api.HubBudget(4000, 0);
+  assert.deepEqual(hub.limits(), JSON.parse(core.limits()));
+  core.delete();
+  assert.deepEqual(hub.limits(), { max_requests: 2048, max_bytes: 512 * 1024 * 1024, max_wall_ms: 6 * 4000,
+                                   max_shards: 512, max_split_parts: 512 });
+  const source = readFileSync(root + 'web/hub.js', 'utf8');
+  assert.ok(!/kMaxShards|512|2048/.test(source), 'a limit is written in hub.js');
+});
+await check('a GGUF in 99,999 parts: refused before any part, the CLI\'s sentence', async () => {
+  clearLog();
+  const r = await hub.load('tiny/splitbig');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /split in 99999 parts; at most 512 are read/);
+  assert.ok(requests().length <= 1, requests().join('\n'));
+});
+await check('a trickling CDN meets the request budget', async () => {
+  // A longer timeout, so the request count (not the wall time) is what stops it.
+  const r = await LlmmemHub.create(api, { endpoint, timeoutMs: 30000 }).load('tiny/trickle');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /at most 2048 requests/);
+  assert.equal(r.requests, 2048);
+});
+await check('slow answers meet the overall deadline', async () => {
+  const start = Date.now();
+  const r = await LlmmemHub.create(api, { endpoint, timeoutMs: 2000 }).load('tiny/slowshards');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /took longer than 12 s in all/);
+  assert.ok(Date.now() - start < 16000, `${Date.now() - start} ms`);
+});
+await check('headers are summed as they come: hubBuildModel gets a HubHeaderSum, not the bytes', async () => {
+  let given = null;
+  const spy = Object.create(api);
+  spy.hubBuildModel = (request, sum) => { given = sum; return api.hubBuildModel(request, sum); };
+  const r = await LlmmemHub.create(spy, { endpoint }).load('tiny/qwen-sharded');
+  assert.ok(r.ok, r.error);
+  assert.ok(given instanceof api.HubHeaderSum, 'not a HubHeaderSum');
+});
+await check('an index shard that climbs out of the repo is refused, nothing outside fetched', async () => {
+  clearLog();
+  const r = await LlmmemHub.create(api, { endpoint, token: 'test-token' }).load('tiny/traversal');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /not a path inside the repo/);
+  assert.ok(!requests().some((l) => l.includes('qwen-single') || l.includes('..')), requests().join('\n'));
+});
+await check('a URL on another host is refused, no request', async () => {
+  clearLog();
+  const r = await hub.load('https://evil.example/tiny/qwen-single');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /evil\.example/);
+  assert.equal(requests().length, 0);
+  assert.ok((await hub.load(`${endpoint}/tiny/qwen-single`)).ok, 'the endpoint\'s own URL');
+});
+await check('a token with CR/LF is refused unsent and unprinted', async () => {
+  clearLog();
+  const r = await LlmmemHub.create(api, { endpoint, token: 'test-token\r\nX-Injected: 1' }).load('tiny/qwen-single');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /access token has a line break/);
+  assert.ok(!r.error.includes('test-token') && !r.error.includes('Injected'), r.error);
+  assert.equal(requests().length, 0);
+});
+for (const [name, options, id, pattern] of [
+  ['a refused token', { token: 'wrong-token' }, 'tiny/qwen-single', /refused the access token \(HTTP 401\).*Invalid credentials/],
+  ['a missing repo with a token', { token: 'test-token' }, 'tiny/missing', /the token given has no access to it \(HTTP 404\)/],
+  ['gated, access not granted', { token: 'test-token' }, 'tiny/denied', /not been granted access \(HTTP 403\)/],
+  ['a missing revision', {}, 'tiny/qwen-single@no-such-branch', /revision is not in the repo \(HTTP 404\).*no-such-branch/]]) {
+  await check(`${name}: told as the Hub tells it`, async () => {
+    const r = await LlmmemHub.create(api, Object.assign({ endpoint }, options)).load(id);
+    assert.equal(r.ok, false);
+    assert.match(r.error, pattern);
+    assert.ok(!r.error.includes('wrong-token'), r.error);
+  });
+}
 
 server.kill();
 rmSync(tmp, { recursive: true, force: true });

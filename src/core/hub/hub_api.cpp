@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/io/json.h"
+#include "core/hub/hub_ref.h"
 #include "core/io/safe_text.h"
 
 namespace llmmem::core {
@@ -111,7 +112,13 @@ HubSearchParse ReadHubSearch(const std::string& text) {
 HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& chosen_gguf) {
   HubFilePlan plan;
   std::vector<const HubFile*> root_safetensors;
+  std::string refused;  // names that are not paths inside the repo are never used (issue 28)
+  size_t refused_count = 0;
   for (const HubFile& f : files) {
+    if (const std::string why = HubPathProblem(f.name); !why.empty()) {
+      if (refused_count++ == 0) refused = why;
+      continue;
+    }
     if (f.name == "config.json") plan.has_config = true;
     if (f.name == "model.safetensors.index.json") plan.weights_file = f.name;
     if (EndsWith(f.name, ".safetensors") && f.name.find('/') == std::string::npos) root_safetensors.push_back(&f);
@@ -119,6 +126,10 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
   }
   std::sort(plan.gguf_files.begin(), plan.gguf_files.end(),
             [](const HubFile& a, const HubFile& b) { return a.name < b.name; });
+  if (refused_count > 0) {
+    plan.note = std::to_string(refused_count) + " file name" + (refused_count > 1 ? "s" : "") +
+                " of the listing skipped, e.g. " + refused;
+  }
   if (!plan.weights_file.empty()) {
     plan.kind = HubWeightKind::kSafetensorsIndex;
     return plan;
@@ -135,12 +146,13 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
       return plan;
     }
   }
+  auto add_note = [&](const std::string& n) { plan.note = plan.note.empty() ? n : plan.note + "; " + n; };
   if (!root_safetensors.empty()) {
-    plan.note = std::to_string(root_safetensors.size()) +
-                " .safetensors files and no model.safetensors.index.json: which is the model is not clear";
+    add_note(std::to_string(root_safetensors.size()) +
+                " .safetensors files and no model.safetensors.index.json: which is the model is not clear");
   }
   if (plan.gguf_files.empty()) {
-    if (plan.note.empty()) plan.note = "the repo has no .safetensors or .gguf files (only those are read)";
+    if (root_safetensors.empty()) add_note("the repo has no .safetensors or .gguf files (only those are read)");
     return plan;
   }
   plan.kind = HubWeightKind::kGguf;
@@ -149,7 +161,7 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
     if (!chosen_gguf.empty() && f.name == chosen_gguf) pick = &f;
   }
   if (!chosen_gguf.empty() && pick == nullptr) {
-    plan.note = "\"" + EchoValue(chosen_gguf, 200) + "\" is not one of the repo's GGUF files";
+    add_note("\"" + EchoValue(chosen_gguf, 200) + "\" is not one of the repo's GGUF files");
   }
   if (pick == nullptr) {
     for (const HubFile& f : plan.gguf_files) {
@@ -178,29 +190,52 @@ HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& c
     }
     const int64_t count = std::atoll(tail.c_str() + 4);
     if (static_cast<int64_t>(plan.gguf_parts.size()) != count) {
-      plan.note = "the GGUF file is split in " + std::to_string(count) + " parts and the repo lists " +
-                  std::to_string(plan.gguf_parts.size());
+      add_note("the GGUF file is split in " + std::to_string(count) + " parts and the repo lists " +
+               std::to_string(plan.gguf_parts.size()));
       plan.gguf_parts.clear();
     }
   }
   return plan;
 }
 
-std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what,
-                            const std::string& transport) {
+std::string HubErrorMessage(const HubFailure& f, const std::string& repo_id, const std::string& what) {
   const std::string id = EchoValue(repo_id, 200);
   const std::string head = id + " (" + what + "): ";
-  switch (status) {
-    case 0:
-      return head + "no answer from the Hub (" + (transport.empty() ? std::string("offline?") : transport) +
-             "); check the connection, or pick a mirror (HF_ENDPOINT)";
-    case 401:
-    case 403:
-      return head + "the repo is gated or private (HTTP " + std::to_string(status) +
-             "). Accept its terms while logged in at https://huggingface.co/" + id +
-             ", then give an access token (HF_TOKEN; huggingface.co/settings/tokens) with read access";
+  const std::string http = "(HTTP " + std::to_string(f.status) + ")";
+  const std::string said = f.error_message.empty() ? "" : "; the Hub said: \"" + EchoValue(f.error_message, 300) + "\"";
+  const std::string get_token =
+      "give an access token with read access (HF_TOKEN, or the token field; huggingface.co/settings/tokens)";
+  const std::string& code = f.error_code;
+  if (f.status == 0)
+    return head + "no answer from the Hub (" + (f.transport.empty() ? std::string("offline?") : f.transport) +
+           "); check the connection, or pick a mirror (HF_ENDPOINT)";
+  if (code == "GatedRepo") {
+    if (f.token_sent)
+      return head + "the repo is gated and the token's account has not been granted access " + http +
+             ": ask for access at https://huggingface.co/" + id + " while logged in as that account, and wait until it is "
+             "granted" + said;
+    return head + "the repo is gated " + http + ": accept its terms at https://huggingface.co/" + id +
+           " while logged in, then " + get_token;
+  }
+  if (code == "RevisionNotFound")
+    return head + "the revision is not in the repo " + http + ": check the branch, tag or commit after @" + said;
+  if (code == "EntryNotFound")
+    return head + "the file is not in the repo at this revision " + http + said;
+  if (code == "RepoNotFound" || (f.status == 401 && !f.token_sent)) {
+    if (f.token_sent)
+      return head + "no such repo, or the token given has no access to it " + http +
+             ": check the id; a private repo needs a token of an account that can read it";
+    return head + "no such repo, or it is private " + http + ": check the id; for a private or gated repo, " + get_token;
+  }
+  if (f.status == 401)
+    return head + "the Hub refused the access token " + http + said +
+           ": it is wrong, expired or revoked; make a new one at huggingface.co/settings/tokens";
+  if (f.status == 403)
+    return head + "forbidden " + http + said +
+           ": the token has no permission for this repo (a fine-grained token needs read access to it)";
+  switch (f.status) {
     case 404:
-      return head + "not found (HTTP 404): check the id and the revision";
+      return head + "not found (HTTP 404): check the id and the revision" + said;
     case 416:
       return head + "the server refused the byte range (HTTP 416): the file is shorter than its header says";
     case 429:
@@ -208,9 +243,17 @@ std::string HubErrorMessage(int status, const std::string& repo_id, const std::s
     default:
       break;
   }
-  if (status >= 500)
-    return head + "the Hub failed (HTTP " + std::to_string(status) + "); try again later or pick a mirror";
-  return head + "unexpected HTTP status " + std::to_string(status);
+  if (f.status >= 500)
+    return head + "the Hub failed " + http + "; try again later or pick a mirror" + said;
+  return head + "unexpected HTTP status " + std::to_string(f.status) + said;
+}
+
+std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what,
+                            const std::string& transport) {
+  HubFailure f;
+  f.status = status;
+  f.transport = transport;
+  return HubErrorMessage(f, repo_id, what);
 }
 
 }  // namespace llmmem::core

@@ -71,8 +71,23 @@ struct HubFilePlan {
 };
 HubFilePlan PlanHubFiles(const std::vector<HubFile>& files, const std::string& chosen_gguf = "");
 
-// A failed request as a sentence for the user. status: the HTTP status, or 0 when no
-// answer came (then `transport` says why: offline, timeout, DNS, CORS in the page).
+// A failed request as the Hub tells it: the status, or 0 when no answer came (then
+// `transport` says why: offline, timeout, DNS, CORS in the page); the Hub's X-Error-Code
+// (GatedRepo, RepoNotFound, RevisionNotFound, EntryNotFound) and X-Error-Message headers;
+// whether a token was sent (a 401 then means the token was refused).
+struct HubFailure {
+  int status = 0;
+  std::string transport;
+  std::string error_code;
+  std::string error_message;
+  bool token_sent = false;
+};
+
+// The failure as a sentence that says what to do. Told apart as huggingface_hub's
+// hf_raise_for_status does (utils/_http.py at 01dd37b8): X-Error-Code first; a 401 with no
+// code on a repo URL is a missing, private or gated repo without a token, a refused token
+// with one; a 403 is a token without the permission; the server's message is quoted.
+std::string HubErrorMessage(const HubFailure& failure, const std::string& repo_id, const std::string& what);
 std::string HubErrorMessage(int status, const std::string& repo_id, const std::string& what,
                             const std::string& transport = "");
 

@@ -250,4 +250,18 @@ HubModelBuild BuildHubModel(const HubModelInput& in) {
   return b;
 }
 
+bool HubHeaderSum::Add(const WeightHeaderResult& header) {
+  if (!error_.empty()) return false;
+  WeightHeaderResult next = count_ == 0 ? CombineWeightHeaders({header}) : CombineWeightHeaders({total_, header});
+  if (!next.ok()) {
+    error_ = "file #" + std::to_string(count_ + 1) + ": " +
+             (header.message.empty() ? next.message : header.message);
+    return false;
+  }
+  // One file read alone stays as the reader gave it (its index, its notes).
+  total_ = count_ == 0 ? header : std::move(next);
+  ++count_;
+  return true;
+}
+
 }  // namespace llmmem::core

@@ -41,6 +41,24 @@ struct HubModelBuild {
 
 HubModelBuild BuildHubModel(const HubModelInput& in);
 
+// The weight headers of a model's files, summed as each one is read, so a loader keeps one
+// header's bytes at a time and this running total (issue 28: 512 shard headers of 100 MB
+// each must not stay in memory). Only what the estimate needs is kept: the tallies, the
+// counts, the first file's format, metadata and GGUF fields (CombineWeightHeaders').
+class HubHeaderSum {
+ public:
+  // False (and error() set) for a header that was not read completely.
+  bool Add(const WeightHeaderResult& header);
+  size_t count() const { return count_; }
+  const WeightHeaderResult& total() const { return total_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  WeightHeaderResult total_;
+  size_t count_ = 0;
+  std::string error_;
+};
+
 // The common config fields (hidden size, layers, heads, KV heads, head dim, intermediate
 // size, vocab; their GPT-2/T5/Falcon spellings too; a multimodal config's text_config),
 // llama-like otherwise. False when hidden size, layers or heads are missing.

@@ -35,10 +35,14 @@ struct HubRefParse {
   std::string error;  // a sentence for the user: what is wrong and what is accepted
 };
 
-// Accepts "org/name", "name", "org/name@rev", and Hub URLs on any host:
+// Accepts "org/name", "name", "org/name@rev", and Hub URLs:
 // https://huggingface.co/org/name, .../tree/rev, .../blob/rev/file, .../resolve/rev/file
-// (also "hf.co/org/name" without a scheme). Surrounding spaces are ignored.
-HubRefParse ParseHubRef(std::string_view text);
+// (also "hf.co/org/name" without a scheme). Surrounding spaces are ignored. A URL's host
+// must be the endpoint's (scheme and port aside); huggingface.co, www.huggingface.co and
+// hf.co are also taken when the endpoint is huggingface.co or one of HubMirrors() (a
+// mirror serves the same ids). Any other host is refused: the model would silently come
+// from the endpoint, not from where the URL points (issue 28).
+HubRefParse ParseHubRef(std::string_view text, std::string_view endpoint = kHubDefaultEndpoint);
 bool IsValidRepoId(std::string_view id);
 bool IsCommitHash(std::string_view rev);  // 40 lower-case hex digits
 
@@ -47,8 +51,22 @@ bool IsCommitHash(std::string_view rev);  // 40 lower-case hex digits
 std::string HubRefToText(const HubRef& ref);
 
 // HF_ENDPOINT's value (empty: the default), without its trailing slashes. Anything that is
-// not an http(s) URL is refused: error set, the default returned.
+// not an http(s) URL with a host is refused: error set, the default returned. A user name or
+// password before '@' is dropped with a warning in `error` that does not repeat it (the
+// endpoint is printed in info lines; the token goes as HF_TOKEN).
 std::string HubEndpoint(std::string_view env_value, std::string* error = nullptr);
+
+// Why an access token (HF_TOKEN, the token field) cannot be sent, or "" when it can: it
+// goes into one "Authorization: Bearer" header, so only visible ASCII is taken (RFC 6750
+// §2.1's b64token is a subset); a space, CR/LF or other control character would end the
+// header or start another. The sentence never repeats the token. `source` names it.
+std::string HubTokenProblem(std::string_view token, std::string_view source = "HF_TOKEN");
+
+// Why a file name from the Hub (a sibling's rfilename, an index's shard, a revision) is not
+// a relative path inside the repo, or "" when it is: not empty, no leading '/', no '\', no
+// control character or NUL, no empty, "." or ".." segment, also once percent-decoded
+// ("%2e%2e"), no drive letter ("C:"). It is used as a URL path and as a cache file path.
+std::string HubPathProblem(std::string_view name);
 bool HubOfflineValue(std::string_view env_value);  // HF_HUB_OFFLINE semantics
 
 std::string HubFileUrl(const std::string& endpoint, const HubRef& ref, const std::string& file);
