@@ -254,3 +254,29 @@ TEST_CASE("Validation: integers too wide for a field are rejected, never wrapped
   for (const Diagnostic& x : d) errors += x.severity == Severity::kError;
   CHECK(errors == 3);
 }
+
+// Issue 28: 8 MiB of "[0,0,...]" (4M values) took 0.5-1 GB as a tree and, under a memory
+// limit, ended in std::bad_alloc. A value budget refuses it with a sentence, and each value
+// is compact, so a document's memory stays within a small factor of its budget.
+TEST_CASE("JSON: a dense document past the value budget is refused, each value compact") {
+  std::string dense = "[";
+  for (size_t i = 0; i < kJsonMaxValues; ++i) dense += "0,";
+  dense += "0]";  // kJsonMaxValues + 1 numbers in one list: the list is one more value
+  REQUIRE(dense.size() <= kJsonMaxBytes);
+  const JsonParseResult r = ParseJson(dense);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("more than 1048576 values") != std::string::npos);
+  // Up to the budget it is read.
+  const JsonParseResult within = ParseJson("[" + dense.substr(1, 2 * (kJsonMaxValues - 2)) + "0]");
+  REQUIRE(within.ok);
+  CHECK(within.value.AsArray().size() == kJsonMaxValues - 1);
+  CHECK(sizeof(Json) <= 40);
+  // The accessors of the wrong type answer empty, as before.
+  const Json n(3.0);
+  CHECK(n.AsString().empty());
+  CHECK(n.AsArray().empty());
+  CHECK(n.AsObject().empty());
+  Json copy = within.value;
+  copy.MutableArray().push_back(Json("x"));
+  CHECK(within.value.AsArray().size() == kJsonMaxValues - 1);  // a copy is deep
+}

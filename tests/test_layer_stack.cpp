@@ -16,6 +16,7 @@
 #include "core/network/layer_stack.h"
 #include "core/network/layer_stack_account.h"
 #include "core/network/network_json.h"
+#include "core/network/network_request.h"
 
 namespace llmmem::test {
 extern const core::EmbeddedFile kEmbeddedTestData[];
@@ -349,4 +350,38 @@ TEST_CASE("Layer stack: against what PyTorch kept (torch 1.13, CPU, torchvision 
       CHECK(std::fabs(estimate / measured - 1) < 0.02);
     }
   }
+}
+
+namespace {
+// A layer list with `blocks` residual blocks nested one inside the other.
+std::string NestedBlocks(int blocks) {
+  std::string layers = "[{\"type\": \"relu\"}]";
+  for (int i = 0; i < blocks; ++i) layers = "[{\"type\": \"add\", \"branches\": [" + layers + ", []]}]";
+  return layers;
+}
+bool Says(const Diagnostics& ds, const std::string& part) {
+  for (const Diagnostic& d : ds)
+    if (d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+// Issue 28: 21 nested blocks (valid, 24 documented) were refused by the JSON parser's 64
+// levels, since each block takes three. Every door takes the documented depth; one past it
+// is refused by the network's own message.
+TEST_CASE("Layer stack JSON: the documented 24 nested blocks are read through every door") {
+  const std::string ok = "{\"input\": [3, 8, 8], \"layers\": " + NestedBlocks(kMaxNetworkDepth) + "}";
+  const NetworkParse p = ParseNetworkJson(ok);
+  CHECK(p.ok);
+  CHECK_FALSE(Says(p.diagnostics, "nesting deeper"));
+  const std::string answer = EstimateNetworkJson("{\"network\": " + ok + ", \"batch\": 2}");
+  CHECK(answer.find("nesting deeper") == std::string::npos);
+  CHECK(answer.find("\"ok\":true") != std::string::npos);
+  const NetworkParse deeper =
+      ParseNetworkJson("{\"input\": [3, 8, 8], \"layers\": " + NestedBlocks(kMaxNetworkDepth + 1) + "}");
+  CHECK_FALSE(deeper.ok);
+  CHECK(Says(deeper.diagnostics, "blocks nest deeper than 24"));
+  // A document named by what it is: the size message says "a network description".
+  const NetworkParse big = ParseNetworkJson(std::string(kJsonMaxBytes + 1, ' '));
+  CHECK(Says(big.diagnostics, "a network description is"));
 }

@@ -274,3 +274,111 @@ TEST_CASE("OOM property: segments are non-negative and sum to the capacity") {
     CHECK_FALSE(broken.consistent);
   }
 }
+
+namespace {
+// `text` with every "from" replaced by "to".
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+bool NoteSays(const std::vector<std::string>& notes, const std::string& part) {
+  for (const std::string& n : notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+// Issue 28: a console with a decimal comma ("23,65 GiB"), thousands grouped by points or
+// commas ("1.024,00 MiB", "1,024.00 MiB") were misread or not read at all.
+TEST_CASE("OOM: sizes as locale consoles print them, decimal commas and thousands") {
+  const Observation plain = Only(ReadEvidence(s::kSeed002BaichuanA30));
+  std::string comma = s::kSeed002BaichuanA30;
+  for (const char* figure : {"86.00", "22.20", "7.47", "51.12", "7.48"})
+    comma = Replace(comma, figure, Replace(figure, ".", ","));
+  const Observation o = Only(ReadEvidence(comma));
+  CHECK(o.capacity.bytes == plain.capacity.bytes);
+  CHECK(o.capacity.tolerance == plain.capacity.tolerance);
+  CHECK(o.free.bytes == plain.free.bytes);
+  CHECK(o.reserved.bytes == plain.reserved.bytes);
+  CHECK(o.request.bytes == plain.request.bytes);
+  CHECK(o.notes.empty());
+  for (const char* form : {"1,024.00 MiB", "1.024,00 MiB"}) {
+    CAPTURE(form);
+    const Observation t = Only(ReadEvidence(Replace(s::kSeed002BaichuanA30, "51.12 MiB", form)));
+    CHECK(t.free.bytes == doctest::Approx(1024 * MiB));
+    CHECK(t.free.tolerance == doctest::Approx(0.005 * MiB));
+  }
+  // memory_summary's whole units with a thousands comma.
+  const Observation sum = Only(ReadEvidence(Replace(Replace(s::kSeed002BaichuanA30, "7.48 GiB", "14,324 MiB"),
+                                                    "7.47 GiB", "14,000 MiB")));
+  CHECK(sum.reserved.bytes == doctest::Approx(14324 * MiB));
+  // What is no number is said, not guessed: "1,0245 GiB" is neither form.
+  const Observation bad = Only(ReadEvidence(Replace(s::kSeed002BaichuanA30, "22.20 GiB", "1,0245 GiB")));
+  CHECK_FALSE(bad.capacity.Known());
+  CHECK(NoteSays(bad.notes, "1,0245 GiB"));
+}
+
+// Issue 28: PowerShell's 2> writes UTF-16LE with a BOM; the reader saw NUL-spaced bytes.
+TEST_CASE("OOM: UTF-16 text (PowerShell's 2>) is read as the same message") {
+  const std::string utf8 = s::kSeed002BaichuanA30;
+  auto utf16 = [&](bool little, bool bom) {
+    std::string out = bom ? (little ? "\xFF\xFE" : "\xFE\xFF") : "";
+    for (char c : utf8) {
+      out += little ? std::string{c, '\0'} : std::string{'\0', c};
+    }
+    return out;
+  };
+  const Observation plain = Only(ReadEvidence(utf8));
+  for (bool little : {true, false}) {
+    for (bool bom : {true, false}) {
+      CAPTURE(little);
+      CAPTURE(bom);
+      const Evidence e = ReadEvidence(utf16(little, bom));
+      const Observation o = Only(e);
+      CHECK(o.capacity.bytes == plain.capacity.bytes);
+      CHECK(o.reserved.bytes == plain.reserved.bytes);
+      CHECK(NoteSays(e.notes, little ? "UTF-16 (little-endian" : "UTF-16 (big-endian"));
+    }
+  }
+  // A UTF-8 BOM is dropped without a word.
+  const Evidence bom8 = ReadEvidence("\xEF\xBB\xBF" + utf8);
+  CHECK(Only(bom8).capacity.bytes == plain.capacity.bytes);
+  CHECK(bom8.notes.empty());
+}
+
+// Issue 28: "a total capacity of 0 bytes" drew nothing and said nothing.
+TEST_CASE("OOM: a zero capacity is explained") {
+  const Observation o = Only(ReadEvidence(Replace(s::kSeed002BaichuanA30, "22.20 GiB total", "0 bytes total")));
+  CHECK(o.capacity.Known());
+  CHECK(NoteSays(o.notes, "the total capacity reads 0 bytes"));
+}
+
+// Issue 28: a log's failure is at its end; a log over 8 MiB kept its head and lost it.
+TEST_CASE("OOM: a log over 8 MiB is read from its end") {
+  std::string log;
+  while (log.size() < kOomMaxTextBytes + (1u << 20)) log += "step 123 loss 2.345 lr 3e-4 tokens/s 12345\n";
+  log += s::kSeed002BaichuanA30;
+  const Evidence e = ReadEvidence(log);
+  CHECK(e.truncated);
+  CHECK(e.recognised);
+  CHECK(NoteSays(e.notes, "only its last 8 MiB were read"));
+}
+
+// Issue 28: 8 MiB of distinct nvidia-smi rows were 70 MB of JSON, 498 MB of memory and 5 s.
+TEST_CASE("OOM: thousands of devices are capped, the failures kept, the rest counted") {
+  std::string text = "index, name, memory.total [MiB], memory.used [MiB]\n";
+  for (int i = 0; i < 200; ++i) text += std::to_string(i) + ", GPU-" + std::to_string(i) + ", 24576 MiB, 100 MiB\n";
+  text += "\n";
+  text = text + text + text;  // three CSV blocks: 600 rows
+  text += s::kSeed002BaichuanA30;
+  const Evidence e = ReadEvidence(text);
+  CHECK(e.observations.size() == kOomMaxObservations);
+  CHECK(e.left_out == 601 - kOomMaxObservations);
+  CHECK(e.observations.back().IsOom());  // the failure at the end is kept
+  CHECK(NoteSays(e.notes, std::to_string(e.left_out) + " are left out"));
+  // A name as long as a line is cut.
+  const Evidence longname = ReadEvidence(Replace(s::kNvidiaSmiA30, "NVIDIA A30 ", std::string(100000, 'x') + " "));
+  REQUIRE(longname.observations.size() == 1);
+  CHECK(longname.observations[0].gpu_name.size() <= kOomMaxNameBytes + 4);
+}

@@ -183,3 +183,43 @@ TEST_CASE("Torch repr: nested repeats past 20000 modules are refused quickly") {
   for (const Diagnostic& d : p.diagnostics) named = named || d.message.find("more than 20000 modules") == 0;
   CHECK(named);
 }
+
+bool HasError(const TorchReprParse& p, const std::string& part) {
+  for (const Diagnostic& d : p.diagnostics)
+    if (d.severity == Severity::kError && d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+// Issue 28: "4294967297 x" went through atoi and wrapped to 1 (accepted as one module).
+TEST_CASE("Torch repr: a repeat count past 32 bits is refused, not wrapped") {
+  for (const char* count : {"4294967297", "18446744073709551617", "20001"}) {
+    CAPTURE(count);
+    const std::string repr = std::string("Sequential(\n  (0-1): ") + count +
+                             " x Linear(in_features=8, out_features=8, bias=True)\n)\n";
+    const TorchReprParse p = ParseTorchRepr(repr);
+    CHECK_FALSE(p.ok);
+    CHECK(HasError(p, "line 2: the repeat count"));
+  }
+  // A range key past 32 bits in a valid run names its copies from a bounded first index.
+  const TorchReprParse ok = ParseTorchRepr("Sequential(\n  (4294967296-4294967297): 2 x ReLU()\n)\n");
+  CHECK(ok.ok);
+}
+
+// Issue 28: in_features=8.5 read as 8, 1e3 as 1, silently.
+TEST_CASE("Torch repr: a size that is not a whole number is refused, naming its line") {
+  for (const char* args : {"in_features=8.5, out_features=8", "in_features=1e3, out_features=8",
+                           "in_features=8, out_features=8.0"}) {
+    CAPTURE(args);
+    const std::string repr =
+        std::string("Net(\n  (a): ReLU()\n  (fc): Linear(") + args + ", bias=True)\n)\n";
+    const TorchReprParse p = ParseTorchRepr(repr);
+    CHECK_FALSE(p.ok);
+    CHECK(HasError(p, "line 3: Linear("));
+    CHECK(HasError(p, "must be a whole number"));
+  }
+  // The line counts from the top of the paste, text before the model included.
+  const TorchReprParse p =
+      ParseTorchRepr(">>> print(model)\nSequential(\n  (0): Conv2d(3, 8, kernel_size=(3, 3), stride=(1.5, 1.5))\n)\n");
+  CHECK_FALSE(p.ok);
+  CHECK(HasError(p, "line 3: Conv2d(stride=(1.5, 1.5))"));
+}

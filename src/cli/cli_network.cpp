@@ -179,7 +179,8 @@ bool IsNetworkCommand(const std::vector<std::string>& args) {
   return false;
 }
 
-int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& read_file) {
+int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& read_network,
+                      const ReadFileFn& read_repr) {
   Json req(Json::Object{});
   bool json = false, layers = false;
   int top = 10;
@@ -227,10 +228,10 @@ int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& re
     }
     if (key == "network" || key == "torch_repr") {
       std::string error;
-      const std::optional<std::string> text = read_file(value, error);
+      const std::optional<std::string> text = (key == "network" ? read_network : read_repr)(value, error);
       if (!text) return fail("--" + a.substr(2) + " " + value + ": " + error);
       if (key == "network") {
-        const core::JsonParseResult p = core::ParseJson(*text);
+        const core::JsonParseResult p = core::ParseJson(*text, core::NetworkJsonLimits());
         if (!p.ok) return fail("--network " + value + " is not valid JSON: " + p.error);
         req[key] = p.value;
       } else {

@@ -16,6 +16,9 @@ bool IsNetworkCommand(const std::vector<std::string>& args);
 
 // Runs it: prints the seed's view (or --json, --layers for every layer). Exit status as the
 // main command: 0 fits, 1 does not fit, 2 bad input.
-int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& read_file);
+// --network files are read with read_network, --torch-repr files with read_repr (each names
+// its kind and cap in its messages).
+int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& read_network,
+                      const ReadFileFn& read_repr);
 
 }  // namespace llmmem::cli

@@ -8,6 +8,7 @@
 #include <istream>
 #include <ostream>
 
+#include "cli/cli_files.h"
 #include "cli/cli_fit.h"
 #include "core/config/config_json.h"
 #include "core/oom/oom_json.h"
@@ -201,14 +202,15 @@ int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, st
     err << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
   }
   if (errors) return 2;
-  // Files and standard input ("-") alike through the bounded reader: capped in bytes and,
-  // for a pipe, in time (io/bounded_file.h).
-  std::string error;
-  const std::optional<std::string> file = read_file(path, error);
+  // Files and standard input ("-") alike through the bounded reader: a log's last 8 MiB
+  // and, for a pipe, within a time limit (io/bounded_file.h).
+  std::string error, note;
+  const std::optional<std::string> file = ReadLogTail(path, error, &note);
   if (!file) {
-    err << "llmmem oom: cannot read \"" << path << "\": " << error << "\n";
+    err << "llmmem oom: cannot read the log \"" << path << "\": " << error << "\n";
     return 2;
   }
+  if (!note.empty()) err << "llmmem oom: note: \"" << path << "\" " << note << "\n";
   const std::string text = *file;
   const core::OomReport report = core::ReadOomReport(text, settings ? &parsed.options.config : nullptr);
   if (parsed.options.json) {

@@ -3,12 +3,14 @@
 #include <iostream>
 
 #include "cli/cli_args.h"
+#include "cli/cli_files.h"
 #include "cli/cli_fit.h"
 #include "cli/cli_hub.h"
 #include "cli/cli_oom.h"
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
+#include "cli/terminal_streams.h"
 #include "core/config/config_schema.h"
 #include "core/solve/fit_json.h"
 #include "core/solve/compat.h"
@@ -17,6 +19,7 @@
 #include "core/estimate/estimate.h"
 #include "core/report/export.h"
 #include "core/io/json.h"
+#include "core/network/torch_repr.h"
 #include "core/report/launch_export.h"
 #include "core/report/units.h"
 #include "core/report/result_json.h"
@@ -26,27 +29,23 @@
 namespace {
 
 // --config and --hf-config: a regular file (or - for standard input) of at most 8 MiB.
-std::optional<std::string> ReadFile(const std::string& path, std::string& error) {
-  llmmem::io::ReadResult r = llmmem::io::ReadWholeFile(path, llmmem::core::kJsonMaxBytes, "a config.json");
-  if (!r.ok) {
-    error = r.error;
-    return std::nullopt;
-  }
-  return std::move(r.bytes);
-}
+const llmmem::cli::ReadFileFn ReadFile = llmmem::cli::ReaderFor("a config.json", llmmem::core::kJsonMaxBytes);
 
-// Everything the CLI writes for a terminal goes through here: names and strings from files
-// (model names, GGUF strings, echoed values) cannot move the cursor, set the title or
-// rewrite a line. JSON output escapes the same characters itself (core/json.cpp).
-void Print(std::ostream& out, const std::string& text) { out << llmmem::core::TerminalSafe(text, true); }
+// std::cout and std::cerr are terminal-safe for the whole run (cli/terminal_streams.h).
+void Print(std::ostream& out, const std::string& text) { out << text; }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace llmmem;
+  // Every command's output, whatever prints it: names read from files and links cannot
+  // move the cursor, set the title or rewrite a line.
+  const cli::TerminalSafeStdStreams safe_streams;
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "oom") return cli::RunOom(args, ReadFile, std::cout, std::cerr);
-  if (cli::IsNetworkCommand(args)) return cli::RunNetworkCommand(args, ReadFile);  // any network, layer by layer
+  if (cli::IsNetworkCommand(args))  // any network, layer by layer
+    return cli::RunNetworkCommand(args, cli::ReaderFor("a network description", core::kJsonMaxBytes),
+                                  cli::ReaderFor("a print(model) text", core::kTorchReprMaxBytes));
   int search_exit = 0;
   if (cli::RunHubSearch(args, std::cout, std::cerr, &search_exit)) return search_exit;
   const cli::CliParse parsed = cli::ParseCli(args, ReadFile, cli::LoadHubForCli);

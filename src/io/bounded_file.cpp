@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -156,6 +157,56 @@ ReadResult ReadWholeFile(const std::string& path, uint64_t max_bytes, const std:
   }
   r.file_size = r.bytes.size();
   r.ok = true;
+  return r;
+}
+
+ReadResult ReadFileTail(const std::string& path, uint64_t max_bytes, size_t head_bytes, std::string* head) {
+  ReadResult r;
+  head->clear();
+  if (path == "-") {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kStdinSeconds);
+    char buf[1 << 16];
+    uint64_t total = 0;
+    while (true) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        r.error = "standard input did not end within " + std::to_string(kStdinSeconds) + " s";
+        r.bytes.clear();
+        return r;
+      }
+      pollfd p{0, POLLIN, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+      if (ready < 0 && errno != EINTR) {
+        r.error = "cannot wait for standard input: " + ErrnoText(errno);
+        return r;
+      }
+      if (ready <= 0) continue;
+      const ssize_t got = ::read(0, buf, sizeof buf);
+      if (got < 0) {
+        if (errno == EINTR || errno == EAGAIN) continue;
+        r.error = "cannot read standard input: " + ErrnoText(errno);
+        return r;
+      }
+      if (got == 0) break;
+      const size_t n = static_cast<size_t>(got);
+      if (head->size() < head_bytes) head->append(buf, std::min(n, head_bytes - head->size()));
+      total += n;
+      r.bytes.append(buf, n);
+      // Keep at most twice the tail between trims: amortised linear, memory bounded.
+      if (r.bytes.size() > 2 * max_bytes) r.bytes.erase(0, r.bytes.size() - max_bytes);
+    }
+    if (r.bytes.size() > max_bytes) r.bytes.erase(0, r.bytes.size() - max_bytes);
+    r.file_size = total;
+    r.ok = true;
+    return r;
+  }
+  RegularFile f;
+  if (!f.Open(path, &r.error)) return r;
+  r.file_size = f.size();
+  if (!f.ReadAt(0, std::min<uint64_t>(head_bytes, f.size()), head, &r.error)) return r;
+  const uint64_t from = f.size() > max_bytes ? f.size() - max_bytes : 0;
+  r.ok = f.ReadAt(from, f.size() - from, &r.bytes, &r.error);
   return r;
 }
 

@@ -31,6 +31,12 @@ struct ReadResult {
 // `what` names what is expected, for the size message ("a config.json").
 ReadResult ReadWholeFile(const std::string& path, uint64_t max_bytes, const std::string& what);
 
+// A log's end: the last max_bytes of `path` (a regular file, or standard input for "-", read
+// within kStdinSeconds while only the last max_bytes are kept), so a log of any size is read
+// in bounded memory. `head` gets its first bytes (up to head_bytes: a byte-order mark says how
+// the tail is encoded). file_size is the whole log's; bytes.size() < file_size when cut.
+ReadResult ReadFileTail(const std::string& path, uint64_t max_bytes, size_t head_bytes, std::string* head);
+
 // The first n bytes of a regular file (fewer at its end) and the file's size.
 ReadResult ReadFilePrefix(const std::string& path, uint64_t n);
 

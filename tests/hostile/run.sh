@@ -185,6 +185,58 @@ L "HF negative layers" 2 'layers' --hf-config "$IN/hf_negative_layers.json"
 L "HF float layers" 2 'whole number' --hf-config "$IN/hf_float_layers.json"
 L "HF string hidden" 2 'whole number' --hf-config "$IN/hf_string_hidden.json"
 
+# Issue 28: the readers' own names (a network's and its layers', print(model)'s module keys,
+# nvidia-smi's GPU and process names) with ESC, an OSC title, NUL and a right-to-left override.
+bad_name='\033]0;pwned\007\033[2J\000x\342\200\256evil'
+printf '{"name": "%s", "input": [3, 8, 8], "layers": [{"type": "conv2d", "out": 4, "kernel": 3, "name": "%s"}, {"type": "relu", "name": "%s"}]}\n' \
+  '\u001b]0;pwned\u0007\u001b[2J\u0000\u202eevil' '\u001b[31mconv\u202e' '\u009b2Jrelu' >"$work/escape_network.json"
+printf "Net(\n  (conv$bad_name): Conv2d(3, 4, kernel_size=(3, 3))\n  (act$bad_name): ReLU(inplace=True)\n  (x$bad_name): Mystery(width=1)\n)\n" >"$work/escape_repr.txt"
+python3 - tests/fuzz/corpus/oom/nvidia_smi_a30.txt "$work/escape_smi.txt" <<'PY'
+import sys
+bad = b"\x1b]0;pwned\x07\x1b[2J\x00x\xe2\x80\xaeevil"
+t = open(sys.argv[1], "rb").read().replace(b"NVIDIA A30 ", b"NVIDIA" + bad + b"A30").replace(b"C   python  ", b"C   py" + bad + b"thon")
+open(sys.argv[2], "wb").write(t)
+PY
+for mode in "" --json --layers; do
+  L "escape names in --network $mode" "0|1" 'conv' --network "$work/escape_network.json" $mode
+  L "escape names in --torch-repr $mode" "0|1|2" 'conv' --torch-repr "$work/escape_repr.txt" --image-size 8 $mode
+done
+L "escape names in oom's nvidia-smi table" 0 'x1b' oom "$work/escape_smi.txt"
+L "escape names in oom's nvidia-smi table --json" 0 'u001b' oom "$work/escape_smi.txt" --json
+L "escape names in oom's nvidia-smi table with a config" 0 'x1b' oom "$work/escape_smi.txt" --model llama-3.1-8b
+
+# Issue 28: logs and dense JSON in bounded memory. A 9 MiB log whose failure is at its end;
+# the same log as PowerShell's 2> writes it (UTF-16LE with a BOM); 8 MiB of distinct
+# nvidia-smi CSV rows; 8 MiB of "[0,0,...]" (4M values) under 600 MB of address space.
+python3 - "$work" tests/fuzz/corpus/oom/seed002_baichuan_a30.txt <<'PY'
+import sys
+work, seed = sys.argv[1], open(sys.argv[2], "rb").read()
+filler = b"".join(b"step %d loss 2.%04d lr 3e-4\n" % (i, i % 9973) for i in range(400000))
+open(work + "/big.log", "wb").write(filler + seed)
+open(work + "/utf16.log", "wb").write(b"\xff\xfe" + (b"Traceback (most recent call last):\r\n" + seed.replace(b"\n", b"\r\n")).decode().encode("utf-16-le"))
+open(work + "/big_utf16.log", "wb").write(b"\xff\xfe" + (filler[:5 << 20] + seed).decode().encode("utf-16-le"))
+rows = b"".join(b"%d, GPU-%08d, %d MiB, %d MiB\n" % (i % 1000, i, 24576, i % 24576) for i in range(300000))
+open(work + "/smi_flood.csv", "wb").write((b"index, name, memory.total [MiB], memory.used [MiB]\n" + rows)[: 8 << 20])
+open(work + "/dense.json", "wb").write(b"[" + b"0," * ((8 << 20) // 2 - 2) + b"0]")
+PY
+L "oom: a 9 MiB log, the failure at its end" 0 'last 8 MiB were read' oom "$work/big.log"
+L "oom: a 9 MiB log names the held memory" 0 'Memory held elsewhere' oom "$work/big.log"
+run "oom: a 9 MiB log from standard input" 0 'Memory held elsewhere' -- bash -c "$bin oom - <'$work/big.log'"
+L "oom: UTF-16 with a BOM (PowerShell 2>)" 0 'UTF-16 \(little-endian, with a byte-order mark' oom "$work/utf16.log"
+L "oom: UTF-16 read the same as UTF-8" 0 'Memory held elsewhere' oom "$work/utf16.log"
+L "oom: a 10 MiB UTF-16 log's tail" 0 'Memory held elsewhere' oom "$work/big_utf16.log"
+L "oom: 8 MiB of distinct nvidia-smi rows, devices capped" 0 'are left out' oom "$work/smi_flood.csv"
+run "oom: 8 MiB of nvidia-smi rows, JSON under 2 MB" 0 '' -- bash -c "[ \$($bin oom '$work/smi_flood.csv' --json | wc -c) -lt 2000000 ]"
+run "oom: 8 MiB of nvidia-smi rows within 3 s" 0 '' -- timeout 3 "$bin" oom "$work/smi_flood.csv" --json
+MEM_KB_SAVED=$MEM_KB; MEM_KB=600000
+L "dense 8 MiB JSON --config under 600 MB" 2 'more than 1048576 values' --config "$work/dense.json"
+L "dense 8 MiB JSON --network under 600 MB" 2 'more than 1048576 values' --network "$work/dense.json"
+MEM_KB=$MEM_KB_SAVED
+head -c $((9 << 20)) /dev/zero | tr '\0' ' ' >"$work/big_network.json"
+L "a 9 MiB --network names its kind" 2 'a network description is at most 8 MiB' --network "$work/big_network.json"
+L "a 9 MiB --torch-repr names its kind" 2 'a print\(model\) text is at most 4 MiB' --torch-repr "$work/big_network.json"
+L "a 9 MiB --config names its kind" 2 'a config.json is at most 8 MiB' --config "$work/big_network.json"
+
 # ---- 5. Loose parsing: only the documented forms ----------------------------------------------
 L "config with a BOM" 2 'byte-order mark' --config "$IN/config_bom.json"
 L "HF config with a BOM" 2 'byte-order mark' --hf-config "$IN/hf_bom.json"

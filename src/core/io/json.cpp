@@ -10,17 +10,58 @@
 
 namespace llmmem::core {
 
+namespace {
+template <class T>
+std::unique_ptr<T> CopyOf(const std::unique_ptr<T>& p) {
+  return p ? std::make_unique<T>(*p) : nullptr;
+}
+}  // namespace
+
+Json::Json(const Json& o)
+    : type_(o.type_),
+      bool_(o.bool_),
+      number_(o.number_),
+      string_(CopyOf(o.string_)),
+      array_(CopyOf(o.array_)),
+      object_(CopyOf(o.object_)) {}
+
+Json& Json::operator=(const Json& o) {
+  if (this != &o) *this = Json(o);
+  return *this;
+}
+
+const std::string& Json::AsString() const {
+  static const std::string kEmpty;
+  return string_ ? *string_ : kEmpty;
+}
+const Json::Array& Json::AsArray() const {
+  static const Array kEmpty;
+  return array_ ? *array_ : kEmpty;
+}
+const Json::Object& Json::AsObject() const {
+  static const Object kEmpty;
+  return object_ ? *object_ : kEmpty;
+}
+Json::Array& Json::MutableArray() {
+  if (!array_) array_ = std::make_unique<Array>();
+  return *array_;
+}
+Json::Object& Json::MutableObject() {
+  if (!object_) object_ = std::make_unique<Object>();
+  return *object_;
+}
+
 const Json* Json::Find(const std::string& key) const {
-  if (type_ != Type::kObject) return nullptr;
-  auto it = object_.find(key);
-  return it == object_.end() ? nullptr : &it->second;
+  if (type_ != Type::kObject || !object_) return nullptr;
+  auto it = object_->find(key);
+  return it == object_->end() ? nullptr : &it->second;
 }
 
 Json& Json::operator[](const std::string& key) {
   if (type_ != Type::kObject) {
     *this = Json(Object{});
   }
-  return object_[key];
+  return MutableObject()[key];
 }
 
 std::string FormatJsonNumber(double v) {
@@ -147,13 +188,13 @@ void DumpValue(const Json& v, int indent, int level, std::string& out) {
 
 class Parser {
  public:
-  explicit Parser(const std::string& text) : s_(text) {}
+  Parser(const std::string& text, const JsonLimits& limits) : s_(text), limits_(limits) {}
 
   JsonParseResult Run() {
     JsonParseResult r;
-    if (s_.size() > kJsonMaxBytes) {
-      r.error = "the JSON text is " + std::to_string(s_.size()) + " bytes; at most " + std::to_string(kJsonMaxBytes) +
-                " are accepted";
+    if (s_.size() > limits_.max_bytes) {
+      r.error = std::string(limits_.what) + " is " + std::to_string(s_.size()) + " bytes; at most " +
+                std::to_string(limits_.max_bytes) + " are accepted";
       return r;
     }
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) {
@@ -204,7 +245,10 @@ class Parser {
   }
 
   bool ParseValue(Json& out, int depth) {
-    if (depth > kJsonMaxDepth) return Fail("nesting deeper than " + std::to_string(kJsonMaxDepth) + " levels");
+    if (depth > limits_.max_depth) return Fail("nesting deeper than " + std::to_string(limits_.max_depth) + " levels");
+    if (++values_ > limits_.max_values)
+      return Fail("more than " + std::to_string(limits_.max_values) +
+                  " values (numbers, strings, lists, objects); no document this program reads holds that many");
     if (pos_ >= s_.size()) return Fail("unexpected end of input, expected a value");
     char c = s_[pos_];
     if (c == '{') return ParseObject(out, depth);
@@ -356,7 +400,9 @@ class Parser {
   }
 
   const std::string& s_;
+  const JsonLimits& limits_;
   size_t pos_ = 0;
+  size_t values_ = 0;
   std::string error_;
 };
 
@@ -488,6 +534,6 @@ std::string Json::Dump(int indent) const {
   return out;
 }
 
-JsonParseResult ParseJson(const std::string& text) { return Parser(text).Run(); }
+JsonParseResult ParseJson(const std::string& text, const JsonLimits& limits) { return Parser(text, limits).Run(); }
 
 }  // namespace llmmem::core

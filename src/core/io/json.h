@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,14 @@ class Json {
   Json(double d) : type_(Type::kNumber), number_(d) {}
   Json(int v) : Json(static_cast<double>(v)) {}
   Json(int64_t v) : Json(static_cast<double>(v)) {}
-  Json(const char* s) : type_(Type::kString), string_(s) {}
-  Json(std::string s) : type_(Type::kString), string_(std::move(s)) {}
-  Json(Array a) : type_(Type::kArray), array_(std::move(a)) {}
-  Json(Object o) : type_(Type::kObject), object_(std::move(o)) {}
+  Json(const char* s) : type_(Type::kString), string_(std::make_unique<std::string>(s)) {}
+  Json(std::string s) : type_(Type::kString), string_(std::make_unique<std::string>(std::move(s))) {}
+  Json(Array a) : type_(Type::kArray), array_(std::make_unique<Array>(std::move(a))) {}
+  Json(Object o) : type_(Type::kObject), object_(std::make_unique<Object>(std::move(o))) {}
+  Json(const Json& o);
+  Json& operator=(const Json& o);
+  Json(Json&&) noexcept = default;
+  Json& operator=(Json&&) noexcept = default;
 
   Type type() const { return type_; }
   bool IsNull() const { return type_ == Type::kNull; }
@@ -37,11 +42,11 @@ class Json {
 
   bool AsBool() const { return bool_; }
   double AsNumber() const { return number_; }
-  const std::string& AsString() const { return string_; }
-  const Array& AsArray() const { return array_; }
-  const Object& AsObject() const { return object_; }
-  Array& MutableArray() { return array_; }
-  Object& MutableObject() { return object_; }
+  const std::string& AsString() const;  // "" when this is not a string
+  const Array& AsArray() const;         // empty when this is not an array
+  const Object& AsObject() const;       // empty when this is not an object
+  Array& MutableArray();                // the array's elements (a fresh list when there is none)
+  Object& MutableObject();
 
   // Member lookup on objects; nullptr when absent or when this is not an object.
   const Json* Find(const std::string& key) const;
@@ -52,12 +57,14 @@ class Json {
   std::string Dump(int indent = -1) const;
 
  private:
+  // Compact: a parsed document holds one Json per value, so each is 40 bytes (not 120 with a
+  // string, a vector and a map inline); only the payload its type needs is allocated.
   Type type_ = Type::kNull;
   bool bool_ = false;
   double number_ = 0;
-  std::string string_;
-  Array array_;
-  Object object_;
+  std::unique_ptr<std::string> string_;
+  std::unique_ptr<Array> array_;
+  std::unique_ptr<Object> object_;
 };
 
 struct JsonParseResult {
@@ -68,8 +75,21 @@ struct JsonParseResult {
 
 constexpr size_t kJsonMaxBytes = 8u << 20;  // 8 MiB: larger than any config.json
 constexpr int kJsonMaxDepth = 64;
+// Values (numbers, strings, lists, objects, members) in one document: the largest real ones
+// (a safetensors index of ~100k tensors, a Hub listing of 100k files) hold a few hundred
+// thousand. With ~40 bytes a value plus its list or map slot, a document's tree stays within
+// ~250 MB however densely 8 MiB are packed ("[0,0,...]" is 4M values), and past the budget
+// the parse stops with an error instead of exhausting memory (std::bad_alloc).
+constexpr size_t kJsonMaxValues = 1u << 20;
 
-JsonParseResult ParseJson(const std::string& text);
+struct JsonLimits {
+  size_t max_bytes = kJsonMaxBytes;
+  int max_depth = kJsonMaxDepth;
+  size_t max_values = kJsonMaxValues;
+  const char* what = "the JSON text";  // names the document in the size message ("a network description")
+};
+
+JsonParseResult ParseJson(const std::string& text, const JsonLimits& limits = JsonLimits());
 
 // The value of a hex digit, or -1 (URL decoding uses it too).
 int HexDigitValue(unsigned char c);

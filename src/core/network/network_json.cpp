@@ -359,8 +359,15 @@ NetworkParse NetworkFromJson(const Json& j) {
   return r;
 }
 
+JsonLimits NetworkJsonLimits(const char* what) {
+  JsonLimits limits;
+  limits.max_depth = kNetworkJsonMaxDepth;
+  limits.what = what;
+  return limits;
+}
+
 NetworkParse ParseNetworkJson(const std::string& text) {
-  const JsonParseResult p = ParseJson(text);
+  const JsonParseResult p = ParseJson(text, NetworkJsonLimits());
   if (!p.ok) {
     NetworkParse r;
     r.diagnostics.push_back({DiagId::kParse, Severity::kError, "network", "the network is not valid JSON: " + p.error});

@@ -30,6 +30,14 @@ struct NetworkParse {
   Diagnostics diagnostics;
 };
 
+// The JSON depth a network description needs: each nested block is three levels (the block's
+// object, its "branches" list, one branch's list), kMaxNetworkDepth of them, plus the request,
+// the network, its layer list and a layer's own lists. Every reader of a network's JSON (the
+// CLI's --network, the JS API's request, the URL) parses with these limits, so the documented
+// block depth holds and only past it does the network's own message say why.
+constexpr int kNetworkJsonMaxDepth = 3 * kMaxNetworkDepth + 16;
+JsonLimits NetworkJsonLimits(const char* what = "a network description");
+
 NetworkParse ParseNetworkJson(const std::string& text);
 NetworkParse NetworkFromJson(const Json& j);
 // Only what differs from the defaults; ParseNetworkJson(NetworkToJson(s).Dump()) gives s back.

@@ -386,7 +386,7 @@ Json NetworkRequestFromQuery(const std::string& query, std::string* rest) {
       for (const char* const* k = kNetworkRequestKeys; *k && !taken; ++k) taken = key == *k;
       if (taken) {
         if (key == "network" || key == "input") {
-          const JsonParseResult p = ParseJson(value);
+          const JsonParseResult p = ParseJson(value, NetworkJsonLimits());
           j[key] = p.ok ? p.value : Json(value);  // a broken one is reported by the request
         } else {
           j[key] = value;
@@ -438,7 +438,7 @@ std::string TorchReprToNetworkJson(const std::string& text) {
 }
 
 std::string EstimateNetworkJson(const std::string& request_json) {
-  const JsonParseResult p = ParseJson(request_json);
+  const JsonParseResult p = ParseJson(request_json, NetworkJsonLimits("the request"));
   NetworkRequest r;
   if (!p.ok) {
     r.diagnostics.push_back({DiagId::kParse, Severity::kError, "", "the request is not valid JSON: " + p.error});

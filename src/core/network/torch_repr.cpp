@@ -26,7 +26,16 @@ using repr_internal::Reader;
 // [SECTION] Leaves and blocks
 class Converter {
  public:
-  explicit Converter(TorchReprParse& r) : r_(r) {}
+  Converter(TorchReprParse& r, const std::string& text, int first_line) : r_(r), text_(text), first_line_(first_line) {}
+
+  // A size printed as a non-whole number is refused (not truncated), naming its line.
+  void RefuseNotWhole(const Module& m, const Args& a) {
+    if (a.not_whole.empty()) return;
+    r_.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "torch_repr",
+                              "line " + std::to_string(first_line_ + repr_internal::LineOf(text_, m.offset) - 1) + ": " +
+                                  m.type + "(" + EchoValue(a.not_whole) +
+                                  "): a size or count must be a whole number"});
+  }
 
   // Each distinct note once, and at most kMaxNotes of them: a "(0-9999): 10000 x Unknown(" line
   // would otherwise make ten thousand notes, each checked against the others (found by
@@ -48,6 +57,7 @@ class Converter {
                               std::to_string(unlisted_notes_) + " more notes like the ones above are not listed"});
   }
 
+  static const Module* proj_or(const Module* parent, const Module* child) { return child ? child : parent; }
   static std::string Join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
 
   // One module (repeated when the ModuleList says so) into `out`.
@@ -56,7 +66,8 @@ class Converter {
       std::string p = path;
       if (m.repeat > 1) {
         const size_t dash = m.key.find('-');
-        const int first = std::atoi(m.key.substr(0, dash).c_str());
+        int64_t first = 0;  // "(0-11)": a bounded count, not atoi's wrap-around
+        repr_internal::ReadCount(m.key.substr(0, dash), kMaxModules, first);
         p = path.substr(0, path.size() - m.key.size()) + std::to_string(first + i);
       }
       ConvertOnce(m, p, out);
@@ -89,6 +100,8 @@ class Converter {
  private:
   static constexpr size_t kMaxNotes = 40;
   TorchReprParse& r_;
+  const std::string& text_;
+  int first_line_;
   std::unordered_set<std::string> seen_notes_;
   size_t unlisted_notes_ = 0;
   int expanded_ = 0;  // modules converted, repeats expanded
@@ -100,6 +113,7 @@ bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer
   l.name = path;
   const std::string& t = m.type;
   auto bad = [&](const char* what) {
+    RefuseNotWhole(m, a);
     Note(path + " (" + t + "): could not read " + what + " from \"" + m.args + "\"", true);
     return true;
   };
@@ -200,6 +214,7 @@ bool Converter::Leaf(const Module& m, const std::string& path, std::vector<Layer
   } else {
     return false;
   }
+  RefuseNotWhole(m, a);
   out.push_back(l);
   return true;
 }
@@ -312,6 +327,7 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
       const Module* proj = att->Child("out_proj");
       Args pa(proj ? proj->args : "");
       pa.Int("in_features", 0, l.in);
+      RefuseNotWhole(*proj_or(att, proj), pa);
       l.bias = pa.Bool("bias", true);
       l.heads = l.in % 64 == 0 ? l.in / 64 : 1;
       first.push_back(l);
@@ -336,6 +352,7 @@ void Converter::ConvertOnce(const Module& m, const std::string& path, std::vecto
       const Module* qkv = att->Child("qkv");
       Args qa(qkv ? qkv->args : "");
       qa.Int("in_features", 0, l.in);
+      RefuseNotWhole(*proj_or(att, qkv), qa);
       l.bias = qa.Bool("bias", true);
       l.heads = l.in % 32 == 0 ? l.in / 32 : 1;
       l.window[0] = l.window[1] = 7;
@@ -604,7 +621,7 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
   Reader reader(body, r.diagnostics);
   std::unique_ptr<Module> root = reader.Root();
   if (!root || HasErrors(r.diagnostics)) return r;
-  Converter conv(r);
+  Converter conv(r, body, repr_internal::LineOf(text, start));
   NetworkSpec& s = r.spec;
   s.name = root->type;
   s.family = "pasted repr";
@@ -614,6 +631,7 @@ TorchReprParse ParseTorchRepr(const std::string& text) {
     conv.Top(*root, s.layers);
   }
   conv.Finish();
+  if (HasErrors(r.diagnostics)) return r;
   if (conv.TooLarge()) {
     r.diagnostics.push_back({DiagId::kOutOfRange, Severity::kError, "torch_repr",
                              "more than 20000 modules once the repeated ones (\"N x Module(\") are expanded"});

@@ -9,6 +9,7 @@
 // Pure and bounded: 4 MiB of text, 64 levels, 20000 modules.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "core/config/diagnostics.h"
@@ -22,6 +23,8 @@ struct TorchReprParse {
   Diagnostics diagnostics;  // errors; warnings and kInfo notes on what the repr cannot tell
   bool graph_exact = true;  // false when a container's forward had to be guessed
 };
+
+constexpr size_t kTorchReprMaxBytes = 4u << 20;  // print(model) of the largest torchvision model is ~100 KB
 
 TorchReprParse ParseTorchRepr(const std::string& text);
 

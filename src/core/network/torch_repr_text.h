@@ -16,13 +16,36 @@
 #include <vector>
 
 #include "core/config/diagnostics.h"
+#include "core/io/safe_text.h"
 #include "core/io/text.h"
+#include "core/network/torch_repr.h"
 
 namespace llmmem::core::repr_internal {
 
-constexpr size_t kMaxReprBytes = 4u << 20;
+constexpr size_t kMaxReprBytes = kTorchReprMaxBytes;
 constexpr int kMaxReprDepth = 64;
 constexpr int kMaxModules = 20000;
+
+// A count printed in the repr ("12 x", "(0-11)"): at most 9 digits and at most `max`, so
+// "4294967297 x" is refused rather than wrapped to 1 by atoi. False when it is not one.
+inline bool ReadCount(const std::string& digits, int64_t max, int64_t& out) {
+  if (digits.empty() || digits.size() > 9) return false;
+  int64_t v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  if (v > max) return false;
+  out = v;
+  return true;
+}
+
+// The 1-based line of `pos` in `text` (counted only when a message needs it).
+inline int LineOf(const std::string& text, size_t pos) {
+  int n = 1;
+  for (size_t i = 0; i < pos && i < text.size(); ++i) n += text[i] == '\n';
+  return n;
+}
 
 // [SECTION] Reading
 struct Module {
@@ -30,6 +53,7 @@ struct Module {
   std::string type;  // "Conv2d"
   std::string args;  // extra_repr text
   int repeat = 1;    // "(0-11): 12 x ..."
+  size_t offset = 0;  // where its name starts in the text read (for a line number)
   std::vector<std::unique_ptr<Module>> children;
   const Module* Child(const std::string& k) const {
     for (const auto& c : children)
@@ -58,11 +82,7 @@ class Reader {
     d_.push_back({DiagId::kParse, Severity::kError, "torch_repr", "line " + std::to_string(Line()) + ": " + msg});
   }
   void Warn(const std::string& msg) { d_.push_back({DiagId::kParse, Severity::kWarning, "torch_repr", msg}); }
-  int Line() const {
-    int n = 1;
-    for (size_t i = 0; i < p_ && i < t_.size(); ++i) n += t_[i] == '\n';
-    return n;
-  }
+  int Line() const { return LineOf(t_, p_); }
   void SkipSpace() {
     while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
   }
@@ -75,6 +95,7 @@ class Reader {
     if (depth > kMaxReprDepth) return Fail("modules nest deeper than 64"), false;
     if (++count_ > kMaxModules) return Fail("more than 20000 modules"), false;
     const size_t start = p_;
+    m.offset = start;
     while (p_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[p_])) || t_[p_] == '_' || t_[p_] == '.')) ++p_;
     if (p_ == start) return Fail("expected a module name such as Conv2d( or Sequential("), false;
     m.type = t_.substr(start, p_ - start);
@@ -123,8 +144,12 @@ class Reader {
           size_t r = p_;
           while (r < t_.size() && std::isdigit(static_cast<unsigned char>(t_[r]))) ++r;
           if (r > p_ && r + 3 < t_.size() && t_.compare(r, 3, " x ") == 0) {
-            child->repeat = std::atoi(t_.substr(p_, r - p_).c_str());
-            if (child->repeat < 1 || child->repeat > kMaxModules) return Fail("a repeat count out of range"), false;
+            int64_t repeat = 0;
+            if (!ReadCount(t_.substr(p_, r - p_), kMaxModules, repeat) || repeat < 1)
+              return Fail("the repeat count \"" + EchoValue(t_.substr(p_, r - p_)) + " x\" is out of range (1 to " +
+                          std::to_string(kMaxModules) + ")"),
+                     false;
+            child->repeat = static_cast<int>(repeat);
             count_ += child->repeat;
             p_ = r + 3;
           }
@@ -197,8 +222,20 @@ struct Args {
     if (it != kw.end()) return it->second;
     return i < pos.size() ? pos[i] : "";
   }
-  // Numbers of "3", "(3, 3)", "(3,)": the first and the second (or the first again).
+  // A number that is not whole ("8.5", "1e3"): its digits are not a count.
+  static bool NotWhole(const std::string& v) {
+    bool digit = false;
+    for (char c : v) {
+      if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
+      else if (digit && (c == '.' || c == 'e' || c == 'E')) return true;
+      else if (c != '-' && c != '+') digit = false;
+    }
+    return false;
+  }
+  // Numbers of "3", "(3, 3)", "(3,)": the first and the second (or the first again). Only
+  // whole numbers: "8.5" and "1e3" are not read as 8 and 1.
   static bool Ints(const std::string& v, int64_t (&out)[2]) {
+    if (NotWhole(v)) return false;
     std::vector<int64_t> xs;
     std::string num;
     for (char c : v + ",") {
@@ -218,11 +255,22 @@ struct Args {
   }
   bool Int(const char* key, size_t i, int64_t& out) const {
     int64_t v[2];
-    if (!Ints(Get(key, i), v)) return false;
+    if (!Checked(key, i, v)) return false;
     out = v[0];
     return true;
   }
-  bool Pair(const char* key, size_t i, int64_t (&out)[2]) const { return Ints(Get(key, i), out); }
+  bool Pair(const char* key, size_t i, int64_t (&out)[2]) const { return Checked(key, i, out); }
+  // The first size or count asked for that was printed as a non-whole number ("in_features=8.5").
+  mutable std::string not_whole;
+
+ private:
+  bool Checked(const char* key, size_t i, int64_t (&out)[2]) const {
+    const std::string v = Get(key, i);
+    if (not_whole.empty() && NotWhole(v)) not_whole = std::string(key) + "=" + v;
+    return Ints(v, out);
+  }
+
+ public:
   bool Bool(const char* key, bool fallback) const {
     const std::string v = Get(key);
     if (v == "True") return true;

@@ -89,9 +89,22 @@ struct Evidence {
   std::vector<std::string> notes;         // about the text as a whole
   bool recognised = false;                // at least one observation
   bool truncated = false;                 // the text was longer than kOomMaxTextBytes
+  size_t left_out = 0;                    // observations read but not kept (kOomMaxObservations)
 };
 
-constexpr size_t kOomMaxTextBytes = 8u << 20;  // a log pasted or dropped; read up to 8 MiB
+// A log pasted or dropped: its last 8 MiB are read (a run's failure is at the end of its log).
+constexpr size_t kOomMaxTextBytes = 8u << 20;
+// Devices (observations) kept from one text, the failures first and the latest of them; the
+// rest are counted in Evidence::left_out, so the report and its JSON stay small whatever the
+// log holds (8 MiB of distinct nvidia-smi rows were 70 MB of JSON).
+constexpr size_t kOomMaxObservations = 64;
+// Names and excerpts kept per observation, cut on a character boundary.
+constexpr size_t kOomMaxNameBytes = 120;
+
+// The text as UTF-8: UTF-16 with a byte-order mark (what PowerShell's 2> and Out-File write)
+// or without one but plainly UTF-16 (every other byte NUL) is converted, a UTF-8 BOM dropped.
+// *note says what was done (empty when the text was UTF-8 already).
+std::string OomTextAsUtf8(const std::string& raw, std::string* note);
 
 // Reads every block it recognises. Unknown text gives recognised == false and a note
 // listing the forms that are (RecognisedFormsText).

@@ -141,6 +141,7 @@ Json OomReportToJson(const OomReport& r) {
   Json j(Json::Object{});
   j["recognised"] = Json(r.evidence.recognised);
   j["truncated"] = Json(r.evidence.truncated);
+  j["left_out"] = static_cast<int64_t>(r.evidence.left_out);
   j["headline"] = Json(r.headline);
   j["notes"] = Strings(r.evidence.notes);
   Json::Array forms;

@@ -102,7 +102,7 @@ bool ReadProcessRow(const std::string& line, int& gpu, GpuProcess& proc) {
 
 }  // namespace
 
-void ReadNvidiaSmi(const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadNvidiaSmi(const std::vector<std::string>& lines, ObservationList& out) {
   std::map<int, size_t> table;  // GPU index -> observation, for this table's process rows
   bool in_processes = false;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -147,12 +147,12 @@ void ReadNvidiaSmi(const std::vector<std::string>& lines, std::vector<Observatio
       o.free.bytes = o.capacity.bytes - o.used.bytes;
       o.free.tolerance = o.capacity.tolerance + o.used.tolerance;
     }
-    table[index] = out.size();
-    out.push_back(std::move(o));
+    const size_t at = out.size();
+    if (out.push_back(std::move(o))) table[index] = at;
   }
 }
 
-void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, ObservationList& out) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& header = lines[i];
     const bool gpus =
@@ -188,8 +188,7 @@ void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observa
       o.form = EvidenceForm::kNvidiaSmiAppsCsv;
       o.line = i + 1;
       o.excerpt = Trim(header);
-      out.push_back(std::move(o));
-      single = &out.back();
+      if (out.push_back(std::move(o))) single = &out.back();
     }
     for (; row < lines.size() && row < i + 1 + 256; ++row) {
       const std::vector<std::string> cells = SplitCells(lines[row], ',');

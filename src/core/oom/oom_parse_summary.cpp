@@ -28,7 +28,7 @@ bool ReadCell(const std::string& cell, Figure& f) {
   return ReadSize(cell, p, f, SizeStyle::kFloored);
 }
 
-void ReadMemorySummary(const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadMemorySummary(const std::vector<std::string>& lines, ObservationList& out) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const size_t at = lines[i].find("memory summary, device ID");
     if (at == std::string::npos) continue;
@@ -94,7 +94,7 @@ bool ReadPair(const std::string& s, size_t pos, int64_t& free, int64_t& total) {
 }
 
 void AddMemGetInfo(int64_t free, int64_t total, size_t line, const std::string& excerpt,
-                   std::vector<Observation>& out) {
+                   ObservationList& out) {
   Observation o;
   o.form = EvidenceForm::kMemGetInfo;
   o.line = line;
@@ -105,7 +105,7 @@ void AddMemGetInfo(int64_t free, int64_t total, size_t line, const std::string& 
   out.push_back(std::move(o));
 }
 
-void ReadMemGetInfo(const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadMemGetInfo(const std::vector<std::string>& lines, ObservationList& out) {
   bool named = false;  // a bare "(a, b)" line counts only after mem_get_info was named
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
@@ -126,7 +126,7 @@ void ReadMemGetInfo(const std::vector<std::string>& lines, std::vector<Observati
   }
 }
 
-void ReadListGpuProcesses(const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadListGpuProcesses(const std::vector<std::string>& lines, ObservationList& out) {
   Observation* current = nullptr;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string t = Trim(lines[i]);
@@ -138,8 +138,7 @@ void ReadListGpuProcesses(const std::vector<std::string>& lines, std::vector<Obs
       o.device = static_cast<int>(device);
       o.line = i + 1;
       o.excerpt = t;
-      out.push_back(std::move(o));
-      current = &out.back();
+      current = out.push_back(std::move(o)) ? &out.back() : nullptr;
       continue;
     }
     if (current == nullptr) continue;
@@ -160,7 +159,7 @@ void ReadListGpuProcesses(const std::vector<std::string>& lines, std::vector<Obs
 
 }  // namespace
 
-void ReadTorchSummaries(const std::string&, const std::vector<std::string>& lines, std::vector<Observation>& out) {
+void ReadTorchSummaries(const std::string&, const std::vector<std::string>& lines, ObservationList& out) {
   ReadMemorySummary(lines, out);
   ReadMemGetInfo(lines, out);
   ReadListGpuProcesses(lines, out);

@@ -188,7 +188,7 @@ void InferSelf(Observation& o) {
 
 }  // namespace
 
-void ReadTorchOom(const FlatText& flat, std::vector<Observation>& out) {
+void ReadTorchOom(const FlatText& flat, ObservationList& out) {
   const std::string& s = flat.text;
   size_t search = 0;
   for (int guard = 0; guard < 10000; ++guard) {

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace llmmem::core::oom {
 namespace {
@@ -122,25 +125,66 @@ bool ReadInt(const std::string& s, size_t& pos, int64_t& out, int max_digits) {
   return true;
 }
 
+// The number at p as consoles print it: "23.65", PyTorch's two decimals; "23,65" under a
+// locale with a decimal comma; thousands grouped by the other mark ("1,024.00", "1.024,00",
+// "14,324"). A lone mark followed by 1 or 2 digits is the decimal mark; a lone comma followed
+// by 3 digits groups thousands, a lone point followed by 3 a decimal point (as before).
+// Groups after the first are 3 digits. False for anything else ("1,0245", "1.2.3,4,5").
+bool ReadNumber(const std::string& s, size_t& p, double& value, int& decimals) {
+  const size_t start = p;
+  std::string digits;  // without marks; '.' where the decimal mark was
+  std::vector<std::pair<char, size_t>> marks;  // (mark, digits after it up to the next)
+  size_t run = 0;
+  while (p < s.size() && p - start < 40) {
+    const char c = s[p];
+    if (IsDigit(c)) {
+      digits += c;
+      ++run;
+      ++p;
+    } else if ((c == ',' || c == '.') && run > 0 && p + 1 < s.size() && IsDigit(s[p + 1])) {
+      if (!marks.empty()) marks.back().second = run;
+      marks.emplace_back(c, 0);
+      run = 0;
+      ++p;
+    } else {
+      break;
+    }
+  }
+  if (digits.empty() || (p < s.size() && IsDigit(s[p]))) return false;
+  if (!marks.empty()) marks.back().second = run;
+  const size_t first_run = digits.size() - [&] {
+    size_t n = 0;
+    for (const auto& m : marks) n += m.second;
+    return n;
+  }();
+  // Which mark is decimal: the last one when both kinds appear; else by the rule above.
+  char decimal = 0;
+  if (!marks.empty()) {
+    const char last = marks.back().first;
+    bool both = false;
+    for (const auto& m : marks) both |= m.first != last;
+    const size_t after = marks.back().second;
+    if (both || (marks.size() == 1 && (after <= 2 || last == '.'))) decimal = last;
+  }
+  // Every grouping mark: 1-3 digits before the first, exactly 3 between.
+  const size_t groups = marks.size() - (decimal ? 1 : 0);
+  if (groups > 0 && (first_run > 3 || first_run == 0)) return false;
+  for (size_t i = 0; i < groups; ++i)
+    if (marks[i].first == decimal || marks[i].second != 3) return false;
+  decimals = decimal ? static_cast<int>(marks.back().second) : 0;
+  if (decimals > 12 || digits.size() - decimals > 19) return false;
+  std::string plain = digits;
+  if (decimal) plain.insert(plain.size() - decimals, ".");
+  value = std::strtod(plain.c_str(), nullptr);
+  return true;
+}
+
 bool ReadSize(const std::string& s, size_t& pos, Figure& out, SizeStyle style) {
   size_t p = pos;
   if (p < s.size() && s[p] == ' ') ++p;
-  const size_t start = p;
-  int int_digits = 0, decimals = 0;
-  while (p < s.size() && IsDigit(s[p]) && int_digits < 19) {
-    ++p;
-    ++int_digits;
-  }
-  if (int_digits == 0 || (p < s.size() && IsDigit(s[p]))) return false;
-  if (p + 1 < s.size() && s[p] == '.' && IsDigit(s[p + 1])) {
-    ++p;
-    while (p < s.size() && IsDigit(s[p]) && decimals < 12) {
-      ++p;
-      ++decimals;
-    }
-    if (p < s.size() && IsDigit(s[p])) return false;
-  }
-  const double value = std::strtod(s.substr(start, p - start).c_str(), nullptr);
+  double value = 0;
+  int decimals = 0;
+  if (!ReadNumber(s, p, value, decimals)) return false;
   size_t u = p;
   if (u < s.size() && s[u] == ' ') ++u;
   struct Unit {

@@ -46,10 +46,35 @@ void SkipSpaces(const std::string& s, size_t& pos);
 // Text around [begin, end) for an excerpt, at most max_chars.
 std::string Excerpt(const std::string& s, size_t begin, size_t end, size_t max_chars = 600);
 
+// What the readers found, at most kMaxObservationsRead at once (all forms together) so the
+// memory they hold stays in proportion whatever a log repeats; the rest are only counted.
+constexpr size_t kMaxObservationsRead = 16384;
+class ObservationList {
+ public:
+  // False (and counted) when the list is full.
+  bool push_back(Observation&& o) {
+    if (items_.size() >= kMaxObservationsRead) {
+      ++dropped_;
+      return false;
+    }
+    items_.push_back(std::move(o));
+    return true;
+  }
+  size_t size() const { return items_.size(); }
+  Observation& operator[](size_t i) { return items_[i]; }
+  Observation& back() { return items_.back(); }
+  std::vector<Observation>& items() { return items_; }
+  size_t dropped() const { return dropped_; }
+
+ private:
+  std::vector<Observation> items_;
+  size_t dropped_ = 0;
+};
+
 // The readers, each appending what it found.
-void ReadTorchOom(const FlatText& flat, std::vector<Observation>& out);
-void ReadNvidiaSmi(const std::vector<std::string>& lines, std::vector<Observation>& out);
-void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, std::vector<Observation>& out);
-void ReadTorchSummaries(const std::string& raw, const std::vector<std::string>& lines, std::vector<Observation>& out);
+void ReadTorchOom(const FlatText& flat, ObservationList& out);
+void ReadNvidiaSmi(const std::vector<std::string>& lines, ObservationList& out);
+void ReadNvidiaSmiCsv(const std::vector<std::string>& lines, ObservationList& out);
+void ReadTorchSummaries(const std::string& raw, const std::vector<std::string>& lines, ObservationList& out);
 
 }  // namespace llmmem::core::oom
