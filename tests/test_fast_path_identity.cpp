@@ -37,8 +37,12 @@ namespace {
 // checkpointing drawn too, with FSDP1's held input gradients: 0xc937a1a99edd3895 before; then
 // zero_grad without set_to_none drawn too: 0xe857413699015faa before; then GPTBigCode's training
 // cache drawn too, with AMP's fp32 cross_entropy and accelerate's fp32 outputs: 0x2d6146ef29014bb7 before;
-// then eager MQA at micro-batch 1 keeping K and V unexpanded, as measured: 0x3542ed6b0e9c49e4 before).
-constexpr uint64_t kFastPathDigest = 0x777ec0a41cf4c383ull;
+// then eager MQA at micro-batch 1 keeping K and V unexpanded, as measured: 0x3542ed6b0e9c49e4 before;
+// then issue 28's verdict inputs digested (not_counted, host_bytes, host_short), GGUF under HF
+// generate held dequantized in fp32 as transformers loads it, K/V projections replicated when
+// tp > kv_heads as vLLM's QKVParallelLinear does, and Megatron refusing tp that does not divide
+// kv_heads: 0x777ec0a41cf4c383 before).
+constexpr uint64_t kFastPathDigest = 0x2e1c338601ac837full;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
@@ -70,6 +74,9 @@ struct Digest {
     Double(t.reserved_bytes);
     Double(t.loss_cached_bytes);
     Double(t.nvidia_smi_bytes);
+    Int(t.not_counted);
+    Double(t.host_bytes);
+    Int(t.host_short);
   }
 };
 

@@ -88,12 +88,12 @@ TEST_CASE(
                              f.help + ")");
     }
   }
-  // Units reach the message: "... 0.001 to 100000 GB (usable memory of one GPU)".
+  // Units reach the message: "... 0.001 to 2048 GB (usable memory of one GPU ...)".
   Config c = DefaultConfig();
   c.gpu_memory_gb = 0;
   const Diagnostics d = Validate(c);
   REQUIRE(ErrorsNaming(d, "gpu_memory_gb") == 1);
-  CHECK(d.front().message.find("0.001 to 100000 GB (usable memory of one GPU)") != std::string::npos);
+  CHECK(d.front().message.find("0.001 to 2048 GB (usable memory of one GPU") != std::string::npos);
 }
 
 TEST_CASE("Fields: a params-only model checks only its parameter count") {
@@ -126,7 +126,7 @@ TEST_CASE("Fields: --help prints each row's help and range under its group") {
     if (f.Numeric()) CHECK(help.find(std::string(f.help) + " [" + f.RangeText() + "]") != std::string::npos);
   }
   CHECK(help.find("\n Parallelism:\n") != std::string::npos);
-  CHECK(help.find("usable memory of one GPU [0.001 to 100000 GB]") != std::string::npos);
+  CHECK(help.find("usable memory of one GPU (no device has more than 2,048 GB) [0.001 to 2048 GB]") != std::string::npos);
 }
 
 TEST_CASE("Fields: a flag's bad value names the flag and the row's range") {

@@ -309,7 +309,7 @@ void Frame() {
                       ImGuiWindowFlags_NavFlattened);
   if (ImGui::BeginTabBar("views")) {
     // The count invites a look only when the configuration does not fit.
-    const bool over = s.estimate.totals.ok && !s.estimate.totals.Fits();
+    const bool over = s.estimate.totals.ok && !s.estimate.totals.GpuHolds();
     for (int t = 0; t < kTabCount; ++t) {
       const TabRow& row = TabOf(t);
       // The doctor's title counts its remedies (###: the same tab whatever the count).
@@ -575,6 +575,7 @@ std::string TestStateJson() {
   const core::Totals& t = g_state->estimate.totals;
   j["ok"] = t.ok;
   j["fits"] = t.Fits();
+  j["verdict"] = core::VerdictId(t.Judge());
   j["peak_bytes"] = t.peak_bytes;
   j["capacity_bytes"] = t.capacity_bytes;
   j["config"] = g_state->config_query;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/i18n.h"
+#include "core/estimate/verdict.h"
 #include "core/io/json.h"
 #include "core/report/units.h"
 
@@ -56,6 +57,11 @@ std::string MirrorJson(const State& s) {
     if (t.Fits()) {
       std::snprintf(buf, sizeof buf, Tr("Fits: %s of %s per GPU, %s to spare."), peak.c_str(), cap.c_str(),
                     core::FormatBytes(t.Headroom(), s.units).c_str());
+    } else if (t.GpuHolds()) {
+      std::snprintf(buf, sizeof buf,
+                    t.Judge() == core::Verdict::kIncomplete ? Tr("Incomplete: %s of %s per GPU counted, but %s.")
+                                                            : Tr("Does not fit: %s of %s per GPU, but %s."),
+                    peak.c_str(), cap.c_str(), core::VerdictNote(s.config, t).c_str());
     } else {
       std::snprintf(buf, sizeof buf, Tr("Does not fit: %s of %s per GPU, over by %s."), peak.c_str(), cap.c_str(),
                     core::FormatBytes(-t.Headroom(), s.units).c_str());

@@ -20,7 +20,7 @@ void DrawDoctor(State& s) {
     ImGui::TextDisabled("%s", Tr("No estimate: fix the inputs marked in red first."));
     return;
   }
-  const bool fits = t.Fits();
+  const bool fits = t.GpuHolds();  // the doctor is about the GPU's memory
   ImGui::PushTextWrapPos(0);
   if (fits) {
     ImGui::TextColored(GoodColor(), "%s", Tr("It fits. These changes would still lower the per-GPU peak:"));

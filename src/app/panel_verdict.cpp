@@ -10,6 +10,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
+#include "core/estimate/verdict.h"
 #include "core/report/units.h"
 #include "imgui.h"
 
@@ -79,6 +80,16 @@ void DrawVerdict(State& s) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(GoodColor(), Tr("Fits, with %s to spare (%.0f%% of the GPU used)"),
                        core::FormatBytes(t.Headroom(), s.units).c_str(), pct);
+    ImGui::PopTextWrapPos();
+  } else if (t.GpuHolds()) {
+    // Issue 28: what is counted fits, but a part is unknown or the host RAM is short.
+    const bool incomplete = t.Judge() == core::Verdict::kIncomplete;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(incomplete ? WarnColor() : BadColor(),
+                       incomplete ? Tr("Incomplete: what is counted fits (%s to spare), but a part is unknown")
+                                  : Tr("Does not fit: the GPU holds it (%s to spare), but the host RAM is short"),
+                       core::FormatBytes(t.Headroom(), s.units).c_str());
+    ImGui::TextColored(dim, "%s", core::VerdictNote(c, t).c_str());
     ImGui::PopTextWrapPos();
   } else {
     ImGui::PushTextWrapPos(0);

@@ -91,7 +91,7 @@ void Refresh(State& s) {
     s.remedies.clear();
     s.remedies_fresh = false;
     s.dirty = false;
-    if (s.estimate.totals.ok && !s.estimate.totals.Fits()) EnsureRemedies(s);
+    if (s.estimate.totals.ok && !s.estimate.totals.GpuHolds()) EnsureRemedies(s);
   }
   s.dirty = false;
   s.view_dirty = false;

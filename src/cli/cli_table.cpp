@@ -3,6 +3,7 @@
 #include "core/model/model_changes.h"
 #include "core/estimate/serving.h"
 #include "core/estimate/speed.h"
+#include "core/estimate/verdict.h"
 #include "core/catalogue/presets.h"
 #include "core/report/units.h"
 
@@ -47,6 +48,25 @@ void Rows(const core::BreakdownNode& n, int depth, double total, bool formulas, 
 
 }  // namespace
 
+std::string VerdictLine(const core::Config& c, const core::Totals& t) {
+  const std::string where = c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) + "): ";
+  const std::string headroom = core::FormatBytesBoth(t.Headroom()) + " headroom";
+  const std::string note = core::VerdictNote(c, t);
+  switch (t.Judge()) {
+    case core::Verdict::kFits:
+      return "FITS " + where + headroom;
+    case core::Verdict::kIncomplete:
+      return "INCOMPLETE " + where + "the counted " + core::FormatBytesBoth(t.peak_bytes) + " fits (" + headroom +
+             "), but " + note;
+    case core::Verdict::kDoesNotFit:
+      if (!t.GpuHolds())
+        return "DOES NOT FIT " + where + "over by " + core::FormatBytesBoth(-t.Headroom()) +
+               (note.empty() ? "" : "; and " + note);
+      return "DOES NOT FIT " + where + "the GPU holds it (" + headroom + "), but " + note;
+  }
+  return std::string();
+}
+
 std::string RenderTable(const core::Config& c, const core::Estimate& e, bool formulas) {
   const core::Totals& t = e.totals;
   std::string out;
@@ -77,10 +97,7 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
          ", max_memory_reserved " + core::FormatBytesBoth(t.reserved_bytes) + ", nvidia-smi " +
          core::FormatBytesBoth(t.nvidia_smi_bytes) + "\n";
 
-  const double head = t.Headroom();
-  out += (t.Fits() ? "FITS " : "DOES NOT FIT ") + c.gpu + " (" + core::FormatBytesBoth(t.capacity_bytes) +
-         "): " + (t.Fits() ? core::FormatBytesBoth(head) + " headroom" : "over by " + core::FormatBytesBoth(-head)) +
-         "\n";
+  out += VerdictLine(c, t) + "\n";
   if (core::UsesServingRuntime(c)) {
     const core::ServingReport r = core::Serve(c);
     out += "\n" + std::string(core::Info(c.runtime).label) + ":\n";

@@ -8,6 +8,9 @@
 
 namespace llmmem::cli {
 
+// "FITS H100-SXM-80GB (85.52 GB / 79.65 GiB): ...", "DOES NOT FIT ...", or "INCOMPLETE ...:
+// the counted X fits (...), but weights only: ..." (core Totals::Judge, VerdictNote).
+std::string VerdictLine(const core::Config& c, const core::Totals& t);
 std::string RenderTable(const core::Config& c, const core::Estimate& e, bool formulas);
 std::string RenderModelList();
 

@@ -1,5 +1,6 @@
 // llmmem: the command-line face of the estimator. Reads files (the core does no I/O),
-// prints a table or JSON. Exit: 0 fits, 1 does not fit, 2 bad input.
+// prints a table or JSON. Exit: 0 fits, 1 does not fit, 2 bad input, 3 incomplete (what is
+// counted fits but a part of the memory is unknown: core Verdict::kIncomplete).
 #include <iostream>
 
 #include "cli/cli_args.h"
@@ -33,6 +34,19 @@ const llmmem::cli::ReadFileFn ReadFile = llmmem::cli::ReaderFor("a config.json",
 
 // std::cout and std::cerr are terminal-safe for the whole run (cli/terminal_streams.h).
 void Print(std::ostream& out, const std::string& text) { out << text; }
+
+// 0 fits, 1 does not fit, 3 incomplete (2 is bad input, returned before an estimate).
+int ExitCode(llmmem::core::Verdict v) {
+  switch (v) {
+    case llmmem::core::Verdict::kFits:
+      return 0;
+    case llmmem::core::Verdict::kDoesNotFit:
+      return 1;
+    case llmmem::core::Verdict::kIncomplete:
+      return 3;
+  }
+  return 1;
+}
 
 }  // namespace
 
@@ -105,6 +119,7 @@ int main(int argc, char** argv) {
   // Notes on the result itself (the input's were printed above): why a figure is unexpected.
   for (const core::Diagnostic& d : e.diagnostics) {
     if (d.id == core::DiagId::kCostsMore) Print(std::cerr, "llmmem: note: " + d.message + "\n");
+    if (d.id == core::DiagId::kHostShort) Print(std::cerr, "llmmem: warning: " + d.message + "\n");
   }
   core::CompatEstimate compat;
   if (parsed.options.compat == "deepspeed") compat = core::DeepSpeedEstimate(c, parsed.options.gpus_per_node);
@@ -117,12 +132,12 @@ int main(int argc, char** argv) {
     core::Json j = core::EstimateToJson(c, e);
     if (!parsed.options.compat.empty()) j["compat"] = core::CompatToJson(compat);
     if (parsed.options.doctor)
-      j["doctor"] = core::RemediesToJson(e.totals.Fits() ? std::vector<core::Remedy>{} : core::Diagnose(c));
+      j["doctor"] = core::RemediesToJson(e.totals.GpuHolds() ? std::vector<core::Remedy>{} : core::Diagnose(c));
     std::cout << j.Dump(2) << "\n";
   } else {
     Print(std::cout, cli::RenderTable(c, e, parsed.options.show_formulas));
     if (!parsed.options.compat.empty()) Print(std::cout, "\n" + cli::RenderCompat(compat));
-    if (parsed.options.doctor && !e.totals.Fits()) Print(std::cout, "\n" + cli::RenderDoctor(core::Diagnose(c)));
+    if (parsed.options.doctor && !e.totals.GpuHolds()) Print(std::cout, "\n" + cli::RenderDoctor(core::Diagnose(c)));
   }
-  return e.totals.Fits() ? 0 : 1;
+  return ExitCode(e.totals.Judge());
 }

@@ -57,6 +57,10 @@ run "unknown model_type" 0 --hf tiny/newarch --mode infer --json
 json "d['config']['model']['hidden']==16 and d['parameters']['total']==5840" "generic fields drive the estimate, header count used"
 has err "approximate: architecture brand_new read generically" "marked approximate"
 
+# Issue 28: a config.json the importer cannot read leaves a weights-only estimate: "incomplete" (3).
+run "unreadable architecture" 3 --hf tiny/noarch --mode infer --batch 64 --seq 131072
+has out "weights only: the KV cache and activations are unknown" "weights only, said in the verdict"
+
 run "gated without a token" 2 --hf tiny/gated
 has err "is gated (HTTP 401)" "401 GatedRepo says gated"
 has err "HF_TOKEN" "and how to get access"

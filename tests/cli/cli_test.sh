@@ -170,5 +170,26 @@ grep -q -- "--max-model-len 16384" $T/llmmem_cli_out && grep -q -- "--tensor-par
 "$bin" --model llama-3.1-8b --zero 3 --gpus 8 --export deepspeed 2>/dev/null | python3 -c "import json,sys; assert json.load(sys.stdin)['zero_optimization']['stage'] == 3" \
   && ok "--export deepspeed is JSON" || bad "--export deepspeed"
 expect_exit "unknown export" 2 --export triton
+# Issue 28: no confident answer that is wrong. A model known only by its parameter count is
+# "incomplete" (exit 3), not "fits"; the RAM llama.cpp needs is part of the verdict; layouts no
+# framework runs and a capacity no device has are refused.
+expect_exit "weights only is incomplete" 3 --model custom --hidden 0 --layers 0 --heads 0 --kv-heads 0 \
+  --params-override 6700000000 --mode infer --batch 64 --seq 131072
+grep -q "^INCOMPLETE .*weights only: the KV cache and activations are unknown because" $T/llmmem_cli_out \
+  && ok "the verdict names what is unknown" || { bad "incomplete verdict line"; grep -i "fits\|incomplete" $T/llmmem_cli_out; }
+expect_exit "weights only, JSON" 3 --model custom --hidden 0 --layers 0 --heads 0 --kv-heads 0 \
+  --params-override 6700000000 --mode infer --json
+python3 -c "import json; g=json.load(open('$T/llmmem_cli_out'))['per_gpu']; assert g['verdict']=='incomplete' and not g['fits'] and g['not_counted']==['kv_cache','activations'], g" \
+  && ok "JSON: verdict incomplete, not_counted listed" || bad "JSON verdict"
+expect_exit "llama.cpp RAM short" 1 --model llama-3.1-405b --mode infer --runtime llama.cpp --dtype q8_0 --gpu-layers 0 \
+  --ram-gb 16 --gpu T4-16GB
+grep -q "^DOES NOT FIT T4-16GB.*the GPU holds it.*host RAM set (ram_gb 16 GB)" $T/llmmem_cli_out \
+  && ok "the verdict names the RAM shortfall" || bad "RAM verdict line"
+expect_exit "cp 7 with seq 4097" 2 --mode train --cp 7 --seq 4097
+grep -q "multiple of 14" $T/llmmem_cli_err && ok "context parallelism's rule named" || bad "cp rule message"
+expect_exit "tp 8 --sp with seq 4097" 2 --mode train --tp 8 --sp --seq 4097
+grep -q "multiple of tp" $T/llmmem_cli_err && ok "sequence parallelism's rule named" || bad "sp rule message"
+expect_exit "a 100 TB GPU" 2 --gpu-memory-gb 100000
+grep -q -- "gpu_memory_gb" $T/llmmem_cli_err && ok "capacity beyond any device refused" || bad "capacity message"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

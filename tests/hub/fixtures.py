@@ -124,6 +124,7 @@ repo("ratelimited", {"config.json": cfg}, {"status": 429})
 new_cfg = {"model_type": "brand_new", "text_config": {"hidden_size": H, "num_hidden_layers": L, "num_attention_heads": NH,
                                                       "num_key_value_heads": KV, "intermediate_size": FF, "vocab_size": V}}
 repo("newarch", {"config.json": json.dumps(new_cfg), "model.safetensors": safetensors(qwen_tensors() + [("vision.patch", [8, 8])])})
+repo("noarch", {"config.json": json.dumps({"model_type": "mystery"}), "model.safetensors": single})  # issue 28
 repo("truncated", {"config.json": cfg, "model.safetensors": single[:40]})
 # A header that says it is 200 MB, in a 300 MB file (sparse: no disk used): refused from its
 # first 8 bytes, nothing more fetched.

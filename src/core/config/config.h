@@ -148,6 +148,12 @@ struct Config {
 inline bool UsesServingRuntime(const Config& c) {
   return c.mode == Mode::kInference && c.runtime != Runtime::kHfGenerate;
 }
+// The format the weights are held in on the GPU: dtype, except that transformers (HF generate)
+// dequantizes a GGUF checkpoint at load, to fp32 unless torch_dtype is given (sources.h
+// kTransformersGguf); choosing dtype bf16/fp16 counts from_pretrained(..., torch_dtype=...).
+inline Dtype HeldWeightFormat(const Config& c) {
+  return c.mode == Mode::kInference && c.runtime == Runtime::kHfGenerate && IsGguf(c.dtype) ? Dtype::kFp32 : c.dtype;
+}
 // The V cache's format: kv_dtype_v, or kv_dtype when not set.
 inline Dtype KvDtypeV(const Config& c) { return c.kv_dtype_v == Dtype::kCount ? c.kv_dtype : c.kv_dtype_v; }
 // "q,v" / "attention" / "all" / "q,k,v,o,gate,up,down" <-> bit set.

@@ -21,7 +21,10 @@ namespace llmmem::core {
   X(kMissingField, "a required field is missing")                                \
   X(kUnsupported, "the input describes something the calculator does not model") \
   X(kCostsMore, "a setting meant to save memory needs more in this configuration") \
-  X(kSuggestion, "a setting that describes how the imported model's code runs")
+  X(kSuggestion, "a setting that describes how the imported model's code runs")          \
+  X(kNotCounted, "a part of the memory is not counted, so the verdict cannot say it fits") \
+  X(kHostShort, "the host RAM set cannot hold what the placement keeps there")            \
+  X(kUnrunnableLayout, "no framework runs this parallel layout")
 
 enum class DiagId {
 #define LLMMEM_DIAG_ENUM(id, text) id,
@@ -43,5 +46,9 @@ using Diagnostics = std::vector<Diagnostic>;
 const char* DiagIdName(DiagId id);  // "out_of_range"
 const char* SeverityName(Severity s);
 bool HasErrors(const Diagnostics& d);
+// Issue 28: a warning of this id means the memory may not fit or is unknown, and the verdict
+// is then never "fits" (tests/test_verdict.cpp holds every estimate to it). Every id is
+// classified here, so a new one must say which it is (-Wswitch).
+bool LimitsVerdict(DiagId id);
 
 }  // namespace llmmem::core

@@ -151,8 +151,11 @@ void AddServingRows(std::vector<FieldDef>& out) {
           "gpu", FieldKind::kText, false, G::kGpu, "GPU",
           "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb", [](const Config& c) { return c.gpu; },
           SetGpu),
-      LLMMEM_NUM("gpu_memory_gb", gpu_memory_gb, G::kGpu, "Memory", "GB", 0.001, 100'000, 1, "%.2f",
-                 "usable memory of one GPU"),
+      // Issue 28: 100,000 GB "fit an H100" silently. The largest accelerator memory the catalogue
+      // knows is 512 GB (presets/gpus.json); 2,048 GB leaves room for cards to come and refuses
+      // figures no device has.
+      LLMMEM_NUM("gpu_memory_gb", gpu_memory_gb, G::kGpu, "Memory", "GB", 0.001, 2'048, 1, "%.2f",
+                 "usable memory of one GPU (no device has more than 2,048 GB)"),
   };
   out.insert(out.end(), std::begin(rows), std::end(rows));
 }

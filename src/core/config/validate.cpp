@@ -1,6 +1,7 @@
 #include "core/config/validate.h"
 
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "core/config/fields.h"
@@ -8,6 +9,7 @@
 #include "core/config/limits.h"
 #include "core/model/model_facts.h"
 #include "core/estimate/serving.h"
+#include "core/estimate/verdict.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -97,6 +99,41 @@ void CheckModel(const ModelSpec& m, Checker& k) {
     k.Range(*params_override, params_override->model_number(m));
 }
 
+// Parallel layouts no framework runs (issue 28), each with the rule that refuses it.
+void CheckLayout(const Config& c, Checker& k) {
+  const ModelSpec& m = c.model;
+  if (!k.ok) return;
+  // Load-balanced ring attention cuts each sequence into 2 x cp chunks, two per rank:
+  // Megatron-LM core/utils.py get_batch_on_this_cp_rank views the sequence as
+  // [2 * cp, seq / (2 * cp)], and TransformerEngine's context-parallel attention asserts
+  // "Sequence length per GPU needs to be divisible by 2!".
+  if (c.cp > 1 && c.seq % (2 * c.cp) != 0) {
+    k.Error(DiagId::kUnrunnableLayout, "seq",
+            "context parallelism splits each sequence into 2 x cp = " + std::to_string(2 * c.cp) +
+                " load-balanced chunks: seq (" + FormatCount(c.seq) + ") must be a multiple of " +
+                std::to_string(2 * c.cp) + " (Megatron-LM, TransformerEngine); try seq " +
+                FormatCount((c.seq + 2 * c.cp - 1) / (2 * c.cp) * (2 * c.cp)));
+  }
+  // Sequence parallelism scatters the sequence dimension over the TP ranks: Megatron-LM
+  // core/tensor_parallel/mappings.py _split_along_first_dim asserts "First dimension of the
+  // tensor should be divisible by tensor parallel size".
+  if (k.ok && c.sp && c.tp > 1 && c.seq % c.tp != 0) {
+    k.Error(DiagId::kUnrunnableLayout, "seq",
+            "sequence parallelism splits each sequence over the tp = " + std::to_string(c.tp) +
+                " ranks: seq (" + FormatCount(c.seq) + ") must be a multiple of tp (Megatron-LM); try seq " +
+                FormatCount((c.seq + c.tp - 1) / c.tp * c.tp));
+  }
+  // Megatron-LM splits the query groups over the TP ranks, never replicating them:
+  // core/transformer/transformer_config.py requires num_query_groups % tensor_model_parallel_size == 0.
+  // (vLLM and SGLang replicate KV heads instead: derived.h KvShare.)
+  if (k.ok && c.framework == Framework::kMegatron && c.mode != Mode::kInference && c.tp > 1 && m.kv_heads > 0 &&
+      m.kv_lora_rank == 0 && m.kv_heads % c.tp != 0) {
+    k.Error(DiagId::kUnrunnableLayout, "tp",
+            "Megatron-LM splits the KV heads (query groups) over the TP ranks: kv_heads (" +
+                std::to_string(m.kv_heads) + ") must be divisible by tp (" + std::to_string(c.tp) + ")");
+  }
+}
+
 // Everything else. `model_checked`: CheckModel has run (or its verdict, ok, is known).
 void Check(const Config& c, Checker& k, bool model_checked = false) {
   const ModelSpec& m = c.model;
@@ -150,6 +187,7 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
             "tensor parallelism splits the heads: heads (" + std::to_string(m.heads) + ") must be divisible by tp (" +
                 std::to_string(c.tp) + ")");
   }
+  CheckLayout(c, k);
 
   const bool training = c.mode != Mode::kInference;
   if (training && !TrainableFormat(c.dtype)) {
@@ -256,11 +294,8 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "master_weights",
            "the weights are already fp32, so there is no separate master copy");
   }
-  if (training && !arch) {
-    k.Note(DiagId::kNoArchitecture, Severity::kWarning, "model",
-           "activations are not counted: the model is given only as a parameter count; enter its dimensions to count "
-           "them");
-  }
+  if (const std::string note = NotCountedNote(c, NotCountedParts(c)); !note.empty())
+    k.Note(DiagId::kNotCounted, Severity::kWarning, "model", note + ", so the verdict cannot say it fits");
   if (!training && arch && m.arch == Arch::kEncoder) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype", "an encoder-only model keeps no KV cache");
   }
@@ -283,6 +318,12 @@ Diagnostics Validate(const Config& c) {
   Checker k{&d};
   Check(c, k);
   return d;
+}
+
+int64_t SeqMultiple(const Config& c) {
+  int64_t step = c.cp > 1 ? 2 * c.cp : 1;
+  if (c.sp && c.tp > 1) step = std::lcm(step, c.tp);
+  return step;
 }
 
 bool CheckModelDims(const ModelSpec& m) {

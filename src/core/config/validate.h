@@ -13,6 +13,10 @@ Diagnostics Validate(const Config& c);
 // IsValid(c) == !HasErrors(Validate(c)) always, the property tests/test_validity.cpp
 // draws thousands of configurations to hold it to.
 bool IsValid(const Config& c);
+// Sequences a layout runs are multiples of this: 2 x cp under context parallelism, and tp
+// under sequence parallelism (their least common multiple); 1 otherwise. The solvers search
+// over multiples of it.
+int64_t SeqMultiple(const Config& c);
 // The model's own checks alone (dimensions, ranges, parameter overflow), no messages: the
 // per-model cache keeps their verdict (model_facts.h).
 bool CheckModelDims(const ModelSpec& m);

@@ -86,7 +86,7 @@ struct PrefillParts {
 
 inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
   const Config& c = d.c;
-  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double e = HeldWeightFormat(c) == Dtype::kFp32 ? 4.0 : 2.0;  // the model's compute dtype
   const double residual = e * sb * d.h;
   const double qkv = e * sb * (d.a + 2 * d.kv) * d.hd / d.t;
   // Materialised s x s scores: the framework's eager attention (as in training), or no
@@ -114,7 +114,7 @@ void AccountInference(const Derived& d, Sink& s) {
   if (!d.has_arch) return;
   AccountKvCache(d, s, &Live::Both);
 
-  const double e = c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double e = HeldWeightFormat(c) == Dtype::kFp32 ? 4.0 : 2.0;  // the model's compute dtype
   const double all_tokens = d.s_local * d.b;
   const double chunk = static_cast<double>(c.prefill_chunk);
   const double sb = chunk > 0 ? std::fmin(all_tokens, chunk) : all_tokens;

@@ -121,7 +121,14 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
   const Config& c = d.c;
   const Dtype format = format_override != Dtype::kCount ? format_override
                        : c.mode == Mode::kQlora         ? Dtype::kNf4
-                                                        : c.dtype;
+                                                        : HeldWeightFormat(c);
+  // transformers dequantizes a GGUF checkpoint as it loads it: the breakdown says so.
+  const std::string dequantized =
+      format != c.dtype && format_override == Dtype::kCount && c.mode != Mode::kQlora
+          ? std::string("; transformers dequantizes the GGUF file (") + Info(c.dtype).id +
+                ") at load and holds it in fp32 (from_pretrained's default without torch_dtype; choose dtype bf16 "
+                "for torch_dtype=torch.bfloat16)"
+          : std::string();
   if (name == nullptr) name = d.adapters ? "Frozen base weights" : "Weights";
   const double shards = d.WeightShards();
   const Device device = detail::OffloadDevice(c.offload_params);
@@ -133,8 +140,9 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
     const double bytes = d.P_gpu * scale * bpp / shards;
     s.Leaf(id, name, Category::kWeights, Live::Both(bytes).On(device), [&] {
       return Explanation{detail::PerParam(bpp, d.P_gpu * scale, "parameters") + detail::ShardNote(shards, c.zero) +
-                             " (" + Info(format).label + ", " + BitsPerWeightFormula(format, c.quant) + ")" + where,
-                         src::kWeights};
+                             " (" + Info(format).label + ", " + BitsPerWeightFormula(format, c.quant) + ")" + where +
+                             dequantized,
+                         dequantized.empty() ? src::kWeights : src::kTransformersGguf};
     });
     return;
   }
@@ -160,8 +168,10 @@ void AccountWeights(const Derived& d, Sink& s, const char* id = "weights", const
       note += "; this GPU: stage " + std::to_string(d.stage + 1) + " of " + FormatNumber(d.pp) +
               ", matrices / t=" + FormatNumber(d.t) + (d.ep > 1 ? ", experts / ep=" + FormatNumber(d.ep) : "");
     }
-    note += detail::ShardNote(shards, c.zero) + where;
-    return Explanation{note, format == Dtype::kNf4 ? src::kQlora : src::kWeights};
+    note += detail::ShardNote(shards, c.zero) + where + dequantized;
+    return Explanation{note, format == Dtype::kNf4          ? src::kQlora
+                             : !dequantized.empty() ? src::kTransformersGguf
+                                                    : src::kWeights};
   });
   struct Row {
     ParamGroup g;

@@ -67,7 +67,8 @@ TensorSums Derived::SumTensors() const {
     sum.own_weights.params[g] += rows * cols * n * share;
     sum.own_weights.total += bytes;
     if (InLayers(ts) && L > 0)
-      sum.layer_params_gpu += rows * cols * n / L * (ts.cols > 1 ? 1 / t : 1) / (ts.routed_expert ? ep : 1);
+      sum.layer_params_gpu +=
+          rows * cols * n / L * (ts.cols > 1 ? KvReplicas(ts) / t : 1) / (ts.routed_expert ? ep : 1);
     if ((ts.group == ParamGroup::kAttention || ts.group == ParamGroup::kMlp) && L > 0)
       sum.layer_matmul_params += rows * cols * n / L / (ts.routed_expert ? ep : 1);
     sum.full_factored += (ts.cols > 1 ? rows + cols : rows) * n * share;
@@ -150,7 +151,7 @@ Derived::Derived(const Config& config, int pipeline_stage)
   }
   if (pp == 1) in_flight = 1;
 
-  own_format = c.mode == Mode::kQlora ? Dtype::kNf4 : c.dtype;
+  own_format = c.mode == Mode::kQlora ? Dtype::kNf4 : HeldWeightFormat(c);
   if (has_arch) {
     // The sums over the model's tensors depend on the model and the layout alone, not on
     // batch, sequence or the optimizer: kept from the last estimate while those are the same

@@ -84,7 +84,16 @@ struct Derived : TensorSums {
   // values of TensorSums::share, computed with the sums, not per tensor.
   double Share(const TensorShape& ts) const {
     const int where = InLayers(ts) ? 0 : ts.group == ParamGroup::kEmbedding ? 1 : 2;
-    return share[where][ts.cols > 1 ? 1 : 0][ts.routed_expert ? 1 : 0];
+    return share[where][ts.cols > 1 ? 1 : 0][ts.routed_expert ? 1 : 0] * KvReplicas(ts);
+  }
+  // With more TP ranks than KV heads each rank keeps one whole KV head, so the K and V
+  // projections are split kv ways, not t: tp / kv copies of each (vLLM linear.py
+  // QKVParallelLinear at 9e109c98: num_kv_heads = 1, num_kv_head_replicas = tp /
+  // total_num_kv_heads; SGLang the same), as the KV cache is (account_inference.h). Megatron
+  // refuses such a layout in training (validate.cpp CheckLayout). MLA's latent is not split by heads.
+  double KvReplicas(const TensorShape& ts) const {
+    const bool kv_matrix = (ts.role == TensorRole::kK || ts.role == TensorRole::kV) && ts.cols > 1;
+    return kv_matrix && kv > 0 && kv < t && c.model.kv_lora_rank == 0 ? t / kv : 1.0;
   }
   // ZeRO divisors: how many GPUs split each model state.
   double WeightShards() const { return c.zero >= 3 ? shard : 1; }

@@ -10,6 +10,7 @@
 #include "core/estimate/sources.h"
 #include "core/report/units.h"
 #include "core/config/validate.h"
+#include "core/estimate/verdict.h"
 
 namespace llmmem::core {
 
@@ -170,6 +171,8 @@ Estimate Explain(const Config& c) {
   FillTotals(d, sink.Totals(), e.totals);
   SetPeakBytes(e.tree, static_cast<int>(e.totals.peak_moment));
   AddResultNotes(c, EstimateTotals(c), e.diagnostics);  // the whole config's totals, all stages
+  if (e.totals.host_short)  // the verdict's RAM check, as a warning beside the others (verdict.h)
+    e.diagnostics.push_back({DiagId::kHostShort, Severity::kWarning, "ram_gb", HostShortNote(c, e.totals)});
 
   e.tree.formula = d.training
                        ? "peak of the moments: end of forward " + FormatBytesBoth(e.totals.moment_bytes[0]) +

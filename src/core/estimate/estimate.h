@@ -51,6 +51,23 @@ constexpr int kCategoryCount = static_cast<int>(Category::kCount);
 const char* CategoryId(Category c);
 const char* CategoryName(Category c);
 
+// What the verdict says (issue 28: no confident answer that is wrong). "Fits" needs every
+// part of the memory counted and every memory the placement uses (the GPU's, and the host
+// RAM set with ram_gb) large enough:
+//  kFits:       all counted, within the GPU's capacity and the RAM set;
+//  kDoesNotFit: the counted total exceeds the capacity, or the host RAM set is short
+//               (also when the configuration has errors: no estimate);
+//  kIncomplete: what is counted fits, but a part of the memory is unknown (NotCounted).
+enum class Verdict : uint8_t { kFits, kDoesNotFit, kIncomplete };
+const char* VerdictId(Verdict v);  // "fits", "does_not_fit", "incomplete" (JSON, CLI)
+
+// Bits of Totals::not_counted: the parts of the memory the estimate cannot count.
+enum NotCounted : uint8_t {
+  kNotCountedKvCache = 1,      // inference without an architecture: no layers, heads or head size
+  kNotCountedActivations = 2,  // no architecture: no hidden size or sequence shapes to count
+  kNotCountedRuntime = 4,      // a runtime path whose allocation is not modelled (vLLM/SGLang GGUF)
+};
+
 struct Totals {
   bool ok = false;  // false when the config has errors (see Validate)
   Moment peak_moment = Moment::kForwardEnd;
@@ -76,8 +93,20 @@ struct Totals {
   // while the loss's backward takes a new segment (LossCachedBytes, account_model_ends.h).
   double loss_cached_bytes = 0;
   double nvidia_smi_bytes = 0;  // peak_bytes plus what reserved_bytes holds beyond the peak's margin
+  // The verdict's other inputs: the parts not counted (NotCounted bits), and the host RAM the
+  // placement needs (llama.cpp/Ollama: mmapped weights, CPU KV, host buffers; offload: this
+  // GPU's share) against ram_gb (0: not checked).
+  uint8_t not_counted = 0;
+  double host_bytes = 0;
+  bool host_short = false;
 
-  bool Fits() const { return ok && peak_bytes <= capacity_bytes; }
+  // The counted total within the GPU's capacity (the solvers' question).
+  bool GpuHolds() const { return ok && peak_bytes <= capacity_bytes; }
+  Verdict Judge() const {
+    if (!GpuHolds() || host_short) return Verdict::kDoesNotFit;
+    return not_counted != 0 ? Verdict::kIncomplete : Verdict::kFits;
+  }
+  bool Fits() const { return Judge() == Verdict::kFits; }
   double Headroom() const { return capacity_bytes - peak_bytes; }  // negative: over by
 };
 
@@ -121,5 +150,9 @@ double CapacityBytes(const Config& c);
 
 Totals EstimateTotals(const Config& c);
 Estimate Explain(const Config& c);
+
+// The verdict in words, after "fits" / "does not fit": what is not counted and why, or which
+// host memory is short; empty when the GPU's figures alone decide it.
+std::string VerdictNote(const Config& c, const Totals& t);
 
 }  // namespace llmmem::core

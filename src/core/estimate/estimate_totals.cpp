@@ -7,6 +7,8 @@
 #include "core/config/gpu_count.h"
 #include "core/estimate/serving.h"
 #include "core/config/validate.h"
+#include "core/estimate/verdict.h"
+#include "core/report/units.h"
 
 namespace llmmem::core {
 
@@ -52,6 +54,11 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   t.reserved_bytes = WholeBytes(
       std::fmax(reserved_at_peak, (t.moment_bytes[at_loss] - overheads_at_loss) * margin + t.loss_cached_bytes));
   t.nvidia_smi_bytes = t.peak_bytes + (t.reserved_bytes - reserved_at_peak);
+  // The verdict's other inputs (verdict.h): what is not counted, and the host RAM the
+  // placement needs (llama.cpp's with the first GPU; else the offloaded share of this GPU).
+  t.not_counted = NotCountedParts(d.c);
+  t.host_bytes = UsesServingRuntime(d.c) && IsGgml(d.c.runtime) ? HostRamBytes(d.c) : t.cpu_bytes;
+  t.host_short = d.c.ram_gb > 0 && t.host_bytes > d.c.ram_gb * kGB;
 }
 
 namespace {

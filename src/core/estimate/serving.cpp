@@ -249,19 +249,22 @@ bool CheckRuntime(const Config& c, Diagnostics* out) {
       error("dtype", std::string(id) + " loads GGUF files: choose a GGUF type (q4_k_m, q8_0, ...) or f16/bf16/f32");
     }
   }
-  if (IsPagedServer(c.runtime) && c.dtype >= Dtype::kQ8_0 && c.dtype < Dtype::kCount) {
-    if (out) {
-      out->push_back({DiagId::kUnsupported, Severity::kWarning, "dtype",
-                      std::string(id) +
-                          " runs GGUF checkpoints only experimentally; AWQ, GPTQ or fp8 checkpoints are its usual "
-                          "quantised formats"});
-    }
+  if (RuntimePathUnchecked(c) && out) {
+    out->push_back({DiagId::kNotCounted, Severity::kWarning, "dtype",
+                    std::string(id) +
+                        " runs GGUF checkpoints only experimentally and how it allocates for them is not modelled, "
+                        "so the verdict cannot say it fits; AWQ, GPTQ or fp8 checkpoints are its usual quantised "
+                        "formats"});
   }
   if (out && c.runtime == Runtime::kVllm && c.batch > 1 && c.max_num_seqs > 0 && c.batch > c.max_num_seqs) {
     out->push_back({DiagId::kInconsistent, Severity::kWarning, "batch",
                     "vLLM runs at most max_num_seqs (" + std::to_string(c.max_num_seqs) + ") requests at once"});
   }
   return ok;
+}
+
+bool RuntimePathUnchecked(const Config& c) {
+  return UsesServingRuntime(c) && IsPagedServer(c.runtime) && IsGguf(c.dtype);
 }
 
 // [SECTION] Capacity ------------------------------------------------------------------------
@@ -271,6 +274,12 @@ double ServingCapacityBytes(const Config& c, int pipeline_stage) {
   if (!UsesServingRuntime(c) || !IsPagedServer(c.runtime)) return total;
   const Derived d(c, pipeline_stage);
   return PlanServing(d).capacity;
+}
+
+double HostRamBytes(const Config& c) {
+  if (!UsesServingRuntime(c) || !IsGgml(c.runtime)) return 0;
+  const ServingPlan host = PlanServing(Derived(c, 0));
+  return host.weights_cpu + host.kv_cpu + host.compute_cpu + host.output_buffer;
 }
 
 // [SECTION] Report ---------------------------------------------------------------------------
@@ -352,9 +361,9 @@ ServingReport Serve(const Config& c) {
   r.host_compute_bytes = host.compute_cpu;
   r.output_buffer_bytes = host.output_buffer;
   r.host_buffer_bytes = host.compute_cpu + host.output_buffer;
-  r.ram_bytes = host.weights_cpu + host.kv_cpu + r.host_buffer_bytes;
+  r.ram_bytes = t.host_bytes;  // HostRamBytes: the verdict's figure
   r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_layer;
-  r.ram_fits = c.ram_gb <= 0 || r.ram_bytes <= c.ram_gb * kGB;
+  r.ram_fits = !t.host_short;
   line("-ngl (layers on the GPU)", FormatCount(p.set.gpu_layers) + " of " + FormatCount(c.model.layers + 1),
        p.set.gpu_layers > c.model.layers ? "all layers and the output layer"
                                          : FormatNumber(host.cpu_layers, 0) + " layers run on the CPU");

@@ -52,6 +52,14 @@ std::vector<const Gpu*> GpuSet(const Config& c);
 // Returns false on an error.
 bool CheckRuntime(const Config& c, Diagnostics* out);
 
+// vLLM or SGLang over a GGUF checkpoint: both load GGUF only experimentally, and their
+// allocation for it is not modelled (the verdict says so: NotCounted's runtime bit).
+bool RuntimePathUnchecked(const Config& c);
+
+// The host RAM llama.cpp / Ollama need with the first GPU: the layers left on the CPU
+// (mmapped), their KV cache and the host compute and output buffers. 0 for other runtimes.
+double HostRamBytes(const Config& c);
+
 // The KV cache formats a runtime stores (llama.cpp -ctk/-ctv; vLLM/SGLang --kv-cache-dtype).
 bool RuntimeKvFormat(Runtime r, Dtype d);
 

@@ -17,6 +17,10 @@ inline constexpr const char* kAdafactor =
 inline constexpr const char* kLion =
     "Chen et al. 2023, Lion (Symbolic Discovery of Optimization Algorithms): one momentum";
 inline constexpr const char* kWeights = "parameters x bytes per parameter (seed 002: fp32 4, fp16 2, int8 1)";
+inline constexpr const char* kTransformersGguf =
+    "transformers docs/source/en/gguf.md at 03b68627 (\"dequantized to fp32\") and "
+    "src/transformers/modeling_gguf_pytorch_utils.py load_gguf_checkpoint at a2d3a280 (gguf dequantize, "
+    "torch.from_numpy): from_pretrained(gguf_file=...) holds every tensor in fp32 unless torch_dtype is given";
 inline constexpr const char* kKorthikantiLayer =
     "Korthikanti et al. 2022, Reducing Activation Recomputation, §4.1 eq. 1 (p.4): sbh(34 + 5as/h)";
 inline constexpr const char* kKorthikantiRecompute =

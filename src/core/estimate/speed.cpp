@@ -27,7 +27,7 @@ struct MoeBytes {
 MoeBytes SplitRouted(const Derived& d) {
   MoeBytes b;
   ForEachTensor(d.c.model, [&](const TensorShape& t) {
-    const double bytes = detail::TensorBytes(t, d.c.dtype, d.c.quant, d.c.model) * d.Share(t);
+    const double bytes = detail::TensorBytes(t, HeldWeightFormat(d.c), d.c.quant, d.c.model) * d.Share(t);
     (t.routed_expert ? b.routed : b.other) += bytes;
   });
   return b;

@@ -74,6 +74,8 @@ EnumTable<DtypeInfo> TableOf(Dtype);
 // unquantised cache.
 inline bool IsPlainFloat(Dtype d) { return d == Dtype::kFp32 || d == Dtype::kFp16 || d == Dtype::kBf16; }
 inline bool IsPlainFloatRow(const DtypeInfo& row) { return IsPlainFloat(row.value); }
+// The GGUF block types and file recipes (llama.cpp's formats).
+inline bool IsGguf(Dtype d) { return d >= Dtype::kQ8_0 && d < Dtype::kCount; }
 // The formats torch.autocast runs matmuls in on a GPU (the autocast setting).
 inline bool IsAutocastFormat(Dtype d) { return d == Dtype::kFp16 || d == Dtype::kBf16; }
 inline bool IsAutocastFormatRow(const DtypeInfo& row) { return IsAutocastFormat(row.value); }

@@ -1,5 +1,7 @@
 #include "core/report/export.h"
 
+#include "core/estimate/verdict.h"
+
 #include "core/config/config_json.h"
 #include "core/io/safe_text.h"
 #include "core/report/units.h"
@@ -60,8 +62,11 @@ std::string EstimateToMarkdown(const Config& c, const Estimate& e) {
   const Totals& t = e.totals;
   out += "**" + FormatBytesBoth(t.peak_bytes) + " per GPU** on " + Md(c.gpu) + " (" +
          FormatBytesBoth(t.capacity_bytes) + "): " +
-         (t.Fits() ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom"
-                   : "does not fit, over by " + FormatBytesBoth(-t.Headroom())) +
+         (t.Fits()       ? "fits, " + FormatBytesBoth(t.Headroom()) + " headroom"
+          : t.GpuHolds() ? std::string(t.Judge() == Verdict::kIncomplete ? "incomplete" : "does not fit") +
+                               ": the GPU holds it (" + FormatBytesBoth(t.Headroom()) + " headroom), but " +
+                               Md(VerdictNote(c, t))
+                         : "does not fit, over by " + FormatBytesBoth(-t.Headroom())) +
          ". " + Md(e.peak_note) + "\n\n";
   out += "| Component | GB | GiB | Share | Formula |\n|---|---:|---:|---:|---|\n";
   MarkdownRows(e.tree, 0, t.peak_bytes, out);

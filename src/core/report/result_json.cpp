@@ -3,6 +3,7 @@
 #include "core/config/config_json.h"
 #include "core/report/serving_json.h"
 #include "core/estimate/speed.h"
+#include "core/estimate/verdict.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -111,6 +112,16 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   gpu["capacity_bytes"] = Json(t.capacity_bytes);
   gpu["headroom_bytes"] = Json(t.Headroom());
   gpu["fits"] = Json(t.Fits());
+  // The verdict (issue 28): "incomplete" when what is counted fits but a part is unknown.
+  gpu["verdict"] = Json(VerdictId(t.Judge()));
+  gpu["verdict_note"] = Json(VerdictNote(c, t));
+  Json not_counted(Json::Array{});
+  if (t.not_counted & kNotCountedKvCache) not_counted.MutableArray().push_back(Json("kv_cache"));
+  if (t.not_counted & kNotCountedActivations) not_counted.MutableArray().push_back(Json("activations"));
+  if (t.not_counted & kNotCountedRuntime) not_counted.MutableArray().push_back(Json("runtime"));
+  gpu["not_counted"] = std::move(not_counted);
+  gpu["host_bytes"] = Json(t.host_bytes);
+  gpu["host_short"] = Json(t.host_short);
   gpu["peak_moment"] = Json(MomentId(t.peak_moment));
   gpu["bytes_at_forward_end"] = Json(t.moment_bytes[0]);
   gpu["bytes_in_layer_backward"] = Json(t.moment_bytes[3]);

@@ -109,18 +109,31 @@ int64_t MaxMicroBatch(const Config& c, double capacity) {
   return LargestFittingValue(c, capacity, &Config::batch, "batch");
 }
 
-int64_t MaxSequence(const Config& c, double capacity) { return LargestFittingValue(c, capacity, &Config::seq, "seq"); }
+namespace {
+
+// The longest sequence up to hi that fits, over the multiples the layout runs (SeqMultiple:
+// context and sequence parallelism split the sequence evenly).
+int64_t LargestFittingSequence(const Config& c, double capacity, int64_t hi) {
+  const int64_t step = SeqMultiple(c);
+  Config x = c;
+  return step * LargestFitting(hi / step, [&](int64_t v) {
+           x.seq = v * step;
+           const Totals t = EstimateTotals(x);
+           return t.ok && t.peak_bytes <= capacity;
+         });
+}
+
+}  // namespace
+
+int64_t MaxSequence(const Config& c, double capacity) {
+  return LargestFittingSequence(c, capacity, static_cast<int64_t>(FindField("seq")->max));
+}
 
 int64_t MaxSequenceInContext(const Config& c, double capacity) {
   int64_t hi = static_cast<int64_t>(FindField("seq")->max);
   const int64_t context = ModelContext(c.model);
   if (context > 0 && context < hi) hi = context;
-  Config x = c;
-  return LargestFitting(hi, [&](int64_t v) {
-    x.seq = v;
-    const Totals t = EstimateTotals(x);
-    return t.ok && t.peak_bytes <= capacity;
-  });
+  return LargestFittingSequence(c, capacity, hi);
 }
 
 FitFormats CheapestInferenceFormats(const Config& c, double capacity) {

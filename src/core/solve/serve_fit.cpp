@@ -7,6 +7,7 @@
 #include "core/catalogue/gpus.h"
 #include "core/config/fields.h"
 #include "core/estimate/serving.h"
+#include "core/config/validate.h"
 #include "core/solve/largest_fitting.h"
 
 namespace llmmem::core {
@@ -38,10 +39,11 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
   r.model_context = ModelContext(c.model);
 
   Config x = base;
-  r.max_context = LargestFitting(static_cast<int64_t>(FindField("seq")->max), [&](int64_t v) {
-    x.seq = v;
-    return Fits(x);
-  });
+  const int64_t step = SeqMultiple(base);  // sequences the layout splits evenly
+  r.max_context = step * LargestFitting(static_cast<int64_t>(FindField("seq")->max) / step, [&](int64_t v) {
+                    x.seq = v * step;
+                    return Fits(x);
+                  });
   x = base;
   r.max_concurrency = LargestFitting(static_cast<int64_t>(FindField("batch")->max), [&](int64_t v) {
     x.batch = v;
