@@ -36,8 +36,10 @@ namespace {
 // then its compiled form drawn too: 0xd55cad2931e31271 before; then FSDP1 and reentrant
 // checkpointing drawn too, with FSDP1's held input gradients: 0xc937a1a99edd3895 before; then
 // zero_grad without set_to_none drawn too: 0xe857413699015faa before; then GPTBigCode's training
-// cache drawn too, with AMP's fp32 cross_entropy and accelerate's fp32 outputs: 0x2d6146ef29014bb7 before).
-constexpr uint64_t kFastPathDigest = 0x3542ed6b0e9c49e4ull;
+// cache drawn too, with AMP's fp32 cross_entropy and accelerate's fp32 outputs: 0x2d6146ef29014bb7 before;
+// then issue 31's model fields (sinks, output gate, MoE step, linear-attention layers and their state,
+// the DSA indexer, a SigLIP tower) and the MXFP4/NVFP4 formats drawn too: 0x3542ed6b0e9c49e4 before).
+constexpr uint64_t kFastPathDigest = 0x401b797c534e1509ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
