@@ -49,3 +49,51 @@ TEST_CASE("Hybrid attention: Gemma 2 alternates, Gemma 3 has one global layer in
   CHECK(g3->model.sliding_window == 512);
   CHECK(g3->model.sliding_layers == 26 - 26 / 6);
 }
+
+// [SECTION] 2025-2026 layer kinds (issue 31) ------------------------------------------------
+
+TEST_CASE("gpt-oss: half the layers keep a 128-token window, not a full-length cache") {
+  const Preset* oss = FindPreset("gpt-oss-120b");
+  REQUIRE(oss->ok);
+  CHECK(oss->model.sliding_window == 128);
+  CHECK(oss->model.sliding_layers == 18);  // layer_types: sliding_attention / full_attention x 18
+  CHECK(oss->model.attn_sinks);
+  const double row = 2.0 * 8 * 64 * 2;  // K and V, 8 KV heads of 64, bf16
+  CHECK(KvBytes("gpt-oss-120b", 131072) == row * (18.0 * 131072 + 18.0 * 128));
+  CHECK(KvBytes("gpt-oss-120b", 8192) == row * (18.0 * 8192 + 18.0 * 128));
+}
+
+TEST_CASE("Qwen3-Next: 36 Gated DeltaNet layers hold a fixed state, 12 full-attention layers a KV cache") {
+  const Preset* next = FindPreset("qwen3-next-80b-a3b");
+  REQUIRE(next->ok);
+  CHECK(next->model.linear_layers == 36);  // full_attention_interval 4
+  CHECK(next->model.AttentionLayers() == 12);
+  const double row = 2.0 * 2 * 256 * 2;  // 2 KV heads of 256, bf16
+  // vLLM's gated_delta_net_state_shape: conv (2 x 16 x 128 + 32 x 128) x (4 - 1), delta-rule 32 x 128 x 128.
+  const double state = ((2.0 * 16 * 128 + 32 * 128) * 3 + 32.0 * 128 * 128) * 2;
+  CHECK(KvBytes("qwen3-next-80b-a3b", 131072) == row * 12 * 131072 + 36 * state);
+  CHECK(KvBytes("qwen3-next-80b-a3b", 8192) == row * 12 * 8192 + 36 * state);
+}
+
+TEST_CASE("Llama 4: chunked attention on three layers in four, MoE interleaved with dense layers") {
+  const Preset* scout = FindPreset("llama-4-scout");
+  REQUIRE(scout->ok);
+  CHECK(scout->model.sliding_window == 8192);  // attention_chunk_size
+  CHECK(scout->model.sliding_layers == 36);    // no_rope_layers == 1
+  CHECK(scout->model.MoeLayers() == 48);
+  const double row = 2.0 * 8 * 128 * 2;
+  CHECK(KvBytes("llama-4-scout", 131072) == row * (12.0 * 131072 + 36.0 * 8192));
+  const Preset* maverick = FindPreset("llama-4-maverick");
+  REQUIRE(maverick->ok);
+  CHECK(maverick->model.MoeLayers() == 24);  // interleave_moe_layer_step 2: layers 1, 3, 5, ...
+  CHECK(maverick->model.ffn == 16384);       // the dense layers' intermediate_size_mlp
+}
+
+TEST_CASE("DeepSeek-V3.2: the lightning indexer's weights and its key in the cache") {
+  const Preset* v32 = FindPreset("deepseek-v3.2-exp");
+  const Preset* r1 = FindPreset("deepseek-r1");
+  REQUIRE(v32->ok);
+  // The 851,524,864 parameters issue 31 found missing: 61 x (1536 x 8192 + 7168 x 128 + 2 x 128 + 7168 x 64).
+  CHECK(CountParameters(v32->model).total - CountParameters(r1->model).total == 851'524'864);
+  CHECK(KvBytes("deepseek-v3.2-exp", 4096) == (512.0 + 64 + 128) * 2 * 61 * 4096);
+}

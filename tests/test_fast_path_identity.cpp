@@ -41,8 +41,10 @@ namespace {
 // then issue 28's verdict inputs digested (not_counted, host_bytes, host_short), GGUF under HF
 // generate held dequantized in fp32 as transformers loads it, K/V projections replicated when
 // tp > kv_heads as vLLM's QKVParallelLinear does, and Megatron refusing tp that does not divide
-// kv_heads: 0x777ec0a41cf4c383 before).
-constexpr uint64_t kFastPathDigest = 0x2e1c338601ac837full;
+// kv_heads: 0x777ec0a41cf4c383 before; then issue 31's model fields (sinks, output gate, MoE
+// step, linear-attention layers and their state, the DSA indexer, a SigLIP tower) and the
+// MXFP4/NVFP4 formats drawn too: 0x2e1c338601ac837f before).
+constexpr uint64_t kFastPathDigest = 0x97eac84ea2535b7bull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -49,7 +49,12 @@ TEST_CASE("Weight headers: ggml type table matches ggml.h ids and ggml-common.h 
     REQUIRE(FindGgmlType(removed) != nullptr);
     CHECK(FindGgmlType(removed)->block_bytes == 0);
   }
-  CHECK(FindGgmlType(40) == nullptr);
+  // NVFP4 (ggml.h GGML_TYPE_NVFP4 = 40; ggml-common.h block_nvfp4: 4 UE4M3 scales + 32 bytes of
+  // E2M1 per 64 elements = 4.5 bits), in llama.cpp since 2026.
+  REQUIRE(FindGgmlType(40) != nullptr);
+  CHECK(FindGgmlType(40)->block_elems == 64);
+  CHECK(FindGgmlType(40)->block_bytes == 36);
+  CHECK(FindGgmlType(41) == nullptr);
   CHECK(FindGgmlType(1000) == nullptr);
 
   CHECK(FindSafetensorsDtype("BF16")->bits == 16);
@@ -58,4 +63,23 @@ TEST_CASE("Weight headers: ggml type table matches ggml.h ids and ggml-common.h 
   CHECK(FindSafetensorsDtype("F8_E8M0")->bits == 8);
   CHECK(FindSafetensorsDtype("C64")->bits == 64);
   CHECK(FindSafetensorsDtype("bf16") == nullptr);  // names are case-sensitive, as in the format
+}
+
+TEST_CASE("Formats: the runtimes' own spellings parse (llama.cpp f16, vLLM fp8_e4m3/fp8_e5m2)") {
+  Dtype d{};
+  REQUIRE(ParseId("f16", d));
+  CHECK(d == Dtype::kFp16);
+  REQUIRE(ParseId("f32", d));
+  CHECK(d == Dtype::kFp32);
+  REQUIRE(ParseId("q8_0", d));
+  CHECK(d == Dtype::kQ8_0);
+  REQUIRE(ParseId("fp8_e4m3", d));
+  CHECK(d == Dtype::kFp8);
+  REQUIRE(ParseId("fp8_e5m2", d));
+  CHECK(d == Dtype::kFp8);
+  // MXFP4: 32 E2M1 values + one E8M0 scale; NVFP4: 16 E2M1 values + one E4M3 scale.
+  REQUIRE(ParseId("mxfp4", d));
+  CHECK(Info(d).bits == (32 * 4 + 8) / 32.0);
+  REQUIRE(ParseId("nvfp4", d));
+  CHECK(Info(d).bits == (16 * 4 + 8) / 16.0);
 }

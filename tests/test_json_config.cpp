@@ -280,3 +280,41 @@ TEST_CASE("JSON: a dense document past the value budget is refused, each value c
   copy.MutableArray().push_back(Json("x"));
   CHECK(within.value.AsArray().size() == kJsonMaxValues - 1);  // a copy is deep
 }
+
+TEST_CASE("HF import: 2025-2026 model types are rows of the table (issue 31)") {
+  // Gemma 3's multimodal wrapper: the language model under text_config, most of it defaults.
+  const HfImport gemma = ImportHfConfigText(
+      R"({"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,
+          "num_hidden_layers":34,"sliding_window":1024},"vision_config":{"hidden_size":1152,"image_size":896,
+          "intermediate_size":4304,"num_hidden_layers":27,"patch_size":14}})",
+      "g");
+  REQUIRE(gemma.ok);
+  CHECK(gemma.model.vocab == 262208);
+  CHECK(gemma.model.vision_layers == 27);
+  // Kimi K2 names DeepSeek-V3's layout kimi_k2; Qwen3.5 wraps a Gated DeltaNet text model.
+  CHECK(ImportHfConfigText(R"({"model_type":"kimi_k2","vocab_size":163840,"hidden_size":7168,"num_hidden_layers":61,
+      "num_attention_heads":64,"intermediate_size":18432,"kv_lora_rank":512,"qk_nope_head_dim":128,
+      "qk_rope_head_dim":64,"v_head_dim":128})",
+                            "k")
+            .ok);
+  const HfImport q35 = ImportHfConfigText(
+      R"({"model_type":"qwen3_5","vision_config":{"depth":27},"text_config":{"model_type":"qwen3_5_text",
+          "vocab_size":248320,"hidden_size":4096,"num_hidden_layers":8,"num_attention_heads":16,"num_key_value_heads":4,
+          "head_dim":256,"intermediate_size":12288,"linear_num_key_heads":16,"linear_num_value_heads":32,
+          "linear_key_head_dim":128,"linear_value_head_dim":128,"linear_conv_kernel_dim":4,
+          "layer_types":["linear_attention","linear_attention","linear_attention","full_attention",
+                         "linear_attention","linear_attention","linear_attention","full_attention"]}})",
+      "q");
+  REQUIRE(q35.ok);
+  CHECK(q35.model.linear_layers == 6);
+  bool vision_warned = false;
+  for (const Diagnostic& d : q35.diagnostics) vision_warned |= d.field == "vision_config";
+  CHECK(vision_warned);  // its vision tower is not counted, and the import says so
+  // A layer kind the accounting does not know is refused by name, not counted as attention.
+  const HfImport mamba = ImportHfConfigText(
+      R"({"model_type":"qwen3_next","vocab_size":10,"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,
+          "intermediate_size":128,"linear_num_key_heads":1,"linear_num_value_heads":1,"linear_key_head_dim":8,
+          "linear_value_head_dim":8,"layer_types":["mamba","full_attention"]})",
+      "m");
+  CHECK_FALSE(mamba.ok);
+}

@@ -51,3 +51,33 @@ TEST_CASE("Presets: MoE totals and active parameters") {
   REQUIRE(qwen != nullptr);
   CHECK(CountParameters(qwen->model).active == doctest::Approx(3.35e9).epsilon(0.01));
 }
+
+TEST_CASE("Presets: this year's models count what their checkpoints store (issue 31)") {
+  // Each total is the checkpoint's (the preset's params_source names it); the generic case
+  // above checks them too, this one makes sure none of them drops out of the catalogue.
+  const struct {
+    const char* key;
+    int64_t total;
+  } kExact[] = {
+      {"gpt-oss-20b", 20'914'757'184},       {"gpt-oss-120b", 116'829'156'672}, {"qwen3-coder-next", 79'674'391'296},
+      {"gemma-3-4b", 4'300'079'472},         {"phi-4-mini", 3'836'021'760},     {"smollm3-3b", 3'075'098'624},
+      {"minimax-m2", 228'689'764'864},
+  };
+  for (const auto& row : kExact) {
+    CAPTURE(row.key);
+    const Preset* p = FindPreset(row.key);
+    REQUIRE(p != nullptr);
+    REQUIRE(p->ok);
+    CHECK(p->published_params == row.total);
+    CHECK(CountParameters(p->model).total == row.total);
+  }
+  // Qwen3-Coder-Next's published active count (3,874,929,408: the same public test as its total).
+  CHECK(CountParameters(FindPreset("qwen3-coder-next")->model).active == 3'874'929'408);
+  // gpt-oss ships its experts in MXFP4 and the rest in bf16.
+  CHECK(FindPreset("gpt-oss-20b")->shipped_dtype == Dtype::kMxfp4);
+  // Llama 4 Scout's language model; the Hub's 108,641,793,536 adds the vision tower and
+  // projector (871,932,416), which are not modelled and which the import says it leaves out.
+  const Preset* scout = FindPreset("llama-4-scout");
+  REQUIRE(scout->ok);
+  CHECK(CountParameters(scout->model).total == 107'769'861'120);
+}

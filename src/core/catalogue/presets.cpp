@@ -19,6 +19,12 @@ Dtype ShippedDtype(const Json& config) {
   if (const Json* q = config.Find("quantization_config"); q != nullptr && q->IsObject()) {
     const std::string method = AsciiLower(StringMember(*q, "quant_method"));
     if (method == "fp8" || method == "fbgemm_fp8") return Dtype::kFp8;
+    if (method == "mxfp4") return Dtype::kMxfp4;  // gpt-oss: experts in MXFP4, the rest bf16
+    if (method == "modelopt") {
+      const std::string algo = AsciiLower(StringMember(*q, "quant_algo"));
+      if (algo == "nvfp4") return Dtype::kNvfp4;
+      if (algo == "fp8") return Dtype::kFp8;
+    }
     if (method == "gptq") return Dtype::kGptq;
     if (method == "awq") return Dtype::kAwq;
     if (method == "bitsandbytes") {

@@ -60,6 +60,15 @@ void CheckModel(const ModelSpec& m, Checker& k) {
     if (k.ok && m.sliding_layers > m.layers) {
       k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
     }
+    if (k.ok && m.linear_layers + m.sliding_layers > m.layers) {
+      k.Error(DiagId::kInconsistent, "model.linear_layers",
+              "linear_layers (" + std::to_string(m.linear_layers) + ") and sliding_layers (" +
+                  std::to_string(m.sliding_layers) + ") together cannot exceed layers (" + std::to_string(m.layers) +
+                  ")");
+    }
+    if (k.ok && m.vision_layers > 0 && (m.vision_patch < 1 || m.vision_hidden < 1)) {
+      k.Error(DiagId::kInconsistent, "model.vision_layers", "a vision tower needs vision_patch and vision_hidden");
+    }
     if (k.ok && m.kv_lora_rank > 0 && (m.qk_rope_dim < 1 || m.v_head_dim < 1)) {
       k.Error(DiagId::kInconsistent, "model.kv_lora_rank",
               "an MLA model (kv_lora_rank > 0) needs qk_rope_dim and v_head_dim");

@@ -31,19 +31,46 @@ inline double KvCacheTokens(const Derived& d) {
   return static_cache ? static_cast<double>(d.c.max_cache_len) / static_cast<double>(d.c.cp) : d.s_local;
 }
 
+// Elements of one linear-attention layer's recurrent state for one sequence: the causal conv's
+// last (kernel - 1) inputs over q, k and v, and the delta-rule state of v_heads x k_dim x v_dim
+// (vLLM mamba_utils.py gated_delta_net_state_shape; llama.cpp's r_l and s_l). transformers'
+// Qwen3NextDynamicCache keeps kernel columns, one more. The same whatever the context length.
+inline double LinearStateElements(const ModelSpec& m) {
+  if (m.linear_layers <= 0) return 0;
+  const double key = static_cast<double>(m.linear_k_heads * m.linear_k_dim);
+  const double value = static_cast<double>(m.linear_v_heads * m.linear_v_dim);
+  return (2 * key + value) * static_cast<double>(std::max<int64_t>(0, m.linear_conv - 1)) +
+         static_cast<double>(m.linear_v_heads) * static_cast<double>(m.linear_k_dim) *
+             static_cast<double>(m.linear_v_dim);
+}
+
+// Width of one token's cache entry in one attention layer: K and V (split by TP), or MLA's
+// latent plus, with DeepSeek sparse attention, the indexer's key (inference/model.py Indexer
+// caches index_head_dim per token).
+inline double KvCacheWidth(const Derived& d) {
+  const ModelSpec& m = d.c.model;
+  return m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim + (m.index_heads > 0 ? m.index_dim : 0))
+                   : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
+}
+
 inline double KvCacheBytes(const Derived& d) {
   const ModelSpec& m = d.c.model;
   if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
-  const double per_token_layer =
-      m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim) : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
-  const double sliding = m.sliding_window > 0 ? d.stage_layers * static_cast<double>(m.sliding_layers) / d.L : 0;
+  const double per_token_layer = KvCacheWidth(d);
+  // Layers on this stage by kind: softmax attention (full or windowed) and linear attention.
+  const double share = d.L > 0 ? d.stage_layers / d.L : 0;
+  const double attention = share * static_cast<double>(m.AttentionLayers());
+  const double sliding = m.sliding_window > 0 ? share * static_cast<double>(m.sliding_layers) : 0;
   const double tokens = KvCacheTokens(d);
   const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
-  const double token_layers = (d.stage_layers - sliding) * tokens + sliding * windowed;
+  const double token_layers = std::fmax(0.0, attention - sliding) * tokens + sliding * windowed;
   // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
   const double bytes =
       m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
-  return per_token_layer * token_layers * bytes * d.b;
+  // The recurrent state in the compute precision (vLLM's mamba_ssm_cache_dtype "auto", HF's cache).
+  const double state_bytes = d.c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
+  const double state = share * static_cast<double>(m.linear_layers) * LinearStateElements(m) * state_bytes;
+  return (per_token_layer * token_layers * bytes + state) * d.b;
 }
 
 template <class Sink>
@@ -55,11 +82,18 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
       const ModelSpec& m = c.model;
       const double tokens = KvCacheTokens(d);
       const double per_token = kv / (d.b * tokens);
-      std::string shape = m.IsMla() ? "(kv_lora_rank + qk_rope_dim) x L" : "2 x L x kv_heads x head_dim";
+      std::string shape = m.IsMla() ? (m.index_heads > 0 ? "(kv_lora_rank + qk_rope_dim + index_dim) x L"
+                                                          : "(kv_lora_rank + qk_rope_dim) x L")
+                                    : "2 x L x kv_heads x head_dim";
       std::string window;
       if (m.sliding_window > 0) {
         window = "; " + FormatCount(m.sliding_layers) + " of " + FormatCount(m.layers) + " layers keep only the last " +
                  FormatCount(m.sliding_window) + " tokens";
+      }
+      if (m.linear_layers > 0) {
+        window += "; " + FormatCount(m.linear_layers) + " linear-attention layers keep no KV but a fixed state of " +
+                  FormatCount(static_cast<int64_t>(LinearStateElements(m))) +
+                  " values per sequence each (conv + delta-rule state)";
       }
       return Explanation{
           shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " + FormatNumber(per_token, 1) +

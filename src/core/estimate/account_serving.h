@@ -67,7 +67,7 @@ inline double CeilDiv(double a, double b) { return std::ceil(a / b); }
 // fewer than t; MLA keeps one latent, replicated).
 inline double KvTokenLayerBytes(const Derived& d, Dtype k, Dtype v) {
   const ModelSpec& m = d.c.model;
-  if (m.IsMla()) return static_cast<double>(m.kv_lora_rank + m.qk_rope_dim) * Info(k).bits / 8.0;
+  if (m.IsMla()) return KvCacheWidth(d) * Info(k).bits / 8.0;
   const double heads = d.kv >= d.t ? d.kv / d.t : 1.0;
   return heads * d.hd * (Info(k).bits + Info(v).bits) / 8.0;
 }
@@ -108,7 +108,8 @@ inline ServingPlan PlanServing(const Derived& d) {
   if (IsPagedServer(c.runtime)) {
     p.weights = detail::WeightsByGroup(d, c.dtype).total;
     p.kv_token_layer = detail::KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
-    p.layers_here = d.stage_layers;
+    // Only softmax-attention layers hold KV pages (linear-attention layers keep a state instead).
+    p.layers_here = d.L > 0 ? d.stage_layers * static_cast<double>(m.AttentionLayers()) / d.L : 0;
     const double mbt = static_cast<double>(p.set.batched_tokens);
     // vLLM's layers keep one more h-wide tensor beside the MLP's gate_up and activation than
     // the generic prefill workspace (fused_add_rms_norm's residual and output, and the layer's
@@ -194,11 +195,12 @@ inline ServingPlan PlanServing(const Derived& d) {
   // KV cells: n_ctx for full-attention layers; sliding-window layers keep n_swa x slots +
   // n_ubatch cells (llama-kv-cache-iswa.cpp), padded to 256 as well.
   const double n_ctx = static_cast<double>(p.set.n_ctx);
-  const double row = m.IsMla() ? static_cast<double>(m.kv_lora_rank + m.qk_rope_dim) * Info(p.set.k_type).bits / 8.0
+  const double row = m.IsMla() ? KvCacheWidth(d) * Info(p.set.k_type).bits / 8.0
                                : d.kv * d.hd * (Info(p.set.k_type).bits + Info(p.set.v_type).bits) / 8.0;
   p.kv_token_layer = row;
   p.kv_layer = row * n_ctx;
-  double avg_layer = p.kv_layer;
+  const double attention_share = static_cast<double>(m.AttentionLayers()) / L;
+  double avg_layer = p.kv_layer * attention_share;
   if (m.sliding_window > 0 && m.sliding_layers > 0) {
     const double swa_cells =
         std::min(n_ctx, std::ceil((static_cast<double>(m.sliding_window) * static_cast<double>(p.set.slots) +
@@ -206,8 +208,11 @@ inline ServingPlan PlanServing(const Derived& d) {
                                   256.0) *
                             256.0);
     const double share = static_cast<double>(m.sliding_layers) / L;
-    avg_layer = row * (n_ctx * (1 - share) + swa_cells * share);
+    avg_layer = row * (n_ctx * (attention_share - share) + swa_cells * share);
   }
+  // Linear-attention layers: llama-memory-recurrent.cpp's r_l and s_l, f32, one per slot.
+  avg_layer += static_cast<double>(m.linear_layers) / L * LinearStateElements(m) * 4.0 *
+               static_cast<double>(p.set.slots);
   p.kv_gpu = p.gpu_layers_here * avg_layer;
   if (p.host_here) p.kv_cpu = p.cpu_layers * avg_layer;
   // Compute buffers: ggml-alloc's peak over one ubatch's graph, the largest of the attention,

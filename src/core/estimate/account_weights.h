@@ -48,6 +48,13 @@ inline double TensorBytes(const TensorShape& t, Dtype format, const QuantOptions
   const bool layer_linear = t.role == TensorRole::kQ || t.role == TensorRole::kK || t.role == TensorRole::kV ||
                             t.role == TensorRole::kO || t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
                             t.role == TensorRole::kDown;
+  // MXFP4 as gpt-oss ships it: only the experts' matrices (quantization_config's
+  // modules_to_not_convert keeps attention, router, embeddings and lm_head in bf16).
+  if (format == Dtype::kMxfp4) {
+    const bool expert = t.routed_expert && (t.role == TensorRole::kGate || t.role == TensorRole::kUp ||
+                                            t.role == TensorRole::kDown);
+    return expert ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
+  }
   return layer_linear ? n * BitsPerWeight(format, q) / 8.0 : n * 2.0;
 }
 

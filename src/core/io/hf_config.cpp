@@ -9,57 +9,20 @@
 //  gpt_bigcode: gpt2's layout with one K/V head under multi_query (SantaCoder, StarCoder)
 //  falcon: fused qkv, multi-query or new_decoder_architecture groups, LayerNorm, tied
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
+//  2025-2026 families (gpt-oss, Qwen3-Next, Llama 4, GLM-4.x MoE, MiniMax-M2, ...): hf_config_families.cpp
+// model_type -> family is one table (kModelTypes) and one switch, as llama.cpp's LLM_ARCH_NAMES
+// and its loader's switch (arch): a new model_type is a row, a new family a case.
 #include "core/io/hf_config.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/model/activation_fn.h"
+#include "core/io/hf_config_reader.h"
 #include "core/io/safe_text.h"
 
 namespace llmmem::core {
-namespace {
-
-class Reader {
- public:
-  Reader(const Json& j, Diagnostics& d) : j_(j), d_(d) {}
-
-  int64_t Int(const char* key, int64_t fallback, bool required = false) {
-    const Json* v = j_.Find(key);
-    if (v == nullptr || v->IsNull()) {
-      if (required) {
-        d_.push_back({DiagId::kMissingField, Severity::kError, key,
-                      std::string("config.json has no \"") + key +
-                          "\"; add it to the file or enter the model's dimensions by hand"});
-      }
-      return fallback;
-    }
-    if (!v->IsNumber() || !std::isfinite(v->AsNumber()) || v->AsNumber() != std::floor(v->AsNumber()) ||
-        std::fabs(v->AsNumber()) > 9e15) {
-      d_.push_back({DiagId::kWrongType, Severity::kError, key,
-                    std::string("\"") + key + "\" in config.json must be a whole number"});
-      return fallback;
-    }
-    return static_cast<int64_t>(v->AsNumber());
-  }
-  bool Bool(const char* key, bool fallback) {
-    const Json* v = j_.Find(key);
-    if (v == nullptr || v->IsNull()) return fallback;
-    if (!v->IsBool()) {
-      d_.push_back({DiagId::kWrongType, Severity::kError, key, std::string("\"") + key + "\" must be true or false"});
-      return fallback;
-    }
-    return v->AsBool();
-  }
-  bool Has(const char* key) const {
-    const Json* v = j_.Find(key);
-    return v != nullptr && !v->IsNull();
-  }
-
- private:
-  const Json& j_;
-  Diagnostics& d_;
-};
+namespace hf {
 
 // The decoder fields most families share (llama naming).
 void ReadLlamaLike(Reader& r, ModelSpec& m) {
@@ -80,6 +43,8 @@ void ReadLlamaLike(Reader& r, ModelSpec& m) {
 
 // Qwen-style MoE: every decoder_sparse_step-th layer is sparse unless listed in
 // mlp_only_layers; we support the uniform layouts the released models use.
+namespace {
+
 void ReadQwenMoe(Reader& r, const Json& j, ModelSpec& m, Diagnostics& d) {
   m.experts = r.Int("num_experts", 0, true);
   m.experts_per_token = r.Int("num_experts_per_tok", 0, true);
@@ -96,43 +61,115 @@ void ReadQwenMoe(Reader& r, const Json& j, ModelSpec& m, Diagnostics& d) {
 // Which layers attend within a window: an explicit layer_types list when the config has
 // one; else Gemma 2 alternates (even layers local), Gemma 3 has sliding_window_pattern - 1
 // local layers per global one, and Mistral-style configs window every layer.
-void ReadSlidingWindow(const Json& j, Reader& r, const std::string& type, ModelSpec& m) {
+void ReadSlidingWindow(const Json& j, Reader& r, Family family, ModelSpec& m, Diagnostics& d) {
   const int64_t window = r.Int("sliding_window", 0);
   if (window <= 0) return;
   if (r.Has("use_sliding_window") && !r.Bool("use_sliding_window", false)) return;  // Qwen2 ships it off
-  int64_t sliding = m.layers;
-  if (const Json* types = j.Find("layer_types"); types != nullptr && types->IsArray()) {
-    sliding = 0;
-    for (const Json& t : types->AsArray()) sliding += t.IsString() && t.AsString() == "sliding_attention";
-  } else if (type == "gemma2") {
+  m.sliding_window = window;
+  if (ReadLayerTypes(j, m, d)) return;
+  int64_t sliding = m.AttentionLayers();
+  if (family == Family::kGemma2) {
     sliding = (m.layers + 1) / 2;
-  } else if (type == "gemma3_text") {
+  } else if (family == Family::kGemma3Text || family == Family::kGemma3) {
     const int64_t pattern = r.Int("sliding_window_pattern", 6);
     sliding = pattern > 0 ? m.layers - m.layers / pattern : m.layers;
-  } else if (type == "qwen2" || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe") {
+  } else if (family == Family::kQwen2 || family == Family::kQwen2Moe || family == Family::kQwen3 ||
+             family == Family::kQwen3Moe) {
     const int64_t max_window_layers = r.Int("max_window_layers", m.layers);
     sliding = m.layers - std::min(m.layers, max_window_layers);
   }
-  m.sliding_window = window;
   m.sliding_layers = sliding;
 }
 
-}  // namespace
+struct ModelTypeRow {
+  const char* id;
+  Family family;
+};
 
-const char* SupportedModelTypes() {
-  return "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, phi3, "
-         "deepseek_v2, deepseek_v3, gpt2, gpt_bigcode, gpt_neox, falcon, bert, olmo2, baichuan, yi";
+// model_type -> family. Kimi K2 ships DeepSeek-V3's layout under its own name; glm4_moe_lite
+// (GLM-4.7-Flash) is GLM-4.5's MoE with MLA. Multimodal wrappers (gemma3, mistral3, llama4)
+// keep their language model under text_config.
+constexpr ModelTypeRow kModelTypes[] = {
+    {"llama", Family::kLlama},
+    {"mistral", Family::kLlama},
+    {"yi", Family::kLlama},
+    {"baichuan", Family::kLlama},
+    {"mixtral", Family::kMixtral},
+    {"qwen2", Family::kQwen2},
+    {"qwen2_moe", Family::kQwen2Moe},
+    {"qwen3", Family::kQwen3},
+    {"qwen3_moe", Family::kQwen3Moe},
+    {"qwen3_next", Family::kQwen3Next},
+    {"qwen3_5", Family::kQwen3Next},
+    {"qwen3_5_text", Family::kQwen3Next},
+    {"qwen3_5_moe", Family::kQwen3Next},
+    {"qwen3_5_moe_text", Family::kQwen3Next},
+    {"gemma", Family::kGemma},
+    {"gemma2", Family::kGemma2},
+    {"gemma3_text", Family::kGemma3Text},
+    {"gemma3", Family::kGemma3},
+    {"phi3", Family::kPhi3},
+    {"olmo2", Family::kOlmo2},
+    {"olmo3", Family::kOlmo3},
+    {"smollm3", Family::kSmolLm3},
+    {"deepseek_v2", Family::kDeepseek},
+    {"deepseek_v3", Family::kDeepseek},
+    {"kimi_k2", Family::kDeepseek},
+    {"deepseek_v32", Family::kDeepseekV32},
+    {"gpt_oss", Family::kGptOss},
+    {"llama4", Family::kLlama4},
+    {"llama4_text", Family::kLlama4},
+    {"glm4_moe", Family::kGlm4Moe},
+    {"minimax_m2", Family::kMinimaxM2},
+    {"mistral3", Family::kMistral3},
+    {"gpt2", Family::kGpt2},
+    {"gpt_bigcode", Family::kGptBigCode},
+    {"gpt_neox", Family::kGptNeox},
+    {"falcon", Family::kFalcon},
+    {"RefinedWeb", Family::kFalcon},
+    {"RefinedWebModel", Family::kFalcon},
+    {"bert", Family::kBert},
+};
+
+bool FindFamily(const std::string& type, Family& out) {
+  for (const ModelTypeRow& row : kModelTypes) {
+    if (type == row.id) {
+      out = row.family;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The language model's config: a multimodal wrapper's text_config (Gemma 3, Mistral 3, Llama 4,
+// Qwen3.5 keep the language model there and no layer count of their own), else the file itself.
+const Json& TextConfig(const Json& j) {
+  const Json* text = j.Find("text_config");
+  const Json* layers = j.Find("num_hidden_layers");
+  return text != nullptr && text->IsObject() && (layers == nullptr || layers->IsNull()) ? *text : j;
+}
+
+std::string ListModelTypes() {
+  std::string list;
+  for (const ModelTypeRow& row : kModelTypes) {
+    const std::string id = row.id;
+    if (id == "RefinedWeb" || id == "RefinedWebModel") continue;  // Falcon's old names, accepted quietly
+    if (!list.empty()) list += ", ";
+    list += id;
+  }
+  return list;
 }
 
 // The MLP's activation: hidden_act (llama naming), activation_function (gpt2) or
 // hidden_activation (gemma); each family's modeling code has its own default.
-void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagnostics& d) {
-  m.act = type == "gpt2"          ? ActivationFn::kGeluNew
-          : type == "gpt_bigcode" ? ActivationFn::kGeluTanh  // GPTBigCodeConfig: gelu_pytorch_tanh
-          : type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel" || type == "bert"
-              ? ActivationFn::kGelu
-          : type.compare(0, 5, "gemma") == 0 ? ActivationFn::kGeluTanh
-                                             : ActivationFn::kSilu;
+void ReadActivation(const Json& j, Family family, ModelSpec& m, Diagnostics& d) {
+  m.act = family == Family::kGpt2         ? ActivationFn::kGeluNew
+          : family == Family::kGptBigCode ? ActivationFn::kGeluTanh  // GPTBigCodeConfig: gelu_pytorch_tanh
+          : family == Family::kFalcon || family == Family::kBert ? ActivationFn::kGelu
+          : family == Family::kGemma || family == Family::kGemma2 || family == Family::kGemma3Text ||
+                  family == Family::kGemma3
+              ? ActivationFn::kGeluTanh
+              : ActivationFn::kSilu;
   for (const char* key : {"hidden_activation", "hidden_act", "activation_function"}) {
     const Json* v = j.Find(key);
     if (v == nullptr || !v->IsString()) continue;
@@ -146,7 +183,16 @@ void ReadActivation(const Json& j, const std::string& type, ModelSpec& m, Diagno
   }
 }
 
+}  // namespace
+}  // namespace hf
+
+const char* SupportedModelTypes() {
+  static const std::string list = hf::ListModelTypes();
+  return list.c_str();
+}
+
 HfImport ImportHfConfig(const Json& j, const std::string& name) {
+  using namespace hf;
   HfImport out;
   if (!j.IsObject()) {
     out.diagnostics.push_back(
@@ -161,143 +207,180 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
   }
   const std::string type = type_field->AsString();
   Diagnostics& d = out.diagnostics;
-  Reader r(j, d);
-  ModelSpec m;
-  m.name = name;
-
-  if (type == "llama" || type == "mistral" || type == "yi" || type == "baichuan") {
-    ReadLlamaLike(r, m);
-  } else if (type == "mixtral") {
-    ReadLlamaLike(r, m);
-    m.experts = r.Int("num_local_experts", 0, true);
-    m.experts_per_token = r.Int("num_experts_per_tok", 0, true);
-    m.moe_ffn = m.ffn;
-  } else if (type == "qwen2" || type == "qwen2_moe") {
-    ReadLlamaLike(r, m);
-    m.qkv_bias = true;  // Qwen2 always has q/k/v biases; no config field says so
-    m.attn_out_bias = false;
-    if (type == "qwen2_moe") {
-      ReadQwenMoe(r, j, m, d);
-      const int64_t shared = r.Int("shared_expert_intermediate_size", 0);
-      if (shared > 0) {
-        m.shared_experts = 1;
-        m.shared_ffn = shared;
-        m.shared_expert_gate = true;
-      }
-    }
-  } else if (type == "qwen3" || type == "qwen3_moe") {
-    ReadLlamaLike(r, m);
-    m.qk_norm = QkNorm::kPerHead;
-    if (type == "qwen3_moe") ReadQwenMoe(r, j, m, d);
-  } else if (type == "gemma" || type == "gemma2" || type == "gemma3_text") {
-    ReadLlamaLike(r, m);
-    m.tied_embeddings = r.Bool("tie_word_embeddings", true);
-    if (type != "gemma") m.norms_per_layer = 4;
-    if (type == "gemma3_text") m.qk_norm = QkNorm::kPerHead;
-  } else if (type == "phi3") {
-    ReadLlamaLike(r, m);
-  } else if (type == "olmo2") {
-    ReadLlamaLike(r, m);
-    m.qk_norm = QkNorm::kFull;
-  } else if (type == "gpt2" || type == "gpt_bigcode") {
-    m.vocab = r.Int("vocab_size", 0, true);
-    m.hidden = r.Int("n_embd", 0, true);
-    m.layers = r.Int("n_layer", 0, true);
-    m.heads = r.Int("n_head", 0, true);
-    // GPTBigCodeAttention: kv_heads = 1 if multi_query (its default) else num_heads.
-    m.kv_heads = type == "gpt_bigcode" && r.Bool("multi_query", true) ? 1 : m.heads;
-    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
-    m.ffn = r.Int("n_inner", 4 * m.hidden);
-    m.learned_positions = r.Int("n_positions", 1024);
-    m.mlp = MlpKind::kPlain;
-    m.norm = NormKind::kLayerNorm;
-    m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
-    m.tied_embeddings = true;
-    m.fused_qkv = true;  // c_attn
-    if (type == "gpt_bigcode" && r.Bool("use_cache", true)) {
-      d.push_back({DiagId::kSuggestion, Severity::kInfo, "train_use_cache",
-                   "for training with gradient checkpointing: transformers' GPTBigCode keeps use_cache on, so each "
-                   "layer's cache (its whole QKV output) stays until the loss has run; turn on train_use_cache "
-                   "(--train-use-cache) to count it"});
-    }
-  } else if (type == "gpt_neox") {
-    ReadLlamaLike(r, m);
-    m.mlp = MlpKind::kPlain;
-    m.norm = NormKind::kLayerNorm;
-    m.qkv_bias = m.attn_out_bias = m.mlp_bias = r.Bool("attention_bias", true);
-    m.mlp_bias = true;
-    m.fused_qkv = true;  // query_key_value
-  } else if (type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel") {
-    m.vocab = r.Int("vocab_size", 0, true);
-    m.hidden = r.Int("hidden_size", 0, true);
-    m.layers = r.Int("num_hidden_layers", r.Int("n_layer", 0), !r.Has("n_layer"));
-    m.heads = r.Int("num_attention_heads", r.Int("n_head", 0), !r.Has("n_head"));
-    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
-    const bool new_arch = r.Bool("new_decoder_architecture", false);
-    const bool multi_query = r.Bool("multi_query", true);
-    m.kv_heads = new_arch ? r.Int("num_kv_heads", m.heads) : multi_query ? 1 : m.heads;
-    m.ffn = r.Int("ffn_hidden_size", 4 * m.hidden);
-    m.mlp = MlpKind::kPlain;
-    m.norm = NormKind::kLayerNorm;
-    const bool bias = r.Bool("bias", false);
-    m.qkv_bias = m.attn_out_bias = m.mlp_bias = bias;
-    m.norms_per_layer = new_arch ? 2 : r.Bool("parallel_attn", true) ? 1 : 2;
-    m.tied_embeddings = r.Bool("tie_word_embeddings", true);
-    m.fused_qkv = true;  // query_key_value
-  } else if (type == "bert") {
-    m.arch = Arch::kEncoder;
-    m.vocab = r.Int("vocab_size", 0, true);
-    m.hidden = r.Int("hidden_size", 0, true);
-    m.layers = r.Int("num_hidden_layers", 0, true);
-    m.heads = r.Int("num_attention_heads", 0, true);
-    m.kv_heads = m.heads;
-    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
-    m.ffn = r.Int("intermediate_size", 0, true);
-    m.learned_positions = r.Int("max_position_embeddings", 512);
-    m.type_vocab = r.Int("type_vocab_size", 2);
-    m.mlp = MlpKind::kPlain;
-    m.norm = NormKind::kLayerNorm;
-    m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
-    m.embedding_norm = true;
-    m.final_norm = false;
-    m.pooler = true;
-    m.tied_embeddings = true;
-  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    ReadLlamaLike(r, m);
-    m.q_lora_rank = r.Int("q_lora_rank", 0);  // null: a plain q_proj (V2-Lite)
-    m.kv_lora_rank = r.Int("kv_lora_rank", 0, true);
-    m.qk_nope_dim = r.Int("qk_nope_head_dim", 0, true);
-    m.qk_rope_dim = r.Int("qk_rope_head_dim", 0, true);
-    m.v_head_dim = r.Int("v_head_dim", 0, true);
-    m.head_dim = m.qk_nope_dim + m.qk_rope_dim;  // Q and K per head; V uses v_head_dim
-    m.kv_heads = m.heads;
-    m.experts = r.Int("n_routed_experts", 0);
-    if (m.experts > 0) {
-      m.experts_per_token = r.Int("num_experts_per_tok", 0, true);
-      m.moe_ffn = r.Int("moe_intermediate_size", 0, true);
-      m.shared_experts = r.Int("n_shared_experts", 0);
-      m.shared_ffn = m.moe_ffn;
-      m.dense_layers = r.Int("first_k_dense_replace", 0);
-      const Json* method = j.Find("topk_method");
-      m.router_bias = method != nullptr && method->IsString() && method->AsString() == "noaux_tc";
-      if (r.Int("moe_layer_freq", 1) != 1) {
-        d.push_back({DiagId::kUnsupported, Severity::kError, "moe_layer_freq",
-                     "MoE layers at a frequency other than 1 are not modelled yet; enter the dimensions by hand"});
-      }
-    }
-    if (r.Int("num_nextn_predict_layers", 0) > 0) {
-      d.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "num_nextn_predict_layers",
-                   "the multi-token-prediction module is not counted: inference engines load it only for "
-                   "speculative decoding"});
-    }
-  } else {
+  Family family = Family::kLlama;
+  if (!FindFamily(type, family)) {
     d.push_back({DiagId::kUnknownValue, Severity::kError, "model_type",
                  "model_type \"" + EchoValue(type) + "\" is not supported; supported: " + SupportedModelTypes() +
                      ". Enter the dimensions by hand instead"});
+    return out;
+  }
+  const Json& tj = TextConfig(j);
+  Reader r(tj, d);
+  ModelSpec m;
+  m.name = name;
+
+  switch (family) {
+    case Family::kLlama:
+    case Family::kPhi3:
+      ReadLlamaLike(r, m);
+      break;
+    case Family::kSmolLm3:
+      // SmolLM3: Llama's layout; no_rope_layers changes positions, not weights.
+      ReadLlamaLike(r, m);
+      m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+      break;
+    case Family::kMistral3:
+      // Mistral3ForConditionalGeneration: a Mistral text model under text_config.
+      ReadLlamaLike(r, m);
+      break;
+    case Family::kMixtral:
+      ReadLlamaLike(r, m);
+      m.experts = r.Int("num_local_experts", 0, true);
+      m.experts_per_token = r.Int("num_experts_per_tok", 0, true);
+      m.moe_ffn = m.ffn;
+      break;
+    case Family::kQwen2:
+    case Family::kQwen2Moe:
+      ReadLlamaLike(r, m);
+      m.qkv_bias = true;  // Qwen2 always has q/k/v biases; no config field says so
+      m.attn_out_bias = false;
+      if (family == Family::kQwen2Moe) {
+        ReadQwenMoe(r, tj, m, d);
+        const int64_t shared = r.Int("shared_expert_intermediate_size", 0);
+        if (shared > 0) {
+          m.shared_experts = 1;
+          m.shared_ffn = shared;
+          m.shared_expert_gate = true;
+        }
+      }
+      break;
+    case Family::kQwen3:
+    case Family::kQwen3Moe:
+      ReadLlamaLike(r, m);
+      m.qk_norm = QkNorm::kPerHead;
+      if (family == Family::kQwen3Moe) ReadQwenMoe(r, tj, m, d);
+      break;
+    case Family::kQwen3Next:
+      ReadQwen3Next(r, m);
+      break;
+    case Family::kGemma:
+    case Family::kGemma2:
+    case Family::kGemma3Text:
+    case Family::kGemma3:
+      if (family == Family::kGemma3)
+        ReadGemma3TextDefaults(r, m);  // the wrapper's text_config leaves most fields to their defaults
+      else
+        ReadLlamaLike(r, m);
+      m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+      if (family != Family::kGemma) m.norms_per_layer = 4;
+      if (family == Family::kGemma3Text || family == Family::kGemma3) m.qk_norm = QkNorm::kPerHead;
+      if (family == Family::kGemma3) ReadSiglipTower(j, m, d);
+      break;
+    case Family::kOlmo2:
+    case Family::kOlmo3:
+      // OLMo 3: OLMo 2's layers, three sliding-window layers per full one (layer_types).
+      ReadLlamaLike(r, m);
+      m.qk_norm = QkNorm::kFull;
+      break;
+    case Family::kGpt2:
+    case Family::kGptBigCode:
+      m.vocab = r.Int("vocab_size", 0, true);
+      m.hidden = r.Int("n_embd", 0, true);
+      m.layers = r.Int("n_layer", 0, true);
+      m.heads = r.Int("n_head", 0, true);
+      // GPTBigCodeAttention: kv_heads = 1 if multi_query (its default) else num_heads.
+      m.kv_heads = family == Family::kGptBigCode && r.Bool("multi_query", true) ? 1 : m.heads;
+      m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+      m.ffn = r.Int("n_inner", 4 * m.hidden);
+      m.learned_positions = r.Int("n_positions", 1024);
+      m.mlp = MlpKind::kPlain;
+      m.norm = NormKind::kLayerNorm;
+      m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
+      m.tied_embeddings = true;
+      m.fused_qkv = true;  // c_attn
+      if (family == Family::kGptBigCode && r.Bool("use_cache", true)) {
+        d.push_back({DiagId::kSuggestion, Severity::kInfo, "train_use_cache",
+                     "for training with gradient checkpointing: transformers' GPTBigCode keeps use_cache on, so each "
+                     "layer's cache (its whole QKV output) stays until the loss has run; turn on train_use_cache "
+                     "(--train-use-cache) to count it"});
+      }
+      break;
+    case Family::kGptNeox:
+      ReadLlamaLike(r, m);
+      m.mlp = MlpKind::kPlain;
+      m.norm = NormKind::kLayerNorm;
+      m.qkv_bias = m.attn_out_bias = m.mlp_bias = r.Bool("attention_bias", true);
+      m.mlp_bias = true;
+      m.fused_qkv = true;  // query_key_value
+      break;
+    case Family::kFalcon: {
+      m.vocab = r.Int("vocab_size", 0, true);
+      m.hidden = r.Int("hidden_size", 0, true);
+      m.layers = r.Int("num_hidden_layers", r.Int("n_layer", 0), !r.Has("n_layer"));
+      m.heads = r.Int("num_attention_heads", r.Int("n_head", 0), !r.Has("n_head"));
+      m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+      const bool new_arch = r.Bool("new_decoder_architecture", false);
+      const bool multi_query = r.Bool("multi_query", true);
+      m.kv_heads = new_arch ? r.Int("num_kv_heads", m.heads) : multi_query ? 1 : m.heads;
+      m.ffn = r.Int("ffn_hidden_size", 4 * m.hidden);
+      m.mlp = MlpKind::kPlain;
+      m.norm = NormKind::kLayerNorm;
+      const bool bias = r.Bool("bias", false);
+      m.qkv_bias = m.attn_out_bias = m.mlp_bias = bias;
+      m.norms_per_layer = new_arch ? 2 : r.Bool("parallel_attn", true) ? 1 : 2;
+      m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+      m.fused_qkv = true;  // query_key_value
+      break;
+    }
+    case Family::kBert:
+      m.arch = Arch::kEncoder;
+      m.vocab = r.Int("vocab_size", 0, true);
+      m.hidden = r.Int("hidden_size", 0, true);
+      m.layers = r.Int("num_hidden_layers", 0, true);
+      m.heads = r.Int("num_attention_heads", 0, true);
+      m.kv_heads = m.heads;
+      m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+      m.ffn = r.Int("intermediate_size", 0, true);
+      m.learned_positions = r.Int("max_position_embeddings", 512);
+      m.type_vocab = r.Int("type_vocab_size", 2);
+      m.mlp = MlpKind::kPlain;
+      m.norm = NormKind::kLayerNorm;
+      m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
+      m.embedding_norm = true;
+      m.final_norm = false;
+      m.pooler = true;
+      m.tied_embeddings = true;
+      break;
+    case Family::kDeepseek:
+    case Family::kDeepseekV32:
+      ReadDeepseek(r, m);
+      if (family == Family::kDeepseekV32) {
+        // DeepSeek-V3.2's lightning indexer (config index_n_heads, index_head_dim).
+        m.index_heads = r.Int("index_n_heads", 0, true);
+        m.index_dim = r.Int("index_head_dim", 0, true);
+      }
+      break;
+    case Family::kGptOss:
+      ReadGptOss(r, m);
+      break;
+    case Family::kLlama4:
+      ReadLlama4(r, m);
+      break;
+    case Family::kGlm4Moe:
+      ReadGlm4Moe(r, m);
+      break;
+    case Family::kMinimaxM2:
+      ReadMinimaxM2(r, m);
+      break;
   }
 
-  ReadSlidingWindow(j, r, type, m);
-  ReadActivation(j, type, m, d);
+  if (&tj != &j && j.Find("vision_config") != nullptr && m.vision_layers == 0) {
+    d.push_back({DiagId::kUnsupported, Severity::kWarning, "vision_config",
+                 "this model's vision tower and multimodal projector (vision_config) are not counted, only its "
+                 "language model (text_config): the checkpoint stores more than the estimate"});
+  }
+  ReadSlidingWindow(tj, r, family, m, d);
+  ReadActivation(tj, family, m, d);
   m.max_positions = r.Int("max_position_embeddings", r.Int("n_positions", 0));
   if (m.heads > 0 && m.head_dim <= 0) {
     d.push_back(

@@ -19,15 +19,24 @@ constexpr const char* kMix =
 constexpr double MixBits(double gib) { return gib * 1073741824.0 * 8.0 / 8.03e9; }
 
 constexpr DtypeInfo kTable[] = {
-    {Dtype::kFp32, "fp32", "float32", "FP32", 32, true, kIeee},
-    {Dtype::kFp16, "fp16", "float16", "FP16", 16, true, kIeee},
+    // Aliases: the runtimes' own spellings (llama.cpp -ctk f16/f32; vLLM --kv-cache-dtype
+    // fp8_e4m3/fp8_e5m2; safetensors F8_E4M3).
+    {Dtype::kFp32, "fp32", "float32 f32", "FP32", 32, true, kIeee},
+    {Dtype::kFp16, "fp16", "float16 f16 half", "FP16", 16, true, kIeee},
     {Dtype::kBf16, "bf16", "bfloat16", "BF16", 16, true, kIeee},
-    {Dtype::kFp8, "fp8", "", "FP8 (E4M3/E5M2)", 8, true, "OCP FP8 formats, 1 byte"},
+    {Dtype::kFp8, "fp8", "fp8_e4m3 fp8_e5m2 e4m3 e5m2 f8_e4m3 f8_e5m2 float8_e4m3fn", "FP8 (E4M3/E5M2)", 8, true,
+     "OCP FP8 formats, 1 byte"},
     {Dtype::kInt8, "int8", "", "INT8", 8, true, "1 byte per value"},
     {Dtype::kInt4, "int4", "", "INT4 (no constants)", 4, false, "half a byte per value"},
     {Dtype::kNf4, "nf4", "", "NF4 (bitsandbytes, QLoRA)", 4, false, "Dettmers et al. 2023, QLoRA §2"},
     {Dtype::kGptq, "gptq", "", "GPTQ (group-wise)", 4, false, "Frantar et al. 2023; AutoGPTQ packing"},
     {Dtype::kAwq, "awq", "", "AWQ (group-wise)", 4, false, "Lin et al. 2024; AutoAWQ packing"},
+    {Dtype::kMxfp4, "mxfp4", "mxfp4_moe", "MXFP4 (experts; rest 16-bit)", 4.25, false,
+     "OCP Microscaling Formats v1.0: 32 x 4-bit E2M1 + an 8-bit E8M0 scale = 136 bits per 32 (llama.cpp "
+     "block_mxfp4, 17 bytes)"},
+    {Dtype::kNvfp4, "nvfp4", "", "NVFP4", 4.5, false,
+     "NVIDIA NVFP4 (TensorRT Model Optimizer): 16 x 4-bit E2M1 + an E4M3 scale = 72 bits per 16; the "
+     "per-tensor fp32 scale is negligible"},
     {Dtype::kQ8_0, "q8_0", "", "GGUF Q8_0", 34 * 8 / 32.0, false, kGgml},
     {Dtype::kQ6_K, "q6_k", "", "GGUF Q6_K block", 210 * 8 / 256.0, false, kGgml},
     {Dtype::kQ5_K, "q5_k", "", "GGUF Q5_K block", 176 * 8 / 256.0, false, kGgml},

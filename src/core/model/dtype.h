@@ -24,6 +24,8 @@ enum class Dtype : uint8_t {
   kNf4,
   kGptq,
   kAwq,
+  kMxfp4,  // OCP MX FP4: 32 E2M1 values + one E8M0 scale per block (gpt-oss experts)
+  kNvfp4,  // NVIDIA NVFP4: 16 E2M1 values + one E4M3 scale per block (+ a per-tensor fp32 scale)
   // GGUF block types (exact bits per weight from the block layout).
   kQ8_0,
   kQ6_K,

@@ -45,6 +45,7 @@ constexpr GgmlTypeInfo kGgmlTypes[] = {
     {35, "TQ2_0", kQkK, 66},                                                       // qs[64]; d
     {36, "IQ4_NL_4_4", 0, 0},                                                      // removed
     {37, "IQ4_NL_4_8", 0, 0},  {38, "IQ4_NL_8_8", 0, 0}, {39, "MXFP4", 32, 17},    // uint8 e; qs[16]
+    {40, "NVFP4", 64, 36},  // uint8 d[4] (UE4M3 per 16); qs[32] (ggml-common.h block_nvfp4; ggml.h GGML_TYPE_NVFP4 = 40)
 };
 
 // safetensors Dtype and Dtype::bitsize (names as serialized in headers).

@@ -42,24 +42,30 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   int64_t attention = 0;
   if (m.IsMla()) {
     attention = (m.q_lora_rank > 0 ? 2 + norm : 1) + 1 + norm + 1 + 1;  // q (a, norm, b), kv_a, kv norm, kv_b, o
+    if (m.index_heads > 0 && m.index_dim > 0) attention += 5;          // wq_b, wk, k_norm (w, b), weights_proj
   } else {
     attention = (fused_qkv ? 1 : 3) + 1;
   }
-  if (m.qkv_bias) attention += fused_qkv ? 1 : 3;
-  if (m.attn_out_bias) attention += 1;
-  if (m.qk_norm != QkNorm::kNone) attention += 2 * norm;
+  if (!m.IsMla()) {
+    if (m.qkv_bias) attention += fused_qkv ? 1 : 3;
+    if (m.attn_out_bias) attention += 1;
+    if (m.qk_norm != QkNorm::kNone) attention += 2 * norm;
+    if (m.attn_sinks) attention += 1;
+  }
   const int64_t mlp_one = (m.mlp == MlpKind::kGated ? 3 : 2) * (m.mlp_bias ? 2 : 1);
   int64_t mlp = 0;
   const int64_t L = m.layers;
   if (!m.IsMoe()) {
     mlp = mlp_one * L;
   } else {
-    const int64_t dense = m.dense_layers < L ? m.dense_layers : L;
-    const int64_t moe = L - dense;
-    mlp = mlp_one * dense + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
-                                   (m.shared_expert_gate ? 1 : 0));
+    const int64_t moe = m.MoeLayers();
+    mlp = mlp_one * (L - moe) + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
+                                       (m.shared_expert_gate ? 1 : 0));
   }
-  int64_t n = L * (attention + m.norms_per_layer * norm) + mlp;
+  // Gated DeltaNet: in_proj_qkvz, in_proj_ba, conv1d, dt_bias, A_log, norm, out_proj.
+  int64_t n = m.AttentionLayers() * attention + m.linear_layers * 7 + L * m.norms_per_layer * norm + mlp;
+  // SigLIP: patch conv (w, b), positions, 16 per layer, post LayerNorm; the projector's two.
+  if (m.vision_layers > 0) n += 2 + 1 + 16 * m.vision_layers + 2 + 2;
   n += 1;  // token embedding
   if (m.learned_positions > 0) n += 1;
   if (m.type_vocab > 0) n += 1;

@@ -73,6 +73,32 @@ struct ModelSpec {
   int64_t sliding_window = 0;
   int64_t sliding_layers = 0;
   int64_t max_positions = 0;  // the context it was trained for (max_position_embeddings); 0: unknown
+  // 2025 attention variants (one switch or width each; the importer sets them from config.json).
+  bool attn_sinks = false;        // gpt-oss: one learnt sink logit per head and layer (modeling_gpt_oss.py `sinks`)
+  bool attn_output_gate = false;  // Qwen3-Next: q_proj also emits a sigmoid gate, heads x head_dim wide
+  int64_t moe_layer_step = 1;     // every k-th layer is MoE: layer i when (i + 1) % k == 0 (Llama 4
+                                  // interleave_moe_layer_step, Qwen decoder_sparse_step); the rest dense
+  // Linear-attention layers (Gated DeltaNet: Qwen3-Next, Qwen3.5) in place of `linear_layers` of the
+  // attention layers: no KV cache, a fixed recurrent state per sequence instead (conv state of
+  // (2 x k_heads x k_dim + v_heads x v_dim) x (conv - 1) and a delta-rule state of v_heads x k_dim x v_dim;
+  // transformers modeling_qwen3_next.py Qwen3NextDynamicCache, vLLM mamba_utils gated_delta_net_state_shape).
+  int64_t linear_layers = 0;
+  int64_t linear_k_heads = 0;
+  int64_t linear_v_heads = 0;
+  int64_t linear_k_dim = 0;
+  int64_t linear_v_dim = 0;
+  int64_t linear_conv = 0;  // causal conv1d kernel width
+  // DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2, inference/model.py Indexer): per
+  // MLA layer wq_b, wk, k_norm and weights_proj, and one index_dim key per token in the cache.
+  int64_t index_heads = 0;
+  int64_t index_dim = 0;
+  // A SigLIP vision tower (Gemma 3: siglip_vision_model, modeling_siglip.py) and Gemma 3's projector
+  // (mm_input_projection_weight, mm_soft_emb_norm); vision_layers == 0: text only.
+  int64_t vision_layers = 0;
+  int64_t vision_hidden = 0;
+  int64_t vision_ffn = 0;
+  int64_t vision_patch = 0;
+  int64_t vision_image = 0;
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
@@ -80,6 +106,13 @@ struct ModelSpec {
 
   bool IsMoe() const { return experts > 0; }
   bool IsMla() const { return kv_lora_rank > 0; }
+  int64_t AttentionLayers() const { return layers - linear_layers; }  // layers that keep a KV cache
+  // MoE layers among the layers after the first dense_layers (Llama 4 / Qwen2-MoE's rule).
+  int64_t MoeLayers() const {
+    const int64_t k = moe_layer_step > 0 ? moe_layer_step : 1;
+    const int64_t first = dense_layers < layers ? dense_layers : layers;
+    return IsMoe() ? layers / k - first / k : 0;
+  }
   bool HasArchitecture() const { return hidden > 0 && layers > 0 && heads > 0; }
 };
 
@@ -100,6 +133,10 @@ enum class TensorRole : uint8_t {
   kRouter,
   kHead,
   kPooler,
+  kSink,     // gpt-oss attention sinks
+  kIndexer,  // DSA lightning indexer
+  kLinearAttention,  // Gated DeltaNet projections, conv and state parameters
+  kVision,   // vision tower and projector
 };
 
 // Which line of the itemised parameter count a tensor adds to.
@@ -136,6 +173,8 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   const int64_t kv_out = m.kv_heads * m.head_dim;
   const int64_t norm_width = m.norm == NormKind::kLayerNorm ? 2 : 1;  // weight (+ bias)
   const int64_t L = m.layers;
+  const int64_t LA = m.AttentionLayers();
+  const int64_t q_proj = m.attn_output_gate ? 2 * q_out : q_out;
 
   f(TensorShape{ParamGroup::kEmbedding, TensorRole::kEmbedding, m.vocab, h, 1, false});
   if (m.learned_positions > 0)
@@ -160,18 +199,41 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), L,
                   false});
     f(TensorShape{ParamGroup::kAttention, TensorRole::kO, m.heads * m.v_head_dim, h, L, false});
-  } else {
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_out, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, L, false});
+    if (m.index_heads > 0 && m.index_dim > 0) {
+      // wq_b (from the q latent; from h without one), wk, k_norm (LayerNorm), weights_proj.
+      const int64_t q_in = m.q_lora_rank > 0 ? m.q_lora_rank : h;
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, q_in, m.index_heads * m.index_dim, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_dim, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * m.index_dim, 1, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_heads, L, false});
+    }
+  } else if (LA > 0) {
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_proj, LA, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, LA, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, LA, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, LA, false});
   }
-  if (m.qkv_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, q_out + 2 * kv_out, 1, L, false});
-  if (m.attn_out_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, h, 1, L, false});
-  if (m.qk_norm == QkNorm::kPerHead)
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, L, false});
-  if (m.qk_norm == QkNorm::kFull)
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, L, false});
+  if (!m.IsMla() && LA > 0) {
+    if (m.qkv_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, q_proj + 2 * kv_out, 1, LA, false});
+    if (m.attn_out_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, h, 1, LA, false});
+    if (m.qk_norm == QkNorm::kPerHead)
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, LA, false});
+    if (m.qk_norm == QkNorm::kFull)
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, LA, false});
+    if (m.attn_sinks) f(TensorShape{ParamGroup::kAttention, TensorRole::kSink, m.heads, 1, LA, false});
+  }
+  if (m.linear_layers > 0) {
+    // Gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz, in_proj_ba,
+    // a depthwise conv1d over q, k, v, dt_bias and A_log, a gated RMSNorm over v_dim, out_proj.
+    const int64_t key = m.linear_k_heads * m.linear_k_dim, value = m.linear_v_heads * m.linear_v_dim;
+    const int64_t NL = m.linear_layers;
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, h, 2 * key + 2 * value, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, h, 2 * m.linear_v_heads, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, 2 * key + value, m.linear_conv, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, 2 * m.linear_v_heads, 1, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, m.linear_v_dim, 1, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, value, h, NL, false});
+  }
   f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, m.norms_per_layer * norm_width * h, 1, L, false});
 
   // MLP: a dense block of width `ffn`, `count` times, optionally one expert of many.
@@ -188,9 +250,8 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   if (!m.IsMoe()) {
     mlp(m.ffn, L, false);
   } else {
-    const int64_t dense = m.dense_layers < L ? m.dense_layers : L;
-    const int64_t moe = L - dense;
-    mlp(m.ffn, dense, false);
+    const int64_t moe = m.MoeLayers();
+    mlp(m.ffn, L - moe, false);
     f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, m.experts, moe, false});
     if (m.router_bias) f(TensorShape{ParamGroup::kMlp, TensorRole::kBias, m.experts, 1, moe, false});
     mlp(m.moe_ffn, moe * m.experts, true);
@@ -202,6 +263,21 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   if (!m.tied_embeddings && m.arch == Arch::kDecoder)
     f(TensorShape{ParamGroup::kHead, TensorRole::kHead, h, m.vocab, 1, false});
   if (m.pooler) f(TensorShape{ParamGroup::kHead, TensorRole::kPooler, h, h + 1, 1, false});  // weight + bias
+  if (m.vision_layers > 0) {
+    // SigLIP (modeling_siglip.py): a patch conv with bias, learned positions, per layer two
+    // LayerNorms, q/k/v/o and fc1/fc2 with biases, a post LayerNorm; then Gemma 3's projector.
+    const int64_t vh = m.vision_hidden, vf = m.vision_ffn, VL = m.vision_layers;
+    const int64_t side = m.vision_patch > 0 ? m.vision_image / m.vision_patch : 0;
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 3 * m.vision_patch * m.vision_patch + 1, vh, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, side * side, vh, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh + 1, vh, 4 * VL, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh + 1, vf, VL, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vf + 1, vh, VL, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 4 * vh, 1, VL, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 2 * vh, 1, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh, h, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh, 1, 1, false});
+  }
 }
 
 ParamCounts CountParameters(const ModelSpec& m);

@@ -21,7 +21,14 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.router_bias == b.router_bias && a.q_lora_rank == b.q_lora_rank && a.kv_lora_rank == b.kv_lora_rank &&
          a.qk_nope_dim == b.qk_nope_dim && a.qk_rope_dim == b.qk_rope_dim && a.v_head_dim == b.v_head_dim &&
          a.sliding_window == b.sliding_window && a.sliding_layers == b.sliding_layers &&
-         a.max_positions == b.max_positions && a.params_override == b.params_override;
+         a.max_positions == b.max_positions && a.params_override == b.params_override &&
+         a.attn_sinks == b.attn_sinks && a.attn_output_gate == b.attn_output_gate &&
+         a.moe_layer_step == b.moe_layer_step && a.linear_layers == b.linear_layers &&
+         a.linear_k_heads == b.linear_k_heads && a.linear_v_heads == b.linear_v_heads &&
+         a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&
+         a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.vision_layers == b.vision_layers &&
+         a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
+         a.vision_image == b.vision_image;
 }
 
 namespace {

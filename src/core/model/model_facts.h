@@ -15,7 +15,7 @@ namespace llmmem::core {
 struct ModelFacts {
   // ForEachTensor's shapes, in its order (sums over them add in the same order, so the
   // figures are bit-identical to a ForEachTensor pass).
-  static constexpr int kMaxTensors = 40;  // 33 at most: every optional tensor of an MLA MoE model
+  static constexpr int kMaxTensors = 64;  // an MLA MoE model with an indexer and a vision tower: 46
   TensorShape tensors[kMaxTensors] = {};
   int tensor_count = 0;
   double param_sum = 0;     // parameters summed in double (validation's overflow guard)

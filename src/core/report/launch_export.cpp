@@ -139,6 +139,8 @@ const char* ServerQuantization(Dtype d) {
   if (d == Dtype::kAwq) return "awq";
   if (d == Dtype::kGptq) return "gptq";
   if (d == Dtype::kFp8) return "fp8";
+  if (d == Dtype::kMxfp4) return "mxfp4";
+  if (d == Dtype::kNvfp4) return "modelopt_fp4";  // vLLM's ModelOpt NVFP4 method
   return "";
 }
 
