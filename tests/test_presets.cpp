@@ -81,3 +81,18 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
   REQUIRE(scout->ok);
   CHECK(CountParameters(scout->model).total == 107'769'861'120);
 }
+
+TEST_CASE("Presets: one order on every build, ties broken by key") {
+  // std::sort's order of equal elements is its own: libstdc++ and libc++ listed Mistral 7B v0.1
+  // and v0.3 (one family, one size) the other way round, so native and WASM drew different
+  // presets from the same index.
+  const std::vector<Preset>& all = Presets();
+  for (size_t i = 1; i < all.size(); ++i) {
+    const Preset& a = all[i - 1];
+    const Preset& b = all[i];
+    const int64_t sa = a.model.hidden * a.model.layers, sb = b.model.hidden * b.model.layers;
+    CAPTURE(a.key);
+    CAPTURE(b.key);
+    CHECK((a.family < b.family || (a.family == b.family && (sa < sb || (sa == sb && a.key < b.key)))));
+  }
+}

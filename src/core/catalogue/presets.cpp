@@ -80,9 +80,14 @@ std::vector<Preset> LoadAll() {
       all.push_back(Load(*f));
     }
   }
+  // A total order (the key breaks ties): std::sort leaves equal elements in an order of its
+  // own, which differed between libstdc++ (native) and libc++ (WASM) for Mistral 7B v0.1 and
+  // v0.3, so the two builds listed, and drew, the presets differently.
   std::sort(all.begin(), all.end(), [](const Preset& a, const Preset& b) {
-    return a.family != b.family ? a.family < b.family
-                                : a.model.hidden * a.model.layers < b.model.hidden * b.model.layers;
+    const int64_t sa = a.model.hidden * a.model.layers, sb = b.model.hidden * b.model.layers;
+    if (a.family != b.family) return a.family < b.family;
+    if (sa != sb) return sa < sb;
+    return a.key < b.key;
   });
   return all;
 }
