@@ -141,6 +141,32 @@ TEST_CASE("Hub formats from dtypes, quantization_config and GGUF names") {
   CHECK((DtypeFromQuantConfig(q.value, &d) && d == Dtype::kNf4));
 }
 
+TEST_CASE("Hub: quantization_config's 2025 methods set the format when no header is read (issue 31)") {
+  auto method = [](const char* q) {
+    Dtype d = Dtype::kCount;
+    const JsonParseResult j = ParseJson(std::string(R"({"quantization_config":)") + q + "}");
+    REQUIRE(j.ok);
+    return DtypeFromQuantConfig(j.value, &d) ? d : Dtype::kCount;
+  };
+  CHECK(method(R"({"quant_method":"mxfp4","modules_to_not_convert":["model.layers.*.self_attn"]})") == Dtype::kMxfp4);
+  CHECK(method(R"({"quant_method":"modelopt","quant_algo":"NVFP4"})") == Dtype::kNvfp4);
+  CHECK(method(R"({"quant_method":"modelopt","quant_algo":"FP8"})") == Dtype::kFp8);
+  CHECK(method(R"({"quant_method":"fp8","weight_block_size":[128,128]})") == Dtype::kFp8);  // DeepSeek-V3 block-wise
+  CHECK(method(R"({"quant_method":"compressed-tensors","format":"float-quantized"})") == Dtype::kFp8);
+  CHECK(method(R"({"quant_method":"compressed-tensors","format":"nvfp4-pack-quantized"})") == Dtype::kNvfp4);
+  CHECK(method(R"({"quant_method":"compressed-tensors","format":"int-quantized"})") == Dtype::kInt8);
+  CHECK(method(R"({"quant_method":"compressed-tensors","format":"dense"})") == Dtype::kCount);
+  // Through --hf without weight headers: gpt-oss's config comes out in MXFP4, not BF16.
+  HubModelInput in;
+  const std::string config = R"({"model_type":"llama","vocab_size":1000,"hidden_size":64,"num_hidden_layers":2,
+    "num_attention_heads":4,"intermediate_size":128,"quantization_config":{"quant_method":"mxfp4"}})";
+  in.name = "org/m";
+  in.config_text = &config;
+  const HubModelBuild b = BuildHubModel(in);
+  CHECK(b.dtype_known);
+  CHECK(b.dtype == Dtype::kMxfp4);
+}
+
 namespace {
 const std::string kQwenConfig = R"({"model_type":"qwen2","vocab_size":151936,"hidden_size":896,
   "num_hidden_layers":24,"num_attention_heads":14,"num_key_value_heads":2,"intermediate_size":4864,

@@ -53,6 +53,30 @@ TEST_CASE("Weight headers: safetensors counts parameters and bytes per dtype exa
   CHECK(empty.by_type.empty());
 }
 
+TEST_CASE("Weight headers: MXFP4 blocks hold two parameters a byte, their scales none (gpt-oss naming)") {
+  // gpt-oss stores each MXFP4 weight as U8 `*_blocks` of [..., 16] bytes per 32 values and U8
+  // `*_scales` (one E8M0 exponent per 32 values); here 2 x 4 x 3 blocks of 32 values.
+  const std::string json =
+      "{\"model.layers.0.mlp.experts.down_proj_blocks\":{\"dtype\":\"U8\",\"shape\":[2,4,3,16],"
+      "\"data_offsets\":[0,384]},"
+      "\"model.layers.0.mlp.experts.down_proj_scales\":{\"dtype\":\"U8\",\"shape\":[2,4,3],"
+      "\"data_offsets\":[384,408]},"
+      "\"model.layers.0.self_attn.sinks\":{\"dtype\":\"BF16\",\"shape\":[4,4],\"data_offsets\":[408,440]}}";
+  const WeightHeaderResult r = Parse(Safetensors(json, 440));
+  INFO(r.message);
+  REQUIRE(r.ok());
+  CHECK(r.parameter_count == 2 * 4 * 3 * 32 + 16);
+  CHECK(r.weight_bytes == 440);
+  CheckType(r, "MXFP4", 1, 768, 384);
+  CheckType(r, "MXFP4 scales (E8M0)", 1, 0, 24);
+  // A U8 tensor not named as MXFP4 blocks or scales stays one parameter a byte.
+  const std::string plain =
+      "{\"lm_head.qweight\":{\"dtype\":\"U8\",\"shape\":[4,16],\"data_offsets\":[0,64]}}";
+  const WeightHeaderResult u8 = Parse(Safetensors(plain, 64));
+  REQUIRE(u8.ok());
+  CheckType(u8, "U8", 1, 64, 64);
+}
+
 TEST_CASE("Weight headers: safetensors asks for the 8-byte length, then exactly the header") {
   const std::string file = SampleSafetensors();
   const uint64_t header_end = file.size() - kSampleData;

@@ -6,6 +6,7 @@
 #include "core/catalogue/embedded.h"
 #include "core/io/hf_config.h"
 #include "core/io/json.h"
+#include "core/io/quantization_config.h"
 #include "core/io/text.h"
 
 namespace llmmem::core {
@@ -16,22 +17,8 @@ namespace {
 
 // The checkpoint's storage format from its config.json (see Preset::shipped_dtype).
 Dtype ShippedDtype(const Json& config) {
-  if (const Json* q = config.Find("quantization_config"); q != nullptr && q->IsObject()) {
-    const std::string method = AsciiLower(StringMember(*q, "quant_method"));
-    if (method == "fp8" || method == "fbgemm_fp8") return Dtype::kFp8;
-    if (method == "mxfp4") return Dtype::kMxfp4;  // gpt-oss: experts in MXFP4, the rest bf16
-    if (method == "modelopt") {
-      const std::string algo = AsciiLower(StringMember(*q, "quant_algo"));
-      if (algo == "nvfp4") return Dtype::kNvfp4;
-      if (algo == "fp8") return Dtype::kFp8;
-    }
-    if (method == "gptq") return Dtype::kGptq;
-    if (method == "awq") return Dtype::kAwq;
-    if (method == "bitsandbytes") {
-      const Json* four = q->Find("load_in_4bit");
-      return four != nullptr && four->IsBool() && four->AsBool() ? Dtype::kNf4 : Dtype::kInt8;
-    }
-  }
+  Dtype quantised;
+  if (DtypeFromQuantConfig(config, &quantised)) return quantised;
   std::string dtype = StringMember(config, "torch_dtype");
   if (dtype.empty()) dtype = StringMember(config, "dtype");
   if (dtype == "bfloat16") return Dtype::kBf16;

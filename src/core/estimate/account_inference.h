@@ -35,14 +35,18 @@ inline double KvCacheTokens(const Derived& d) {
 // last (kernel - 1) inputs over q, k and v, and the delta-rule state of v_heads x k_dim x v_dim
 // (vLLM mamba_utils.py gated_delta_net_state_shape; llama.cpp's r_l and s_l). transformers'
 // Qwen3NextDynamicCache keeps kernel columns, one more. The same whatever the context length.
-inline double LinearStateElements(const ModelSpec& m) {
+inline double LinearConvElements(const ModelSpec& m) {
   if (m.linear_layers <= 0) return 0;
   const double key = static_cast<double>(m.linear_k_heads * m.linear_k_dim);
   const double value = static_cast<double>(m.linear_v_heads * m.linear_v_dim);
-  return (2 * key + value) * static_cast<double>(std::max<int64_t>(0, m.linear_conv - 1)) +
-         static_cast<double>(m.linear_v_heads) * static_cast<double>(m.linear_k_dim) *
-             static_cast<double>(m.linear_v_dim);
+  return (2 * key + value) * static_cast<double>(std::max<int64_t>(0, m.linear_conv - 1));
 }
+inline double LinearSsmElements(const ModelSpec& m) {
+  if (m.linear_layers <= 0) return 0;
+  return static_cast<double>(m.linear_v_heads) * static_cast<double>(m.linear_k_dim) *
+         static_cast<double>(m.linear_v_dim);
+}
+inline double LinearStateElements(const ModelSpec& m) { return LinearConvElements(m) + LinearSsmElements(m); }
 
 // Width of one token's cache entry in one attention layer: K and V (split by TP), or MLA's
 // latent plus, with DeepSeek sparse attention, the indexer's key (inference/model.py Indexer

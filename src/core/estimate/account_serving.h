@@ -19,6 +19,7 @@
 #include "core/estimate/derived.h"
 #include "core/catalogue/gpus.h"
 #include "core/estimate/serving.h"
+#include "core/estimate/serving_pools.h"
 #include "core/estimate/sinks.h"
 #include "core/report/units.h"
 
@@ -40,11 +41,18 @@ struct ServingPlan {
   double graphs = 0;        // CUDA graph pool (estimate)
   double non_torch = 0;     // vLLM: non-torch memory during profiling
   double kv_available = 0;  // what the budget leaves for the KV pool
-  double block_bytes = 0;   // vLLM: a 16-token block over this GPU's layers; SGLang: one token
-  double pool_units = 0;    // vLLM blocks / SGLang tokens
+  double block_bytes = 0;   // vLLM: a block over one KV cache group's layers; SGLang: one token (cell_size)
+  double pool_units = 0;    // vLLM blocks / SGLang tokens (the full layers' pool)
   double pool_bytes = 0;
-  double needed_units = 0;  // batch x cdiv(seq, 16) blocks / batch x seq tokens
+  double needed_units = 0;  // batch x blocks per request / batch x seq tokens
   double needed_bytes = 0;
+  LayerKinds kinds;             // this GPU's layers by kind (serving_pools.h)
+  VllmLayout vllm;              // vLLM's KV cache groups and page
+  SglangPools sglang;           // SGLang's token, SWA and mamba pools
+  double per_request = 0;       // vLLM blocks / SGLang requests' full tokens of one request
+  double pool_tokens = 0;       // tokens the pool holds ("GPU KV cache size")
+  double max_concurrency = 0;   // requests of seq tokens the pools hold at once
+  double max_model_len = 0;     // vLLM: the longest request the pool holds
   double outside = 0;   // on the GPU but outside the budget
   double capacity = 0;  // what the verdict compares against
   // llama.cpp / Ollama.
@@ -52,7 +60,8 @@ struct ServingPlan {
   double gpu_layers_here = 0, cpu_layers = 0;
   bool output_here = false, output_on_cpu = false, host_here = false;
   double weights_gpu = 0, weights_cpu = 0;
-  double kv_layer = 0;  // one full-attention layer's cache (n_ctx cells)
+  double kv_layer = 0;      // one full-attention layer's cache (n_ctx cells)
+  double kv_avg_layer = 0;  // the cache of an average layer: full, sliding and recurrent layers together
   double kv_gpu = 0, kv_cpu = 0;
   double attn_phase = 0, ffn_phase = 0, out_phase = 0, mask = 0;
   double compute_gpu = 0, compute_cpu = 0, output_buffer = 0;
@@ -110,6 +119,7 @@ inline ServingPlan PlanServing(const Derived& d) {
     p.kv_token_layer = detail::KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
     // Only softmax-attention layers hold KV pages (linear-attention layers keep a state instead).
     p.layers_here = d.L > 0 ? d.stage_layers * static_cast<double>(m.AttentionLayers()) / d.L : 0;
+    p.kinds = LayerKindsHere(d, p.kv_token_layer);
     const double mbt = static_cast<double>(p.set.batched_tokens);
     // vLLM's layers keep one more h-wide tensor beside the MLP's gate_up and activation than
     // the generic prefill workspace (fused_add_rms_norm's residual and output, and the layer's
@@ -133,15 +143,24 @@ inline ServingPlan PlanServing(const Derived& d) {
       p.activation = std::max(p.workspace, p.sampler);
       p.non_torch = kVllmNonTorchBytes;
       p.kv_available = p.budget - p.weights - p.activation - p.non_torch - c.comm_buffer_gb * kGB;
-      // get_num_blocks: available // page_size // num_layers, a page being one layer's block.
-      const double page = p.kv_token_layer * static_cast<double>(kVllmBlockTokens);
-      p.block_bytes = page * p.layers_here;
-      p.pool_units = p.kv_available > 0 && page > 0 && p.layers_here > 0
-                         ? std::floor(std::floor(p.kv_available / page) / p.layers_here)
+      // get_num_blocks: available // page // group_size, a block being a page of every layer
+      // of a KV cache group; a request takes its blocks from every group (serving_pools.h).
+      p.vllm = PlanVllmLayout(p.kinds, e);
+      const double page = p.vllm.page;
+      p.block_bytes = p.vllm.BlockBytes();
+      p.pool_units = p.kv_available > 0 && page > 0 && p.vllm.group_size > 0
+                         ? std::floor(std::floor(p.kv_available / page) / p.vllm.group_size)
                          : 0;
       p.pool_bytes = p.pool_units * p.block_bytes;
-      p.needed_units = d.b * detail::CeilDiv(d.s_local, static_cast<double>(kVllmBlockTokens));
+      p.per_request = VllmBlocksPerRequest(p.vllm, p.kinds, d.s_local, mbt);
+      p.needed_units = d.b * p.per_request;
       p.needed_bytes = p.needed_units * p.block_bytes;
+      // GPU KV cache size: the blocks shared out over the groups; maximum concurrency: blocks
+      // over one request's (get_max_concurrency_for_kv_cache_config).
+      const double groups = std::max(1.0, p.vllm.Groups());
+      p.pool_tokens = std::floor(p.pool_units / groups) * p.vllm.block_tokens;
+      p.max_concurrency = p.per_request > 0 ? p.pool_units / p.per_request : 0;
+      p.max_model_len = VllmMaxModelLen(p.vllm, p.kinds, p.pool_units, mbt);
       p.outside = p.context + p.graphs;
     } else {
       // profile_max_num_token: rest = available after loading - total x (1 - fraction), the
@@ -150,11 +169,27 @@ inline ServingPlan PlanServing(const Derived& d) {
       p.budget = p.set.mem_fraction * free_before;
       p.activation = p.workspace;
       p.kv_available = p.budget - p.weights;
-      p.block_bytes = p.kv_token_layer * p.layers_here;  // cell_size
-      p.pool_units = p.kv_available > 0 && p.block_bytes > 0 ? std::floor(p.kv_available / p.block_bytes) : 0;
-      p.pool_bytes = p.pool_units * p.block_bytes;
+      p.sglang = PlanSglangPools(p.kinds, p.kv_available, e);
+      p.block_bytes = p.sglang.cell;
+      p.pool_units = p.sglang.full_tokens;
+      const double row = p.kinds.token_row;
+      p.pool_bytes = p.sglang.full_tokens * row * p.kinds.full + p.sglang.swa_tokens * row * p.kinds.sliding +
+                     p.sglang.states * p.sglang.state_bytes;
+      const double swa_tokens = SglangSwaTokensPerRequest(p.kinds, d.s_local, mbt);
+      p.per_request = d.s_local;
       p.needed_units = d.b * d.s_local;
-      p.needed_bytes = p.needed_units * p.block_bytes;
+      p.needed_bytes = d.b * (d.s_local * row * p.kinds.full + swa_tokens * row * p.kinds.sliding +
+                              (p.kinds.linear > 0 ? p.sglang.state_bytes : 0));
+      p.pool_tokens = p.pool_units;
+      // Requests at once: the full pool over seq tokens, the SWA pool over a request's window,
+      // and with linear layers max_running_requests <= max_mamba_cache_size // 3 (init_memory).
+      double at_once = p.kinds.full > 0 && d.s_local > 0 ? p.sglang.full_tokens / d.s_local : 0;
+      if (p.kinds.sliding > 0 && swa_tokens > 0) {
+        const double swa = p.sglang.swa_tokens / swa_tokens;
+        at_once = p.kinds.full > 0 ? std::min(at_once, swa) : swa;
+      }
+      if (p.kinds.linear > 0) at_once = std::min(at_once, std::floor(p.sglang.states / kSglangMambaRequestsRatio));
+      p.max_concurrency = at_once;
       p.outside = p.context + p.activation + p.graphs;
     }
     p.capacity = std::min(p.total, std::round(p.budget + p.outside));
@@ -213,6 +248,7 @@ inline ServingPlan PlanServing(const Derived& d) {
   // Linear-attention layers: llama-memory-recurrent.cpp's r_l and s_l, f32, one per slot.
   avg_layer += static_cast<double>(m.linear_layers) / L * LinearStateElements(m) * 4.0 *
                static_cast<double>(p.set.slots);
+  p.kv_avg_layer = avg_layer;
   p.kv_gpu = p.gpu_layers_here * avg_layer;
   if (p.host_here) p.kv_cpu = p.cpu_layers * avg_layer;
   // Compute buffers: ggml-alloc's peak over one ubatch's graph, the largest of the attention,
@@ -291,13 +327,30 @@ void AccountServing(const Derived& d, Sink& s) {
     const std::string unit = vllm ? "blocks" : "tokens";
     s.Leaf("kv_cache", vllm ? "KV cache in use (16-token blocks)" : "KV cache in use (token pool)", Category::kKvCache,
            Live::Both(p.needed_bytes), [&] {
+             const LayerKinds& k = p.kinds;
+             std::string kinds;
+             if (vllm && p.vllm.Groups() > 1) {
+               kinds = "; " + FormatNumber(p.vllm.Groups(), 0) + " KV cache groups of " +
+                       FormatNumber(p.vllm.group_size, 0) + " layers: full layers keep every block, sliding " +
+                       "layers the window's (" + FormatCount(static_cast<int64_t>(k.window)) +
+                       " tokens + a batch of new tokens, + 1 block), linear-attention layers one state block";
+             } else if (!vllm && (k.sliding > 0 || k.linear > 0)) {
+               kinds = k.sliding > 0 ? "; " + FormatNumber(k.sliding, 0) + " sliding layers hold the window + a prefill "
+                                              "chunk"
+                                     : "";
+               if (k.linear > 0)
+                 kinds += "; " + FormatNumber(k.linear, 0) + " linear-attention layers: one " +
+                          FormatBytesBoth(p.sglang.state_bytes) + " state per request";
+             }
              return Explanation{FormatCount(static_cast<int64_t>(d.b)) + " requests x " +
-                                    (vllm ? "cdiv(" + FormatCount(static_cast<int64_t>(d.s_local)) + ", 16) blocks x " +
-                                                FormatBytesBoth(p.block_bytes) + " per block (" +
-                                                FormatNumber(p.layers_here, 0) + " layers)"
+                                    (vllm ? FormatNumber(p.per_request, 0) + " blocks of " +
+                                                FormatNumber(p.vllm.block_tokens, 0) + " tokens x " +
+                                                FormatBytesBoth(p.block_bytes) + " per block"
                                           : FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
-                                                FormatNumber(p.block_bytes, 0) + " B per token (cell_size)") +
-                                    "; the pool holds " + FormatCount(static_cast<int64_t>(p.pool_units)) + " " + unit,
+                                                FormatNumber(k.token_row * k.full, 0) +
+                                                " B per token in the full layers") +
+                                    kinds + "; the pool holds " + FormatCount(static_cast<int64_t>(p.pool_units)) +
+                                    " " + unit,
                                 source};
            });
     s.Leaf("kv_free", "KV pool, preallocated and free", Category::kKvCache,
@@ -383,7 +436,7 @@ inline std::string ServingPeakNote(const Config& c, const Derived& d) {
            " = " + FormatBytesBoth(p.budget) +
            " holds the weights, the profiled activation peak, non-torch memory and a KV pool of " +
            FormatCount(static_cast<int64_t>(p.pool_units)) + " blocks (" +
-           FormatCount(static_cast<int64_t>(p.pool_units) * kVllmBlockTokens) +
+           FormatCount(static_cast<int64_t>(p.pool_tokens)) +
            " tokens), all allocated at start-up; the CUDA "
            "context and CUDA graphs sit outside that share. It fits when the pool holds " +
            FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) +

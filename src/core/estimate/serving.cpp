@@ -288,6 +288,22 @@ namespace {
 
 std::string Count(double v) { return FormatCount(static_cast<int64_t>(std::floor(v))); }
 
+// What one vLLM request's blocks are, group by group, when there is more than one kind.
+std::string VllmRequestParts(const ServingPlan& p, const Derived& d) {
+  const VllmLayout& v = p.vllm;
+  if (v.Groups() <= 1) return "";
+  const double len = d.s_local, b = v.block_tokens;
+  const double mbt = static_cast<double>(p.set.batched_tokens);
+  std::string out = " (";
+  if (v.full_groups > 0) out += FormatNumber(v.full_groups, 0) + " full x cdiv(" + Count(len) + ", " + Count(b) + ")";
+  if (v.sliding_groups > 0) {
+    out += std::string(v.full_groups > 0 ? " + " : "") + FormatNumber(v.sliding_groups, 0) + " sliding x (cdiv(" +
+           Count(std::min(p.kinds.window - 1 + mbt, len)) + ", " + Count(b) + ") + 1)";
+  }
+  if (v.linear_groups > 0) out += " + " + FormatNumber(v.linear_groups, 0) + " mamba state blocks";
+  return out + ")";
+}
+
 }  // namespace
 
 ServingReport Serve(const Config& c) {
@@ -309,11 +325,10 @@ ServingReport Serve(const Config& c) {
     r.kv_available_bytes = p.kv_available;
     r.blocks = static_cast<int64_t>(p.pool_units);
     r.block_bytes = p.block_bytes;
-    r.pool_tokens = vllm ? r.blocks * kVllmBlockTokens : r.blocks;
-    const double per_request = vllm ? std::ceil(d.s_local / static_cast<double>(kVllmBlockTokens)) : d.s_local;
-    r.max_concurrency = per_request > 0 ? p.pool_units / per_request : 0;
-    // vLLM estimate_max_model_len: the longest request the pool holds (whole blocks).
-    r.max_model_len = r.pool_tokens;
+    r.pool_tokens = static_cast<int64_t>(p.pool_tokens);
+    r.max_concurrency = p.max_concurrency;
+    // vLLM estimate_max_model_len: the longest request the pool holds.
+    r.max_model_len = static_cast<int64_t>(vllm ? p.max_model_len : p.pool_tokens);
     const std::string frac = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
     line(frac, FormatNumber(p.set.mem_fraction, 3),
          vllm ? (c.mem_fraction > 0 ? "as set" : "vLLM's default")
@@ -333,12 +348,23 @@ ServingReport Serve(const Config& c) {
     }
     line(vllm ? "available KV cache memory" : "token pool memory", FormatBytesBoth(std::max(0.0, p.kv_available)));
     if (vllm) {
-      line("GPU KV cache blocks", Count(p.pool_units), FormatBytesBoth(p.block_bytes) + " per 16-token block");
+      const std::string block = FormatNumber(p.vllm.block_tokens, 0) + "-token block";
+      line("GPU KV cache blocks", Count(p.pool_units),
+           FormatBytesBoth(p.block_bytes) + " per " + block +
+               (p.vllm.Groups() > 1 ? " of " + FormatNumber(p.vllm.group_size, 0) + " layers (" +
+                                          FormatNumber(p.vllm.Groups(), 0) + " KV cache groups)"
+                                    : ""));
       line("GPU KV cache size", Count(static_cast<double>(r.pool_tokens)) + " tokens");
       line("maximum concurrency for " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens per request",
-           FormatNumber(r.max_concurrency, 2) + "x", "blocks / cdiv(max_model_len, 16)");
+           FormatNumber(r.max_concurrency, 2) + "x",
+           "blocks / " + FormatNumber(p.per_request, 0) + " blocks per request" + VllmRequestParts(p, d));
     } else {
       line("max_total_num_tokens", Count(p.pool_units), FormatNumber(p.block_bytes, 0) + " B per token (cell_size)");
+      if (p.kinds.sliding > 0 && p.kinds.full > 0)
+        line("SWA pool", Count(p.sglang.swa_tokens) + " tokens", "swa_full_tokens_ratio 0.8 of the full layers'");
+      if (p.kinds.linear > 0)
+        line("mamba state pool", Count(p.sglang.states) + " requests",
+             FormatBytesBoth(p.sglang.state_bytes) + " per request (mamba_full_memory_ratio 0.9)");
       line("requests of " + FormatCount(static_cast<int64_t>(d.s_local)) + " tokens at once",
            FormatNumber(r.max_concurrency, 2));
     }
@@ -362,7 +388,7 @@ ServingReport Serve(const Config& c) {
   r.output_buffer_bytes = host.output_buffer;
   r.host_buffer_bytes = host.compute_cpu + host.output_buffer;
   r.ram_bytes = t.host_bytes;  // HostRamBytes: the verdict's figure
-  r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_layer;
+  r.kv_bytes = (std::min<double>(static_cast<double>(p.set.gpu_layers), d.L) + host.cpu_layers) * p.kv_avg_layer;
   r.ram_fits = !t.host_short;
   line("-ngl (layers on the GPU)", FormatCount(p.set.gpu_layers) + " of " + FormatCount(c.model.layers + 1),
        p.set.gpu_layers > c.model.layers ? "all layers and the output layer"

@@ -76,21 +76,6 @@ bool DtypeFromSafetensors(const std::string& dtype, Dtype* out) {
   return false;
 }
 
-bool DtypeFromQuantConfig(const Json& config, Dtype* out) {
-  const Json* q = config.Find("quantization_config");
-  if (q == nullptr || !q->IsObject()) return false;
-  const Json* method = q->Find("quant_method");
-  const std::string m = method != nullptr && method->IsString() ? Lower(method->AsString()) : "";
-  if (m == "gptq" || m == "awq" || m == "fp8") return ParseId(m, *out);
-  if (m == "bitsandbytes") {
-    const Json* four = q->Find("load_in_4bit");
-    const Json* eight = q->Find("load_in_8bit");
-    if (four != nullptr && four->IsBool() && four->AsBool()) return ParseId("nf4", *out);
-    if (eight != nullptr && eight->IsBool() && eight->AsBool()) return ParseId("int8", *out);
-  }
-  return false;
-}
-
 bool DtypeFromGgufName(const std::string& file, Dtype* out) {
   const std::string name =
       Lower(file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1));

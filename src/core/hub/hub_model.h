@@ -11,6 +11,7 @@
 #include "core/model/dtype.h"
 #include "core/hub/hub_api.h"
 #include "core/io/json.h"
+#include "core/io/quantization_config.h"
 #include "core/model/model.h"
 #include "core/io/weight_headers.h"
 
@@ -64,10 +65,9 @@ class HubHeaderSum {
 // llama-like otherwise. False when hidden size, layers or heads are missing.
 bool ReadGenericConfig(const Json& config, ModelSpec* m, std::string* missing);
 
-// The weights' format from a safetensors dtype ("BF16"), a quantization_config, or a GGUF
-// file name ("...Q4_K_M.gguf"). False when none says.
+// The weights' format from a safetensors dtype ("BF16"), a quantization_config
+// (DtypeFromQuantConfig, quantization_config.h), or a GGUF file name ("...Q4_K_M.gguf"). False when none says.
 bool DtypeFromSafetensors(const std::string& dtype, Dtype* out);
-bool DtypeFromQuantConfig(const Json& config, Dtype* out);
 bool DtypeFromGgufName(const std::string& file, Dtype* out);
 
 }  // namespace llmmem::core

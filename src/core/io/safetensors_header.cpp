@@ -29,6 +29,11 @@ using namespace detail;
 
 namespace {
 
+bool EndsWith(const std::string& s, const char* tail) {
+  const size_t n = std::char_traits<char>::length(tail);
+  return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
+
 // -----------------------------------------------------------------------------------------
 // [SECTION] A strict JSON cursor
 // -----------------------------------------------------------------------------------------
@@ -574,7 +579,21 @@ class SafetensorsParser : public IncrementalParser {
                          " bytes but its data_offsets [" + Num(begin) + ", " + Num(end) + "] " +
                          (end < begin ? std::string("end before they begin") : "span " + Num(end - begin)));
     }
-    if (!tally_.Add(dtype, elements, bytes)) {
+    // gpt-oss / OCP MX checkpoints keep MXFP4 weights as U8 `*_blocks`, two 4-bit values a byte
+    // ([..., 16] bytes per 32 values), and their E8M0 exponents as U8 `*_scales`, one per 32
+    // values: stored bytes, not parameters (transformers integrations/mxfp4.py, OCP MX v1.0).
+    std::string type = dtype;
+    uint64_t parameters = elements;
+    if (dtype == "U8" && EndsWith(name, "_blocks")) {
+      type = "MXFP4";
+      if (!MulOk(elements, 2, parameters)) {
+        return in.Fail(WeightIssue::kBadSize, "tensor " + Quoted(name) + " has a parameter count that overflows 64 bits");
+      }
+    } else if (dtype == "U8" && EndsWith(name, "_scales")) {
+      type = "MXFP4 scales (E8M0)";
+      parameters = 0;
+    }
+    if (!tally_.Add(type, parameters, bytes)) {
       return in.Fail(WeightIssue::kBadSize, "the tensors' total size exceeds 2^63 (at tensor " + Quoted(name) + ")");
     }
     spans_.push_back({begin, end, names_.size() - 1});
