@@ -43,8 +43,9 @@ namespace {
 // tp > kv_heads as vLLM's QKVParallelLinear does, and Megatron refusing tp that does not divide
 // kv_heads: 0x777ec0a41cf4c383 before; then issue 31's model fields (sinks, output gate, MoE
 // step, linear-attention layers and their state, the DSA indexer, a SigLIP tower) and the
-// MXFP4/NVFP4 formats drawn too: 0x2e1c338601ac837f before).
-constexpr uint64_t kFastPathDigest = 0x97eac84ea2535b7bull;
+// MXFP4/NVFP4 formats drawn too: 0x2e1c338601ac837f before; then the presets' vision towers
+// (Llama 4 Scout, Mistral Small 3.1) counted and three VL presets added: 0x97eac84ea2535b7b before).
+constexpr uint64_t kFastPathDigest = 0x354db297659cbe27ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
