@@ -45,8 +45,10 @@ namespace {
 // step, linear-attention layers and their state, the DSA indexer, a SigLIP tower) and the
 // MXFP4/NVFP4 formats drawn too: 0x2e1c338601ac837f before; then vLLM's hybrid KV cache
 // groups (sliding layers keep their window's blocks, mamba layers one padded state block) and
-// SGLang's SWA and mamba pools by layer kind: 0x97eac84ea2535b7b before).
-constexpr uint64_t kFastPathDigest = 0x1e8e95e7b4f499a4ull;
+// SGLang's SWA and mamba pools by layer kind: 0x97eac84ea2535b7b before; then the presets'
+// vision towers (Llama 4 Scout, Mistral Small 3.1) counted and three VL presets added:
+// 0x1e8e95e7b4f499a4 before).
+constexpr uint64_t kFastPathDigest = 0xf5ca797394f9796bull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

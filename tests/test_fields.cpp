@@ -56,8 +56,9 @@ TEST_CASE("Fields: every row is complete, and numeric rows carry a range, steps 
     REQUIRE(f.set(c, Text(f.min)).empty());
     CHECK(f.Number(c) == f.min);
   }
-  CHECK(numeric == 73);  // the 58 ranges limits.h held before they became columns of the rows, cublas_workspace_mib,
-                         // and issue 31's 14 model widths (moe_layer_step, linear_*, index_*, vision_*)
+  CHECK(numeric == 76);  // the 58 ranges limits.h held before they became columns of the rows, cublas_workspace_mib,
+                         // and issue 31's 14 model widths (moe_layer_step, linear_*, index_*, vision_*), then
+                         // the vision towers' vision_merge, vision_out and vision_deepstack
 }
 
 TEST_CASE(

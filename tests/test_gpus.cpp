@@ -24,3 +24,14 @@ TEST_CASE("GPU catalogue: every row has memory and a source; reported bytes are 
   CHECK(h100->memory_bytes == 81559.0 * 1048576);
   CHECK(DefaultConfig().gpu_memory_gb * 1e9 == h100->UsableBytes());
 }
+
+TEST_CASE("GPUs: issue 31's new entries say what was checked and where") {
+  for (const char* key : {"RTX-PRO-6000-BW-96GB", "B300-288GB", "GB300-288GB", "MI355X-288GB", "RTX-5070-12GB",
+                          "RTX-5060-TI-16GB", "DGX-SPARK-GB10-128GB", "STRIX-HALO-128GB"}) {
+    CAPTURE(key);
+    const Gpu* g = FindGpu(key);
+    REQUIRE(g != nullptr);
+    CHECK(g->source.find("not re-read") == std::string::npos);
+    CHECK(g->source.find("Checked in issue 31") != std::string::npos);
+  }
+}

@@ -75,11 +75,42 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
   CHECK(CountParameters(FindPreset("qwen3-coder-next")->model).active == 3'874'929'408);
   // gpt-oss ships its experts in MXFP4 and the rest in bf16.
   CHECK(FindPreset("gpt-oss-20b")->shipped_dtype == Dtype::kMxfp4);
-  // Llama 4 Scout's language model; the Hub's 108,641,793,536 adds the vision tower and
-  // projector (871,932,416), which are not modelled and which the import says it leaves out.
-  const Preset* scout = FindPreset("llama-4-scout");
-  REQUIRE(scout->ok);
-  CHECK(CountParameters(scout->model).total == 107'769'861'120);
+}
+
+TEST_CASE("Presets: vision-language checkpoints count their towers and projectors (issue 31)") {
+  // Each total is the checkpoint's (params_source names it); the tower's share is what the
+  // checkpoint adds to its language model.
+  const struct {
+    const char* key;
+    int64_t total;
+    int64_t tower;
+    VisionKind kind;
+  } kVl[] = {
+      {"qwen2.5-vl-7b", 8'292'166'656, 676'550'144, VisionKind::kQwen25Vl},
+      {"qwen3-vl-8b", 8'767'123'696, 576'388'336, VisionKind::kQwen3Vl},
+      {"qwen3-vl-30b-a3b", 31'070'754'032, 538'631'408, VisionKind::kQwen3Vl},
+      {"llama-4-scout", 108'641'793'536, 871'932'416, VisionKind::kLlama4},
+      {"mistral-small-3.1-24b", 24'011'361'280, 438'958'080, VisionKind::kPixtral},
+      {"gemma-3-4b", 4'300'079'472, 419'816'304, VisionKind::kSiglip},
+  };
+  for (const auto& row : kVl) {
+    CAPTURE(row.key);
+    const Preset* p = FindPreset(row.key);
+    REQUIRE(p != nullptr);
+    REQUIRE(p->ok);
+    CHECK(p->model.vision_kind == row.kind);
+    CHECK(p->published_params == row.total);
+    CHECK(CountParameters(p->model).total == row.total);
+    ModelSpec text = p->model;
+    text.vision_layers = 0;
+    CHECK(CountParameters(p->model).total - CountParameters(text).total == row.tower);
+  }
+  // Qwen2.5-VL's tower as its modules register it: the patch conv, 12 tensors per block (two
+  // RMSNorms, qkv, proj and the gated MLP, each Linear with its bias) and the merger's five.
+  const Preset* q25 = FindPreset("qwen2.5-vl-7b");
+  ModelSpec text = q25->model;
+  text.vision_layers = 0;
+  CHECK(CountParameterTensors(q25->model) - CountParameterTensors(text) == 1 + 12 * 32 + 5);
 }
 
 TEST_CASE("Presets: one order on every build, ties broken by key") {

@@ -2,6 +2,7 @@
 //  llama/mistral/yi/baichuan: SwiGLU, RMSNorm, no biases, untied by default
 //  qwen2(_moe): + q/k/v biases the config does not state; qwen2_moe: shared expert + gate
 //  qwen3(_moe): per-head q/k RMSNorm, explicit head_dim
+//  qwen2_5_vl / qwen3_vl(_moe): Qwen2's / Qwen3's text model and a vision tower (hf_config_vision.cpp)
 //  gemma: GeGLU, tied; gemma2: four norms per layer; gemma3_text: + per-head q/k norms
 //  phi3: fused qkv_proj and gate_up_proj (same count as separate)
 //  olmo2: q/k RMSNorm over the whole projection, post-norms only (two per layer)
@@ -73,7 +74,8 @@ void ReadSlidingWindow(const Json& j, Reader& r, Family family, ModelSpec& m, Di
   } else if (family == Family::kGemma3Text || family == Family::kGemma3) {
     const int64_t pattern = r.Int("sliding_window_pattern", 6);
     sliding = pattern > 0 ? m.layers - m.layers / pattern : m.layers;
-  } else if (family == Family::kQwen2 || family == Family::kQwen2Moe || family == Family::kQwen3 ||
+  } else if (family == Family::kQwen2 || family == Family::kQwen2Moe || family == Family::kQwen25Vl ||
+             family == Family::kQwen3Vl || family == Family::kQwen3VlMoe || family == Family::kQwen3 ||
              family == Family::kQwen3Moe) {
     const int64_t max_window_layers = r.Int("max_window_layers", m.layers);
     sliding = m.layers - std::min(m.layers, max_window_layers);
@@ -99,6 +101,9 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"qwen2_moe", Family::kQwen2Moe},
     {"qwen3", Family::kQwen3},
     {"qwen3_moe", Family::kQwen3Moe},
+    {"qwen2_5_vl", Family::kQwen25Vl},
+    {"qwen3_vl", Family::kQwen3Vl},
+    {"qwen3_vl_moe", Family::kQwen3VlMoe},
     {"qwen3_next", Family::kQwen3Next},
     {"qwen3_5", Family::kQwen3Next},
     {"qwen3_5_text", Family::kQwen3Next},
@@ -230,8 +235,9 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       m.tied_embeddings = r.Bool("tie_word_embeddings", true);
       break;
     case Family::kMistral3:
-      // Mistral3ForConditionalGeneration: a Mistral text model under text_config.
+      // Mistral3ForConditionalGeneration: a Mistral text model under text_config, a Pixtral tower.
       ReadLlamaLike(r, m);
+      ReadPixtralTower(j, m, d);
       break;
     case Family::kMixtral:
       ReadLlamaLike(r, m);
@@ -241,6 +247,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       break;
     case Family::kQwen2:
     case Family::kQwen2Moe:
+    case Family::kQwen25Vl:
       ReadLlamaLike(r, m);
       m.qkv_bias = true;  // Qwen2 always has q/k/v biases; no config field says so
       m.attn_out_bias = false;
@@ -253,12 +260,18 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
           m.shared_expert_gate = true;
         }
       }
+      if (family == Family::kQwen25Vl) ReadQwenVisionTower(j, VisionKind::kQwen25Vl, m, d);
       break;
     case Family::kQwen3:
     case Family::kQwen3Moe:
+    case Family::kQwen3Vl:
+    case Family::kQwen3VlMoe:
+      // Qwen3-VL(-MoE)'s text model is Qwen3's (Qwen3VLTextAttention: per-head q/k norms), with its experts.
       ReadLlamaLike(r, m);
       m.qk_norm = QkNorm::kPerHead;
-      if (family == Family::kQwen3Moe) ReadQwenMoe(r, tj, m, d);
+      if (family == Family::kQwen3Moe || family == Family::kQwen3VlMoe) ReadQwenMoe(r, tj, m, d);
+      if (family == Family::kQwen3Vl || family == Family::kQwen3VlMoe)
+        ReadQwenVisionTower(j, VisionKind::kQwen3Vl, m, d);
       break;
     case Family::kQwen3Next:
       ReadQwen3Next(r, m);
@@ -365,6 +378,7 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       break;
     case Family::kLlama4:
       ReadLlama4(r, m);
+      if (&tj != &j) ReadLlama4VisionTower(j, m, d);  // llama4 (the wrapper); llama4_text has no tower
       break;
     case Family::kGlm4Moe:
       ReadGlm4Moe(r, m);

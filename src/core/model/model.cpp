@@ -36,6 +36,28 @@ ParamCounts CountParameters(const ModelSpec& m) {
   return c;
 }
 
+namespace {
+
+// The vision tower's parameter tensors as its modules register them (ForEachVisionTensor's layouts).
+int64_t VisionTensors(const ModelSpec& m) {
+  const int64_t VL = m.vision_layers;
+  switch (m.vision_kind) {
+    case VisionKind::kSiglip:  // patch conv (w, b), positions, 16 per layer, post LayerNorm; projector 2
+      return 2 + 1 + 16 * VL + 2 + 2;
+    case VisionKind::kQwen25Vl:  // patch conv, 12 per block, merger ln_q and two Linears
+      return 1 + 12 * VL + 5;
+    case VisionKind::kQwen3Vl:  // patch conv (w, b), pos_embed, 12 per block, 6 per merger
+      return 3 + 12 * VL + 6 * (1 + m.vision_deepstack);
+    case VisionKind::kLlama4:  // patch, class, positions, two LayerNorms, 16 per layer, adapter 2, projector
+      return 7 + 16 * VL + 3;
+    case VisionKind::kPixtral:  // patch conv, ln_pre, 9 per layer, projector norm and three Linears
+      return 2 + 9 * VL + 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int64_t CountParameterTensors(const ModelSpec& m) {
   const int64_t norm = m.norm == NormKind::kLayerNorm ? 2 : 1;                       // weight (+ bias)
   const bool fused_qkv = m.norm == NormKind::kLayerNorm && m.learned_positions > 0;  // GPT-2's c_attn
@@ -64,8 +86,7 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   }
   // Gated DeltaNet: in_proj_qkvz, in_proj_ba, conv1d, dt_bias, A_log, norm, out_proj.
   int64_t n = m.AttentionLayers() * attention + m.linear_layers * 7 + L * m.norms_per_layer * norm + mlp;
-  // SigLIP: patch conv (w, b), positions, 16 per layer, post LayerNorm; the projector's two.
-  if (m.vision_layers > 0) n += 2 + 1 + 16 * m.vision_layers + 2 + 2;
+  if (m.vision_layers > 0) n += VisionTensors(m);
   n += 1;  // token embedding
   if (m.learned_positions > 0) n += 1;
   if (m.type_vocab > 0) n += 1;

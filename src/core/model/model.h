@@ -24,6 +24,8 @@ enum class Arch : uint8_t { kDecoder, kEncoder, kLast = kEncoder };
 // activation_function); it decides how many tensors autograd keeps inside it
 // (activation_fn.h).
 enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast, kQuickGelu, kRelu, kLast = kRelu };
+// Which vision tower, with its projector, the checkpoint stores (ForEachTensor lists each one's tensors).
+enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kLast = kPixtral };
 
 struct ModelSpec {
   std::string name = "custom";
@@ -92,13 +94,18 @@ struct ModelSpec {
   // MLA layer wq_b, wk, k_norm and weights_proj, and one index_dim key per token in the cache.
   int64_t index_heads = 0;
   int64_t index_dim = 0;
-  // A SigLIP vision tower (Gemma 3: siglip_vision_model, modeling_siglip.py) and Gemma 3's projector
-  // (mm_input_projection_weight, mm_soft_emb_norm); vision_layers == 0: text only.
+  // A vision tower and its projector; vision_layers == 0: text only. SigLIP with Gemma 3's projector,
+  // Qwen2.5-VL's and Qwen3-VL's towers with their patch mergers, Llama 4's with its pixel-shuffle
+  // adapter, Pixtral with Mistral 3's patch merger (the tensors: ForEachTensor).
+  VisionKind vision_kind = VisionKind::kSiglip;
   int64_t vision_layers = 0;
   int64_t vision_hidden = 0;
   int64_t vision_ffn = 0;
   int64_t vision_patch = 0;
-  int64_t vision_image = 0;
+  int64_t vision_image = 0;     // learned positions cover (image / patch)^2 patches (SigLIP, Qwen3-VL, Llama 4)
+  int64_t vision_merge = 0;     // patches merged per side: spatial_merge_size, or 1 / pixel_shuffle_ratio
+  int64_t vision_out = 0;       // the merger's output width (Qwen out_hidden_size, Llama 4 projector dims)
+  int64_t vision_deepstack = 0;  // Qwen3-VL: extra mergers feeding early decoder layers (deepstack_visual_indexes)
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
@@ -163,6 +170,95 @@ struct ParamCounts {
   int64_t largest_tensor = 0;  // elements of the largest single tensor (the HF calculator's "largest layer")
   int64_t tensors = 0;         // parameter tensors as the modules register them (PyTorch Adam keeps a step per tensor)
 };
+
+// The vision tower's and projector's tensors (all in the embedding group, role kVision). Each layout
+// follows its transformers modeling file at commit 00709b862bb8 (qwen3_vl) or as cited:
+//  SigLIP (modeling_siglip.py): patch conv with bias, learned positions, per layer two LayerNorms,
+//    q/k/v/o and fc1/fc2 with biases, a post LayerNorm; Gemma 3's projector (a matrix and an RMSNorm).
+//  Qwen2.5-VL (modeling_qwen2_5_vl.py): Conv3d over temporal_patch_size (2) x patch^2 without bias,
+//    rotary positions (no table), per block two RMSNorms, qkv and proj with biases, a gated MLP with
+//    biases; Qwen2_5_VLPatchMerger: RMSNorm, Linear(4h, 4h) and Linear(4h, out), both with biases.
+//  Qwen3-VL (modeling_qwen3_vl.py): Conv3d with bias, pos_embed of num_position_embeddings rows, per
+//    block two LayerNorms, qkv and proj with biases, fc1/fc2 with biases; the merger (LayerNorm over
+//    h) and each deepstack merger (LayerNorm over 4h) with Linear(4h, 4h) and Linear(4h, out).
+//  Llama 4 (modeling_llama4.py): an unfolded patch Linear without bias, a class embedding, positions
+//    for (image / patch)^2 + 1, pre and post LayerNorms, per layer two LayerNorms, q/k/v/o and
+//    fc1/fc2 with biases; the pixel-shuffle MLP (fc1 ffn x out, fc2 out x out, no biases) and the
+//    projector Linear(out, hidden) without bias.
+//  Pixtral (modeling_pixtral.py): patch conv without bias, ln_pre, per layer two RMSNorms, q/k/v/o
+//    and a gated MLP without biases; Mistral3MultiModalProjector: RMSNorm, the patch merger
+//    Linear(merge^2 h, h) and Linear(h, hidden), Linear(hidden, hidden) (multimodal_projector_bias false).
+template <class F>
+void ForEachVisionTensor(const ModelSpec& m, F&& f) {
+  const int64_t vh = m.vision_hidden, vf = m.vision_ffn, VL = m.vision_layers, p = m.vision_patch;
+  const int64_t side = p > 0 ? m.vision_image / p : 0;
+  const int64_t merged = m.vision_merge * m.vision_merge * vh;  // a merger's input width
+  auto add = [&](int64_t rows, int64_t cols, int64_t count) {
+    if (rows > 0 && cols > 0 && count > 0)
+      f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, rows, cols, count, false});
+  };
+  switch (m.vision_kind) {
+    case VisionKind::kSiglip:
+      add(3 * p * p + 1, vh, 1);
+      add(side * side, vh, 1);
+      add(vh + 1, vh, 4 * VL);
+      add(vh + 1, vf, VL);
+      add(vf + 1, vh, VL);
+      add(4 * vh, 1, VL);
+      add(2 * vh, 1, 1);
+      add(vh, m.hidden, 1);
+      add(vh, 1, 1);
+      break;
+    case VisionKind::kQwen25Vl:
+      add(3 * 2 * p * p, vh, 1);
+      add(2 * vh, 1, VL);       // norm1, norm2
+      add(vh + 1, 3 * vh, VL);  // qkv
+      add(vh + 1, vh, VL);      // proj
+      add(vh + 1, vf, 2 * VL);  // gate_proj, up_proj
+      add(vf + 1, vh, VL);      // down_proj
+      add(vh, 1, 1);            // merger ln_q
+      add(merged + 1, merged, 1);
+      add(merged + 1, m.vision_out, 1);
+      break;
+    case VisionKind::kQwen3Vl:
+      add(3 * 2 * p * p + 1, vh, 1);
+      add(side * side, vh, 1);
+      add(4 * vh, 1, VL);       // norm1, norm2 (LayerNorm)
+      add(vh + 1, 3 * vh, VL);  // qkv
+      add(vh + 1, vh, VL);      // proj
+      add(vh + 1, vf, VL);      // linear_fc1
+      add(vf + 1, vh, VL);      // linear_fc2
+      add(2 * vh, 1, 1);        // merger norm
+      add(2 * merged, 1, m.vision_deepstack);
+      add(merged + 1, merged, 1 + m.vision_deepstack);
+      add(merged + 1, m.vision_out, 1 + m.vision_deepstack);
+      break;
+    case VisionKind::kLlama4:
+      add(3 * p * p, vh, 1);
+      add(side * side + 2, vh, 1);  // positional_embedding_vlm (patches + class) and class_embedding
+      add(4 * vh, 1, 1);            // layernorm_pre, layernorm_post
+      add(vh + 1, vh, 4 * VL);
+      add(vh + 1, vf, VL);
+      add(vf + 1, vh, VL);
+      add(4 * vh, 1, VL);
+      add(vf, m.vision_out, 1);           // vision_adapter fc1
+      add(m.vision_out, m.vision_out, 1);  // vision_adapter fc2
+      add(m.vision_out, m.hidden, 1);      // multi_modal_projector linear_1
+      break;
+    case VisionKind::kPixtral:
+      add(3 * p * p, vh, 1);
+      add(vh, 1, 1);  // ln_pre
+      add(vh, vh, 4 * VL);
+      add(vh, vf, 2 * VL);
+      add(vf, vh, VL);
+      add(2 * vh, 1, VL);  // attention_norm, ffn_norm
+      add(vh, 1, 1);       // projector norm
+      add(merged, vh, 1);  // patch_merger.merging_layer
+      add(vh, m.hidden, 1);
+      add(m.hidden, m.hidden, 1);
+      break;
+  }
+}
 
 // Calls f(const TensorShape&) for every kind of weight tensor of the model, in order.
 // Header-only so the numeric path stays allocation-free and inlinable.
@@ -263,21 +359,7 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
   if (!m.tied_embeddings && m.arch == Arch::kDecoder)
     f(TensorShape{ParamGroup::kHead, TensorRole::kHead, h, m.vocab, 1, false});
   if (m.pooler) f(TensorShape{ParamGroup::kHead, TensorRole::kPooler, h, h + 1, 1, false});  // weight + bias
-  if (m.vision_layers > 0) {
-    // SigLIP (modeling_siglip.py): a patch conv with bias, learned positions, per layer two
-    // LayerNorms, q/k/v/o and fc1/fc2 with biases, a post LayerNorm; then Gemma 3's projector.
-    const int64_t vh = m.vision_hidden, vf = m.vision_ffn, VL = m.vision_layers;
-    const int64_t side = m.vision_patch > 0 ? m.vision_image / m.vision_patch : 0;
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 3 * m.vision_patch * m.vision_patch + 1, vh, 1, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, side * side, vh, 1, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh + 1, vh, 4 * VL, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh + 1, vf, VL, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vf + 1, vh, VL, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 4 * vh, 1, VL, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, 2 * vh, 1, 1, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh, h, 1, false});
-    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kVision, vh, 1, 1, false});
-  }
+  if (m.vision_layers > 0) ForEachVisionTensor(m, f);
 }
 
 ParamCounts CountParameters(const ModelSpec& m);

@@ -29,11 +29,21 @@ constexpr ArchInfo kArchs[] = {
 };
 static_assert(OneRowPerEnumerator(kArchs, EnumCount(Arch::kLast)), "one row per Arch, in order");
 
+constexpr VisionKindInfo kVisionKinds[] = {
+    {VisionKind::kSiglip, "siglip", "", "SigLIP (Gemma 3)", "SigLIP tower with Gemma 3's projector"},
+    {VisionKind::kQwen25Vl, "qwen2_5_vl", "", "Qwen2.5-VL", "Qwen2.5-VL's window-attention tower and patch merger"},
+    {VisionKind::kQwen3Vl, "qwen3_vl", "", "Qwen3-VL", "Qwen3-VL's tower, patch merger and DeepStack mergers"},
+    {VisionKind::kLlama4, "llama4", "", "Llama 4", "Llama 4's tower, pixel-shuffle adapter and projector"},
+    {VisionKind::kPixtral, "pixtral", "", "Pixtral (Mistral 3)", "Pixtral tower with Mistral 3's patch merger"},
+};
+static_assert(OneRowPerEnumerator(kVisionKinds, EnumCount(VisionKind::kLast)), "one row per VisionKind, in order");
+
 }  // namespace
 
 EnumTable<MlpKindInfo> TableOf(MlpKind) { return TableFrom(kMlpKinds); }
 EnumTable<NormKindInfo> TableOf(NormKind) { return TableFrom(kNormKinds); }
 EnumTable<QkNormInfo> TableOf(QkNorm) { return TableFrom(kQkNorms); }
 EnumTable<ArchInfo> TableOf(Arch) { return TableFrom(kArchs); }
+EnumTable<VisionKindInfo> TableOf(VisionKind) { return TableFrom(kVisionKinds); }
 
 }  // namespace llmmem::core

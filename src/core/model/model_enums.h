@@ -12,10 +12,12 @@ using MlpKindInfo = EnumInfo<MlpKind>;
 using NormKindInfo = EnumInfo<NormKind>;
 using QkNormInfo = EnumInfo<QkNorm>;
 using ArchInfo = EnumInfo<Arch>;
+using VisionKindInfo = EnumInfo<VisionKind>;
 
 EnumTable<MlpKindInfo> TableOf(MlpKind);
 EnumTable<NormKindInfo> TableOf(NormKind);
 EnumTable<QkNormInfo> TableOf(QkNorm);
 EnumTable<ArchInfo> TableOf(Arch);
+EnumTable<VisionKindInfo> TableOf(VisionKind);
 
 }  // namespace llmmem::core

@@ -28,7 +28,8 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&
          a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.vision_layers == b.vision_layers &&
          a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
-         a.vision_image == b.vision_image;
+         a.vision_image == b.vision_image && a.vision_kind == b.vision_kind && a.vision_merge == b.vision_merge &&
+         a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack;
 }
 
 namespace {
