@@ -385,3 +385,20 @@ TEST_CASE("Layer stack JSON: the documented 24 nested blocks are read through ev
   const NetworkParse big = ParseNetworkJson(std::string(kJsonMaxBytes + 1, ' '));
   CHECK(Says(big.diagnostics, "a network description is"));
 }
+
+TEST_CASE("Layer stack presets: a bundle is taken only where none are embedded") {
+  // The page embeds none and fetches scripts/bundle_networks.py's networks.json; every other
+  // build embeds them, so a bundle changes nothing there (pointers into the list stay valid).
+  const size_t n = NetworkPresets().size();
+  REQUIRE(n > 0);
+  const NetworkPreset* resnet = FindNetworkPreset("resnet50");
+  CHECK(AddNetworkPresetBundle(R"({"files":[]})").empty());
+  CHECK(NetworkPresets().size() == n);
+  CHECK(FindNetworkPreset("resnet50") == resnet);
+  // In the one order every build shows: family, size, then key.
+  for (size_t i = 1; i < n; ++i) {
+    const NetworkPreset& a = NetworkPresets()[i - 1];
+    const NetworkPreset& b = NetworkPresets()[i];
+    if (a.spec.family == b.spec.family && a.spec.published_params == b.spec.published_params) CHECK(a.key < b.key);
+  }
+}

@@ -31,6 +31,7 @@
 #include "core/config/config_json.h"
 #include "core/io/hf_config.h"
 #include "core/io/json.h"
+#include "core/network/network_json.h"
 #include "imgui.h"
 
 namespace llmmem::app {
@@ -422,6 +423,22 @@ void ClearColor(float rgba[4]) {
 
 void HubLoaded(const HubResult& result) {
   if (g_state) ApplyHubResult(*g_state, result);
+}
+
+void NetworksArrived(const std::string& bundle, const std::string& error) {
+  if (!g_state) return;
+  State& s = *g_state;
+  NetworkView& v = s.network;
+  v.presets_error = error.empty() ? core::AddNetworkPresetBundle(bundle) : error;
+  if (v.presets_error.empty() && !v.pending_query.empty()) {
+    core::Diagnostics notes;
+    TakeNetworkKeys(v, v.pending_query, &notes);
+    if (!notes.empty()) AddBanner(s, {"Network in the link", "not used", notes, false});
+  }
+  v.pending_query.clear();
+  v.dirty = true;
+  s.view_dirty = true;
+  Refresh(s);
 }
 
 void HubSearched(const HubHits& hits) {

@@ -68,6 +68,9 @@ struct PlatformHooks {
   std::function<void(const HubRequest& request)> hub_load;
   std::function<void(int64_t seq, const std::string& query, const std::string& endpoint, const std::string& token)>
       hub_search;
+  // The page: fetch the layer-stack presets (core::AddNetworkPresetBundle), which it does not
+  // embed; the answer comes back through NetworksArrived. Empty where they are embedded.
+  std::function<void()> need_networks;
   // Start-up marks for bench/ (where the first frame's time goes): "app_state", "app_fonts",
   // "app_estimate". May be empty.
   std::function<void(const char* name)> mark;
@@ -125,6 +128,9 @@ double NextFrameIn();
 // The answers to hooks.hub_load / hub_search (stale ones are ignored).
 void HubLoaded(const HubResult& result);
 void HubSearched(const HubHits& hits);
+// The answer to hooks.need_networks: the bundle's text, or "" with `error` when it could not be
+// fetched. A link's net_ keys kept while they were on the way are read now.
+void NetworksArrived(const std::string& bundle, const std::string& error);
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

@@ -40,6 +40,12 @@ struct NetworkView {
   std::vector<LayerPath> paths;  // per analysis row: where its layer is in the stack
   bool dirty = true;
 
+  // The page fetches the presets on demand (PlatformHooks::need_networks): a link's net_ keys
+  // wait here until they arrive, and the tab says they are on the way.
+  std::string pending_query;
+  bool presets_asked = false;
+  std::string presets_error;
+
   // UI scratch (not in the URL).
   std::string paste;  // print(model) or a network JSON being pasted
   core::Diagnostics paste_notes;

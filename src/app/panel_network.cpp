@@ -4,7 +4,7 @@
 // the batch that fits the card chosen on the left; a per-layer chart where the layers that
 // keep the most stand out; the per-layer table (shape, parameters, feature map, kept for
 // backward), whose rows can be added, removed and reordered on a custom stack.
-// May include: imgui, core, app/state.h, app/network_view.h, app/chart_math.h.
+// May include: imgui, core, app/state.h, app/network_view.h, app/chart_math.h, app/i18n.h.
 //
 // Index
 // [SECTION] Inputs
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/chart_math.h"
+#include "app/i18n.h"
 #include "app/network_view.h"
 #include "app/panels.h"
 #include "app/theme.h"
@@ -537,6 +538,22 @@ void DrawPaste(NetworkView& v, bool& changed) {
 
 void DrawNetwork(State& s) {
   NetworkView& v = s.network;
+  if (core::NetworkPresets().empty() && s.hooks.need_networks) {
+    // The page fetches the layer stacks when this tab first needs them.
+    RequestNetworks(s);
+    ImGui::PushTextWrapPos(0);
+    if (v.presets_error.empty()) {
+      ImGui::TextDisabled("%s", Tr("Loading the network presets..."));
+    } else {
+      ImGui::TextColored(BadColor(), "%s", v.presets_error.c_str());
+      if (ImGui::SmallButton(Tr("Try again"))) {
+        v.presets_error.clear();
+        v.presets_asked = false;
+      }
+    }
+    ImGui::PopTextWrapPos();
+    return;
+  }
   if (RefreshNetwork(v, s.config)) s.view_dirty = true;
   bool changed = false;
   DrawNetworkPicker(v, changed);

@@ -11,6 +11,8 @@
 #include "core/config/config_json.h"
 #include "core/hub/hub_ref.h"
 #include "core/io/percent_encoding.h"
+#include "core/network/network_json.h"
+#include "core/network/network_request.h"
 #include "core/config/field_effect.h"
 
 namespace llmmem::app {
@@ -21,7 +23,17 @@ constexpr size_t kUndoMax = 50;
 
 std::string TakeViewKeys(State& s, const std::string& query_in) {
   core::Diagnostics network_notes;
-  const std::string query = TakeNetworkKeys(s.network, query_in, &network_notes);
+  std::string query;
+  std::string without_network;
+  const bool names_network = !core::NetworkRequestFromQuery(query_in, &without_network).AsObject().empty();
+  if (names_network && core::NetworkPresets().empty() && s.hooks.need_networks) {
+    // A link that names a network before the page has its presets: its net_ keys wait for them.
+    s.network.pending_query = query_in;
+    RequestNetworks(s);
+    query = without_network;
+  } else {
+    query = TakeNetworkKeys(s.network, query_in, &network_notes);
+  }
   if (!network_notes.empty()) AddBanner(s, {"Network in the link", "not used", network_notes, false});
   std::string rest;
   size_t i = 0;
@@ -158,6 +170,12 @@ void ResetHistory(State& s) {
   s.undo_base = s.config;
   s.undo_base_query = s.config_query;
   s.pending_label.clear();
+}
+
+void RequestNetworks(State& s) {
+  if (s.network.presets_asked || !s.hooks.need_networks || !core::NetworkPresets().empty()) return;
+  s.network.presets_asked = true;
+  s.hooks.need_networks();
 }
 
 void AddBanner(State& s, Banner b) {

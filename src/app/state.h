@@ -129,6 +129,8 @@ bool Redo(State& s);
 // Starts the undo history at the current configuration (at start-up).
 void ResetHistory(State& s);
 void AddBanner(State& s, Banner b);
+// Asks the platform once for the layer-stack presets it does not embed (the page).
+void RequestNetworks(State& s);
 // A link's configuration: applied over `base`, with a banner for what was not taken, which is
 // kept (link_kept) rather than dropped. `title` names where it came from ("Link state").
 void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const std::string& title);

@@ -212,7 +212,7 @@ try {
 
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
-  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/hub.js', '/favicon.ico',
+  const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/hub.js', '/networks.json', '/favicon.ico',
                            '/llmmem-cjk.ttf']);
   const odd = paths.filter(p => !allowed.has(p.split('#')[0].split('?')[0]));
   check('server saw only the site\'s own files', odd.length === 0, odd.join(', '));
@@ -544,6 +544,7 @@ async function weightTests(browser) {
         sizes['/llmmem.js']?.encoding === 'br', JSON.stringify(sizes));
   check('weight: the Chinese font is not fetched for English', !('/llmmem-cjk.ttf' in sizes));
   check('weight: hub.js waits for the first Hugging Face request', !('/hub.js' in sizes));
+  check('weight: the network presets wait for "Any network" (networks.json)', !('/networks.json' in sizes));
   const mirror = await page.evaluate(() => document.getElementById('mirror').innerText);
   check('mirror: the result is in the DOM as text (verdict and categories)', /GB/.test(mirror) && /Fits|fit/.test(mirror) &&
         /Weights/.test(mirror), mirror.slice(0, 200));

@@ -403,20 +403,18 @@ std::string KeyForm(std::string s) {
   return s;
 }
 
-std::vector<NetworkPreset> LoadAll() {
-  std::vector<NetworkPreset> all;
-  for (const EmbeddedFile* f = kEmbeddedNetworks; f->name != nullptr; ++f) {
-    const size_t n = std::strlen(f->name);
-    if (n <= 5 || std::strcmp(f->name + n - 5, ".json") != 0) continue;
-    NetworkPreset p;
-    p.key = std::string(f->name, n - 5);
-    NetworkParse parsed = ParseNetworkJson(f->Text());
-    p.ok = parsed.ok;
-    p.spec = std::move(parsed.spec);
-    if (p.spec.key.empty()) p.spec.key = p.key;
-    p.diagnostics = std::move(parsed.diagnostics);
-    all.push_back(std::move(p));
-  }
+NetworkPreset FromText(const std::string& name, const std::string& text) {
+  NetworkPreset p;
+  p.key = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 ? name.substr(0, name.size() - 5) : name;
+  NetworkParse parsed = ParseNetworkJson(text);
+  p.ok = parsed.ok;
+  p.spec = std::move(parsed.spec);
+  if (p.spec.key.empty()) p.spec.key = p.key;
+  p.diagnostics = std::move(parsed.diagnostics);
+  return p;
+}
+
+void SortPresets(std::vector<NetworkPreset>& all) {
   const char* order[] = {"ResNet",   "VGG", "MobileNet", "EfficientNet", "DenseNet",
                          "ConvNeXt", "ViT", "Swin",      "Segmentation", "Detection"};
   auto rank = [&](const NetworkPreset& p) {
@@ -424,18 +422,53 @@ std::vector<NetworkPreset> LoadAll() {
       if (p.spec.family == order[i]) return static_cast<int>(i);
     return 100;
   };
+  // The key breaks ties: the same order whatever order the files come in.
   std::stable_sort(all.begin(), all.end(), [&](const NetworkPreset& a, const NetworkPreset& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return a.spec.published_params < b.spec.published_params;
+    if (a.spec.published_params != b.spec.published_params) return a.spec.published_params < b.spec.published_params;
+    return a.key < b.key;
   });
+}
+
+// The presets: embedded (native builds, the JS API, the tests), or added once from the bundle
+// the page fetches when "Any network" first needs them (AddNetworkPresetBundle).
+std::vector<NetworkPreset>& Registry() {
+  static std::vector<NetworkPreset> all = [] {
+    std::vector<NetworkPreset> out;
+    for (const EmbeddedFile* f = kEmbeddedNetworks; f->name != nullptr; ++f) {
+      const size_t n = std::strlen(f->name);
+      if (n > 5 && std::strcmp(f->name + n - 5, ".json") == 0) out.push_back(FromText(f->name, f->Text()));
+    }
+    SortPresets(out);
+    return out;
+  }();
   return all;
 }
 
 }  // namespace
 
-const std::vector<NetworkPreset>& NetworkPresets() {
-  static const std::vector<NetworkPreset> all = LoadAll();
-  return all;
+const std::vector<NetworkPreset>& NetworkPresets() { return Registry(); }
+
+std::string AddNetworkPresetBundle(const std::string& text) {
+  std::vector<NetworkPreset>& all = Registry();
+  if (!all.empty()) return "";  // embedded, or added already: pointers into the list stay valid
+  JsonLimits limits;
+  limits.what = "the network presets";
+  const JsonParseResult j = ParseJson(text, limits);
+  if (!j.ok) return "the network presets could not be read: " + j.error;
+  const Json* files = j.value.Find("files");
+  if (files == nullptr || !files->IsArray()) return "the network presets have no \"files\" list";
+  std::vector<NetworkPreset> added;
+  for (const Json& f : files->AsArray()) {
+    const Json* name = f.Find("name");
+    const Json* body = f.Find("text");
+    if (name == nullptr || body == nullptr || !name->IsString() || !body->IsString())
+      return "a network preset in the bundle has no name or text";
+    added.push_back(FromText(name->AsString(), body->AsString()));
+  }
+  SortPresets(added);
+  all = std::move(added);
+  return "";
 }
 
 const NetworkPreset* FindNetworkPreset(const std::string& key) {

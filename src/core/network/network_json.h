@@ -51,8 +51,13 @@ struct NetworkPreset {
   Diagnostics diagnostics;
 };
 
-// All presets, in family order then file order; parsed once.
+// All presets, in family order, then by size, then by key; parsed once. Empty on the page
+// until AddNetworkPresetBundle: the page fetches them when "Any network" first needs them
+// (11 KB off its first load), every other build embeds them.
 const std::vector<NetworkPreset>& NetworkPresets();
+// Adds the presets of a bundle {"files": [{"name": "resnet50.json", "text": "..."}]} when there
+// are none yet (scripts/bundle_networks.py writes it); "" or why the bundle was not taken.
+std::string AddNetworkPresetBundle(const std::string& text);
 // nullptr when unknown; case-insensitive; "-" and "_" are the same ("resnet-50" finds resnet50).
 const NetworkPreset* FindNetworkPreset(const std::string& key);
 
