@@ -28,6 +28,9 @@ std::string CutUtf8(std::string_view s, size_t max_bytes);
 // longer text).
 size_t Utf8CompleteLength(std::string_view s);
 
+// Appends the UTF-8 form of code point cp (JSON's \\u escapes, UTF-16 text read as UTF-8).
+void AppendUtf8(uint32_t cp, std::string& out);
+
 // s with each invalid byte replaced by U+FFFD.
 std::string ValidUtf8(std::string_view s);
 
