@@ -1,7 +1,7 @@
 // Reference cases A1-A9: activations after Korthikanti et al. 2022.
 #include <doctest.h>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

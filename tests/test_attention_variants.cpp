@@ -1,7 +1,7 @@
 // MLA, sliding-window and hybrid attention in the KV cache (issue 5).
 #include <doctest.h>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

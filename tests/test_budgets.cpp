@@ -1,7 +1,7 @@
 // Reference cases B1 and B3 (whole budgets, seed 004), I1-I2 (inference), L1-L4 (LoRA).
 #include <doctest.h>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

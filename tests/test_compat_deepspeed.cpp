@@ -3,7 +3,7 @@
 #include <doctest.h>
 
 #include "core/solve/compat.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "core/report/launch_export.h"
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 #include "core/report/quoting.h"
 #include "setups.h"
 

@@ -10,7 +10,7 @@
 #include "app/i18n.h"
 #include "core/config/config_schema.h"
 #include "core/config/fields.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 #if LLMMEM_TEST_CLI
 #include "cli/cli_args.h"

@@ -3,9 +3,11 @@
 // row either answers or says in words what limits it, never "the unsharded part is 0 B".
 #include <doctest.h>
 
+#include <cmath>
+
 #include <string>
 
-#include "core/solve/fit_json.h"
+#include "core/report/fit_json.h"
 #include "core/config/gpu_count.h"
 #include "setups.h"
 
@@ -50,14 +52,17 @@ TEST_CASE("Fit stages: the JSON (CLI fit --json, JS API fit) is the solver's row
   Config c = DefaultConfig();
   c.tp = 2;
   const Json j = FitToJson(c);
-  const auto rows = FewestGpusPerZeroStage(c, CapacityBytes(c));
+  // Solved against the one headroom policy (AnswerBudget), as the UI's Fit tab solves them.
+  const auto rows = FewestGpusPerZeroStage(c, AnswerBudget(c));
   REQUIRE(j.Find("fewest_gpus")->AsArray().size() == rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     CHECK(j.Find("fewest_gpus")->AsArray()[i].Dump() == ZeroStageFitToJson(rows[i]).Dump());
   }
-  // The UI solves the same rows against the budget it keeps below the card.
-  const auto ui = FewestGpusPerZeroStage(c, FitBudget(CapacityBytes(c)));
-  for (size_t i = 0; i < rows.size(); ++i) CHECK(ui[i].fit.min_dp >= rows[i].fit.min_dp);
+  CHECK(j.Find("budget_bytes")->AsNumber() == std::floor(AnswerBudget(c)));
+  CHECK(j.Find("headroom")->AsNumber() == kFitHeadroom);
+  // The whole card would need no more GPUs than the budget does.
+  const auto card = FewestGpusPerZeroStage(c, CapacityBytes(c));
+  for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i].fit.min_dp >= card[i].fit.min_dp);
 }
 
 TEST_CASE("GPU count: one replica is tp x pp x cp, the job dp times that (the estimate's gpus)") {

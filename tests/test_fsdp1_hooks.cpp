@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/model/dtype.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

@@ -1,4 +1,4 @@
-// The GGUF header reader (src/core/io/gguf_header.cpp): exact counts and bytes per ggml type and
+// The GGUF header reader (src/core/parse/gguf_header.cpp): exact counts and bytes per ggml type and
 // the model facts from a sample v2/v3 file built byte by byte, the doubling-slice protocol,
 // every truncation, and malformed headers (magic, version, hostile counts and lengths,
 // shapes, types, blocks, offsets, duplicates, value types, alignment) with their stable ids.
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

@@ -2,7 +2,7 @@
 #include <doctest.h>
 
 #include "core/catalogue/gpus.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -34,4 +34,25 @@ TEST_CASE("GPUs: issue 31's new entries say what was checked and where") {
     CHECK(g->source.find("not re-read") == std::string::npos);
     CHECK(g->source.find("Checked in issue 31") != std::string::npos);
   }
+}
+
+TEST_CASE("One way to take a GPU: links, JSON, fields and the UI's SelectGpu agree on every card (issue 29)") {
+  int n = 0;
+  for (const Gpu& g : Gpus()) {
+    CAPTURE(g.key);
+    Config picked = DefaultConfig();
+    SelectGpu(picked, g);
+    const Config link = ConfigFromQuery("gpu=" + g.key, DefaultConfig()).config;
+    const Config json = ConfigFromJsonText("{\"gpu\": \"" + g.key + "\"}", DefaultConfig()).config;
+    Config field = DefaultConfig();
+    Diagnostics ignored;
+    if (!SetField(field, "gpu", g.key, ignored)) continue;  // a package no software sees as one device
+    for (const Config* c : {&link, &json, static_cast<const Config*>(&field)}) {
+      CHECK(c->gpu == picked.gpu);
+      CHECK(c->gpu_memory_gb == picked.gpu_memory_gb);
+    }
+    CHECK(picked.gpu_memory_gb * 1e9 == doctest::Approx(g.UsableBytes()).epsilon(1e-12));
+    ++n;
+  }
+  CHECK(n >= 50);
 }

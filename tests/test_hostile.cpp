@@ -12,12 +12,12 @@
 
 #include "core/solve/doctor.h"
 #include "core/report/export.h"
-#include "core/config/field_effect.h"
+#include "core/solve/field_effect.h"
 #include "core/config/fields.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/report/result_json.h"
-#include "core/io/safe_text.h"
-#include "core/io/weight_headers.h"
+#include "core/base/safe_text.h"
+#include "core/parse/weight_headers.h"
 #include "setups.h"
 #include "weight_file_builders.h"
 
@@ -35,7 +35,7 @@ Config RandomSetup(std::mt19937_64& rng) {
   Config c = DefaultConfig();
   const Preset* p = FindPreset(kPresets[rng() % (sizeof kPresets / sizeof kPresets[0])]);
   if (p != nullptr && p->ok) c.model = p->model;
-  c.mode = static_cast<Mode>(pick({0, 1, 2, 3, 4}));
+  c.mode = DrawEnum<Mode>(rng);
   c.batch = pick({1, 2, 8, 32});
   c.seq = pick({256, 1024, 4096, 32768});
   c.dp = pick({1, 1, 2, 8});

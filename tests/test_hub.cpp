@@ -3,6 +3,8 @@
 // fallback, and a model from config + headers + API totals.
 #include <doctest.h>
 
+#include "core/import/hf_config.h"
+
 #include <string>
 
 #include "core/hub/hub_api.h"
@@ -210,6 +212,47 @@ TEST_CASE("Hub model: an unknown model_type is read generically and marked appro
   CHECK(b.model.head_dim == 64);
   CHECK(b.model.params_override == 123456);
   CHECK(b.provenance.at(0).find("approximate: architecture brand_new read generically") != std::string::npos);
+}
+
+TEST_CASE("One config.json import: a pasted file and the Hub read an unknown model_type alike (issue 29)") {
+  // A pasted config.json with an unknown model_type was refused while --hf read the same
+  // file generically. Both now go through ImportHfConfig; over configs of known and unknown
+  // types, the two doors give the same model.
+  const char* configs[] = {
+      R"({"model_type":"brand_new","text_config":{"hidden_size":512,"num_hidden_layers":4,
+        "num_attention_heads":8,"num_key_value_heads":2,"intermediate_size":1024,"vocab_size":1000}})",
+      R"({"n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"n_positions":1024})",
+      R"({"model_type":"llama","hidden_size":2048,"num_hidden_layers":16,"num_attention_heads":32,
+        "num_key_value_heads":8,"intermediate_size":8192,"vocab_size":128256})",
+      R"({"model_type":"mystery_moe","hidden_size":1024,"num_hidden_layers":8,"num_attention_heads":16,
+        "intermediate_size":2816,"vocab_size":32000,"num_experts":8,"num_experts_per_tok":2,
+        "moe_intermediate_size":512})",
+  };
+  for (const char* text : configs) {
+    CAPTURE(text);
+    const std::string config = text;
+    const HfImport pasted = ImportHfConfigText(config, "org/m");
+    const HubModelBuild hub = BuildHubModel(HubModelInput{"org/m", &config, "net"});
+    REQUIRE(pasted.ok);
+    REQUIRE(hub.ok);
+    CHECK(pasted.approximate == hub.approximate);
+    const ParamCounts a = CountParameters(pasted.model), b = CountParameters(hub.model);
+    CHECK(a.total == b.total);
+    CHECK(pasted.model.hidden == hub.model.hidden);
+    CHECK(pasted.model.kv_heads == hub.model.kv_heads);
+    CHECK(pasted.model.experts == hub.model.experts);
+    CHECK(pasted.model.max_positions == hub.model.max_positions);
+    // The pasted door says it was read approximately, in a warning (never silently).
+    bool warned = false;
+    for (const Diagnostic& d : pasted.diagnostics) warned |= d.severity == Severity::kWarning && d.field == "model_type";
+    CHECK(warned == pasted.approximate);
+  }
+  // Nothing to read is still an error, naming what is missing and the types read exactly.
+  const HfImport empty = ImportHfConfigText("{}", "x");
+  CHECK_FALSE(empty.ok);
+  REQUIRE(!empty.diagnostics.empty());
+  CHECK(empty.diagnostics[0].message.find("hidden_size") != std::string::npos);
+  CHECK(empty.diagnostics[0].message.find("llama") != std::string::npos);
 }
 
 TEST_CASE("Hub model: malformed config and nothing to size are errors") {

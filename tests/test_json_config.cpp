@@ -3,8 +3,8 @@
 #include <doctest.h>
 
 #include "core/config/config_json.h"
-#include "core/io/hf_config.h"
-#include "core/io/json.h"
+#include "core/import/hf_config.h"
+#include "core/parse/json.h"
 #include "core/config/validate.h"
 #include "core/catalogue/presets.h"
 #include "setups.h"
@@ -125,10 +125,39 @@ TEST_CASE("Config: head_dim follows hidden / heads unless given, in JSON and lin
   REQUIRE(c.model.head_dim == 128);
   CHECK(ConfigFromQuery(ConfigToQuery(c), DefaultConfig()).config.model.head_dim == 128);
   // hidden not a multiple of heads: head_dim cannot be derived, and the error names it.
-  const ConfigParse odd = ConfigFromQuery("hidden=1000&heads=16", DefaultConfig());
+  const ConfigParse odd = ConfigFromQuery("hidden=1000&heads=16&kv_heads=8", DefaultConfig());
   REQUIRE(odd.diagnostics.size() == 1);
   CHECK(odd.diagnostics[0].field == "model.head_dim");
   CHECK(odd.diagnostics[0].severity == Severity::kError);
+}
+
+TEST_CASE("Config: kv_heads follows heads unless given, never inherited from the model before (issue 29)") {
+  // The reported case: a custom model (ModelSpec's defaults, 32 heads / 32 KV heads) with
+  // 16 heads kept kv_heads 32 and failed "kv_heads (32) cannot exceed heads (16)".
+  const ConfigParse custom = ConfigFromQuery("model=custom&hidden=1024&heads=16", DefaultConfig());
+  CHECK(!HasErrors(custom.diagnostics));
+  CHECK(custom.config.model.kv_heads == 16);  // one KV head per query head, as ModelSpec{} had
+  CHECK(custom.config.model.head_dim == 64);
+  CHECK(!HasErrors(Validate(custom.config)));
+  // From Llama 3.1 8B (32 heads, 8 KV heads: groups of 4) the group size is kept.
+  REQUIRE(DefaultConfig().model.kv_heads == 8);
+  CHECK(ConfigFromQuery("heads=16", DefaultConfig()).config.model.kv_heads == 4);
+  CHECK(ConfigFromQuery("heads=48", DefaultConfig()).config.model.kv_heads == 12);
+  // A group size that does not divide the new heads: multi-head attention, said in a note.
+  const ConfigParse mha = ConfigFromQuery("heads=6&hidden=768", DefaultConfig());
+  CHECK(mha.config.model.kv_heads == 6);
+  bool noted = false;
+  for (const Diagnostic& d : mha.diagnostics) noted |= d.field == "model.kv_heads" && d.severity == Severity::kInfo;
+  CHECK(noted);
+  // Given, in either order and in every door, it stays.
+  CHECK(ConfigFromQuery("kv_heads=2&heads=16", DefaultConfig()).config.model.kv_heads == 2);
+  CHECK(ConfigFromJsonText(R"({"model": {"kv_heads": 2, "heads": 16}})", DefaultConfig()).config.model.kv_heads == 2);
+  // The JSON door derives as the link door does.
+  CHECK(ConfigFromJsonText(R"({"model": {"heads": 16}})", DefaultConfig()).config.model.kv_heads == 4);
+  CHECK(ConfigFromJsonText(R"({"model": "custom", "heads": 16})", DefaultConfig()).config.model.kv_heads == 16);
+  // Heads unchanged: a preset's own kv_heads stays whatever else changes.
+  CHECK(ConfigFromQuery("model=gemma-2-9b&layers=10", DefaultConfig()).config.model.kv_heads ==
+        FindPreset("gemma-2-9b")->model.kv_heads);
 }
 
 TEST_CASE("HF import: GPT-2 and BERT start at their own context, not the default 4096 tokens") {

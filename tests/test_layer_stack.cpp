@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/network/layer_stack.h"
 #include "core/network/layer_stack_account.h"
 #include "core/network/network_json.h"

@@ -9,7 +9,7 @@
 
 #include "core/catalogue/embedded.h"
 #include "core/estimate/loss_paths.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/report/launch_export.h"
-#include "core/model/model_changes.h"
+#include "core/config/model_changes.h"
 #include "setups.h"
 #if LLMMEM_TEST_CLI
 #include "cli/cli_args.h"

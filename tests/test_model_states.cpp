@@ -1,7 +1,7 @@
 // Reference cases M1-M7: model states (weights, gradients, master weights, optimizer).
 #include <doctest.h>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

@@ -1,7 +1,7 @@
 // Reference cases Z1-Z4, A10, B2 (scale-out, issue 6) and a case per parallel mode.
 #include <doctest.h>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

@@ -48,15 +48,15 @@ Config RandomConfig(std::mt19937_64& rng) {
     m.shared_ffn = m.hidden;
     m.dense_layers = pick({0, 1});
   }
-  c.mode = static_cast<Mode>(pick({0, 1, 2, 3}));
+  c.mode = static_cast<Mode>(pick({0, 1, 2, 3}));  // not RLHF: its phases have their own tests (test_validity draws it)
   c.batch = pick({1, 2, 8});
   c.seq = pick({128, 2048, 8192});
-  c.recompute = static_cast<Recompute>(pick({0, 1, 2, 3}));
+  c.recompute = DrawEnum<Recompute>(rng);
   c.flash_attn = pick({0, 1});
-  c.framework = static_cast<Framework>(pick({0, 1, 2, 3, 4}));
-  m.act = static_cast<ActivationFn>(pick({0, 1, 2, 3, 4, 5, 6}));
+  c.framework = DrawEnum<Framework>(rng);
+  m.act = DrawEnum<ActivationFn>(rng);
   c.dropout = pick({0, 1});
-  c.optimizer = static_cast<Optimizer>(pick({0, 1, 2, 3, 4, 5}));
+  c.optimizer = DrawEnum<Optimizer>(rng);
   c.grad_dtype = pick({0, 1}) ? Dtype::kFp32 : Dtype::kBf16;
   c.optimizer_grad_copy = pick({0, 1});
   c.tp = pick({1, 2, 8});

@@ -1,4 +1,4 @@
-// The safetensors header reader (src/core/io/safetensors_header.cpp): exact counts and bytes per
+// The safetensors header reader (src/core/parse/safetensors_header.cpp): exact counts and bytes per
 // dtype from a sample file built byte by byte, the need-more-bytes protocol, every
 // truncation, and malformed headers (hostile lengths, overflowing shapes, inconsistent
 // offsets, duplicates, unknown dtypes, JSON syntax) with their stable ids.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

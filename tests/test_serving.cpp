@@ -6,11 +6,11 @@
 
 #include "core/estimate/account_serving.h"
 #include "core/catalogue/gpus.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/report/launch_export.h"
 #include "core/solve/serve_fit.h"
 #include "core/estimate/serving.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "core/estimate/account_inference.h"
 #include "setups.h"
 

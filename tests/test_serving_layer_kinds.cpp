@@ -8,7 +8,7 @@
 
 #include "core/estimate/account_serving.h"
 #include "core/estimate/serving.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "setups.h"
 
 using namespace llmmem::test;

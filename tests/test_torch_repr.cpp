@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/network/layer_stack.h"
 #include "core/network/network_json.h"
 #include "core/network/torch_repr.h"

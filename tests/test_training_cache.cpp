@@ -11,8 +11,8 @@
 
 #include "core/catalogue/embedded.h"
 #include "core/estimate/account.h"
-#include "core/io/hf_config.h"
-#include "core/io/json.h"
+#include "core/import/hf_config.h"
+#include "core/parse/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

@@ -15,7 +15,7 @@
 
 #include "core/estimate/account_activations.h"
 #include "core/catalogue/embedded.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "setups.h"
 
 namespace llmmem::test {

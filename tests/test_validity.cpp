@@ -57,8 +57,8 @@ Config WildConfig(Pick& pick) {
   if (rare()) m.sliding_window = 4096, m.sliding_layers = m.layers + 1;
   if (rare()) m.learned_positions = 1024;
   if (rare()) m.kv_lora_rank = 512, m.qk_rope_dim = 0;
-  c.mode = static_cast<Mode>(pick.Below(5));  // RLHF one time in five
-  c.rlhf = static_cast<Rlhf>(pick.Below(3));
+  c.mode = static_cast<Mode>(pick.Below(EnumSize<Mode>()));  // RLHF one time in five
+  c.rlhf = static_cast<Rlhf>(pick.Below(EnumSize<Rlhf>()));
   c.reward_model = pick.Below(2);
   c.rollout_engine = pick.Below(2);
   c.batch = rare() ? pick({int64_t{0}, int64_t{2'000'000}}) : pick({int64_t{1}, int64_t{4}, int64_t{64}});
@@ -66,17 +66,17 @@ Config WildConfig(Pick& pick) {
   if (rare()) c.grad_accum = 0;
   const bool training = c.mode != Mode::kInference;
   if (rare() || !training)
-    c.dtype = static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount)));
+    c.dtype = static_cast<Dtype>(pick.Below(EnumSize<Dtype>()));
   else
     c.dtype = pick({Dtype::kBf16, Dtype::kFp16, Dtype::kFp32});
-  if (rare()) c.grad_dtype = static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount)));
+  if (rare()) c.grad_dtype = static_cast<Dtype>(pick.Below(EnumSize<Dtype>()));
   c.optimizer_dtype = rare() ? Dtype::kInt8 : pick({Dtype::kFp32, Dtype::kBf16});
   c.kv_dtype =
-      rare() ? static_cast<Dtype>(pick.Below(static_cast<int>(Dtype::kCount))) : pick({Dtype::kBf16, Dtype::kFp8});
+      rare() ? static_cast<Dtype>(pick.Below(EnumSize<Dtype>())) : pick({Dtype::kBf16, Dtype::kFp8});
   if (rare()) c.kv_dtype_v = pick({Dtype::kQ8_0, Dtype::kNf4});
-  c.optimizer = static_cast<Optimizer>(pick.Below(6));
-  c.recompute = static_cast<Recompute>(pick.Below(4));
-  c.framework = static_cast<Framework>(pick.Below(5));
+  c.optimizer = static_cast<Optimizer>(pick.Below(EnumSize<Optimizer>()));
+  c.recompute = static_cast<Recompute>(pick.Below(EnumSize<Recompute>()));
+  c.framework = static_cast<Framework>(pick.Below(EnumSize<Framework>()));
   c.flash_attn = pick.Below(2);
   c.tp = rare() ? pick({int64_t{3}, int64_t{2048}}) : pick({int64_t{1}, int64_t{2}, int64_t{8}});
   c.sp = pick.Below(2);
@@ -86,12 +86,12 @@ Config WildConfig(Pick& pick) {
   if (rare()) c.ep = 2;
   c.zero = rare() ? 4 : pick({int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}});
   if (rare()) c.zero_group = 3;
-  c.offload_optimizer = static_cast<Offload>(pick.Below(3));
+  c.offload_optimizer = static_cast<Offload>(pick.Below(EnumSize<Offload>()));
   if (c.zero == 3 || rare()) c.offload_params = pick({Offload::kNone, Offload::kCpu, Offload::kNvme});
   c.offload_activations = pick.Below(2);
   if (rare()) c.lora_targets = 0;
   if (rare()) c.lora_rank = 0;
-  c.runtime = static_cast<Runtime>(pick.Below(5));
+  c.runtime = static_cast<Runtime>(pick.Below(EnumSize<Runtime>()));
   if (rare()) c.max_cache_len = 64;
   c.mem_fraction = rare() ? pick({1.5, kNaN}) : pick({0.0, 0.9});
   if (rare()) c.gpu_layers = 20000;

@@ -1,4 +1,4 @@
-// The weight-header entry points (src/core/io/weight_headers.cpp): combining shard results with
+// The weight-header entry points (src/core/parse/weight_headers.cpp): combining shard results with
 // an index into one count, and random byte flips of the sample safetensors, GGUF and index
 // files through ParseWeightHeader, which must never crash and keep the protocol's promises.
 #include <doctest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

@@ -1,10 +1,10 @@
-// The model.safetensors.index.json reader (src/core/io/weight_index.cpp): shard files and
+// The model.safetensors.index.json reader (src/core/parse/weight_index.cpp): shard files and
 // total_size from the index, the whole-file read, and malformed indexes with stable ids.
 #include <doctest.h>
 
 #include <string>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 #include "weight_file_builders.h"
 
 using namespace llmmem::core;

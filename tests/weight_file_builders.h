@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::test::weight_files {
 

@@ -29,8 +29,8 @@
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
 #include "core/config/config_json.h"
-#include "core/io/hf_config.h"
-#include "core/io/json.h"
+#include "core/import/hf_config.h"
+#include "core/parse/json.h"
 #include "core/network/network_json.h"
 #include "imgui.h"
 

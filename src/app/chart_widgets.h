@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/estimate/estimate.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

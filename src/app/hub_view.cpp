@@ -4,8 +4,8 @@
 #include "app/state.h"
 #include "core/config/config_json.h"
 #include "core/hub/hub_ref.h"
-#include "core/io/json.h"
-#include "core/io/percent_encoding.h"
+#include "core/parse/json.h"
+#include "core/parse/percent_encoding.h"
 
 namespace llmmem::app {
 namespace {

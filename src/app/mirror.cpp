@@ -5,8 +5,8 @@
 
 #include "app/i18n.h"
 #include "core/estimate/verdict.h"
-#include "core/io/json.h"
-#include "core/report/units.h"
+#include "core/parse/json.h"
+#include "core/base/units.h"
 
 namespace llmmem::app {
 

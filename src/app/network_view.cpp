@@ -2,7 +2,7 @@
 #include "app/network_view.h"
 
 #include "core/network/network_json.h"
-#include "core/io/text.h"
+#include "core/parse/text.h"
 #include "core/network/torch_repr.h"
 
 namespace llmmem::app {

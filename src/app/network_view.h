@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/config/config.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/network/layer_stack_account.h"
 #include "core/network/network_request.h"
 

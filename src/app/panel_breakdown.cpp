@@ -12,7 +12,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

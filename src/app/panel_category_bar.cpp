@@ -7,7 +7,7 @@
 #include "app/i18n.h"
 #include "app/panels.h"
 #include "app/theme.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -31,7 +31,7 @@
 #include "core/config/gpu_count.h"
 #include "core/model/model.h"
 #include "core/catalogue/gpus.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "core/config/validate.h"
 #include "imgui.h"
 
@@ -49,8 +49,9 @@ constexpr int kGpusPerNode = 8;                          // DeepSpeed's per-node
 
 struct Cache {
   std::string key;
-  double capacity = 0;                   // what the answers may use: the card less kFitHeadroom
+  double capacity = 0;                   // what the answers may use (core::AnswerBudget)
   double card = 0;                       // the card's memory
+  double headroom = 0;                   // the share of it every answer keeps free
   int64_t context = 0;                   // the model's context (0: unknown): the longest sequence stops there
   std::vector<core::ZeroStageFit> zero;  // the core's solver (core/fit.h), as the CLI's fit
   int64_t max_batch = 0, max_seq = 0;
@@ -65,17 +66,18 @@ void Update(Cache& cache, const State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   cache.key = s.config_query;
   const core::Config& c = s.config;
-  // Every answer keeps kFitHeadroom of the card free (core/fit.h).
-  const double cap = core::FitBudget(core::CapacityBytes(c));
-  cache.capacity = cap;
-  cache.card = core::CapacityBytes(c);
-  cache.context = core::ModelContext(c.model);
-  cache.zero.clear();
-  if (c.mode != core::Mode::kInference) cache.zero = core::FewestGpusPerZeroStage(c, cap);
-  cache.max_batch = core::MaxMicroBatch(c, cap);
-  cache.max_seq = core::MaxSequenceInContext(c, cap);
-  cache.formats = core::CheapestInferenceFormats(c, cap);
-  cache.max_params = core::MaxParamsForMemory(c, cap);
+  // The answers the CLI's fit and the JS API give (core/fit.h AnswerFit), under the one
+  // headroom policy (AnswerBudget).
+  const core::FitAnswers a = core::AnswerFit(c);
+  cache.capacity = a.budget_bytes;
+  cache.card = a.capacity_bytes;
+  cache.headroom = a.headroom;
+  cache.context = a.model_context;
+  cache.zero = a.zero;
+  cache.max_batch = a.max_micro_batch;
+  cache.max_seq = a.max_sequence;
+  cache.formats = a.formats;
+  cache.max_params = a.max_params;
   cache.deepspeed = core::DeepSpeedEstimate(c, kGpusPerNode);
   cache.megatron = core::MegatronEstimate(c);
   cache.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -402,9 +404,14 @@ void DrawFit(State& s) {
   ImGui::Text(Tr("On %s, %s per GPU"), gpu != nullptr ? gpu->name.c_str() : Tr("a custom GPU"),
               Bytes(cache.card, s).c_str());
   char headroom[200];
-  std::snprintf(headroom, sizeof headroom, Tr("Every answer keeps %.0f%% of it free (%s): it must fit in %s."),
-                core::kFitHeadroom * 100, Bytes(cache.card - cache.capacity, s).c_str(),
-                Bytes(cache.capacity, s).c_str());
+  if (cache.headroom > 0) {
+    std::snprintf(headroom, sizeof headroom, Tr("Every answer keeps %.0f%% of it free (%s): it must fit in %s."),
+                  cache.headroom * 100, Bytes(cache.card - cache.capacity, s).c_str(),
+                  Bytes(cache.capacity, s).c_str());
+  } else {
+    std::snprintf(headroom, sizeof headroom, Tr("Every answer fills the runtime's own share of it (%s), as it would."),
+                  Bytes(cache.capacity, s).c_str());
+  }
   WrappedDisabled(headroom);
   if (s.config.mode != core::Mode::kInference) {
     ZeroTable(s, cache);

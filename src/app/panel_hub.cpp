@@ -14,7 +14,7 @@
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/hub/hub_ref.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

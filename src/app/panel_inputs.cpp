@@ -19,7 +19,7 @@
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
 #include "core/catalogue/gpus.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

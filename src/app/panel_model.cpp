@@ -13,9 +13,9 @@
 #include "core/model/model_enums.h"
 #include "core/model/activation_fn.h"
 #include "core/config/config_json.h"
-#include "core/io/hf_config.h"
+#include "core/import/hf_config.h"
 #include "core/catalogue/presets.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {
@@ -146,9 +146,9 @@ void Dimensions(State& s) {
   head_shape_edited |= FieldInt(s, "heads", &m.heads);
   if (head_shape_edited) {
     // The core's rule for every input: head_dim follows hidden / heads (kept when they do
-    // not divide; the field below shows it, and can be set after).
+    // not divide; the field below shows it, and can be set after), kv_heads follows heads.
     core::Diagnostics kept;
-    core::DeriveHeadDim(m, before, false, kept);
+    core::DeriveDependentDims(m, before, core::ModelDimsGiven{}, kept);
   }
   FieldInt(s, "kv_heads", &m.kv_heads);
   FieldInt(s, "head_dim", &m.head_dim);

@@ -24,7 +24,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "core/network/network_json.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -9,7 +9,7 @@
 #include "app/oom_widgets.h"
 #include "app/panels.h"
 #include "app/theme.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

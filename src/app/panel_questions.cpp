@@ -19,10 +19,10 @@
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
-#include "core/model/model_changes.h"
+#include "core/config/model_changes.h"
 #include "core/catalogue/gpus.h"
 #include "core/catalogue/presets.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {
@@ -203,8 +203,7 @@ void GpuPicker(State& s) {
     std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
     if (ImGui::Selectable(label, current == &g) && current != &g) {
       core::Config k = c;
-      k.gpu = g.key;
-      k.gpu_memory_gb = g.UsableBytes() / 1e9;
+      core::SelectGpu(k, g);
       ApplyConfig(s, k, std::string(Tr("GPU")) + " " + g.key);
     }
     if (current == &g && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();

@@ -13,7 +13,7 @@
 #include "core/solve/serve_fit.h"
 #include "core/estimate/serving.h"
 #include "core/estimate/speed.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -15,7 +15,7 @@
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/model/dtype.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -11,7 +11,7 @@
 #include "app/theme.h"
 #include "app/widgets.h"
 #include "core/estimate/verdict.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

@@ -2,7 +2,7 @@
 #include "app/settings_doc.h"
 
 #include "core/config/config_json.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace llmmem::app {
 

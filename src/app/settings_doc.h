@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 
 namespace llmmem::app {
 

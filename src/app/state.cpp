@@ -10,10 +10,10 @@
 #include "app/ui_defaults.h"
 #include "core/config/config_json.h"
 #include "core/hub/hub_ref.h"
-#include "core/io/percent_encoding.h"
+#include "core/parse/percent_encoding.h"
 #include "core/network/network_json.h"
 #include "core/network/network_request.h"
-#include "core/config/field_effect.h"
+#include "core/solve/field_effect.h"
 
 namespace llmmem::app {
 

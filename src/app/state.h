@@ -14,11 +14,11 @@
 #include "app/oom_view.h"
 #include "app/network_view.h"
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/solve/doctor.h"
 #include "core/estimate/estimate.h"
-#include "core/report/units.h"
-#include "core/io/weight_headers.h"
+#include "core/base/units.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::app {
 

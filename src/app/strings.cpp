@@ -109,6 +109,8 @@ const Translation kStrings[] = {
     {"Dropout", "Dropout"},
     {"Embedding norm", "嵌入层归一化"},
     {"Encoder only (BERT)", "仅编码器（BERT）"},
+    {"Every answer fills the runtime's own share of it (%s), as it would.",
+     "每个答案都按运行时自己的显存份额（%s）计算，与它实际运行时一致。"},
     {"Every answer keeps %.0f%% of it free (%s): it must fit in %s.",
      "每个答案都预留 %.0f%% 的显存（%s）：必须放进 %s。"},
     {"Exact parameter counts per dtype from a weights file's header (only the header is read).",

@@ -10,8 +10,7 @@ core::Config FirstScreenConfig() {
   core::Config c = core::DefaultConfig();
   c.mode = core::Mode::kInference;
   if (const core::Gpu* g = core::FindGpu("RTX-4090-24GB"); g != nullptr) {
-    c.gpu = g->key;
-    c.gpu_memory_gb = g->UsableBytes() / 1e9;
+    core::SelectGpu(c, *g);
   }
   if (const core::Preset* p = core::FindPreset(c.model.preset); p != nullptr) c.dtype = PresetDtype(*p, c.mode);
   return c;

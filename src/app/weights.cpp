@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace llmmem::app {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/model/model.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::app {
 

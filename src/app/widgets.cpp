@@ -9,7 +9,7 @@
 #include "app/input_math.h"
 #include "app/theme.h"
 #include "core/config/fields.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "imgui.h"
 
 namespace llmmem::app {

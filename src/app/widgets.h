@@ -10,7 +10,7 @@
 
 #include "app/i18n.h"
 #include "app/state.h"
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 
 namespace llmmem::app {
 

@@ -31,7 +31,7 @@
 #include <string>
 
 #include "bindings/hub_calls.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace llmmem::bindings {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "core/hub/hub_budget.h"
 #include "core/hub/hub_model.h"
-#include "core/io/json.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/json.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::bindings::hub {
 

@@ -6,11 +6,11 @@
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
 #include "core/catalogue/gpus.h"
-#include "core/io/hf_config.h"
+#include "core/import/hf_config.h"
 #include "core/report/launch_export.h"
 #include "core/catalogue/presets.h"
-#include "core/io/safe_text.h"
-#include "core/report/units.h"
+#include "core/base/safe_text.h"
+#include "core/base/units.h"
 #include "core/config/validate.h"
 
 namespace llmmem::cli {
@@ -61,9 +61,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   int64_t total_gpus = 0;     // --gpus: resolved into dp once tp, pp and cp are known
   bool hybrid_shard = false;  // --fsdp hybrid_shard: shard within --gpus-per-node, known at the end
   // The model the dimension flags edit (default, --model, --hf-config or --config): head_dim
-  // follows their hidden / heads unless --head-dim is given (core::DeriveHeadDim).
+  // follows their hidden / heads unless --head-dim is given, kv_heads follows heads unless
+  // --kv-heads is (core::DeriveDependentDims).
   core::ModelSpec model_before = c.model;
-  bool head_dim_given = false;
+  core::ModelDimsGiven dims_given;
   // A model chosen here (--model, --hf-config) without --seq starts at its own context.
   bool model_chosen = false;
   bool seq_given = false;  // --seq, or a --config file (it carries its own)
@@ -213,7 +214,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       r.options.hf_ref = *value;
       claim("model", "hf " + *value, flag + " " + core::EchoValue(*value, 200));
       model_before = c.model;
-      head_dim_given = false;
+      dims_given = {};
       model_chosen = true;
       continue;
     }
@@ -294,7 +295,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
         }
       }
       model_before = c.model;
-      head_dim_given = false;
+      dims_given = {};
       continue;
     }
 
@@ -303,12 +304,12 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     if (set && (key == "model" || key == "preset")) {
       claim("model", *value, flag + " " + core::EchoValue(*value));
       model_before = c.model;
-      head_dim_given = false;
+      dims_given = {};
       model_chosen |= *value != "custom";
     }
     seq_given |= field != nullptr && std::string(field->name) == "seq";
     if (set && field != nullptr) claim(field->name, field->get(c), flag + " " + core::EchoValue(*value));
-    head_dim_given |= set && field != nullptr && std::string(field->name) == "head_dim";
+    if (set && field != nullptr) dims_given.Note(field->name);
     for (Diagnostic d : field_diags) {
       if (d.id == DiagId::kUnknownKey) {
         d.severity = Severity::kError;
@@ -329,10 +330,10 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     c.dtype = hub_dtype;
   }
   core::Diagnostics derived;
-  core::DeriveHeadDim(c.model, model_before, head_dim_given, derived);
+  core::DeriveDependentDims(c.model, model_before, dims_given, derived);
   for (Diagnostic d : derived) {
-    d.field = "--head-dim";
-    d.message = "--head-dim: " + d.message;
+    d.field = d.field == "model.kv_heads" ? "--kv-heads" : "--head-dim";  // the flag that would set it
+    d.message = d.field + ": " + d.message;
     r.diagnostics.push_back(d);
   }
   if (model_chosen && !seq_given) {

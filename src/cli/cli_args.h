@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/model/dtype.h"
 #include "core/model/model.h"
 

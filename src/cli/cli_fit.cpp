@@ -1,10 +1,10 @@
 #include "cli/cli_fit.h"
 
 #include "core/estimate/estimate.h"
-#include "core/solve/fit_json.h"
+#include "core/report/fit_json.h"
 #include "core/config/gpu_count.h"
 #include "core/catalogue/gpus.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include "core/solve/compat.h"
 #include "core/config/config.h"
 #include "core/solve/doctor.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace llmmem::cli {
 

@@ -2,8 +2,8 @@
 #include "cli/cli_hub.h"
 
 #include "core/hub/hub_ref.h"
-#include "core/io/safe_text.h"
-#include "core/report/units.h"
+#include "core/base/safe_text.h"
+#include "core/base/units.h"
 #include "net/hub_loader.h"
 
 namespace llmmem::cli {

@@ -9,7 +9,8 @@
 #include "core/network/layer_stack_account.h"
 #include "core/network/network_json.h"
 #include "core/network/network_request.h"
-#include "core/report/units.h"
+#include "core/parse/number_text.h"
+#include "core/base/units.h"
 
 namespace llmmem::cli {
 namespace {
@@ -220,9 +221,8 @@ int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& re
     std::string key = a.substr(2);
     std::replace(key.begin(), key.end(), '-', '_');
     if (key == "top") {
-      char* end = nullptr;
-      const long n = std::strtol(value.c_str(), &end, 10);
-      if (*end != '\0' || n < 1 || n > 10000) return fail("--top must be between 1 and 10000");
+      int64_t n = 0;
+      if (!core::ParseInt(value, n).empty() || n < 1 || n > 10000) return fail("--top must be between 1 and 10000");
       top = static_cast<int>(n);
       continue;
     }
@@ -245,9 +245,8 @@ int RunNetworkCommand(const std::vector<std::string>& args, const ReadFileFn& re
       while (start <= value.size()) {
         const size_t comma = value.find_first_of(",x", start);
         const std::string part = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        char* end = nullptr;
-        const double d = std::strtod(part.c_str(), &end);
-        if (part.empty() || *end != '\0') return fail("--input must be sizes such as 3,224,224, not \"" + value + "\"");
+        double d = 0;
+        if (!core::ParseNumber(part, d).empty()) return fail("--input must be sizes such as 3,224,224, not \"" + value + "\"");
         dims.push_back(Json(d));
         if (comma == std::string::npos) break;
         start = comma + 1;

@@ -12,7 +12,7 @@
 #include "cli/cli_fit.h"
 #include "core/config/config_json.h"
 #include "core/oom/oom_json.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::cli {
 namespace {

@@ -1,11 +1,11 @@
 #include "cli/cli_table.h"
 
-#include "core/model/model_changes.h"
+#include "core/config/model_changes.h"
 #include "core/estimate/serving.h"
 #include "core/estimate/speed.h"
 #include "core/estimate/verdict.h"
 #include "core/catalogue/presets.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::cli {
 namespace {

@@ -1,7 +1,7 @@
 #include "cli/cli_weights.h"
 
 #include "core/report/result_json.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "io/bounded_file.h"
 
 namespace llmmem::cli {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/io/json.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/json.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::cli {
 

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 
 namespace llmmem::cli {
 namespace {

@@ -1,5 +1,5 @@
 // The CLI's one output path to a terminal: main() routes std::cout and std::cerr through a
-// filter that writes every byte via core::TerminalSafe (core/io/safe_text.h), so no text a
+// filter that writes every byte via core::TerminalSafe (core/base/safe_text.h), so no text a
 // reader brings in (model, layer, GPU or process names; echoed values) can move the cursor,
 // set the title (OSC), hide text (NUL) or reorder a line (bidi overrides), whichever command
 // prints it and however it was formatted. JSON output is unchanged by it: Json::Dump writes

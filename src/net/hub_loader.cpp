@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "core/hub/hub_budget.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "io/bounded_file.h"
 #include "net/hub_cache.h"
 #include "net/hub_http.h"

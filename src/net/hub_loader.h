@@ -11,7 +11,7 @@
 #include "core/hub/hub_api.h"
 #include "core/hub/hub_model.h"
 #include "core/hub/hub_ref.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::net {
 

@@ -30,7 +30,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app/app.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"

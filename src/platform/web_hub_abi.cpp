@@ -12,7 +12,7 @@
 #include <string>
 
 #include "bindings/hub_calls.h"
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace {
 

@@ -29,6 +29,18 @@ py "import json,sys; d=json.load(open(sys.argv[1])); n=d['network']; assert n['p
 assert d['total_bytes'] > d['model_bytes'] + 64*d['per_sample_bytes']
 assert len(d['layers'])>100 and d['layers'][0]['name']=='conv1' and d['layers'][0]['output']==[64,112,112]" \
   && ok "JSON: parameters, per-layer rows, max batch" || bad "resnet50 json"
+# One number reader for every door (issue 29): hex ran here and was refused for an LLM.
+expect_exit "hex batch refused as for an LLM" 2 --model resnet50 --batch 0x10
+grep -q "batch" "$tmp/err" && grep -q "decimal" "$tmp/err" && ok "the message names batch and asks for decimal" || bad "hex batch message"
+expect_exit "hex batch refused for an LLM" 2 --model llama-3.1-8b --batch 0x10
+# The LLM result's form (issue 29): parameters.total, per_gpu, breakdown; whole bytes that add up.
+expect_exit "resnet50 json, LLM form" 0 --model resnet50 --batch 7 --fragmentation-pct 7 --json
+py "import json,sys; d=json.load(open(sys.argv[1]))
+assert d['parameters']['total']==d['network']['params']==25557032
+g=d['per_gpu']; assert g['total_bytes']==d['total_bytes'] and g['verdict']=='fits'
+kids=d['breakdown']['children']; assert sum(k['bytes'] for k in kids)==d['breakdown']['bytes']==g['total_bytes']
+for v in [d['model_bytes'],d['total_bytes'],d['per_sample_bytes']]+[k['bytes'] for k in kids]: assert v==int(v),v" \
+  && ok "layer-stack JSON: parameters.total, per_gpu, breakdown in whole bytes that add up" || bad "layer-stack JSON form"
 expect_exit "vgg16 too big a batch" 1 --model vgg16 --batch 4096 --gpu-memory-gb 24
 expect_exit "inference" 0 --model vit-b/16 --mode infer --batch 8 --dtype fp16 --json
 py "import json,sys; d=json.load(open(sys.argv[1])); assert d['settings']['mode']=='infer' and d['per_sample']['inference_peak_bytes']>0 and d['network']['key']=='vit_b_16'" \

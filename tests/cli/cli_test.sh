@@ -56,6 +56,10 @@ expect_exit "truncated gguf" 2 --weights-file $T/llmmem_cut.gguf
 expect_exit "custom dimensions" 0 --model custom --hidden 1024 --heads 16 --kv-heads 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
   && ok "--hidden 1024 --heads 16 derives head_dim 64" || bad "head_dim not derived from --hidden / --heads"
+# kv_heads follows --heads unless --kv-heads is given (issue 29: it was inherited, 32 > 16).
+expect_exit "derived kv heads" 0 --model custom --hidden 1024 --heads 16 --json
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['model']['kv_heads']==16" \
+  && ok "--model custom --heads 16 derives kv_heads 16" || bad "kv_heads inherited instead of derived"
 expect_exit "explicit head dim" 0 --model custom --head-dim 128 --hidden 1024 --heads 16 --kv-heads 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['model']['head_dim']==128" \
   && ok "--head-dim given is kept" || bad "--head-dim overridden"

@@ -7,7 +7,7 @@
 
 #include "core/config/config_json.h"
 #include "core/estimate/estimate.h"
-#include "core/io/hf_config.h"
+#include "core/import/hf_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmmem::core;

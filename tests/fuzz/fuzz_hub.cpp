@@ -10,7 +10,7 @@
 #include "core/hub/hub_api.h"
 #include "core/hub/hub_model.h"
 #include "core/hub/hub_ref.h"
-#include "core/io/percent_encoding.h"
+#include "core/parse/percent_encoding.h"
 
 namespace {
 

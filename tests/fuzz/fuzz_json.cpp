@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llmmem::core;

@@ -2,15 +2,15 @@
 // CMake (tests/fuzz is outside the tests/*.cpp glob); build by hand, e.g.
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
 //     tests/fuzz/fuzz_weight_headers.cpp src/core/weight_headers*.cpp src/core/model/ggml_types.cpp \
-//     src/core/io/safetensors_header.cpp src/core/io/gguf_header.cpp src/core/io/weight_index.cpp \
-//     src/core/io/json.cpp src/core/config/diagnostics.cpp -o fuzz_weight_headers && ./fuzz_weight_headers
+//     src/core/parse/safetensors_header.cpp src/core/parse/gguf_header.cpp src/core/parse/weight_index.cpp \
+//     src/core/parse/json.cpp src/core/base/diagnostics.cpp -o fuzz_weight_headers && ./fuzz_weight_headers
 //     -max_len=65536
 // Each input is one file; it is read whole, as a prefix of a larger file, and by every
 // parser directly, and the results must keep the protocol's promises.
 #include <cstdint>
 #include <cstdlib>
 
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 
 using namespace llmmem::core;
 

@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/report/result_json.h"
-#include "core/io/safe_text.h"
-#include "core/io/weight_headers.h"
+#include "core/base/safe_text.h"
+#include "core/parse/weight_headers.h"
 
 namespace fuzz_weights {
 

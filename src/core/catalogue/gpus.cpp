@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/json.h"
-#include "core/io/text.h"
+#include "core/parse/json.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core {
 

@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/hf_config.h"
-#include "core/io/json.h"
-#include "core/io/quantization_config.h"
-#include "core/io/text.h"
+#include "core/import/hf_config.h"
+#include "core/parse/json.h"
+#include "core/import/quantization_config.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core {
 

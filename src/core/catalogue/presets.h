@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/model/dtype.h"
 #include "core/model/model.h"
 

@@ -2,7 +2,8 @@
 // Config have their tables in config_enums.cpp.
 #include "core/config/config.h"
 
-#include "core/io/text.h"
+#include "core/catalogue/gpus.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core {
 namespace {
@@ -60,6 +61,11 @@ std::string LoraTargetsId(uint32_t targets) {
     }
   }
   return out;
+}
+
+void SelectGpu(Config& c, const Gpu& g) {
+  c.gpu = g.key;
+  c.gpu_memory_gb = g.UsableBytes() / 1e9;
 }
 
 }  // namespace llmmem::core

@@ -166,4 +166,9 @@ inline Dtype AdapterDtype(const Config& c) {
   return IsHuggingFace(c.framework) ? Dtype::kFp32 : c.dtype;
 }
 
+struct Gpu;
+// The one way a configuration takes a catalogue GPU (issue 29: six copies did it): its key,
+// and the memory software sees of it (gpus.h Gpu::UsableBytes), in GB.
+void SelectGpu(Config& c, const Gpu& g);
+
 }  // namespace llmmem::core

@@ -66,7 +66,7 @@ constexpr LossKernelInfo kLossKernels[] = {
     {LossKernel::kChunked, "chunked", "torchtune chunked_ce", "chunked (8, torchtune)",
      "torchtune's CEWithChunkedOutputLoss in eager mode: the head's 8 bf16 chunks, each upcast in turn; every "
      "chunk's log-probs are kept for the backward"},
-    {LossKernel::kChunkedCompiled, "chunked_compiled", "torchtune chunked_ce compile", "chunked, compiled",
+    {LossKernel::kChunkedCompiled, "chunked_compiled", "chunked_ce_compiled compile", "chunked, compiled",
      "torchtune's CEWithChunkedOutputLoss with compile=True: each chunk's upcast and cross-entropy are one compiled "
      "graph that keeps the 16-bit chunk and two fp32 numbers per row, and recomputes the softmax in the backward"},
 };

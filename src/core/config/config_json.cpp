@@ -8,11 +8,11 @@
 
 #include "core/config/fields.h"
 #include "core/catalogue/gpus.h"
-#include "core/model/model_changes.h"
-#include "core/io/percent_encoding.h"
+#include "core/config/model_changes.h"
+#include "core/parse/percent_encoding.h"
 #include "core/catalogue/presets.h"
-#include "core/io/safe_text.h"
-#include "core/report/units.h"
+#include "core/base/safe_text.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {
@@ -121,10 +121,7 @@ void ReconcileGpu(Config& c, bool gpu_given, bool memory_given, Diagnostics& out
 Config DefaultConfig() {
   Config c;
   if (const Preset* p = FindPreset(kDefaultPreset); p != nullptr && p->ok) c.model = p->model;
-  if (const Gpu* g = FindGpu(kDefaultGpu)) {
-    c.gpu = g->key;
-    c.gpu_memory_gb = g->UsableBytes() / 1e9;
-  }
+  if (const Gpu* g = FindGpu(kDefaultGpu)) SelectGpu(c, *g);
   return c;
 }
 
@@ -164,6 +161,8 @@ std::string FieldNames() {
   return out;
 }
 
+namespace {
+
 void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out) {
   const bool shape_changed = m.hidden != before.hidden || m.heads != before.heads;
   if (head_dim_given || !shape_changed || m.IsMla() || m.heads <= 0 || m.hidden <= 0) return;
@@ -174,6 +173,33 @@ void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, D
     return;
   }
   m.head_dim = m.hidden / m.heads;
+}
+
+// MLA models have no KV heads to derive (kv_heads == heads, their cache is the latent);
+// params-only models have no heads.
+void DeriveKvHeads(ModelSpec& m, const ModelSpec& before, bool kv_heads_given, Diagnostics& out) {
+  if (kv_heads_given || m.heads == before.heads || m.heads <= 0 || before.heads <= 0 || before.kv_heads <= 0) return;
+  if (m.IsMla()) {
+    m.kv_heads = m.heads;
+    return;
+  }
+  const int64_t group = before.heads % before.kv_heads == 0 ? before.heads / before.kv_heads : 1;
+  const bool keeps_group = group >= 1 && m.heads % group == 0;
+  const int64_t kv = keeps_group ? m.heads / group : m.heads;
+  if (kv == m.kv_heads) return;
+  m.kv_heads = kv;
+  out.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "model.kv_heads",
+                 "kv_heads follows heads: " + std::to_string(kv) +
+                     (keeps_group && group > 1 ? " (" + std::to_string(group) + " query heads per KV head, as before)"
+                                               : " (one KV head per query head)") +
+                     "; give kv_heads for another"});
+}
+
+}  // namespace
+
+void DeriveDependentDims(ModelSpec& m, const ModelSpec& before, const ModelDimsGiven& given, Diagnostics& out) {
+  DeriveHeadDim(m, before, given.head_dim, out);
+  DeriveKvHeads(m, before, given.kv_heads, out);
 }
 
 void StartAtModelContext(Config& c, Diagnostics& out) {
@@ -228,7 +254,9 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
   }
   // The model first: a preset replaces the model, then its fields override.
   ModelSpec model_before = r.config.model;
-  bool head_dim_given = j.Find("head_dim") != nullptr;  // also read there, with a warning
+  ModelDimsGiven given;  // top-level model keys are also read there, with a warning
+  given.head_dim = j.Find("head_dim") != nullptr;
+  given.kv_heads = j.Find("kv_heads") != nullptr;
   // "preset" at the top is the model's other name: applied first, like "model" (it was
   // applied after the model's fields, replacing them, and labelled with the old preset).
   if (const Json* preset = j.Find("preset")) {
@@ -255,7 +283,8 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
              std::string("model.preset must be a preset key (a string), not ") + JsonTypeName(*preset)});
       }
       model_before = r.config.model;
-      head_dim_given |= model->Find("head_dim") != nullptr;
+      given.head_dim |= model->Find("head_dim") != nullptr;
+      given.kv_heads |= model->Find("kv_heads") != nullptr;
       for (const auto& [key, value] : model->AsObject()) {
         if (key == "preset" || key == "customised") continue;  // customised: ConfigToJson's note
         const FieldDef* f = FindField(key);
@@ -280,7 +309,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     }
     SetFromJson(r.config, key, value, r.diagnostics);
   }
-  DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
+  DeriveDependentDims(r.config.model, model_before, given, r.diagnostics);
   ReconcileGpu(r.config, j.Find("gpu") != nullptr, j.Find("gpu_memory_gb") != nullptr, r.diagnostics);
   return r;
 }
@@ -378,20 +407,20 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     if (key == "model" || key == "preset") taken[i] = ApplyPreset(r.config, value, r.diagnostics);
   }
   const ModelSpec model_before = r.config.model;
-  bool head_dim_given = false;
+  ModelDimsGiven given;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [key, value] = pairs[i];
     if (key == "model" || key == "preset" || key == "v") continue;
     const FieldDef* f = FindField(key);
     taken[i] = SetField(r.config, key, value, r.diagnostics);
-    head_dim_given |= f && std::string(f->name) == "head_dim";
+    if (f) given.Note(f->name);
   }
   std::vector<std::string> kept;
   for (size_t i = 0; i < pairs.size(); ++i) {
     if (!taken[i]) kept.push_back(raw_items[i]);
   }
   r.kept_items.insert(r.kept_items.begin(), kept.begin(), kept.end());
-  DeriveHeadDim(r.config.model, model_before, head_dim_given, r.diagnostics);
+  DeriveDependentDims(r.config.model, model_before, given, r.diagnostics);
   bool gpu_given = false, memory_given = false;
   for (const auto& kv : pairs) {
     gpu_given |= kv.first == "gpu";

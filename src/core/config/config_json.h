@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
-#include "core/io/json.h"
+#include "core/base/diagnostics.h"
+#include "core/parse/json.h"
 
 namespace llmmem::core {
 
@@ -41,14 +41,29 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
 // The names SetField accepts, for --help and error messages.
 std::string FieldNames();
 
-// The one rule that ties model fields together when a config is assembled from them (JSON,
-// URL, CLI, JS API, UI): head_dim follows hidden / heads unless the input gave head_dim.
-// `before` is the model the edits started from (a preset, an imported or the default
-// model): when hidden or heads changed and head_dim was not given, head_dim becomes
-// hidden / heads; a preset's own head_dim stays when neither changed. MLA models keep
-// theirs (their heads are qk_nope_dim + qk_rope_dim wide). When hidden is not a multiple
-// of heads, head_dim cannot be derived: an error naming head_dim, and head_dim is kept.
-void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out);
+// Which dependent model fields the input itself gave (JSON, URL, CLI, JS API, UI): those
+// the input left unset are derived from the ones it set, never inherited from the model
+// the edits started from (issue 29).
+struct ModelDimsGiven {
+  bool head_dim = false;
+  bool kv_heads = false;
+  // Records a field name as given (the names of fields.h; others are ignored).
+  void Note(const std::string& field) {
+    head_dim |= field == "head_dim";
+    kv_heads |= field == "kv_heads";
+  }
+};
+
+// The one pass that ties model fields together when a config is assembled from them.
+// `before` is the model the edits started from (a preset, an imported or the default model).
+// - head_dim follows hidden / heads when either changed and head_dim was not given; a
+//   preset's own head_dim stays when neither changed. MLA models keep theirs (their heads
+//   are qk_nope_dim + qk_rope_dim wide). When hidden is not a multiple of heads, head_dim
+//   cannot be derived: an error naming head_dim, and head_dim is kept.
+// - kv_heads follows heads when heads changed and kv_heads was not given: the starting
+//   model's query-group size (heads / kv_heads) when it divides the new heads, else one KV
+//   head per query head (multi-head attention), with a note saying which.
+void DeriveDependentDims(ModelSpec& m, const ModelSpec& before, const ModelDimsGiven& given, Diagnostics& out);
 
 // A model chosen without a sequence of the user's (the CLI's --model or --hf-config without
 // --seq, a config.json imported in the UI or the JS API) starts at its own context when that

@@ -4,7 +4,7 @@
 // it, so editors and other tools validate a config.json the way the estimator reads it.
 #pragma once
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 
 namespace llmmem::core {
 

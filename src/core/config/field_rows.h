@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 #include "core/config/fields.h"
+#include "core/parse/number_text.h"
 
 namespace llmmem::core::field_rows {
 
-std::string ParseNumber(const std::string& text, double& out);
-std::string ParseInt(const std::string& text, int64_t& out);
+using core::ParseInt;     // core/parse/number_text.h: one number reader for every door
+using core::ParseNumber;
 std::string ParseBool(const std::string& text, bool& out);
 std::string NumText(double v);
 std::string IntText(int64_t v);

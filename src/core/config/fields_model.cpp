@@ -6,7 +6,7 @@
 #include "core/config/field_rows.h"
 #include "core/model/model_enums.h"
 #include "core/config/limits.h"
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 
 namespace llmmem::core::field_rows {
 

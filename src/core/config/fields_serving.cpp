@@ -32,8 +32,7 @@ std::string SetGpuSet(Config& c, const std::string& t) {
   if (n > 64) return std::string("at most 64 GPUs in a set");
   c.gpu_set = keys;
   c.pp = n;
-  c.gpu = first->key;
-  c.gpu_memory_gb = first->UsableBytes() / 1e9;
+  SelectGpu(c, *first);
   return std::string();
 }
 
@@ -45,8 +44,7 @@ std::string SetGpu(Config& c, const std::string& t) {
   const Gpu* g = FindGpu(t);
   if (g == nullptr)
     return "\"" + t + "\" is not in the GPU catalogue (llmmem --list-gpus); set gpu_memory_gb for another card";
-  c.gpu = g->key;
-  c.gpu_memory_gb = g->UsableBytes() / 1e9;
+  SelectGpu(c, *g);
   return std::string();
 }
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 
 namespace llmmem::core {
 

@@ -7,10 +7,10 @@
 #include "core/config/fields.h"
 #include "core/config/framework.h"
 #include "core/config/limits.h"
-#include "core/model/model_facts.h"
-#include "core/estimate/serving.h"
-#include "core/estimate/verdict.h"
-#include "core/report/units.h"
+#include "core/config/model_facts.h"
+#include "core/config/not_counted.h"
+#include "core/config/runtime_rules.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 
@@ -135,7 +135,7 @@ void CheckLayout(const Config& c, Checker& k) {
   // Megatron-LM splits the query groups over the TP ranks, never replicating them:
   // core/transformer/transformer_config.py requires num_query_groups % tensor_model_parallel_size == 0.
   // (vLLM and SGLang replicate KV heads instead: derived.h KvShare.)
-  if (k.ok && c.framework == Framework::kMegatron && c.mode != Mode::kInference && c.tp > 1 && m.kv_heads > 0 &&
+  if (k.ok && Info(c.framework).splits_query_groups && c.mode != Mode::kInference && c.tp > 1 && m.kv_heads > 0 &&
       m.kv_lora_rank == 0 && m.kv_heads % c.tp != 0) {
     k.Error(DiagId::kUnrunnableLayout, "tp",
             "Megatron-LM splits the KV heads (query groups) over the TP ranks: kv_heads (" +

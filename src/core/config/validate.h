@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 
 namespace llmmem::core {
 

@@ -10,8 +10,8 @@
 #include "core/estimate/activations_paper.h"
 #include "core/estimate/derived.h"
 #include "core/estimate/sinks.h"
-#include "core/estimate/sources.h"
-#include "core/report/units.h"
+#include "core/base/sources.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 
@@ -148,7 +148,7 @@ void AccountOpSelective(const Derived& d, Sink& s, double L) {
   for (int i = 0; i < 7; i += 2) {  // the 1st, 3rd, 5th and 7th matmul
     if (mms[i].width > 0) saved_mm += e * w.sb * mms[i].width * (mms[i].width == d.h ? sp : tp);
   }
-  const bool fused = IsHuggingFace(c.framework) ? (c.framework != Framework::kHfEager && c.flash_attn) : c.flash_attn;
+  const bool fused = !Info(c.framework).eager_attention && c.flash_attn;
   const double attention = fused ? (e * w.sb * w.out + 4 * d.a * w.sb) * tp : 0;
   const double input = e * w.sb * d.h * sp;
   const double per_layer = input + saved_mm + attention;

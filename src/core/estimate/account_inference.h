@@ -8,8 +8,8 @@
 
 #include "core/estimate/derived.h"
 #include "core/estimate/sinks.h"
-#include "core/estimate/sources.h"
-#include "core/report/units.h"
+#include "core/base/sources.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 
@@ -57,6 +57,18 @@ inline double KvCacheWidth(const Derived& d) {
                    : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
 }
 
+// Bytes per cached element: K's and V's mean width (llama.cpp -ctk/-ctv may differ), or
+// the latent's (MLA, in k's format).
+inline double KvElementBytes(const Derived& d, Dtype k, Dtype v) {
+  return d.c.model.IsMla() ? Info(k).bits / 8.0 : (Info(k).bits + Info(v).bits) / 16.0;
+}
+// K and V of one token in one layer on this GPU: the one per-token formula behind the
+// inference cache below and the serving runtimes' pools (account_serving.h; issue 29 found
+// copies of it).
+inline double KvTokenLayerBytes(const Derived& d, Dtype k, Dtype v) {
+  return KvCacheWidth(d) * KvElementBytes(d, k, v);  // elements: 2 x heads x head_dim, or the latent
+}
+
 inline double KvCacheBytes(const Derived& d) {
   const ModelSpec& m = d.c.model;
   if (m.arch != Arch::kDecoder || !d.has_arch) return 0;
@@ -68,12 +80,10 @@ inline double KvCacheBytes(const Derived& d) {
   const double tokens = KvCacheTokens(d);
   const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
   const double token_layers = std::fmax(0.0, attention - sliding) * tokens + sliding * windowed;
-  // K and V may be stored in different formats (llama.cpp -ctk/-ctv): their mean width.
-  const double bytes =
-      m.IsMla() ? Info(d.c.kv_dtype).bits / 8.0 : (Info(d.c.kv_dtype).bits + Info(KvDtypeV(d.c)).bits) / 16.0;
   // The recurrent state in the compute precision (vLLM's mamba_ssm_cache_dtype "auto", HF's cache).
   const double state_bytes = d.c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
   const double state = share * static_cast<double>(m.linear_layers) * LinearStateElements(m) * state_bytes;
+  const double bytes = KvElementBytes(d, d.c.kv_dtype, KvDtypeV(d.c));  // as KvTokenLayerBytes
   return (per_token_layer * token_layers * bytes + state) * d.b;
 }
 
@@ -131,7 +141,7 @@ inline PrefillParts PrefillWorkspace(const Derived& d, double sb) {
   // fused kernel. HF's eager_attention_forward holds the masked scores, softmax's fp32
   // output and its 16-bit cast at once (softmax(..., dtype=torch.float32).to(query.dtype)
   // before the assignment frees the input); otherwise scores and probabilities.
-  const bool eager_hf = c.framework == Framework::kHfEager;
+  const bool eager_hf = Info(c.framework).eager_attention;
   const bool fused = IsHuggingFace(c.framework) ? !eager_hf && c.flash_attn : c.flash_attn;
   const double per_score = eager_hf ? e + 4.0 + (e == 4.0 ? 0.0 : e) : 2.0 * e;
   const double scores = fused ? 0 : per_score * d.a * sb * d.s / d.t;

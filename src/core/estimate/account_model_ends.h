@@ -78,7 +78,7 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
     // (1 x s x d_head: one row for the whole batch); every layer's apply_rotary_pos_emb
     // multiplies by them, so one pair is kept for all layers.
     const double rope = m.IsMla() ? static_cast<double>(m.qk_rope_dim) : d.hd;
-    const char* node = c.framework == Framework::kLiger ? "LigerRopeFunction (cos, sin)"
+    const char* node = Info(c.framework).liger_kernels ? "LigerRopeFunction (cos, sin)"
                                                         : "MulBackward0 (other) in apply_rotary_pos_emb";
     // cos and sin come back in the embedding output's format (fp32 under AMP over fp32 weights).
     f(EndTensor{"rope_cos_sin", "Rotary cos and sin (shared by all layers)", EmbeddingOutputBytes(c), "2s*d_head",
@@ -89,7 +89,7 @@ void ForEachEveryStageTensor(const Derived& d, F&& f) {
   // Gradient checkpointing keeps each layer's call arguments: besides the hidden states,
   // the eager path's 4-D causal mask (SDPA and flash_attention_2 get none without
   // padding) and the position ids, shared by all layers.
-  if (c.framework == Framework::kHfEager) {
+  if (Info(c.framework).eager_attention) {
     f(EndTensor{"checkpoint_mask", "Causal mask kept by the checkpointed layers", EmbeddingOutputBytes(c), "bs^2",
                 EndSplit::kNone, d.b * d.s_local * d.s, "CheckpointFunction (layer arguments)",
                 "not in the paper: eager attention's 4-D float mask", src::kHfModeling});
@@ -130,7 +130,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
   const double sb = d.s_local * d.b;
   const double sp_share = c.sp ? 1.0 / d.t : 1.0;
   const bool hf = IsHuggingFace(c.framework);
-  const bool liger = c.framework == Framework::kLiger;
+  const bool liger = Info(c.framework).liger_kernels;
   const double vocab = d.V / d.t;  // vocab-parallel head and loss split V
   if (m.final_norm) {
     if (!hf) {
@@ -248,7 +248,7 @@ void ForEachLastStageTensor(const Derived& d, F&& f) {
 inline double LossCachedBytes(const Derived& d) {
   const Config& c = d.c;
   if (!d.training || !d.last_stage || c.model.arch != Arch::kDecoder || !IsHuggingFace(c.framework) ||
-      c.framework == Framework::kLiger)
+      Info(c.framework).liger_kernels)
     return 0;
   return detail::LossCachedPerLogit(c, ActivationBytes(c)) * d.s_local * d.b * d.V / d.t;
 }

@@ -128,7 +128,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
     // The head's gradient is made by its backward, after the loss's: it coexists with the
     // layers' backward, not with the loss's gradients (measured, tests/truth/GPU.md); Liger
     // computes it inside the forward.
-    const double head_at_loss = c.framework == Framework::kLiger ? head : 0;
+    const double head_at_loss = Info(c.framework).liger_kernels ? head : 0;
     // Pipelined FSDP syncs gradients only after the last micro-batch's backward: until then
     // they are unsharded buffers (account_parallel_buffers.h), the sharded ones exist for the step.
     const bool pipelined_fsdp = c.sharding == Sharding::kFsdp && d.pp > 1 && grad_device == Device::kGpu;

@@ -21,7 +21,7 @@
 #include "core/estimate/serving.h"
 #include "core/estimate/serving_pools.h"
 #include "core/estimate/sinks.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 
@@ -72,15 +72,6 @@ namespace detail {
 
 inline double CeilDiv(double a, double b) { return std::ceil(a / b); }
 
-// K and V of one token in one layer on this GPU (TP splits the KV heads, replicated when
-// fewer than t; MLA keeps one latent, replicated).
-inline double KvTokenLayerBytes(const Derived& d, Dtype k, Dtype v) {
-  const ModelSpec& m = d.c.model;
-  if (m.IsMla()) return KvCacheWidth(d) * Info(k).bits / 8.0;
-  const double heads = d.kv >= d.t ? d.kv / d.t : 1.0;
-  return heads * d.hd * (Info(k).bits + Info(v).bits) / 8.0;
-}
-
 // Layer split of llama.cpp's GPU layers over the pipeline's GPUs: even, the first ones
 // taking the remainder's extra layer (as Derived splits pipeline stages).
 inline double GpuLayersOnStage(double gpu_layers, const Derived& d) {
@@ -116,7 +107,7 @@ inline ServingPlan PlanServing(const Derived& d) {
 
   if (IsPagedServer(c.runtime)) {
     p.weights = detail::WeightsByGroup(d, c.dtype).total;
-    p.kv_token_layer = detail::KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
+    p.kv_token_layer = KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
     // Only softmax-attention layers hold KV pages (linear-attention layers keep a state instead).
     p.layers_here = d.L > 0 ? d.stage_layers * static_cast<double>(m.AttentionLayers()) / d.L : 0;
     p.kinds = LayerKindsHere(d, p.kv_token_layer);

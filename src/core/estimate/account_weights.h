@@ -10,9 +10,9 @@
 
 #include "core/estimate/derived.h"
 #include "core/estimate/sinks.h"
-#include "core/estimate/sources.h"
+#include "core/base/sources.h"
 #include "core/model/gguf_mix.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 

@@ -11,8 +11,8 @@
 #include "core/estimate/derived.h"
 #include "core/catalogue/gpus.h"
 #include "core/estimate/sinks.h"
-#include "core/estimate/sources.h"
-#include "core/report/units.h"
+#include "core/base/sources.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 

@@ -136,7 +136,7 @@ template <class F>
 void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F&& f) {
   const Config& c = d.c;
   const double e = ActivationBytes(c);
-  const bool liger = c.framework == Framework::kLiger;
+  const bool liger = Info(c.framework).liger_kernels;
   // The input norm keeps nothing when no gradient flows into the layer's input.
   auto emit = [&](LayerTensor t) {
     t.first_layer_kept = !first;
@@ -242,7 +242,7 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
     f(LayerTensor{LayerGroup::kMlp, "router_probs", "Router probabilities (fp32)", 4, "sbE", w.router, Split::kSp,
                   "SoftmaxBackward0 (result)", ""});
   }
-  if (gated && c.framework == Framework::kLiger) {
+  if (gated && Info(c.framework).liger_kernels) {
     // LigerSiLUMulFunction keeps a and b and recomputes silu(a) in backward.
     f(LayerTensor{LayerGroup::kMlp, "gate_out", "Gate projection output", mid, "sbf", tf, Split::kTp,
                   "LigerSiLUMulFunction (a)", ""});
@@ -290,8 +290,8 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const bool gpt2 = IsGpt2Family(m);
   // Which attention kernel runs: eager (s x s in Python), SDPA's math path, or a fused
   // flash/memory-efficient kernel that keeps only q, k, v, output and logsumexp.
-  const bool eager = c.framework == Framework::kHfEager;
-  const bool fused = !eager && (c.flash_attn || c.framework == Framework::kHfFlash2);
+  const bool eager = Info(c.framework).eager_attention;
+  const bool fused = !eager && (c.flash_attn || Info(c.framework).always_flash);
   // K and V: eager and the math path see repeat_kv's copies, one per query head; SDPA's
   // fused kernels (enable_gqa, torch >= 2.5, no padding mask) and flash_attn take the KV heads.
   // One exception, measured (tests/truth/measure.py, llama_block_eager_*_a8_kv1): with one KV

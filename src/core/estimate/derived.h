@@ -6,7 +6,7 @@
 
 #include "core/config/config.h"
 #include "core/model/model.h"
-#include "core/model/model_facts.h"
+#include "core/config/model_facts.h"
 
 namespace llmmem::core {
 

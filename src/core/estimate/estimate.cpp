@@ -5,10 +5,10 @@
 
 #include "core/estimate/account.h"
 #include "core/estimate/estimate_stages.h"
-#include "core/report/result_notes.h"
+#include "core/estimate/result_notes.h"
 #include "core/estimate/serving.h"
-#include "core/estimate/sources.h"
-#include "core/report/units.h"
+#include "core/base/sources.h"
+#include "core/base/units.h"
 #include "core/config/validate.h"
 #include "core/estimate/verdict.h"
 

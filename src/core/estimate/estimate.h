@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "core/config/config.h"
-#include "core/config/diagnostics.h"
+#include "core/config/not_counted.h"
+#include "core/base/diagnostics.h"
 #include "core/model/model.h"
 
 namespace llmmem::core {
@@ -60,13 +61,6 @@ const char* CategoryName(Category c);
 //  kIncomplete: what is counted fits, but a part of the memory is unknown (NotCounted).
 enum class Verdict : uint8_t { kFits, kDoesNotFit, kIncomplete };
 const char* VerdictId(Verdict v);  // "fits", "does_not_fit", "incomplete" (JSON, CLI)
-
-// Bits of Totals::not_counted: the parts of the memory the estimate cannot count.
-enum NotCounted : uint8_t {
-  kNotCountedKvCache = 1,      // inference without an architecture: no layers, heads or head size
-  kNotCountedActivations = 2,  // no architecture: no hidden size or sequence shapes to count
-  kNotCountedRuntime = 4,      // a runtime path whose allocation is not modelled (vLLM/SGLang GGUF)
-};
 
 struct Totals {
   bool ok = false;  // false when the config has errors (see Validate)

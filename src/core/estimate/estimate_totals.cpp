@@ -8,7 +8,7 @@
 #include "core/estimate/serving.h"
 #include "core/config/validate.h"
 #include "core/estimate/verdict.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 

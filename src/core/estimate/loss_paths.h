@@ -10,7 +10,7 @@
 #include "core/config/config.h"
 #include "core/estimate/activations_paper.h"
 #include "core/estimate/caching_allocator.h"
-#include "core/estimate/sources.h"
+#include "core/base/sources.h"
 
 namespace llmmem::core::detail {
 

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "core/config/config.h"
-#include "core/report/report_line.h"
-#include "core/config/diagnostics.h"
+#include "core/config/runtime_rules.h"
+#include "core/base/report_line.h"
+#include "core/base/diagnostics.h"
 
 namespace llmmem::core {
 
@@ -44,24 +45,13 @@ ServingSettings ResolveServing(const Config& c);
 // One GPU's memory as the runtime sees it: gpu_memory_gb, or for a catalogue card at its
 // reported size under a serving runtime, the total CUDA reports (gpus.json cuda_bytes).
 double ServingTotalBytes(const Config& c, int pipeline_stage = 0);
-// The GPUs of gpu_set (catalogue rows), in order; empty when not set or not all known.
-std::vector<const Gpu*> GpuSet(const Config& c);
 
-// The runtime's own rules: errors stop the estimate (the runtime would refuse to start),
-// notes explain a setting. `out` may be nullptr (the fast path decides validity only).
-// Returns false on an error.
-bool CheckRuntime(const Config& c, Diagnostics* out);
 
-// vLLM or SGLang over a GGUF checkpoint: both load GGUF only experimentally, and their
-// allocation for it is not modelled (the verdict says so: NotCounted's runtime bit).
-bool RuntimePathUnchecked(const Config& c);
 
 // The host RAM llama.cpp / Ollama need with the first GPU: the layers left on the CPU
 // (mmapped), their KV cache and the host compute and output buffers. 0 for other runtimes.
 double HostRamBytes(const Config& c);
 
-// The KV cache formats a runtime stores (llama.cpp -ctk/-ctv; vLLM/SGLang --kv-cache-dtype).
-bool RuntimeKvFormat(Runtime r, Dtype d);
 
 // The memory the verdict compares against under the runtime: the GPU's memory, or for
 // vLLM/SGLang the share they may fill plus what lives outside it (CUDA context, graphs,

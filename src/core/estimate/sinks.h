@@ -11,20 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/units.h"  // WholeBytes
 #include "core/estimate/estimate.h"
 
 namespace llmmem::core {
-
-// A whole number of bytes: a fraction (4.5 bits per weight, an uneven shard) rounds up, the
-// arithmetic's rounding noise does not (3 x (1/3) stays 1). Each leaf is whole, so the
-// groups and totals, their sums, are whole and equal the sum of their leaves exactly.
-inline double WholeBytes(double b) {
-  // Most leaves are whole already (or 0): answered without round(), a libm call natively
-  // and in WASM, and with the same result (round(b) == b, so b is returned below too).
-  if (std::fabs(b) < 0x1p52 && static_cast<double>(static_cast<int64_t>(b)) == b) return b;
-  const double nearest = std::round(b);
-  return std::fabs(b - nearest) <= 1e-12 * std::fabs(b) ? nearest : std::ceil(b);
-}
 
 // Bytes live at each moment, and where they live.
 struct Live {

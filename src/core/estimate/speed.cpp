@@ -8,7 +8,7 @@
 #include "core/estimate/estimate.h"
 #include "core/config/gpu_count.h"
 #include "core/catalogue/gpus.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

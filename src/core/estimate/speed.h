@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/config/config.h"
-#include "core/report/report_line.h"
+#include "core/base/report_line.h"
 
 namespace llmmem::core {
 

@@ -12,15 +12,6 @@
 
 namespace llmmem::core {
 
-// NotCounted bits for a valid configuration: no architecture (a parameter count alone, as a
-// Hub repo whose config.json the importer could not read) leaves the KV cache and the
-// activations unknown; vLLM/SGLang over GGUF leave the runtime's allocation unknown.
-uint8_t NotCountedParts(const Config& c);
-
-// "weights only: the KV cache and activations are unknown because ..." for the
-// architecture's bits; empty when they are all counted.
-std::string NotCountedNote(const Config& c, uint8_t not_counted);
-
 // "the host RAM set (ram_gb 16 GB) cannot hold the 814 GB kept there (...)"; empty when
 // it can or is not checked.
 std::string HostShortNote(const Config& c, const Totals& t);

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/hub/hub_ref.h"
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 
 namespace llmmem::core {
 namespace {

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/model/dtype.h"
 #include "core/hub/hub_api.h"
-#include "core/io/json.h"
-#include "core/io/quantization_config.h"
+#include "core/parse/json.h"
+#include "core/import/quantization_config.h"
 #include "core/model/model.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::core {
 
@@ -59,11 +59,6 @@ class HubHeaderSum {
   size_t count_ = 0;
   std::string error_;
 };
-
-// The common config fields (hidden size, layers, heads, KV heads, head dim, intermediate
-// size, vocab; their GPT-2/T5/Falcon spellings too; a multimodal config's text_config),
-// llama-like otherwise. False when hidden size, layers or heads are missing.
-bool ReadGenericConfig(const Json& config, ModelSpec* m, std::string* missing);
 
 // The weights' format from a safetensors dtype ("BF16"), a quantization_config
 // (DtypeFromQuantConfig, quantization_config.h), or a GGUF file name ("...Q4_K_M.gguf"). False when none says.

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <vector>
 
-#include "core/io/json.h"
-#include "core/io/percent_encoding.h"
-#include "core/io/safe_text.h"
+#include "core/parse/json.h"
+#include "core/parse/percent_encoding.h"
+#include "core/base/safe_text.h"
 
 namespace llmmem::core {
 namespace {

@@ -3,7 +3,7 @@
 // the ops each is written with in transformers/activations.py).
 #pragma once
 
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 
 #include "core/model/model.h"
 

@@ -3,7 +3,7 @@
 // llama.cpp's quantize tool reports for Llama-3-8B (8.03e9 weights), turned into bits.
 #include "core/model/dtype.h"
 
-#include "core/io/text.h"
+#include "core/parse/text.h"
 #include <cstdio>
 
 namespace llmmem::core {

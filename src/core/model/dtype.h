@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 
 namespace llmmem::core {
 

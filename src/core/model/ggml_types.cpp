@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/io/weight_headers.h"
-#include "core/io/weight_headers_internal.h"
+#include "core/parse/weight_headers.h"
+#include "core/parse/weight_headers_internal.h"
 
 namespace llmmem::core {
 

@@ -3,7 +3,7 @@
 // label and a short help. Rows: model_enums.cpp.
 #pragma once
 
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 #include "core/model/model.h"
 
 namespace llmmem::core {

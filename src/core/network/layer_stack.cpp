@@ -31,14 +31,14 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/io/text.h"
+#include "core/parse/text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/network/layer_stack_analyzer.h"
-#include "core/io/text.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core {
 

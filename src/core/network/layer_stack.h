@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/model/dtype.h"
 
 namespace llmmem::core {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 
@@ -104,16 +104,19 @@ NetworkEstimate EstimateNetwork(const NetworkSpec& spec, const NetworkEstimateIn
          "batch " + std::to_string(in.batch) + " x " + FormatBytes(per_sample, UnitSystem::kDecimal) +
              " per sample: the most tensors alive at once in eval() under no_grad, the input included");
   }
+  // Whole bytes, as the LLM accounting keeps them (units.h WholeBytes): each term rounds
+  // up its fraction, and the totals are the sums of the terms (issue 29).
   const double frac = in.fragmentation_pct / 100.0;
   const double allocated = model + b * per_sample;
+  const double fragmentation = WholeBytes(allocated * frac);
   if (frac > 0)
-    term("fragmentation", "Allocator fragmentation", allocated * frac, false,
+    term("fragmentation", "Allocator fragmentation", fragmentation, false,
          FormatNumber(in.fragmentation_pct, 1) + "% of the allocated bytes");
-  const double context = in.cuda_context_gb * kGB;
+  const double context = WholeBytes(in.cuda_context_gb * kGB);
   if (context > 0) term("cuda_context", "CUDA context", context, false, "CUDA context and library workspaces");
-  e.model_bytes = model * (1 + frac) + context;
+  e.model_bytes = model + WholeBytes(model * frac) + context;
   e.per_sample_bytes = per_sample;
-  e.total_bytes = allocated * (1 + frac) + context;
+  e.total_bytes = allocated + fragmentation + context;
   e.gpu_bytes = in.gpu_memory_bytes;
   e.fits = e.total_bytes <= e.gpu_bytes;
   const double room = e.gpu_bytes - e.model_bytes;

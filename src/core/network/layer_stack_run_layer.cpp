@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "core/network/layer_stack_analyzer.h"
-#include "core/io/text.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core::stack_internal {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/catalogue/embedded.h"
-#include "core/io/text.h"
+#include "core/parse/text.h"
 
 namespace llmmem::core {
 

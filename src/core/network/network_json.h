@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/diagnostics.h"
-#include "core/io/json.h"
+#include "core/base/diagnostics.h"
+#include "core/parse/json.h"
 #include "core/network/layer_stack.h"
 
 namespace llmmem::core {

@@ -1,13 +1,15 @@
 // Requests and results for layer-stack estimates (CLI, JS API, URL).
 #include "core/network/network_request.h"
+#include "core/parse/number_text.h"
 
 #include <cctype>
 #include <cmath>
 
 #include "core/catalogue/gpus.h"
 #include "core/network/network_json.h"
-#include "core/io/percent_encoding.h"
-#include "core/io/text.h"
+#include "core/parse/number_text.h"
+#include "core/parse/percent_encoding.h"
+#include "core/parse/text.h"
 #include "core/network/torch_repr.h"
 
 namespace llmmem::core {
@@ -30,10 +32,9 @@ bool Number(NetworkRequest& r, const Json& j, const char* key, double lo, double
   if (v->IsNumber()) {
     x = v->AsNumber();
   } else if (v->IsString()) {
-    char* end = nullptr;
-    x = std::strtod(v->AsString().c_str(), &end);
-    if (end == v->AsString().c_str() || *end != '\0') {
-      Err(r, key, std::string(key) + " must be a number, not \"" + v->AsString() + "\"", DiagId::kNotANumber);
+    const std::string err = ParseNumber(v->AsString(), x);  // as every LLM field reads it
+    if (!err.empty()) {
+      Err(r, key, std::string(key) + ": " + err, DiagId::kNotANumber);
       return false;
     }
   } else {
@@ -133,11 +134,9 @@ NetworkRequest NetworkRequestFromJson(const Json& j) {
     int64_t h = 0, w = 0;
     const std::string s = Text(j, "image_size");
     const size_t x = s.find_first_of("xX");
-    char* end = nullptr;
-    h = std::strtoll(s.c_str(), &end, 10);
-    w = h;
-    if (x != std::string::npos) w = std::strtoll(s.c_str() + x + 1, &end, 10);
-    if (h < 1 || w < 1 || h > 1000000 || w > 1000000 || (end && *end != '\0')) {
+    const bool read = ParseInt(s.substr(0, x), h).empty() &&
+                      (x == std::string::npos ? (w = h, true) : ParseInt(s.substr(x + 1), w).empty());
+    if (!read || h < 1 || w < 1 || h > 1000000 || w > 1000000) {
       Err(r, "image_size", "image_size must be N or HxW, each between 1 and 1000000, not \"" + s + "\"");
       return r;
     }
@@ -317,6 +316,35 @@ Json NetworkResultToJson(const NetworkRequest& r, const NetworkEstimate& e) {
     terms.push_back(x);
   }
   j["terms"] = Json(terms);
+  // The same form as an LLM's result (result_json.h: parameters.total, per_gpu, breakdown),
+  // so a reader of one reads the other (issue 29). The keys above stay for existing readers.
+  Json params;
+  params["total"] = a.params;
+  params["trainable"] = a.trainable_params;
+  j["parameters"] = params;
+  Json gpu;
+  gpu["total_bytes"] = e.total_bytes;
+  gpu["capacity_bytes"] = e.gpu_bytes;
+  gpu["headroom_bytes"] = e.gpu_bytes - e.total_bytes;
+  gpu["fits"] = e.fits;
+  gpu["verdict"] = e.fits ? "fits" : "does_not_fit";
+  gpu["host_bytes"] = e.host_bytes;
+  j["per_gpu"] = gpu;
+  Json tree;
+  tree["id"] = "total";
+  tree["name"] = "Total";
+  tree["bytes"] = e.total_bytes;
+  Json::Array kids;
+  for (const NetworkTerm& t : e.terms) {
+    Json x;
+    x["id"] = t.id;
+    x["name"] = t.label;
+    x["bytes"] = t.bytes;
+    x["formula"] = t.formula;
+    kids.push_back(x);
+  }
+  tree["children"] = Json(kids);
+  j["breakdown"] = tree;
   Json::Array rows;
   for (const LayerRow& row : a.rows) {
     Json x;

@@ -14,8 +14,8 @@
 
 #include <string>
 
-#include "core/config/diagnostics.h"
-#include "core/io/json.h"
+#include "core/base/diagnostics.h"
+#include "core/parse/json.h"
 #include "core/network/layer_stack_account.h"
 
 namespace llmmem::core {

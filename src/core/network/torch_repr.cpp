@@ -11,7 +11,7 @@
 #include <memory>
 #include <unordered_set>
 
-#include "core/io/text.h"
+#include "core/parse/text.h"
 #include "core/network/torch_repr_text.h"
 
 namespace llmmem::core {

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/config/diagnostics.h"
+#include "core/base/diagnostics.h"
 #include "core/network/layer_stack.h"
 
 namespace llmmem::core {

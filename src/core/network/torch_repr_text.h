@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/config/diagnostics.h"
-#include "core/io/safe_text.h"
-#include "core/io/text.h"
+#include "core/base/diagnostics.h"
+#include "core/base/safe_text.h"
+#include "core/parse/text.h"
 #include "core/network/torch_repr.h"
 
 namespace llmmem::core::repr_internal {

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "core/oom/oom_report.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "core/estimate/estimate.h"
 #include "core/oom/oom_report.h"
-#include "core/io/text.h"
-#include "core/report/units.h"
+#include "core/parse/text.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {
@@ -94,8 +94,7 @@ double HeldElsewhereBytes(const Observation& o, double context_bytes) {
 Config ConfigForCard(const Config& base, const Observation& o, const std::vector<GpuMatch>& matches) {
   Config c = base;
   if (!matches.empty()) {
-    c.gpu = matches.front().gpu->key;
-    c.gpu_memory_gb = matches.front().gpu->UsableBytes() / kGB;
+    SelectGpu(c, *matches.front().gpu);
   } else if (o.capacity.Known()) {
     c.gpu = "custom";
     c.gpu_memory_gb = std::round(o.capacity.bytes / kGB * 1000.0) / 1000.0;

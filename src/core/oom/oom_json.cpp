@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/config/config_json.h"
-#include "core/solve/doctor_json.h"
+#include "core/report/doctor_json.h"
 
 namespace llmmem::core {
 namespace {

@@ -10,7 +10,7 @@
 // Byte figures are whole bytes; a figure the text does not give is absent.
 #pragma once
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/oom/oom_report.h"
 
 namespace llmmem::core {

@@ -2,7 +2,7 @@
 // repeats of one message into one observation, and says so when nothing was recognised.
 #include <algorithm>
 
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 #include "core/oom/oom_evidence.h"
 #include "core/oom/oom_scan.h"
 

@@ -5,7 +5,7 @@
 
 #include "core/estimate/estimate.h"
 #include "core/oom/oom_report.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

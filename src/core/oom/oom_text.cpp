@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 #include "core/oom/oom_evidence.h"
 
 namespace llmmem::core {

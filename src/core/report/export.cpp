@@ -3,8 +3,8 @@
 #include "core/estimate/verdict.h"
 
 #include "core/config/config_json.h"
-#include "core/io/safe_text.h"
-#include "core/report/units.h"
+#include "core/base/safe_text.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

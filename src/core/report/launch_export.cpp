@@ -12,13 +12,13 @@
 #include <cctype>
 
 #include "core/config/gpu_count.h"
-#include "core/io/json.h"
-#include "core/io/safe_text.h"
-#include "core/model/model_changes.h"
+#include "core/parse/json.h"
+#include "core/base/safe_text.h"
+#include "core/config/model_changes.h"
 #include "core/catalogue/presets.h"
 #include "core/estimate/serving.h"
 #include "core/report/quoting.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 

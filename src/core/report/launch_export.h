@@ -15,7 +15,7 @@
 #include <string>
 
 #include "core/config/config.h"
-#include "core/config/enum_table.h"
+#include "core/base/enum_table.h"
 
 namespace llmmem::core {
 

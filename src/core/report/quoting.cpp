@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "core/io/safe_text.h"
+#include "core/base/safe_text.h"
 
 namespace llmmem::core {
 

@@ -9,7 +9,7 @@
 //    escapes, so a value with a line break or an unprintable character cannot be written.
 //  - Python string literals (the hf-trainer export): double quotes with \\, \", \n, \xNN and
 //    \uNNNN escapes (Python Language Reference 2.4.1, "String and Bytes literals").
-// JSON values go through core/io/json.h's Dump, which escapes as RFC 8259 section 7 says; YAML
+// JSON values go through core/parse/json.h's Dump, which escapes as RFC 8259 section 7 says; YAML
 // exports carry no user text.
 // Standard library only.
 #pragma once

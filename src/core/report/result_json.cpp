@@ -4,7 +4,7 @@
 #include "core/report/serving_json.h"
 #include "core/estimate/speed.h"
 #include "core/estimate/verdict.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/estimate/estimate.h"
-#include "core/io/json.h"
-#include "core/io/weight_headers.h"
+#include "core/parse/json.h"
+#include "core/parse/weight_headers.h"
 
 namespace llmmem::core {
 

@@ -2,7 +2,7 @@
 // the CLI, the estimate's JSON and the JS API.
 #pragma once
 
-#include "core/io/json.h"
+#include "core/parse/json.h"
 #include "core/estimate/serving.h"
 
 namespace llmmem::core {

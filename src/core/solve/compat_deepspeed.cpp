@@ -13,7 +13,7 @@
 #include "core/solve/compat.h"
 #include "core/config/gpu_count.h"
 #include "core/model/model.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

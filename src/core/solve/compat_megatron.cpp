@@ -20,7 +20,7 @@
 #include "core/estimate/estimate.h"
 #include "core/config/gpu_count.h"
 #include "core/model/model.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 
 namespace llmmem::core {
 namespace {

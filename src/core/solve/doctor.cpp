@@ -69,7 +69,7 @@ std::vector<Remedy> Diagnose(const Config& c) {
     b.Add("bf16", "Train in bf16 mixed precision", "dtype=bf16, grad_dtype=bf16",
           "V100 has no bf16: use fp16 with loss scaling", x, false);
   }
-  if (c.framework == Framework::kHfEager) {
+  if (Info(c.framework).eager_attention) {
     // Eager attention materialises the scores whatever flash_attn says.
     Config x = c;
     x.framework = Framework::kHfSdpa;
@@ -81,7 +81,7 @@ std::vector<Remedy> Diagnose(const Config& c) {
     x.flash_attn = true;
     b.Add("flash_attn", "Turn on FlashAttention", "flash_attn=1", "none: it is also faster", x, false);
   }
-  if (training && IsHuggingFace(c.framework) && c.framework != Framework::kLiger) {
+  if (training && IsHuggingFace(c.framework) && !Info(c.framework).liger_kernels) {
     Config x = c;
     x.framework = Framework::kLiger;
     x.flash_attn = true;

@@ -5,11 +5,20 @@
 #include "core/estimate/estimate.h"
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
-#include "core/report/units.h"
+#include "core/base/units.h"
 #include "core/config/validate.h"
 #include "core/solve/largest_fitting.h"
 
 namespace llmmem::core {
+
+double AnswerHeadroom(const Config& c) {
+  return UsesServingRuntime(c) && IsPagedServer(c.runtime) ? 0.0 : kFitHeadroom;
+}
+
+double AnswerBudget(const Config& c) { return CapacityBytes(c) * (1.0 - AnswerHeadroom(c)); }
+
+bool FitsBudget(const Totals& t, double budget) { return t.ok && !t.host_short && t.peak_bytes <= budget; }
+
 namespace {
 
 double PeakWithDp(Config c, int64_t dp) {
@@ -98,8 +107,7 @@ int64_t LargestFittingValue(const Config& c, double capacity, int64_t Config::*f
   Config x = c;
   return LargestFitting(static_cast<int64_t>(FindField(limit_name)->max), [&](int64_t v) {
     x.*field = v;
-    const Totals t = EstimateTotals(x);
-    return t.ok && t.peak_bytes <= capacity;
+    return FitsBudget(EstimateTotals(x), capacity);
   });
 }
 
@@ -118,8 +126,7 @@ int64_t LargestFittingSequence(const Config& c, double capacity, int64_t hi) {
   Config x = c;
   return step * LargestFitting(hi / step, [&](int64_t v) {
            x.seq = v * step;
-           const Totals t = EstimateTotals(x);
-           return t.ok && t.peak_bytes <= capacity;
+           return FitsBudget(EstimateTotals(x), capacity);
          });
 }
 
@@ -136,21 +143,39 @@ int64_t MaxSequenceInContext(const Config& c, double capacity) {
   return LargestFittingSequence(c, capacity, hi);
 }
 
+FormatLadder InferenceFormatLadder(const Config& c) {
+  if (UsesServingRuntime(c) && IsGgml(c.runtime)) {
+    // GGUF types llama.cpp loads (ggml.h), and its -ctk cache types (common/arg.cpp).
+    return {{Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ6_K_File, Dtype::kQ5_K_M, Dtype::kQ4_K_M, Dtype::kQ3_K_M,
+             Dtype::kQ2_K_File, Dtype::kIQ2_XXS},
+            {Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ4_0}};
+  }
+  if (UsesServingRuntime(c) && IsPagedServer(c.runtime)) {
+    // The checkpoint formats vLLM and SGLang serve, and --kv-cache-dtype auto | fp8.
+    return {{Dtype::kBf16, Dtype::kFp8, Dtype::kInt8, Dtype::kAwq, Dtype::kGptq}, {Dtype::kBf16, Dtype::kFp8}};
+  }
+  // transformers: torch_dtype, fbgemm/torchao fp8, bitsandbytes int8 and NF4, AutoAWQ; its
+  // quantised caches (QuantizedCache: quanto int4).
+  return {{Dtype::kBf16, Dtype::kFp8, Dtype::kInt8, Dtype::kAwq, Dtype::kNf4},
+          {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4}};
+}
+
 FitFormats CheapestInferenceFormats(const Config& c, double capacity) {
-  static const Dtype kWeights[] = {Dtype::kBf16,   Dtype::kFp8,       Dtype::kQ8_0,   Dtype::kQ6_K_File,
-                                   Dtype::kQ5_K_M, Dtype::kQ4_K_M,    Dtype::kAwq,    Dtype::kNf4,
-                                   Dtype::kQ3_K_M, Dtype::kQ2_K_File, Dtype::kIQ2_XXS};
-  static const Dtype kKv[] = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
   Config x = c;
   x.mode = Mode::kInference;
   x.offload_params = Offload::kNone;  // a training setting; refused in inference
+  const bool ggml = UsesServingRuntime(x) && IsGgml(x.runtime);
+  const FormatLadder ladder = InferenceFormatLadder(x);
   FitFormats r;
-  for (Dtype w : kWeights) {
-    for (Dtype kv : kKv) {
+  for (Dtype w : ladder.weights) {
+    for (Dtype kv : ladder.kv) {
       x.dtype = w;
       x.kv_dtype = kv;
+      x.kv_dtype_v = Dtype::kCount;
+      // llama.cpp quantises V only with flash attention: keep V in f16 otherwise.
+      if (ggml && !x.flash_attn && kv != Dtype::kFp16) x.kv_dtype_v = Dtype::kFp16;
       const Totals t = EstimateTotals(x);
-      if (t.ok && t.peak_bytes <= capacity) {
+      if (FitsBudget(t, capacity)) {
         r.found = true;
         r.dtype = w;
         r.kv_dtype = kv;
@@ -172,6 +197,20 @@ double MaxParamsForMemory(const Config& c, double capacity) {
   const double slope = (b.peak_bytes - a.peak_bytes) / 1e9;
   const double fixed = a.peak_bytes - slope * 1e9;
   return slope > 0 && capacity > fixed ? (capacity - fixed) / slope : 0;
+}
+
+FitAnswers AnswerFit(const Config& c) {
+  FitAnswers a;
+  a.capacity_bytes = CapacityBytes(c);
+  a.budget_bytes = AnswerBudget(c);
+  a.headroom = AnswerHeadroom(c);
+  a.model_context = ModelContext(c.model);
+  if (c.mode != Mode::kInference) a.zero = FewestGpusPerZeroStage(c, a.budget_bytes);
+  a.max_micro_batch = MaxMicroBatch(c, a.budget_bytes);
+  a.max_sequence = MaxSequenceInContext(c, a.budget_bytes);
+  a.formats = CheapestInferenceFormats(c, a.budget_bytes);
+  a.max_params = MaxParamsForMemory(c, a.budget_bytes);
+  return a;
 }
 
 }  // namespace llmmem::core

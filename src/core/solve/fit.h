@@ -15,11 +15,24 @@
 
 namespace llmmem::core {
 
-// The margin the UI's fit answers keep below the card: 2% of its memory, for what an
-// estimate cannot see (allocator jitter between runs, a monitoring process, a newer
-// driver's context). Answers are solved against FitBudget(capacity) and say so.
+struct Totals;
+
+// The one headroom policy (issue 29): every "the largest / the most that fits" answer, in
+// every door (CLI fit, JS API, the UI's Fit and Serving tabs, the serving solver), is solved
+// against AnswerBudget(c) with FitsBudget, and says so where it is shown.
+//  - Under vLLM or SGLang in inference the runtime budgets memory itself
+//    (gpu_memory_utilization, mem_fraction_static: CapacityBytes is already that share), so
+//    the budget is the capacity: the answers then equal the runtime's own figures.
+//  - Everywhere else 2% of the card stays free, for what an estimate cannot see (allocator
+//    jitter between runs, a monitoring process, a newer driver's context).
+// The verdict itself compares the peak with the whole capacity (estimate.h Totals::Judge).
 constexpr double kFitHeadroom = 0.02;
 inline double FitBudget(double capacity_bytes) { return capacity_bytes * (1.0 - kFitHeadroom); }
+double AnswerBudget(const Config& c);
+// The headroom AnswerBudget keeps for this configuration (0 or kFitHeadroom).
+double AnswerHeadroom(const Config& c);
+// Counted, within `budget_bytes`, and the host RAM the placement needs is there.
+bool FitsBudget(const Totals& t, double budget_bytes);
 
 struct FitGpus {
   bool possible = false;       // false: the unsharded part alone exceeds the card (more GPUs never help)
@@ -63,11 +76,35 @@ struct FitFormats {
   Dtype kv_dtype = Dtype::kBf16;
   double peak_bytes = 0;
 };
-// Inference: the first (weights, KV) pair, from most to least precise, that fits.
+// The formats the configured runtime loads, from most to least precise: GGUF types under
+// llama.cpp and Ollama (and their -ctk cache types), vLLM's and SGLang's checkpoint formats
+// (and --kv-cache-dtype), transformers' quantisers under HF generate. The one ladder behind
+// every "most precise format" answer (issue 29: the CLI's fit once held two).
+struct FormatLadder {
+  std::vector<Dtype> weights;
+  std::vector<Dtype> kv;
+};
+FormatLadder InferenceFormatLadder(const Config& c);
+// Inference: the first (weights, KV) pair of the runtime's ladder that fits.
 FitFormats CheapestInferenceFormats(const Config& c, double capacity_bytes);
 
 // The parameter count whose model states (per the config's scheme, params-only) fill
 // `capacity_bytes`: seed 002's "a 24 GB card trains 1.5B".
 double MaxParamsForMemory(const Config& c, double capacity_bytes);
+
+// Every fit answer for one configuration, as the CLI's fit, the JS API and the UI's Fit tab
+// show them: one computation, so the doors cannot disagree.
+struct FitAnswers {
+  double capacity_bytes = 0;  // what the verdict compares against (CapacityBytes)
+  double budget_bytes = 0;    // what the answers may use (AnswerBudget)
+  double headroom = 0;        // AnswerHeadroom: the share of the capacity kept free
+  int64_t model_context = 0;  // the model's context (0: unknown); the longest sequence stops there
+  std::vector<ZeroStageFit> zero;  // training only (empty in inference)
+  int64_t max_micro_batch = 0;
+  int64_t max_sequence = 0;  // MaxSequenceInContext
+  FitFormats formats;
+  double max_params = 0;
+};
+FitAnswers AnswerFit(const Config& c);
 
 }  // namespace llmmem::core

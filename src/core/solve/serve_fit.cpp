@@ -8,12 +8,14 @@
 #include "core/config/fields.h"
 #include "core/estimate/serving.h"
 #include "core/config/validate.h"
+#include "core/solve/fit.h"
 #include "core/solve/largest_fitting.h"
 
 namespace llmmem::core {
 namespace {
 
-bool Fits(const Config& c) { return EstimateTotals(c).Fits(); }
+// The one headroom policy of every fit answer (fit.h AnswerBudget).
+bool Fits(const Config& c) { return FitsBudget(EstimateTotals(c), AnswerBudget(c)); }
 
 }  // namespace
 
@@ -38,17 +40,12 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
   r.ggml = IsGgml(c.runtime);
   r.model_context = ModelContext(c.model);
 
+  // The same solvers as the Fit tab's and the CLI's fit (fit.h), under the same budget: one
+  // answer to "the longest sequence" and "the most sequences".
+  const double budget = AnswerBudget(base);
+  r.max_context = MaxSequenceInContext(base, budget);
+  r.max_concurrency = MaxMicroBatch(base, budget);
   Config x = base;
-  const int64_t step = SeqMultiple(base);  // sequences the layout splits evenly
-  r.max_context = step * LargestFitting(static_cast<int64_t>(FindField("seq")->max) / step, [&](int64_t v) {
-                    x.seq = v * step;
-                    return Fits(x);
-                  });
-  x = base;
-  r.max_concurrency = LargestFitting(static_cast<int64_t>(FindField("batch")->max), [&](int64_t v) {
-    x.batch = v;
-    return Fits(x);
-  });
 
   if (r.ggml) {
     // The output layer adds the logits' compute phase, so fitting is not monotone at the top:
@@ -64,45 +61,20 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
     }
   }
 
-  // The most precise formats the runtime runs, weights first, then the KV cache.
-  std::vector<Dtype> weights, kv;
-  if (r.ggml) {
-    weights = {Dtype::kFp16,   Dtype::kQ8_0,   Dtype::kQ6_K_File, Dtype::kQ5_K_M,
-               Dtype::kQ4_K_M, Dtype::kQ3_K_M, Dtype::kQ2_K_File, Dtype::kIQ2_XXS};
-    kv = {Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ4_0};
-  } else if (IsPagedServer(c.runtime)) {
-    weights = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt8, Dtype::kAwq, Dtype::kGptq};
-    kv = {Dtype::kBf16, Dtype::kFp8};
-  } else {
-    weights = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt8, Dtype::kAwq, Dtype::kNf4};
-    kv = {Dtype::kBf16, Dtype::kFp8, Dtype::kInt4};
-  }
-  x = base;
-  for (Dtype w : weights) {
-    for (Dtype k : kv) {
-      x.dtype = w;
-      x.kv_dtype = k;
-      x.kv_dtype_v = Dtype::kCount;
-      // llama.cpp quantises V only with flash attention: keep V in f16 otherwise.
-      if (r.ggml && !x.flash_attn && k != Dtype::kFp16) x.kv_dtype_v = Dtype::kFp16;
-      if (!r.formats_found && Fits(x)) {
-        r.formats_found = true;
-        r.dtype = w;
-        r.kv_dtype = k;
-      }
-    }
-    if (r.formats_found) break;
-  }
+  // The most precise formats the runtime runs (fit.h InferenceFormatLadder).
+  const FitFormats formats = CheapestInferenceFormats(base, budget);
+  r.formats_found = formats.found;
+  r.dtype = formats.dtype;
+  r.kv_dtype = formats.kv_dtype;
 
   // GPU sets: each card of the catalogue, 1, 2, 4 or 8 of them.
   for (const Gpu& g : Gpus()) {
     if (g.memory_bytes <= 0) continue;  // a package software never sees as one device
     for (int64_t n : {1, 2, 4, 8}) {
       Config y = WithGpuCount(base, n);
-      y.gpu = g.key;
-      y.gpu_memory_gb = g.UsableBytes() / 1e9;
+      SelectGpu(y, g);
       const Totals t = EstimateTotals(y);
-      if (!t.Fits()) continue;
+      if (!FitsBudget(t, AnswerBudget(y))) continue;
       GpuSetFit f;
       f.gpu = g.key;
       f.count = n;
