@@ -10,7 +10,8 @@ namespace llmmem::bench {
 
 struct PlanBench {
   std::string name;  // "llama-3.1-405b x 1024 H100"
-  double seconds = 0;  // one whole search, median of the runs
+  double seconds = 0;      // one whole search, wall clock, median of the runs
+  double cpu_seconds = 0;  // the same runs' process CPU time (std::clock): a shared machine's load inflates the wall clock
   double considered = 0, evaluated = 0, pruned = 0, invalid = 0, feasible = 0;
 };
 
