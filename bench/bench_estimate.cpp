@@ -6,7 +6,8 @@
 //    uses: Llama 3.1 8B training and inference alternating, micro-batch 1..8,
 //  - the explained path (Explain) against it,
 //  - the UI's fit map: its grid (sequence 128..2^17 and batch 1..256 at 4 samples an octave,
-//    panel_fitmap.cpp) for the same configurations.
+//    panel_fitmap.cpp) for the same configurations,
+//  - the training planner's whole search (bench_plan.h): candidates considered and estimated per second.
 // usage: llmmem_bench [--quick] [--json]
 #include <algorithm>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "app/chart_math.h"
+#include "bench_plan.h"
 #include "core/config/config_json.h"
 #include "core/estimate/estimate.h"
 
@@ -78,14 +80,25 @@ int main(int argc, char** argv) {
       }
   });
   const size_t cells = seqs.size() * batches.size();
+  const std::vector<llmmem::bench::PlanBench> plans = llmmem::bench::RunPlanBench(quick);
   if (json) {
-    std::printf(
-        "{\"estimate_us\": %.4f, \"explain_us\": %.2f, \"fitmap_ms\": %.3f, \"fitmap_cells\": %zu, \"n\": %d}\n",
-        fast * 1e6, explained * 1e6, map * 1e3, cells, n);
+    std::printf("{\"estimate_us\": %.4f, \"explain_us\": %.2f, \"fitmap_ms\": %.3f, \"fitmap_cells\": %zu, \"n\": %d, \"plans\": [",
+                fast * 1e6, explained * 1e6, map * 1e3, cells, n);
+    for (size_t i = 0; i < plans.size(); ++i) {
+      const llmmem::bench::PlanBench& p = plans[i];
+      std::printf("%s{\"name\": \"%s\", \"seconds\": %.6f, \"cpu_seconds\": %.6f, \"considered\": %.0f, \"evaluated\": %.0f, \"pruned\": %.0f, "
+                  "\"invalid\": %.0f, \"feasible\": %.0f}",
+                  i ? ", " : "", p.name.c_str(), p.seconds, p.cpu_seconds, p.considered, p.evaluated, p.pruned, p.invalid, p.feasible);
+    }
+    std::printf("]}\n");
     return 0;
   }
   std::printf("EstimateTotals: %.3f us per estimate (%.0f per second)\n", fast * 1e6, 1 / fast);
   std::printf("Explain:        %.2f us per estimate (%.1fx the fast path)\n", explained * 1e6, explained / fast);
   std::printf("Fit map (%zu cells): %.2f ms = %.1f%% of a 16.7 ms frame\n", cells, map * 1e3, map / (1.0 / 60) * 100);
+  for (const llmmem::bench::PlanBench& p : plans)
+    std::printf("Plan %s: %.3f s (CPU %.3f s); %.0f considered (%.0f/s), %.0f estimated (%.0f/s), %.0f pruned, %.0f refused, %.0f fit\n",
+                p.name.c_str(), p.seconds, p.cpu_seconds, p.considered, p.considered / p.seconds, p.evaluated,
+                p.evaluated / p.seconds, p.pruned, p.invalid, p.feasible);
   return 0;
 }

@@ -82,6 +82,17 @@ Explain (the tree with formulas): native ${native.explain_us.toFixed(1)} us, nod
 | WASM under node | ${node.fitmap_ms.toFixed(2)} |
 | the page in Chromium (its own timing, median of ${page.fitmap_runs.length} configurations) | ${page.fitmap_ms.toFixed(2)} |
 
+## Training planner (core/plan: Megatron-LM's Llama 3 requests, the whole search)
+
+Candidates considered (every point of the space, those a monotone bound ruled out included)
+and candidates estimated (EstimateTotals run), per second of CPU time and of wall clock,
+native beside WASM under node. Budget: 1,000,000 candidates a second native.
+
+| request | where | considered | estimated | pruned | refused | fit | s (CPU) | s (wall) | considered/s (CPU) | estimated/s (CPU) |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${[['native', native], ['WASM under node', node]].flatMap(([where, r]) => (r.plans || []).map(p =>
+  `| ${p.name} | ${where} | ${p.considered} | ${p.evaluated} | ${p.pruned} | ${p.invalid} | ${p.feasible} | ${p.cpu_seconds.toFixed(3)} | ${p.seconds.toFixed(3)} | ${(p.considered / p.cpu_seconds).toFixed(0)} | ${(p.evaluated / p.cpu_seconds).toFixed(0)} |`)).join('\n')}
+
 ## First frame (navigation start to the end of the first drawn frame, 1280x800, median)
 
 | page | ms | runs |

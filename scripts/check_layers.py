@@ -27,7 +27,7 @@ LAYERS = [
     ["core/estimate"],   # the accounting: every byte, per stage; serving runtimes
     ["core/solve"],      # inverse questions: fit, doctor, compat modes
     ["core/report"],     # JSON, text and launch exports of results
-    ["core/oom", "core/hub", "core/network"],  # tools on top of the core
+    ["core/oom", "core/hub", "core/network", "core/plan"],  # tools on top of the core
     # Around the core: platform code with I/O, then the programs.
     ["io"],
     ["net"],

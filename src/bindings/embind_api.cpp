@@ -23,6 +23,10 @@
 //     "hf-trainer") -> the launch command or config (as llmmem --export)
 //   fitServing(configJson) -> the serving fit answers (as llmmem fit's "serving")
 //   fit(configJson) -> every fit answer (as llmmem fit --json: core/fit_json.h)
+//   plan(requestJson) -> the training plan, schema llmmem.plan/1 (as llmmem plan --json:
+//     core/plan/plan_json.h; request {config, gpus | max_gpus, global_batch_tokens, seq, top, ...})
+//   planServing(requestJson) -> the serving plan, schema llmmem.serve_plan/1 (core/plan/serve_plan_json.h;
+//     request {config, gpus, goal: "concurrency" | "context", top}), each option with its launch command
 //   estimateNetwork(requestJson) -> any network, layer by layer (as llmmem --model resnet50
 //     --json; keys in core/network_request.h); networks() -> the vision presets;
 //   torchReprToNetwork(printModelText) -> {ok, network, graph_exact, diagnostics}
@@ -33,6 +37,8 @@
 
 #include <string>
 
+#include "core/plan/plan_json.h"
+#include "core/plan/serve_plan_json.h"
 #include "core/config/config_json.h"
 #include "core/config/config_schema.h"
 #include "core/solve/doctor.h"
@@ -236,6 +242,8 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);
+  emscripten::function("plan", &llmmem::core::PlanJson);  // a plan request's JSON in, llmmem.plan/1 out
+  emscripten::function("planServing", &llmmem::core::ServePlanJson);  // llmmem.serve_plan/1
   emscripten::function("compat", &Compat);
   emscripten::function("configSchema", &ConfigSchemaJson);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a

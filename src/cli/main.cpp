@@ -8,12 +8,14 @@
 #include "cli/cli_fit.h"
 #include "cli/cli_hub.h"
 #include "cli/cli_oom.h"
+#include "cli/cli_plan.h"
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
 #include "cli/terminal_streams.h"
 #include "core/config/config_schema.h"
 #include "core/report/fit_json.h"
+#include "core/plan/plan_json.h"
 #include "core/solve/compat.h"
 #include "core/solve/doctor.h"
 #include "core/report/doctor_json.h"
@@ -60,6 +62,36 @@ int main(int argc, char** argv) {
   if (cli::IsNetworkCommand(args))  // any network, layer by layer
     return cli::RunNetworkCommand(args, cli::ReaderFor("a network description", core::kJsonMaxBytes),
                                   cli::ReaderFor("a print(model) text", core::kTorchReprMaxBytes));
+  if (cli::IsPlanCommand(args)) {  // the training planner: its flags, then the estimate's
+    cli::PlanArgs plan_args = cli::SplitPlanArgs(args);
+    for (const std::string& a : plan_args.rest)
+      if (a == "--help" || a == "-h") {
+        Print(std::cout, cli::PlanHelp());
+        return 0;
+      }
+    const cli::CliParse base = cli::ParseCli(plan_args.rest, ReadFile, cli::LoadHubForCli);
+    bool bad = false;
+    for (const core::Diagnostic& d : plan_args.diagnostics) {
+      bad = true;
+      Print(std::cerr, "llmmem plan: error: " + d.message + "\n");
+    }
+    for (const core::Diagnostic& d : base.diagnostics) {
+      bad |= d.severity == core::Severity::kError;
+      Print(std::cerr, "llmmem plan: " + std::string(core::SeverityName(d.severity)) + ": " + d.message + "\n");
+    }
+    if (bad) {
+      Print(std::cerr, cli::PlanHelp());
+      return 2;
+    }
+    plan_args.request.base = base.options.config;
+    const core::TrainPlan plan = core::PlanTraining(plan_args.request);
+    if (base.options.json)
+      std::cout << core::PlanToJson(plan_args.request, plan).Dump(2) << "\n";
+    else
+      Print(std::cout, cli::RenderPlan(plan_args.request, plan));
+    if (!plan.ok) return 2;
+    return plan.best.empty() ? 1 : 0;
+  }
   int search_exit = 0;
   if (cli::RunHubSearch(args, std::cout, std::cerr, &search_exit)) return search_exit;
   const cli::CliParse parsed = cli::ParseCli(args, ReadFile, cli::LoadHubForCli);

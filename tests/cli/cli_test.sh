@@ -195,5 +195,14 @@ expect_exit "tp 8 --sp with seq 4097" 2 --mode train --tp 8 --sp --seq 4097
 grep -q "multiple of tp" $T/llmmem_cli_err && ok "sequence parallelism's rule named" || bad "sp rule message"
 expect_exit "a 100 TB GPU" 2 --gpu-memory-gb 100000
 grep -q -- "gpu_memory_gb" $T/llmmem_cli_err && ok "capacity beyond any device refused" || bad "capacity message"
+# The training planner (issue 34): a real search, its JSON checked by tests/test_plan_json.cpp's schema.
+expect_exit "plan" 0 plan --model llama-3.1-8b --gpu H100-SXM-80GB --gpus 8 --global-batch-tokens 1048576 --seq 8192 --top 2
+grep -q "^Budget per GPU: 83.8 GB" $T/llmmem_cli_out && grep -q "^Memory versus time" $T/llmmem_cli_out \
+  && ok "plan prints the budget and the front" || bad "plan output"
+expect_exit "plan json" 0 plan --model llama-3.1-8b --gpu H100-SXM-80GB --gpus 8 --global-batch-tokens 1048576 --seq 8192 --json
+python3 -c "import json; j=json.load(open('$T/llmmem_cli_out')); assert j['schema']=='llmmem.plan/1' and j['ok'] and len(j['candidates'])==5 and j['search']['considered']>0, j.keys()" \
+  && ok "plan --json: llmmem.plan/1, five candidates" || bad "plan --json shape"
+expect_exit "plan without --seq" 2 plan --model llama-3.1-8b --gpus 8 --global-batch-tokens 1048576
+grep -q "plan needs --seq" $T/llmmem_cli_err && ok "plan names its missing flag" || bad "plan missing flag message"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
