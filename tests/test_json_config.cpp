@@ -5,6 +5,7 @@
 #include "core/config/config_json.h"
 #include "core/import/hf_config.h"
 #include "core/parse/json.h"
+#include "core/config/gpu_count.h"
 #include "core/config/validate.h"
 #include "core/catalogue/presets.h"
 #include "setups.h"
@@ -346,4 +347,24 @@ TEST_CASE("HF import: 2025-2026 model types are rows of the table (issue 31)") {
           "linear_value_head_dim":8,"layer_types":["mamba","full_attention"]})",
       "m");
   CHECK_FALSE(mamba.ok);
+}
+
+TEST_CASE("Config: gpus = N in links and JSON, as the CLI's --gpus (dp = N / (tp x pp x cp))") {
+  const ConfigParse link = ConfigFromQuery("gpus=16&tp=2&pp=2", DefaultConfig());
+  CHECK(!HasErrors(link.diagnostics));
+  CHECK(link.config.dp == 4);
+  CHECK(TotalGpus(link.config) == 16);
+  const ConfigParse json = ConfigFromJsonText(R"({"tp": 2, "gpus": 16, "pp": 2})", DefaultConfig());
+  CHECK(!HasErrors(json.diagnostics));
+  CHECK(json.config.dp == 4);
+  // Not a multiple of the replica, not a number, or given with dp: errors naming gpus.
+  for (const char* bad : {"gpus=10&tp=4", "gpus=many", "gpus=8&dp=2"}) {
+    CAPTURE(bad);
+    const ConfigParse r = ConfigFromQuery(bad, DefaultConfig());
+    REQUIRE(HasErrors(r.diagnostics));
+    bool named = false;
+    for (const Diagnostic& d : r.diagnostics) named |= d.field == "gpus" && d.severity == Severity::kError;
+    CHECK(named);
+  }
+  CHECK(HasErrors(ConfigFromJsonText(R"({"gpus": "8"})", DefaultConfig()).diagnostics));
 }

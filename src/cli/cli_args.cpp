@@ -359,17 +359,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   }
   if (hybrid_shard) c.zero_group = r.options.gpus_per_node;
   if (total_gpus > 0) {
-    // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
-    const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
-    const int64_t per_replica =
-        replica >= 1 && replica <= static_cast<double>(total_gpus) ? core::GpusPerReplica(c) : 0;
-    if (per_replica < 1 || total_gpus % per_replica != 0) {
-      Error(r, "--gpus",
-            "--gpus " + std::to_string(total_gpus) +
-                " is not a multiple of tp x pp x cp = " + core::FormatNumber(replica, 0));
-    } else {
-      c.dp = total_gpus / per_replica;
-    }
+    const std::string why = core::ResolveGpuTotal(c, total_gpus);  // as links and JSON resolve gpus
+    if (!why.empty()) Error(r, "--gpus", "--" + why);
   }
 
   // Range checks on the assembled config, reported with the flag's name.

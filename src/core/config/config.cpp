@@ -1,8 +1,11 @@
-// LoRA target lists ("q,v", "attention", "all") <-> the bit set; the other enums of
-// Config have their tables in config_enums.cpp.
+// LoRA target lists ("q,v", "attention", "all") <-> the bit set (the other enums of Config
+// have their tables in config_enums.cpp); taking a catalogue GPU; a total GPU count into dp.
 #include "core/config/config.h"
 
+#include <cstdio>
+
 #include "core/catalogue/gpus.h"
+#include "core/config/gpu_count.h"
 #include "core/parse/text.h"
 
 namespace llmmem::core {
@@ -66,6 +69,20 @@ std::string LoraTargetsId(uint32_t targets) {
 void SelectGpu(Config& c, const Gpu& g) {
   c.gpu = g.key;
   c.gpu_memory_gb = g.UsableBytes() / 1e9;
+}
+
+std::string ResolveGpuTotal(Config& c, int64_t total_gpus) {
+  // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
+  const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
+  const int64_t per_replica =
+      replica >= 1 && replica <= static_cast<double>(total_gpus) ? GpusPerReplica(c) : 0;
+  if (total_gpus < 1 || per_replica < 1 || total_gpus % per_replica != 0) {
+    char r[32];
+    std::snprintf(r, sizeof r, "%.0f", replica);
+    return "gpus " + std::to_string(total_gpus) + " is not a multiple of tp x pp x cp = " + r;
+  }
+  c.dp = total_gpus / per_replica;
+  return std::string();
 }
 
 }  // namespace llmmem::core

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "core/config/fields.h"
+#include "core/config/gpu_count.h"
+#include "core/parse/number_text.h"
 #include "core/catalogue/gpus.h"
 #include "core/config/model_changes.h"
 #include "core/parse/percent_encoding.h"
@@ -163,6 +165,18 @@ std::string FieldNames() {
 
 namespace {
 
+// gpus = N from a link or JSON: dp = N / (tp x pp x cp), as the CLI's --gpus.
+void ResolveGpus(Config& c, int64_t total_gpus, bool dp_given, Diagnostics& out) {
+  if (total_gpus <= 0) return;
+  if (dp_given) {
+    out.push_back({DiagId::kInconsistent, Severity::kError, "gpus",
+                   "gpus sets dp = GPUs / (tp x pp x cp), and dp sets it again: give one of the two"});
+    return;
+  }
+  const std::string why = ResolveGpuTotal(c, total_gpus);
+  if (!why.empty()) out.push_back({DiagId::kInconsistent, Severity::kError, "gpus", why});
+}
+
 void DeriveHeadDim(ModelSpec& m, const ModelSpec& before, bool head_dim_given, Diagnostics& out) {
   const bool shape_changed = m.hidden != before.hidden || m.heads != before.heads;
   if (head_dim_given || !shape_changed || m.IsMla() || m.heads <= 0 || m.hidden <= 0) return;
@@ -300,8 +314,15 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
                                "\"model\" must be a preset key or an object of model fields"});
     }
   }
+  int64_t total_gpus = 0;  // "gpus": N, resolved into dp below (as links and the CLI do)
   for (const auto& [key, value] : j.AsObject()) {
     if (key == "model" || key == "preset" || key == "version") continue;
+    if (key == "gpus") {
+      if (value.IsNumber() && ParseInt(FormatJsonNumber(value.AsNumber()), total_gpus).empty() && total_gpus >= 1) continue;
+      total_gpus = 0;
+      r.diagnostics.push_back({DiagId::kWrongType, Severity::kError, "gpus", "\"gpus\" must be a whole number of GPUs"});
+      continue;
+    }
     const FieldDef* f = FindField(key);
     if (f != nullptr && f->model_field) {
       r.diagnostics.push_back(
@@ -310,6 +331,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
     SetFromJson(r.config, key, value, r.diagnostics);
   }
   DeriveDependentDims(r.config.model, model_before, given, r.diagnostics);
+  ResolveGpus(r.config, total_gpus, j.Find("dp") != nullptr, r.diagnostics);
   ReconcileGpu(r.config, j.Find("gpu") != nullptr, j.Find("gpu_memory_gb") != nullptr, r.diagnostics);
   return r;
 }
@@ -408,9 +430,21 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   }
   const ModelSpec model_before = r.config.model;
   ModelDimsGiven given;
+  int64_t total_gpus = 0;  // gpus=N: dp once tp, pp and cp are read (gpu_count.h ResolveGpuTotal)
+  bool dp_given = false;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [key, value] = pairs[i];
     if (key == "model" || key == "preset" || key == "v") continue;
+    if (key == "gpus") {
+      taken[i] = ParseInt(value, total_gpus).empty() && total_gpus >= 1;
+      if (!taken[i]) {
+        total_gpus = 0;
+        r.diagnostics.push_back({DiagId::kNotANumber, Severity::kError, "gpus",
+                                 "gpus = \"" + EchoValue(value) + "\" is not a whole number of GPUs"});
+      }
+      continue;
+    }
+    dp_given |= key == "dp";
     const FieldDef* f = FindField(key);
     taken[i] = SetField(r.config, key, value, r.diagnostics);
     if (f) given.Note(f->name);
@@ -421,6 +455,7 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   }
   r.kept_items.insert(r.kept_items.begin(), kept.begin(), kept.end());
   DeriveDependentDims(r.config.model, model_before, given, r.diagnostics);
+  ResolveGpus(r.config, total_gpus, dp_given, r.diagnostics);
   bool gpu_given = false, memory_given = false;
   for (const auto& kv : pairs) {
     gpu_given |= kv.first == "gpu";

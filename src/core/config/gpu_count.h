@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/config/config.h"
 
@@ -12,5 +13,10 @@ namespace llmmem::core {
 
 inline int64_t GpusPerReplica(const Config& c) { return c.tp * c.pp * c.cp; }
 inline int64_t TotalGpus(const Config& c) { return c.dp * GpusPerReplica(c); }
+
+// "gpus = N" in every door (the CLI's --gpus, a link's gpus=, JSON's "gpus"; issue 32 asked
+// for it in links): dp = N / (tp x pp x cp), once those are known. Returns "" or why not
+// (N not a multiple of the replica). Leaves c as it was on an error.
+std::string ResolveGpuTotal(Config& c, int64_t total_gpus);
 
 }  // namespace llmmem::core

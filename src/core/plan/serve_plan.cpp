@@ -14,14 +14,6 @@
 namespace llmmem::core {
 namespace {
 
-// The KV formats each runtime offers: vLLM/SGLang --kv-cache-dtype auto or fp8; llama.cpp
-// -ctk/-ctv f16, q8_0, q4_0 (its common/arg.cpp cache types); HF generate's cache follows the model.
-std::vector<Dtype> KvFormats(Runtime rt) {
-  if (rt == Runtime::kVllm || rt == Runtime::kSglang) return {Dtype::kBf16, Dtype::kFp8};
-  if (IsGgml(rt)) return {Dtype::kFp16, Dtype::kQ8_0, Dtype::kQ4_0};
-  return {Dtype::kBf16};
-}
-
 bool LaunchFor(Runtime rt, LaunchTarget& t) {
   switch (rt) {
     case Runtime::kVllm:
@@ -55,13 +47,14 @@ ServePlan PlanServing(const ServePlanRequest& r) {
     return out;
   }
   const bool ggml = IsGgml(r.base.runtime);
-  const bool preallocates = r.base.runtime == Runtime::kVllm || r.base.runtime == Runtime::kSglang;
+  const bool preallocates = IsPagedServer(r.base.runtime);
   for (int64_t g = 1; g <= r.gpus; ++g) {
     // Tensor parallelism splits the heads: vLLM and SGLang refuse a tp that does not divide
     // the attention heads (and the KV heads) of the model.
     if (!ggml && (r.base.model.heads % g != 0 || r.base.model.kv_heads % g != 0)) continue;
     if (!ggml && (g & (g - 1)) != 0) continue;  // NCCL tensor-parallel groups of 1, 2, 4, 8, ...
-    for (const Dtype kv : KvFormats(r.base.runtime)) {
+    // The KV formats the runtime offers: the one ladder (fit.h InferenceFormatLadder).
+    for (const Dtype kv : InferenceFormatLadder(r.base).kv) {
       Config c = WithGpuCount(r.base, g);
       c.kv_dtype = kv;
       c.kv_dtype_v = Dtype::kCount;
