@@ -489,6 +489,25 @@ void OpenOomText(const std::string&, const std::string& text) {
 
 bool WantsLogText(const std::string& name) { return IsLogName(name); }
 
+void OpenLink(const std::string& query) {
+  if (g_state == nullptr) return;
+  State& s = *g_state;
+  if (query == s.query) return;
+  Refresh(s);
+  CommitEdit(s, false);  // what was typed before stays its own step
+  const std::string config_query = TakeViewKeys(s, query);
+  if (config_query.empty()) {
+    s.config = FirstScreenConfig();
+    s.link_kept.clear();
+    s.dirty = true;
+  } else {
+    OpenLinkQuery(s, config_query, core::DefaultConfig(), "Link");
+  }
+  s.pending_label = "link";
+  s.view_dirty = true;
+  Refresh(s);
+}
+
 void OpenText(const std::string& name, const std::string& text) {
   if (!g_state) return;
   State& s = *g_state;

@@ -101,6 +101,10 @@ void OpenConfigText(const std::string& name, const std::string& text);
 // ClassifyFile, with that tab open or not): the page then hands over its end (OpenOomText).
 bool WantsLogText(const std::string& name);
 void OpenText(const std::string& name, const std::string& text);
+// A link that arrives while the app runs (the page's hashchange and popstate: a link pasted
+// into the address bar, Back, Forward): read as the link at start is, as one undoable edit;
+// nothing happens when it is the state already shown. An empty link is the first screen.
+void OpenLink(const std::string& query);
 // The first `size` bytes of a weights file of `file_size` bytes (as much as the header
 // needs): shows the exact parameter count and bytes per dtype.
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size);

@@ -61,10 +61,39 @@ EM_JS(int, JsReadUrlState, (char* buf, int cap), {
   return lengthBytesUTF8(s);
 });
 
+// Each new state becomes the page's hash. A state a second or more after the last one is a
+// new history entry (Back returns to it), quicker ones replace it (a slider's drag is one
+// entry). llmmemLinkState remembers what the page wrote, so only a link from outside (pasted
+// into the address bar, Back, Forward) is opened again (JsListenForLinks, issue 32).
 EM_JS(void, JsWriteUrlState, (const char* query), {
   var q = UTF8ToString(query);
   var url = window.location.pathname + window.location.search + (q.length ? "#" + q : "");
-  try { window.history.replaceState(null, "", url); } catch (e) {}
+  var now = Date.now();
+  var push = window.llmmemLinkState !== undefined && now - (window.llmmemLinkTime || 0) >= 1000;
+  window.llmmemLinkState = q;
+  window.llmmemLinkTime = now;
+  try {
+    if (push) window.history.pushState(null, "", url); else window.history.replaceState(null, "", url);
+  } catch (e) {}
+});
+
+// A link that arrives while the page runs (hashchange: pasted into the address bar or
+// edited; popstate: Back and Forward) opens as the link at start does, as one undoable edit.
+EM_JS(void, JsListenForLinks, (), {
+  function open() {
+    var s = window.location.hash.length > 1 ? window.location.hash.substring(1) : window.location.search.substring(1);
+    if (s === window.llmmemLinkState) return;
+    window.llmmemLinkState = s;
+    window.llmmemLinkTime = Date.now();  // the state it normalises to replaces this entry
+    var bytes = new TextEncoder().encode(s);
+    var p = _llmmem_alloc(bytes.length + 1);
+    HEAPU8.set(bytes, p);
+    HEAPU8[p + bytes.length] = 0;
+    _llmmem_open_link(p);
+    _llmmem_free(p);
+  }
+  window.addEventListener("hashchange", open);
+  window.addEventListener("popstate", open);
 });
 
 // Copies the page's link with `query` as its hash; returns the link's length written to buf.
@@ -486,6 +515,11 @@ LocalStorage g_storage;
 extern "C" EMSCRIPTEN_KEEPALIVE void* llmmem_alloc(int size) { return std::malloc(size > 0 ? static_cast<size_t>(size) : 1); }
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_free(void* p) { std::free(p); }
 
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_link(const char* query) {
+  llmmem::app::OpenLink(query);
+  Wake();
+}
+
 extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_open_text(const char* name, const char* text, int size) {
   llmmem::app::OpenText(name, std::string(text, size > 0 ? static_cast<size_t>(size) : 0));
   Wake();
@@ -598,6 +632,7 @@ int main() {
   hooks.glsl_header = "#version 300 es\nprecision highp float;\n";
   hooks.gl_loader = GetProc;
   hooks.state_changed = [](const std::string& query) { JsWriteUrlState(query.c_str()); };
+  JsListenForLinks();
   hooks.storage = &g_storage;
   hooks.copy_text = [](const std::string& text) { return JsCopyText(text.c_str()) != 0; };
   hooks.save_text = [](const std::string& name, const std::string& mime, const std::string& text) {

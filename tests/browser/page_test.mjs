@@ -189,6 +189,7 @@ try {
   await inputTests(browser);
   await idleTests(browser);
   await layoutTests(browser);
+  await liveLinkTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
   const noGl = await chromium.launch({
@@ -611,6 +612,38 @@ async function languageTests(browser) {
 
 // ---- Layout --------------------------------------------------------------------------------
 function overlap(a, b) { return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]; }
+
+// Links are live (issue 32): a link pasted into an open tab, and Back / Forward, restore the
+// configuration they name (hashchange, popstate), and the page's own writes are not reread.
+async function liveLinkTests(browser) {
+  const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=inference&seq=4096');
+  const has = (st, item) => st.url_state.split('&').includes(item);
+  let st = await state(page);
+  check('live link: the first link opens', has(st, 'model=llama-3.1-8b'), st.url_state);
+  await page.waitForTimeout(1100);  // a later state is its own history entry
+  await page.evaluate(() => { location.hash = 'v=1&model=qwen2.5-7b&mode=inference&seq=2048'; });
+  await settle(page);
+  st = await state(page);
+  check('live link: a link pasted into the open tab opens (hashchange)',
+        has(st, 'model=qwen2.5-7b') && has(st, 'seq=2048'), st.url_state);
+  await page.waitForTimeout(1100);
+  await page.goBack();
+  await settle(page);
+  st = await state(page);
+  check('live link: Back restores the configuration before it (popstate)',
+        has(st, 'model=llama-3.1-8b') && has(st, 'seq=4096'), st.url_state);
+  await page.goForward();
+  await settle(page);
+  st = await state(page);
+  check('live link: Forward restores it again', has(st, 'model=qwen2.5-7b'), st.url_state);
+  // gpus= in a link (issue 32: it was refused): dp = gpus / (tp x pp x cp).
+  await page.evaluate(() => { location.hash = 'v=1&model=llama-3.1-8b&mode=train&gpus=16&tp=2'; });
+  await settle(page);
+  st = await state(page);
+  check('live link: gpus=16 with tp=2 opens as dp=8', has(st, 'dp=8') && has(st, 'tp=2'), st.url_state);
+  check('live link: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
+}
 
 async function layoutTests(browser) {
   const sizes = [[390, 844], [800, 900], [1280, 800], [1920, 1080]];
