@@ -2,6 +2,7 @@
 // with on the fast path, so its figures are computed, not argued.
 #include "core/report/result_notes.h"
 
+#include "core/config/stacks.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -52,6 +53,9 @@ void ZeroCostsMore(const Config& c, const Totals& t, Diagnostics& out) {
 
 }  // namespace
 
-void AddResultNotes(const Config& c, const Totals& t, Diagnostics& out) { ZeroCostsMore(c, t, out); }
+void AddResultNotes(const Config& c, const Totals& t, Diagnostics& out) {
+  ZeroCostsMore(c, t, out);
+  AddStackNotes(c, out);  // which values the training program gave (stacks.h)
+}
 
 }  // namespace llmmem::core
