@@ -8,6 +8,7 @@
 #include "app/state.h"
 #include "app/ui_defaults.h"
 #include "app/weights.h"
+#include "core/config/stacks.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -128,15 +129,25 @@ TEST_CASE("Compare: a pin matches components by id") {
 
 // ---- The UI's defaults (app/ui_defaults.h) and its undo history (app/state.h) ----------
 
-TEST_CASE("UI defaults: the first screen fits; LoRA and QLoRA bring gradient checkpointing") {
+TEST_CASE("UI defaults: the first screen fits; a mode brings what its training program runs it with") {
   Config c = FirstScreenConfig();
   CHECK(c.mode == Mode::kInference);
   CHECK(EstimateTotals(c).Fits());
+  // hf-trainer + peft (core/config/stacks.h): prepare_model_for_kbit_training checkpoints
+  // QLoRA; TrainingArguments.gradient_checkpointing=False leaves LoRA and full training alone.
   SwitchMode(c, Mode::kQlora);
-  CHECK(c.recompute == Recompute::kFull);  // PEFT/TRL run QLoRA with gradient checkpointing
-  SwitchMode(c, Mode::kLora);
   CHECK(c.recompute == Recompute::kFull);
+  SwitchMode(c, Mode::kLora);
+  CHECK(c.recompute == Recompute::kNone);
+  c.recompute = Recompute::kFull;  // the user's choice stays through mode changes
   SwitchMode(c, Mode::kTraining);
+  CHECK(c.recompute == Recompute::kFull);
+  c.recompute = Recompute::kNone;
+  // Under TRL >= 0.22 every training mode checkpoints (SFTConfig gradient_checkpointing=True).
+  c.stack = "trl";
+  FollowStack(c, "hf-trainer", c.mode);
+  CHECK(c.recompute == Recompute::kFull);
+  SwitchMode(c, Mode::kInference);
   CHECK(c.recompute == Recompute::kNone);
   // Qwen2.5-32B QLoRA at 8k: checkpointing is what keeps it on one 80 GB card.
   Config q = FirstScreenConfig();

@@ -530,6 +530,7 @@ const Translation kStrings[] = {
     {"Shared-expert gate", "共享专家门控"},
     {"Router bias", "路由偏置"},
     {"Mode", "模式"},
+    {"Training program", "训练程序"},
     {"Reduce bucket, elements", "归约桶，元素数"},
     {"All-gather bucket, elements", "All-gather 桶，元素数"},
     {"Prefetch bucket, elements", "预取桶，元素数"},

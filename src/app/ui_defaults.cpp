@@ -2,6 +2,7 @@
 #include "app/ui_defaults.h"
 
 #include "core/config/config_json.h"
+#include "core/config/stacks.h"
 #include "core/catalogue/gpus.h"
 
 namespace llmmem::app {
@@ -25,10 +26,9 @@ core::Dtype PresetDtype(const core::Preset& p, core::Mode mode) {
 void SwitchMode(core::Config& c, core::Mode mode) {
   const core::Mode before = c.mode;
   c.mode = mode;
-  const bool peft = mode == core::Mode::kLora || mode == core::Mode::kQlora;
-  const bool was_peft = before == core::Mode::kLora || before == core::Mode::kQlora;
-  if (peft && !was_peft) c.recompute = core::Recompute::kFull;
-  if (!peft && was_peft && mode != core::Mode::kInference) c.recompute = core::Recompute::kNone;
+  // What the mode starts with is the training program's (core/config/stacks.h), as in the CLI,
+  // JSON and links: settings the user changed stay.
+  core::FollowStack(c, c.stack, before);
   const core::Preset* p = c.model.preset.empty() ? nullptr : core::FindPreset(c.model.preset);
   if (p != nullptr && p->ok) {
     c.dtype = PresetDtype(*p, mode);

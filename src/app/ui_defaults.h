@@ -2,9 +2,10 @@
 // ImGui): tests/test_app_logic.cpp covers it.
 //  - The first screen: a question most newcomers ask, answered: Llama 3.1 8B for chat
 //    (inference, bf16, 4096 tokens) on one RTX 4090 (24 GB). It fits.
-//  - "What for?" LoRA and QLoRA bring full gradient checkpointing, as PEFT recipes run
-//    them (PEFT's prepare_model_for_kbit_training(use_gradient_checkpointing=True), TRL's
-//    SFTConfig(gradient_checkpointing=True)); training modes need trainable weights.
+//  - "What for?" A mode brings what the training program runs it with (core/config/stacks.h;
+//    the default, HF Trainer + peft: QLoRA with gradient checkpointing, as
+//    prepare_model_for_kbit_training does, LoRA and full training without); training modes
+//    need trainable weights.
 //  - A preset opens, for inference, in the format its checkpoint ships in
 //    (core::Preset::shipped_dtype: DeepSeek-R1 in FP8, Qwen in BF16, GPT-2 in FP32).
 // Links keep their meaning: these apply to the UI's own choices and to a link that names

@@ -5,6 +5,7 @@
 #include "core/config/config_json.h"
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
+#include "core/config/stacks.h"
 #include "core/catalogue/gpus.h"
 #include "core/import/hf_config.h"
 #include "core/report/launch_export.h"
@@ -87,6 +88,21 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--hf-file" && i + 1 < args.size()) hf_file = args[i + 1];
     if (args[i].compare(0, 10, "--hf-file=") == 0) hf_file = args[i].substr(10);
+  }
+  // --stack and --mode first, wherever they stand: their defaults (core/config/stacks.h) are
+  // where the other flags start, as in JSON and links. Errors are reported by the loop below.
+  {
+    std::string stack_text, mode_text;
+    for (size_t i = 0; i < args.size(); ++i) {
+      for (auto [flag, out] : {std::pair<const char*, std::string*>{"--stack", &stack_text}, {"--mode", &mode_text}}) {
+        const std::string f = flag;
+        if (args[i] == f && i + 1 < args.size()) *out = args[i + 1];
+        if (args[i].compare(0, f.size() + 1, f + "=") == 0) *out = args[i].substr(f.size() + 1);
+      }
+    }
+    core::Diagnostics reported_below;
+    if (!stack_text.empty()) core::SetFollowingStack(c, "stack", stack_text, reported_below);
+    if (!mode_text.empty()) core::SetFollowingStack(c, "mode", mode_text, reported_below);
   }
   bool hub_dtype_known = false;  // the stored format --hf found, applied at the end
   core::Dtype hub_dtype = core::Dtype::kBf16;

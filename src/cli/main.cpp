@@ -148,9 +148,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   const core::Estimate e = core::Explain(c);
-  // Notes on the result itself (the input's were printed above): why a figure is unexpected.
+  // Notes on the result itself (the input's were printed above): why a figure is unexpected,
+  // and which values the training program (--stack) gave.
   for (const core::Diagnostic& d : e.diagnostics) {
-    if (d.id == core::DiagId::kCostsMore) Print(std::cerr, "llmmem: note: " + d.message + "\n");
+    if (d.id == core::DiagId::kCostsMore || d.id == core::DiagId::kFromStack)
+      Print(std::cerr, "llmmem: note: " + d.message + "\n");
     if (d.id == core::DiagId::kHostShort) Print(std::cerr, "llmmem: warning: " + d.message + "\n");
   }
   core::CompatEstimate compat;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The estimate against published GPU memory measurements (issue 11).
 
-  /usr/bin/python3 tests/published/compare.py [--cli build/native/llmmem] [--write] [--check]
+  /usr/bin/python3 tests/published/compare.py [--cli build/native/llmmem] [--write] [--check] [--stack-only]
 
 Each record of training.json / runtime.json quotes a figure from its source with the
 settings at that commit, and the llmmem flags that describe them. This runs the CLI on
@@ -9,7 +9,12 @@ each, takes the figure that matches what the source measured (max_memory_allocat
 max_memory_reserved, nvidia-smi; weights and KV cache for runtime logs), and prints
 estimate / measured. --write regenerates RESULTS.md; --check fails when agreement goes
 backwards against baseline.json or a record leaves ±10% without an entry in gaps.json (what is
-known about why it differs; CI runs it through scripts/test)."""
+known about why it differs; CI runs it through scripts/test).
+
+--stack-only (issue 30) maps each training record as a user could: its `stack` (the training
+program and version, name@version) plus the settings its source states, without the mechanism
+flags below, which say a library's internals. --write adds both modes' agreement, on the
+held-out sources and on the rest, to RESULTS.md."""
 import argparse
 import json
 import re
@@ -21,6 +26,44 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 UNIT = {"GiB": 2**30, "GB": 1e9, "MiB": 2**20, "MB": 1e6, "bytes": 1}
+
+
+# Flags that state a library's internals, not what a source says it ran (issue 30): the stack
+# row is to imply them. Value None: a switch (its value, when one follows, is on/off). A value
+# in KEEP is a setting its source does state, and stays: attn_implementation="flash_attention_2",
+# use_liger_kernel=True, torchtune's optimizer_in_bwd=True.
+MECHANISM_FLAGS = {
+    "--framework": "value", "--fsdp1": None, "--reentrant-checkpoint": None, "--loss-shift-copy": None,
+    "--train-use-cache": None, "--loss-logits-fp32": None, "--loss-kernel": "value", "--optimizer-impl": "value",
+    "--grads-set-to-none": None, "--master-weights": None, "--no-master-weights": None, "--grad-dtype": "value",
+    "--optimizer-dtype": "value", "--adapter-dtype": "value", "--norms-fp32": None, "--bnb-saves-inputs": None,
+    "--quantized-head": None, "--base-fp32-shards": None,
+}
+KEEP = {("--framework", "hf-flash2"), ("--framework", "liger"), ("--optimizer-impl", "in_backward")}
+BOOL_WORDS = {"on", "off", "true", "false", "yes", "no", "1", "0"}
+
+# Sources set aside before any stack row was compared with a record (issue 30): every third of
+# the sorted source repositories, starting with the first. No row may be fitted to them.
+def held_out_repos(records):
+    repos = sorted({r["source"].split(" ")[0] for r in records})
+    return set(repos[0::3])
+
+
+def stack_only_flags(r):
+    """The record's flags without the mechanism flags, plus --stack."""
+    flags, out, i = r["llmmem_flags"], [], 0
+    while i < len(flags):
+        f = flags[i]
+        if f in MECHANISM_FLAGS:
+            takes = MECHANISM_FLAGS[f] == "value" or (i + 1 < len(flags) and flags[i + 1] in BOOL_WORDS)
+            value = flags[i + 1] if takes else None
+            if (f, value) in KEEP:
+                out += [f, value]
+            i += 2 if takes else 1
+            continue
+        out.append(f)
+        i += 1
+    return out + ["--stack", r["stack"]]
 
 
 def run_cli(cli, flags):
@@ -62,14 +105,14 @@ def gap_for(gaps, record_id):
     return None
 
 
-def training_rows(cli, records, gaps=()):
+def training_rows(cli, records, gaps=(), stack_only=False):
     rows = []
     for r in records:
         measure = measure_of(r["metric"])
         measured = r["figure"] * UNIT[r["unit"]]
-        out, err = run_cli(cli, r["llmmem_flags"])
+        out, err = run_cli(cli, stack_only_flags(r) if stack_only else r["llmmem_flags"])
         row = {"id": r["id"], "source": r["source"], "metric": r["metric"].split(" (")[0], "measured": measured,
-               "framework": r["framework"].split(" (")[0], "notes": r.get("notes", "")}
+               "framework": r["framework"].split(" (")[0], "notes": r.get("notes", ""), "stack": r["stack"]}
         if err:
             row.update(estimate=None, ratio=None, why="the CLI refused the flags: " + err)
         elif r.get("not_comparable"):  # the record says why its figure cannot be this recipe's
@@ -222,7 +265,39 @@ def fmt_bytes(b):
     return "" if b is None else f"{b / 2**30:.2f} GiB"
 
 
-def markdown(train, runtime, ts, rs):
+def by_stack_section(records, flag_rows, stack_rows):
+    """Agreement in both modes, on the held-out sources and the rest, and per stack."""
+    held = held_out_repos(records)
+    comparable = lambda rows, keep: [x["ratio"] for x in rows if x.get("comparable") and keep(x)]
+    part = {"held-out": lambda x: x["source"].split(" ")[0] in held, "the rest": lambda x: x["source"].split(" ")[0] not in held}
+    cell = lambda s: (f"{s['within10']}/{s['n']} within ±10% ({100 * s['within10'] / s['n']:.0f}%), median {s['median']:.3f}, "
+                      f"range {s['min']:.2f}-{s['max']:.2f}") if s["n"] else "none comparable"
+    out = ["", "## By training program (`--stack`, issue 30)", "",
+           "Each record's `stack` is the training program and version it ran (`training.json`). Two mappings: "
+           "**flags**, its `llmmem_flags` as recorded (with the mechanism flags that say a library's internals), and "
+           "**stack only**, what a user can say: `--stack NAME@VERSION` and the settings its source states "
+           "(`compare.py --stack-only`; the mechanism flags it drops are `MECHANISM_FLAGS` there). Held out before any "
+           "row was compared with a record: every third of the sorted source repositories (" +
+           ", ".join(sorted(held)) + "); no row is fitted to them.", "",
+           "| part | flags | stack only |", "|---|---|---|"]
+    stats = {}
+    for name, keep in part.items():
+        a, b = summary(comparable(flag_rows, keep)), summary(comparable(stack_rows, keep))
+        stats[name] = (a, b)
+        out.append(f"| {name} | {cell(a)} | {cell(b)} |")
+    out += ["", "| stack | flags | stack only |", "|---|---|---|"]
+    for st in sorted({x["stack"].split("@")[0] for x in flag_rows}):
+        keep = lambda x, st=st: x["stack"].split("@")[0] == st
+        out.append(f"| {st} | {cell(summary(comparable(flag_rows, keep)))} | {cell(summary(comparable(stack_rows, keep)))} |")
+    out += ["", "| record | stack | flags ratio | stack-only ratio |", "|---|---|---:|---:|"]
+    for a, b in zip(flag_rows, stack_rows):
+        if a.get("comparable"):
+            fmt = lambda x: "" if x["ratio"] is None else f"{x['ratio']:.3f}"
+            out.append(f"| {a['id']} | {a['stack']} | {fmt(a)} | {fmt(b)} |")
+    return out, stats
+
+
+def markdown(train, runtime, ts, rs, stack_section=()):
     out = ["# The estimate against published measurements", "",
            "Generated by `tests/published/compare.py --write` from `training.json` and `runtime.json` "
            "(sources, quotes and settings are there; `SOURCES.md` describes each project).", "",
@@ -250,6 +325,7 @@ def markdown(train, runtime, ts, rs):
             unit = fmt_bytes
         ratio = "" if r["ratio"] is None else f"{r['ratio']:.3f}"
         out.append(f"| {r['id']} | {r['runtime']} | {r['what']} | {unit(r['measured'])} | {unit(r['estimate'])} | {ratio} | {r['why']} |")
+    out += list(stack_section)
     return "\n".join(out) + "\n"
 
 
@@ -259,9 +335,18 @@ def main():
     ap.add_argument("--write", action="store_true", help="regenerate RESULTS.md")
     ap.add_argument("--check", action="store_true", help="fail when agreement is worse than baseline.json")
     ap.add_argument("--baseline", action="store_true", help="write baseline.json from this run")
+    ap.add_argument("--stack-only", action="store_true",
+                    help="also map each training record with only --stack and the settings its source states")
     args = ap.parse_args()
     gaps = json.load(open(os.path.join(HERE, "gaps.json")))
-    train = training_rows(args.cli, json.load(open(os.path.join(HERE, "training.json"))), gaps)
+    records = json.load(open(os.path.join(HERE, "training.json")))
+    train = training_rows(args.cli, records, gaps)
+    stack_section = ()
+    if args.stack_only or args.write:
+        stack_section, stats = by_stack_section(records, train, training_rows(args.cli, records, gaps, stack_only=True))
+        for name, (a, b) in stats.items():
+            print(f"{name:9s} flags: {a}")
+            print(f"{name:9s} stack only: {b}")
     runtime = runtime_rows(args.cli, json.load(open(os.path.join(HERE, "runtime.json"))))
     ts = summary([r["ratio"] for r in train if r.get("comparable")])
     rr = [r["ratio"] for r in runtime if r["ratio"] is not None]
@@ -274,7 +359,7 @@ def main():
     print(f"runtime:  {rs}")
     if args.write:
         with open(os.path.join(HERE, "RESULTS.md"), "w") as fh:
-            fh.write(markdown(train, runtime, ts, rs))
+            fh.write(markdown(train, runtime, ts, rs, stack_section))
     path = os.path.join(HERE, "baseline.json")
     if args.baseline:
         with open(path, "w") as fh:

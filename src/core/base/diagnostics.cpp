@@ -36,6 +36,8 @@ const char* DiagIdName(DiagId id) {
       return "host_short";
     case DiagId::kUnrunnableLayout:
       return "unrunnable_layout";
+    case DiagId::kFromStack:
+      return "from_stack";
   }
   return "?";
 }
@@ -62,6 +64,7 @@ bool LimitsVerdict(DiagId id) {
     case DiagId::kCostsMore:
     case DiagId::kSuggestion:
     case DiagId::kUnrunnableLayout:  // always an error: the estimate stops
+    case DiagId::kFromStack:         // a note: which values the training program set
       return false;
   }
   return false;

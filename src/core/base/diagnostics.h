@@ -24,7 +24,8 @@ namespace llmmem::core {
   X(kSuggestion, "a setting that describes how the imported model's code runs")          \
   X(kNotCounted, "a part of the memory is not counted, so the verdict cannot say it fits") \
   X(kHostShort, "the host RAM set cannot hold what the placement keeps there")            \
-  X(kUnrunnableLayout, "no framework runs this parallel layout")
+  X(kUnrunnableLayout, "no framework runs this parallel layout")                          \
+  X(kFromStack, "a setting holds the value its training program (stack) gives it")
 
 enum class DiagId {
 #define LLMMEM_DIAG_ENUM(id, text) id,

@@ -32,6 +32,9 @@ enum LoraTarget : uint32_t {
 struct Config {
   ModelSpec model;
   Mode mode = Mode::kTraining;
+  // The training program and version ("hf-trainer", "torchtune@0.3"): its defaults (stacks.h)
+  // are where the mechanism settings below start; what the user sets overrides them.
+  std::string stack = "hf-trainer";
 
   // Workload.
   int64_t batch = 1;       // micro-batch: sequences per forward pass (inference: concurrent sequences)

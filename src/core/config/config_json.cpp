@@ -8,6 +8,7 @@
 
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
+#include "core/config/stacks.h"
 #include "core/parse/number_text.h"
 #include "core/catalogue/gpus.h"
 #include "core/config/model_changes.h"
@@ -314,9 +315,16 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
                                "\"model\" must be a preset key or an object of model fields"});
     }
   }
+  // The program and the mode first: their defaults (stacks.h), then every field given over them.
+  const std::string old_stack = r.config.stack;
+  const Mode old_mode = r.config.mode;
+  for (const char* key : {"stack", "mode"}) {
+    if (const Json* value = j.Find(key)) SetFromJson(r.config, key, *value, r.diagnostics);
+  }
+  FollowStack(r.config, old_stack, old_mode);
   int64_t total_gpus = 0;  // "gpus": N, resolved into dp below (as links and the CLI do)
   for (const auto& [key, value] : j.AsObject()) {
-    if (key == "model" || key == "preset" || key == "version") continue;
+    if (key == "model" || key == "preset" || key == "version" || key == "stack" || key == "mode") continue;
     if (key == "gpus") {
       if (value.IsNumber() && ParseInt(FormatJsonNumber(value.AsNumber()), total_gpus).empty() && total_gpus >= 1) continue;
       total_gpus = 0;
@@ -350,7 +358,14 @@ ConfigParse ConfigFromJsonText(const std::string& text, const Config& base) {
 std::string ConfigToQuery(const Config& c) {
   std::string q = "v=" + std::to_string(kUrlVersion);
   q += "&model=" + PercentEncode(c.model.preset.empty() ? "custom" : c.model.preset, ",");
-  const Config reference = DefaultConfig();
+  // The reference is what loading the link's program and mode starts from (stacks.h), so a
+  // value they give by default is not written and one the user changed is.
+  // The program and the mode themselves are written against the plain defaults.
+  const Config plain = DefaultConfig();
+  Config reference = plain;
+  reference.stack = c.stack;
+  reference.mode = c.mode;
+  FollowStack(reference, plain.stack, plain.mode);
   // The model's fields that differ from its preset (or, custom, from ModelSpec's defaults).
   const std::vector<const FieldDef*> model_changes = ChangedModelFields(c.model);
   auto model_changed = [&](const FieldDef& f) {
@@ -366,7 +381,8 @@ std::string ConfigToQuery(const Config& c) {
     const std::string v = f.get(c);
     const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
     if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
-    const bool changed = f.model_field ? model_changed(f) : v != f.get(reference);
+    const bool own = std::string(f.name) == "stack" || std::string(f.name) == "mode";
+    const bool changed = f.model_field ? model_changed(f) : v != f.get(own ? plain : reference);
     if (changed || keep_head_dim) q += "&" + std::string(f.name) + "=" + PercentEncode(v, ",");
   }
   return q;
@@ -432,9 +448,17 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   ModelDimsGiven given;
   int64_t total_gpus = 0;  // gpus=N: dp once tp, pp and cp are read (gpu_count.h ResolveGpuTotal)
   bool dp_given = false;
+  // The program and the mode next: their defaults (stacks.h), then the other fields over them.
+  const std::string old_stack = r.config.stack;
+  const Mode old_mode = r.config.mode;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [key, value] = pairs[i];
-    if (key == "model" || key == "preset" || key == "v") continue;
+    if (key == "stack" || key == "mode") taken[i] = SetField(r.config, key, value, r.diagnostics);
+  }
+  FollowStack(r.config, old_stack, old_mode);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [key, value] = pairs[i];
+    if (key == "model" || key == "preset" || key == "v" || key == "stack" || key == "mode") continue;
     if (key == "gpus") {
       taken[i] = ParseInt(value, total_gpus).empty() && total_gpus >= 1;
       if (!taken[i]) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/config/field_rows.h"
+#include "core/config/stacks.h"
 
 namespace llmmem::core::field_rows {
 
@@ -12,6 +13,19 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
   using G = FieldGroup;
   const FieldDef rows[] = {
       LLMMEM_ENUM("mode", mode, G::kWorkload, "Mode", "", "a mode"),
+      // The training program (stacks.h): assemblers apply its defaults before the user's fields
+      // (SetFollowingStack); the setter itself only checks and stores the name.
+      TextRow("stack", FieldKind::kText, false, G::kWorkload, "Training program",
+              Lasting("the training program and version whose defaults the mechanism settings start from "
+                      "(NAME or NAME@VERSION; a version between rows takes the earlier row, none the latest): " +
+                      StackNames()),
+              [](const Config& c) { return c.stack; },
+              [](Config& c, const std::string& t) {
+                std::string error;
+                if (FindStack(t, &error) == nullptr) return error;
+                c.stack = t;
+                return std::string();
+              }),
       LLMMEM_INT("batch", batch, G::kWorkload, "Micro-batch", "", 1, 1'048'576, 1, 8,
                  "micro-batch (inference: concurrent sequences)"),
       LLMMEM_INT("seq", seq, G::kWorkload, "Sequence length", "", 1, 16'777'216, 512, 4096,

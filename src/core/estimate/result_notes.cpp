@@ -3,6 +3,7 @@
 #include "core/estimate/result_notes.h"
 
 #include "core/base/units.h"
+#include "core/config/stacks.h"
 
 namespace llmmem::core {
 namespace {
@@ -52,6 +53,9 @@ void ZeroCostsMore(const Config& c, const Totals& t, Diagnostics& out) {
 
 }  // namespace
 
-void AddResultNotes(const Config& c, const Totals& t, Diagnostics& out) { ZeroCostsMore(c, t, out); }
+void AddResultNotes(const Config& c, const Totals& t, Diagnostics& out) {
+  ZeroCostsMore(c, t, out);
+  AddStackNotes(c, out);  // which values the training program gave (stacks.h)
+}
 
 }  // namespace llmmem::core
