@@ -61,7 +61,8 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
   } kExact[] = {
       {"gpt-oss-20b", 20'914'757'184},       {"gpt-oss-120b", 116'829'156'672}, {"qwen3-coder-next", 79'674'391'296},
       {"gemma-3-4b", 4'300'079'472},         {"phi-4-mini", 3'836'021'760},     {"smollm3-3b", 3'075'098'624},
-      {"minimax-m2", 228'689'764'864},
+      {"minimax-m2", 228'689'764'864},       {"nemotron-nano-9b-v2", 8'888'227'328},
+      {"granite-4.0-h-small", 32'207'337'984}, {"glm-4.7-flash", 29'943'393'920},
   };
   for (const auto& row : kExact) {
     CAPTURE(row.key);

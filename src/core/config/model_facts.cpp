@@ -26,6 +26,10 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.moe_layer_step == b.moe_layer_step && a.linear_layers == b.linear_layers &&
          a.linear_k_heads == b.linear_k_heads && a.linear_v_heads == b.linear_v_heads &&
          a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&
+         a.linear_kind == b.linear_kind && a.linear_parallel == b.linear_parallel &&
+         a.linear_conv_bias == b.linear_conv_bias && a.linear_proj_bias == b.linear_proj_bias &&
+         a.linear_norm == b.linear_norm && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
+         a.mlp_free_layers == b.mlp_free_layers &&
          a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.vision_layers == b.vision_layers &&
          a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
          a.vision_image == b.vision_image && a.vision_kind == b.vision_kind && a.vision_merge == b.vision_merge &&

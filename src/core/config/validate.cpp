@@ -60,7 +60,13 @@ void CheckModel(const ModelSpec& m, Checker& k) {
     if (k.ok && m.sliding_layers > m.layers) {
       k.Error(DiagId::kInconsistent, "model.sliding_layers", "sliding_layers cannot exceed layers");
     }
-    if (k.ok && m.linear_layers + m.sliding_layers > m.layers) {
+    if (k.ok && (m.AttentionLayers() < 0 || m.mlp_free_layers > m.layers)) {
+      k.Error(DiagId::kInconsistent, "model.mixer_free_layers",
+              "linear_layers (" + std::to_string(m.linear_layers) + "), mixer_free_layers (" +
+                  std::to_string(m.mixer_free_layers) + ") and mlp_free_layers (" + std::to_string(m.mlp_free_layers) +
+                  ") cannot take more layers than the model has (" + std::to_string(m.layers) + ")");
+    }
+    if (k.ok && m.sliding_layers > m.AttentionLayers()) {
       k.Error(DiagId::kInconsistent, "model.linear_layers",
               "linear_layers (" + std::to_string(m.linear_layers) + ") and sliding_layers (" +
                   std::to_string(m.sliding_layers) + ") together cannot exceed layers (" + std::to_string(m.layers) +

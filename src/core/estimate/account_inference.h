@@ -35,6 +35,10 @@ inline double KvCacheTokens(const Derived& d) {
 // last (kernel - 1) inputs over q, k and v, and the delta-rule state of v_heads x k_dim x v_dim
 // (vLLM mamba_utils.py gated_delta_net_state_shape; llama.cpp's r_l and s_l). transformers'
 // Qwen3NextDynamicCache keeps kernel columns, one more. The same whatever the context length.
+// A Mamba-2 layer's state has the same two shapes under the mapping of model.h: the conv over
+// d_inner + 2 x n_groups x d_state channels and the SSM state of heads x head_dim x d_state
+// (vLLM mamba_utils.py mamba2_state_shape; transformers NemotronHHybridDynamicCache, which also
+// keeps d_conv columns).
 inline double LinearConvElements(const ModelSpec& m) {
   if (m.linear_layers <= 0) return 0;
   const double key = static_cast<double>(m.linear_k_heads * m.linear_k_dim);
@@ -105,9 +109,14 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
                  FormatCount(m.sliding_window) + " tokens";
       }
       if (m.linear_layers > 0) {
-        window += "; " + FormatCount(m.linear_layers) + " linear-attention layers keep no KV but a fixed state of " +
-                  FormatCount(static_cast<int64_t>(LinearStateElements(m))) +
-                  " values per sequence each (conv + delta-rule state)";
+        const bool mamba = m.linear_kind == LinearKind::kMamba2;
+        window += "; " + FormatCount(m.linear_layers) + (mamba ? " Mamba-2 layers" : " linear-attention layers") +
+                  (m.linear_parallel ? " beside attention also keep" : " keep no KV but") + " a fixed state of " +
+                  FormatCount(static_cast<int64_t>(LinearStateElements(m))) + " values per sequence each (conv + " +
+                  (mamba ? "SSM" : "delta-rule") + " state, in the compute precision as HF's cache and vLLM's "
+                  "mamba_ssm_cache_dtype auto hold it" +
+                  (m.linear_ssm_fp32 ? "; vLLM keeps this model's SSM state in float32, its serving estimate too)"
+                                     : ")");
       }
       return Explanation{
           shape + " x " + FormatNumber(Info(c.kv_dtype).bits / 8.0) + " B: " + FormatNumber(per_token, 1) +

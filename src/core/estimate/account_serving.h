@@ -136,7 +136,7 @@ inline ServingPlan PlanServing(const Derived& d) {
       p.kv_available = p.budget - p.weights - p.activation - p.non_torch - c.comm_buffer_gb * kGB;
       // get_num_blocks: available // page // group_size, a block being a page of every layer
       // of a KV cache group; a request takes its blocks from every group (serving_pools.h).
-      p.vllm = PlanVllmLayout(p.kinds, e);
+      p.vllm = PlanVllmLayout(p.kinds, e, m.linear_ssm_fp32 ? 4.0 : e);
       const double page = p.vllm.page;
       p.block_bytes = p.vllm.BlockBytes();
       p.pool_units = p.kv_available > 0 && page > 0 && p.vllm.group_size > 0

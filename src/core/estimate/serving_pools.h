@@ -62,9 +62,12 @@ struct VllmLayout {
   double BlockBytes() const { return page * group_size; }
 };
 
-inline VllmLayout PlanVllmLayout(const LayerKinds& k, double state_bytes_per_value) {
+// The SSM (or delta-rule) state may be held wider than the conv state: ssm_bytes_per_value < 0
+// means the same bytes as the conv state.
+inline VllmLayout PlanVllmLayout(const LayerKinds& k, double state_bytes_per_value, double ssm_bytes_per_value = -1) {
   VllmLayout v;
-  const double mamba_page = (k.conv + k.ssm) * state_bytes_per_value;
+  const double ssm_bytes = ssm_bytes_per_value < 0 ? state_bytes_per_value : ssm_bytes_per_value;
+  const double mamba_page = k.conv * state_bytes_per_value + k.ssm * ssm_bytes;
   if (k.full + k.sliding > 0) {
     if (k.linear > 0 && mamba_page > 0 && k.token_row > 0)
       v.block_tokens = 16 * std::ceil(mamba_page / (16 * k.token_row));

@@ -11,6 +11,7 @@
 //  falcon: fused qkv, multi-query or new_decoder_architecture groups, LayerNorm, tied
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 //  2025-2026 families (gpt-oss, Qwen3-Next, Llama 4, GLM-4.x MoE, MiniMax-M2, ...): hf_config_families.cpp
+//  Mamba-2 hybrids (nemotron_h, granitemoehybrid, falcon_h1): hf_config_mamba.cpp
 // model_type -> family is one table (kModelTypes) and one switch, as llama.cpp's LLM_ARCH_NAMES
 // and its loader's switch (arch): a new model_type is a row, a new family a case.
 #include "core/import/hf_config.h"
@@ -120,13 +121,18 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"deepseek_v2", Family::kDeepseek},
     {"deepseek_v3", Family::kDeepseek},
     {"kimi_k2", Family::kDeepseek},
+    {"kimi_linear", Family::kKimiLinear},
     {"deepseek_v32", Family::kDeepseekV32},
     {"gpt_oss", Family::kGptOss},
     {"llama4", Family::kLlama4},
     {"llama4_text", Family::kLlama4},
     {"glm4_moe", Family::kGlm4Moe},
+    {"glm4_moe_lite", Family::kGlm4MoeLite},
     {"minimax_m2", Family::kMinimaxM2},
     {"mistral3", Family::kMistral3},
+    {"nemotron_h", Family::kNemotronH},
+    {"granitemoehybrid", Family::kGraniteMoeHybrid},
+    {"falcon_h1", Family::kFalconH1},
     {"gpt2", Family::kGpt2},
     {"gpt_bigcode", Family::kGptBigCode},
     {"gpt_neox", Family::kGptNeox},
@@ -170,12 +176,13 @@ std::string ListModelTypes() {
 void ReadActivation(const Json& j, Family family, ModelSpec& m, Diagnostics& d) {
   m.act = family == Family::kGpt2         ? ActivationFn::kGeluNew
           : family == Family::kGptBigCode ? ActivationFn::kGeluTanh  // GPTBigCodeConfig: gelu_pytorch_tanh
+          : family == Family::kNemotronH  ? ActivationFn::kRelu2  // NemotronHConfig mlp_hidden_act
           : family == Family::kFalcon || family == Family::kBert ? ActivationFn::kGelu
           : family == Family::kGemma || family == Family::kGemma2 || family == Family::kGemma3Text ||
                   family == Family::kGemma3
               ? ActivationFn::kGeluTanh
               : ActivationFn::kSilu;
-  for (const char* key : {"hidden_activation", "hidden_act", "activation_function"}) {
+  for (const char* key : {"mlp_hidden_act", "hidden_activation", "hidden_act", "activation_function"}) {
     const Json* v = j.Find(key);
     if (v == nullptr || !v->IsString()) continue;
     if (!ParseId(v->AsString(), m.act)) {
@@ -396,6 +403,24 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       break;
     case Family::kMinimaxM2:
       ReadMinimaxM2(r, m);
+      break;
+    case Family::kNemotronH:
+      ReadNemotronH(r, m);
+      break;
+    case Family::kGraniteMoeHybrid:
+      ReadGraniteMoeHybrid(r, m);
+      break;
+    case Family::kFalconH1:
+      ReadFalconH1(r, m);
+      break;
+    case Family::kKimiLinear:
+      ReadKimiLinear(r, m);
+      break;
+    case Family::kGlm4MoeLite:
+      // GLM-4.7-Flash (modular_glm4_moe_lite.py @75a5f8b5): DeepSeek-V3's MLA with GLM-4.5's MoE,
+      // whose router always holds e_score_correction_bias (Glm4MoeTopkRouter).
+      ReadDeepseek(r, m);
+      if (m.IsMoe()) m.router_bias = true;
       break;
   }
 

@@ -11,6 +11,10 @@
 //    routing (e_score_correction_bias), first_k_dense_replace dense layers
 //  minimax_m2: modeling_minimax_m2.py: q/k RMSNorm over the whole projection, routing bias
 //  gemma3: a SigLIP tower (modeling_siglip.py) and Gemma3MultiModalProjector
+//  kimi_linear: vllm model_executor/models/kimi_linear.py @8744bb09: Kimi Delta Attention layers
+//    (linear_attn_config.kda_layers) and DeepSeek's MLA on the others (full_attn_layers; q_proj
+//    without a q_lora_rank), first_k_dense_replace dense MLPs, then MoE: a router with
+//    e_score_correction_bias and one shared MLP of num_shared_experts x moe_intermediate_size
 #include <algorithm>
 #include <string>
 
@@ -23,7 +27,7 @@ void NoteLeftOut(Diagnostics& d, const char* field, const std::string& what) {
   d.push_back({DiagId::kIgnoredSetting, Severity::kInfo, field, what});
 }
 
-bool ReadLayerTypes(const Json& j, ModelSpec& m, Diagnostics& d) {
+bool ReadLayerTypes(const Json& j, ModelSpec& m, Diagnostics& d, bool mamba_layers) {
   const Json* types = j.Find("layer_types");
   if (types == nullptr || !types->IsArray() || types->AsArray().empty()) return false;
   int64_t sliding = 0, chunked = 0, linear = 0, n = 0;
@@ -34,13 +38,13 @@ bool ReadLayerTypes(const Json& j, ModelSpec& m, Diagnostics& d) {
       ++sliding;
     } else if (kind == "chunked_attention") {
       ++chunked;
-    } else if (kind == "linear_attention") {
+    } else if (kind == (mamba_layers ? "mamba" : "linear_attention")) {
       ++linear;
     } else if (kind != "full_attention" && kind != "attention") {
       d.push_back({DiagId::kUnsupported, Severity::kError, "layer_types",
                    "layer type \"" + EchoValue(kind, 40) +
-                       "\" is not modelled (full_attention, sliding_attention, chunked_attention and "
-                       "linear_attention are); enter the dimensions by hand"});
+                       "\" is not modelled here (full_attention, sliding_attention, chunked_attention and " +
+                       (mamba_layers ? "mamba" : "linear_attention") + " are); enter the dimensions by hand"});
       return true;
     }
   }
@@ -235,6 +239,52 @@ void ReadSiglipTower(const Json& top, ModelSpec& m, Diagnostics& d) {
     d.push_back({DiagId::kUnsupported, Severity::kError, "vision_use_head",
                  "a SigLIP attention-pooling head is not modelled; enter the dimensions by hand"});
   }
+}
+
+void ReadKimiLinear(Reader& r, ModelSpec& m) {
+  Diagnostics& d = r.diagnostics();
+  ReadDeepseek(r, m);  // MLA and the dense fields; the experts go by Kimi's own names
+  m.experts = r.Int("num_experts", 0);
+  if (m.experts > 0) {
+    m.experts_per_token = r.Int("num_experts_per_token", r.Int("num_experts_per_tok", 0), !r.Has("num_experts_per_tok"));
+    m.moe_ffn = r.Int("moe_intermediate_size", 0, true);
+    const int64_t shared = r.Int("num_shared_experts", 0);
+    m.shared_experts = shared > 0 ? 1 : 0;  // KimiMoE.shared_experts: one KimiMLP of shared x moe width
+    m.shared_ffn = shared * m.moe_ffn;
+    m.dense_layers = r.Int("first_k_dense_replace", 0);
+    m.router_bias = true;  // KimiMoE.gate.e_score_correction_bias
+    if (r.Int("moe_layer_freq", 1) != 1) {
+      d.push_back({DiagId::kUnsupported, Severity::kError, "moe_layer_freq",
+                   "MoE layers at a frequency other than 1 are not modelled yet; enter the dimensions by hand"});
+    }
+  }
+  const Json* lin = r.json().Find("linear_attn_config");
+  if (lin == nullptr || !lin->IsObject()) {
+    d.push_back({DiagId::kMissingField, Severity::kError, "linear_attn_config",
+                 "config.json has no \"linear_attn_config\": Kimi-Linear's KDA layers are described there"});
+    return;
+  }
+  Reader k(*lin, d);
+  auto layer_count = [&](const char* key) {
+    const Json* v = lin->Find(key);
+    return v != nullptr && v->IsArray() ? static_cast<int64_t>(v->AsArray().size()) : int64_t{-1};
+  };
+  const int64_t kda = layer_count("kda_layers"), full = layer_count("full_attn_layers");
+  if (kda < 0 && full < 0) {
+    d.push_back({DiagId::kMissingField, Severity::kError, "linear_attn_config.kda_layers",
+                 "linear_attn_config lists neither kda_layers nor full_attn_layers"});
+    return;
+  }
+  m.linear_layers = kda >= 0 ? kda : m.layers - full;
+  if (kda >= 0 && full >= 0 && kda + full != m.layers) {
+    d.push_back({DiagId::kInconsistent, Severity::kError, "linear_attn_config.kda_layers",
+                 "kda_layers (" + std::to_string(kda) + ") and full_attn_layers (" + std::to_string(full) +
+                     ") must cover the " + std::to_string(m.layers) + " layers once each"});
+  }
+  m.linear_kind = LinearKind::kKda;
+  m.linear_k_heads = m.linear_v_heads = k.Int("num_heads", 0, true);
+  m.linear_k_dim = m.linear_v_dim = k.Int("head_dim", 0, true);
+  m.linear_conv = k.Int("short_conv_kernel_size", 4);
 }
 
 }  // namespace llmmem::core::hf

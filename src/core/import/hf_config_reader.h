@@ -18,6 +18,7 @@ enum class Family : uint8_t {
   kLlama, kMixtral, kQwen2, kQwen2Moe, kQwen3, kQwen3Moe, kGemma, kGemma2, kGemma3Text, kGemma3,
   kPhi3, kOlmo2, kOlmo3, kGpt2, kGptBigCode, kGptNeox, kFalcon, kBert, kDeepseek, kDeepseekV32,
   kGptOss, kQwen3Next, kLlama4, kGlm4Moe, kMinimaxM2, kMistral3, kSmolLm3, kQwen25Vl, kQwen3Vl, kQwen3VlMoe,
+  kNemotronH, kGraniteMoeHybrid, kFalconH1, kKimiLinear, kGlm4MoeLite,
 };
 
 class Reader {
@@ -74,16 +75,22 @@ void ReadQwen3Next(Reader& r, ModelSpec& m);
 void ReadLlama4(Reader& r, ModelSpec& m);
 void ReadGlm4Moe(Reader& r, ModelSpec& m);
 void ReadMinimaxM2(Reader& r, ModelSpec& m);
+void ReadKimiLinear(Reader& r, ModelSpec& m);
 void ReadGemma3TextDefaults(Reader& r, ModelSpec& m);
+// The Mamba-2 hybrids (hf_config_mamba.cpp).
+void ReadNemotronH(Reader& r, ModelSpec& m);
+void ReadGraniteMoeHybrid(Reader& r, ModelSpec& m);
+void ReadFalconH1(Reader& r, ModelSpec& m);
 void ReadSiglipTower(const Json& top, ModelSpec& m, Diagnostics& d);
 // The other towers of the whole config.json's vision_config (hf_config_vision.cpp): Qwen2.5-VL,
 // Qwen3-VL (and its MoE), Llama 4, Pixtral (Mistral 3). Run after the text model is read.
 void ReadQwenVisionTower(const Json& top, VisionKind kind, ModelSpec& m, Diagnostics& d);
 void ReadLlama4VisionTower(const Json& top, ModelSpec& m, Diagnostics& d);
 void ReadPixtralTower(const Json& top, ModelSpec& m, Diagnostics& d);
-// Layer kinds from layer_types (sliding_attention, chunked_attention, linear_attention, ...):
+// Layer kinds from layer_types (sliding_attention, chunked_attention, linear_attention, mamba, ...):
 // counts them into the model's per-layer cache kinds. false when the config has no list.
-bool ReadLayerTypes(const Json& j, ModelSpec& m, Diagnostics& d);
+// `mamba` layers are accepted only where the family's linear layers are Mamba-2 (Granite 4.0-H).
+bool ReadLayerTypes(const Json& j, ModelSpec& m, Diagnostics& d, bool mamba_layers = false);
 // An info diagnostic naming what the checkpoint stores apart and is not counted.
 void NoteLeftOut(Diagnostics& d, const char* field, const std::string& what);
 

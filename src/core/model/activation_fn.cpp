@@ -21,6 +21,8 @@ constexpr ActivationFnInfo kActivationFns[] = {
     // x*sigmoid(1.702x): sigmoid keeps its result, the product x and the sigmoid.
     {ActivationFn::kQuickGelu, "quick_gelu", "", 2, false, "SigmoidBackward0 (result), MulBackward0 (x)"},
     {ActivationFn::kRelu, "relu", "", 0, true, "ReluBackward0 (result)"},
+    // square(relu(x)) (ReLUSquaredActivation): relu keeps its result, square (pow 2) the same tensor.
+    {ActivationFn::kRelu2, "relu2", "", 1, false, "ReluBackward0 (result), PowBackward0 (the same result)"},
 };
 
 static_assert(OneRowPerEnumerator(kActivationFns, EnumCount(ActivationFn::kLast)),

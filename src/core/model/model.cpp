@@ -78,14 +78,20 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   int64_t mlp = 0;
   const int64_t L = m.layers;
   if (!m.IsMoe()) {
-    mlp = mlp_one * L;
+    mlp = mlp_one * m.MlpLayers();
   } else {
     const int64_t moe = m.MoeLayers();
-    mlp = mlp_one * (L - moe) + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
-                                       (m.shared_expert_gate ? 1 : 0));
+    mlp = mlp_one * (m.MlpLayers() - moe) + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
+                                                   (m.shared_expert_gate ? 1 : 0));
   }
-  // Gated DeltaNet: in_proj_qkvz, in_proj_ba, conv1d, dt_bias, A_log, norm, out_proj.
-  int64_t n = m.AttentionLayers() * attention + m.linear_layers * 7 + L * m.norms_per_layer * norm + mlp;
+  // Gated DeltaNet: in_proj_qkvz, in_proj_ba, conv1d, dt_bias, A_log, norm, out_proj. Mamba-2:
+  // in_proj, conv1d, dt_bias, A_log, D, out_proj, with the conv and projection biases and the norm.
+  // KDA: q, k, v, f_a, f_b, dt_bias, b_proj, three convs, A_log, g_a, g_b, o_norm, o_proj.
+  const int64_t linear = m.linear_kind == LinearKind::kMamba2
+                             ? 6 + (m.linear_conv_bias ? 1 : 0) + (m.linear_proj_bias ? 2 : 0) + (m.linear_norm ? 1 : 0)
+                         : m.linear_kind == LinearKind::kKda ? 15
+                                                             : 7;
+  int64_t n = m.AttentionLayers() * attention + m.linear_layers * linear + L * m.norms_per_layer * norm + mlp;
   if (m.vision_layers > 0) n += VisionTensors(m);
   n += 1;  // token embedding
   if (m.learned_positions > 0) n += 1;

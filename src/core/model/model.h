@@ -23,9 +23,22 @@ enum class Arch : uint8_t { kDecoder, kEncoder, kLast = kEncoder };
 // The MLP's activation function as transformers' ACT2FN names it (config hidden_act /
 // activation_function); it decides how many tensors autograd keeps inside it
 // (activation_fn.h).
-enum class ActivationFn : uint8_t { kSilu, kGelu, kGeluTanh, kGeluNew, kGeluFast, kQuickGelu, kRelu, kLast = kRelu };
+enum class ActivationFn : uint8_t {
+  kSilu,
+  kGelu,
+  kGeluTanh,
+  kGeluNew,
+  kGeluFast,
+  kQuickGelu,
+  kRelu,
+  kRelu2,  // squared ReLU (Nemotron-H's MLP, transformers ReLUSquaredActivation)
+  kLast = kRelu2
+};
 // Which vision tower, with its projector, the checkpoint stores (ForEachTensor lists each one's tensors).
 enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kLast = kPixtral };
+// Which recurrent mixer the linear layers hold (their weights differ; their per-sequence state has
+// one shape: a conv state and a state matrix per head).
+enum class LinearKind : uint8_t { kGatedDeltaNet, kMamba2, kKda, kLast = kKda };
 
 struct ModelSpec {
   std::string name = "custom";
@@ -84,12 +97,31 @@ struct ModelSpec {
   // attention layers: no KV cache, a fixed recurrent state per sequence instead (conv state of
   // (2 x k_heads x k_dim + v_heads x v_dim) x (conv - 1) and a delta-rule state of v_heads x k_dim x v_dim;
   // transformers modeling_qwen3_next.py Qwen3NextDynamicCache, vLLM mamba_utils gated_delta_net_state_shape).
+  // Kimi Delta Attention (Kimi-Linear) has k_heads = v_heads = num_heads and k_dim = v_dim = head_dim:
+  // three convs over q, k and v and a head_dim x head_dim state per head (vllm kda_state_shape).
+  // Mamba-2 layers (Nemotron-H, Granite 4.0-H, Falcon-H1) are linear layers of kind kMamba2 with
+  // k_heads = n_groups, k_dim = d_state, v_heads = the SSM heads, v_dim = their head_dim: the conv
+  // runs over d_inner + 2 x n_groups x d_state channels and the state is heads x head_dim x d_state,
+  // the same shapes (transformers modeling_nemotron_h.py NemotronHHybridDynamicCache).
   int64_t linear_layers = 0;
   int64_t linear_k_heads = 0;
   int64_t linear_v_heads = 0;
   int64_t linear_k_dim = 0;
   int64_t linear_v_dim = 0;
   int64_t linear_conv = 0;  // causal conv1d kernel width
+  LinearKind linear_kind = LinearKind::kGatedDeltaNet;
+  bool linear_parallel = false;   // Falcon-H1: the mixer runs beside attention in each layer, not instead
+  bool linear_conv_bias = false;  // Mamba-2: conv1d bias (use_conv_bias / mamba_conv_bias)
+  bool linear_proj_bias = false;  // Mamba-2: in_proj and out_proj biases (mamba_proj_bias)
+  bool linear_norm = true;        // Mamba-2: the gated RMSNorm over d_inner (Falcon-H1: mamba_rms_norm)
+  // vLLM keeps Nemotron-H's SSM state in float32 when --mamba-ssm-cache-dtype is auto (vllm
+  // model_executor/models/config.py NemotronHForCausalLMConfig: the config's mamba_ssm_cache_dtype,
+  // float32 when absent); other models' state is in the model's dtype there.
+  bool linear_ssm_fp32 = false;
+  // Nemotron-H's blocks hold one module each (a norm and one of Mamba-2, attention, MLP or MoE):
+  // `mixer_free_layers` have no attention or linear mixer, `mlp_free_layers` no MLP.
+  int64_t mixer_free_layers = 0;
+  int64_t mlp_free_layers = 0;
   // DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2, inference/model.py Indexer): per
   // MLA layer wq_b, wk, k_norm and weights_proj, and one index_dim key per token in the cache.
   int64_t index_heads = 0;
@@ -113,12 +145,16 @@ struct ModelSpec {
 
   bool IsMoe() const { return experts > 0; }
   bool IsMla() const { return kv_lora_rank > 0; }
-  int64_t AttentionLayers() const { return layers - linear_layers; }  // layers that keep a KV cache
-  // MoE layers among the layers after the first dense_layers (Llama 4 / Qwen2-MoE's rule).
+  // Layers that keep a KV cache: all but the linear ones (unless they run in parallel) and the blocks
+  // without a mixer.
+  int64_t AttentionLayers() const { return layers - (linear_parallel ? 0 : linear_layers) - mixer_free_layers; }
+  int64_t MlpLayers() const { return layers - mlp_free_layers; }  // layers with an MLP or MoE block
+  // MoE layers among the MLP layers after the first dense_layers (Llama 4 / Qwen2-MoE's rule).
   int64_t MoeLayers() const {
     const int64_t k = moe_layer_step > 0 ? moe_layer_step : 1;
-    const int64_t first = dense_layers < layers ? dense_layers : layers;
-    return IsMoe() ? layers / k - first / k : 0;
+    const int64_t n = MlpLayers();
+    const int64_t first = dense_layers < n ? dense_layers : n;
+    return IsMoe() ? n / k - first / k : 0;
   }
   bool HasArchitecture() const { return hidden > 0 && layers > 0 && heads > 0; }
 };
@@ -284,24 +320,24 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     // latent with the shared rotary key, its up-projection to per-head K_nope and V.
     const int64_t qk_head = m.qk_nope_dim + m.qk_rope_dim;
     if (m.q_lora_rank > 0) {
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.q_lora_rank, L, false});
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.q_lora_rank, 1, L, false});
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, m.q_lora_rank, m.heads * qk_head, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.q_lora_rank, LA, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.q_lora_rank, 1, LA, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, m.q_lora_rank, m.heads * qk_head, LA, false});
     } else {
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.heads * qk_head, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, m.heads * qk_head, LA, false});
     }
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, m.kv_lora_rank + m.qk_rope_dim, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.kv_lora_rank, 1, L, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), L,
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, m.kv_lora_rank + m.qk_rope_dim, LA, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * m.kv_lora_rank, 1, LA, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), LA,
                   false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, m.heads * m.v_head_dim, h, L, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, m.heads * m.v_head_dim, h, LA, false});
     if (m.index_heads > 0 && m.index_dim > 0) {
       // wq_b (from the q latent; from h without one), wk, k_norm (LayerNorm), weights_proj.
       const int64_t q_in = m.q_lora_rank > 0 ? m.q_lora_rank : h;
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, q_in, m.index_heads * m.index_dim, L, false});
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_dim, L, false});
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * m.index_dim, 1, L, false});
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_heads, L, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, q_in, m.index_heads * m.index_dim, LA, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_dim, LA, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * m.index_dim, 1, LA, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_heads, LA, false});
     }
   } else if (LA > 0) {
     f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_proj, LA, false});
@@ -318,7 +354,34 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
       f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, LA, false});
     if (m.attn_sinks) f(TensorShape{ParamGroup::kAttention, TensorRole::kSink, m.heads, 1, LA, false});
   }
-  if (m.linear_layers > 0) {
+  if (m.linear_layers > 0 && m.linear_kind == LinearKind::kMamba2) {
+    // Mamba-2 (transformers modeling_nemotron_h.py NemotronHMamba2Mixer, Bamba's and Falcon-H1's
+    // mixers alike): in_proj to z, x, B, C and dt (2 d_inner + 2 n_groups d_state + heads), a
+    // depthwise conv1d over x, B and C, dt_bias, A_log and D per head, a gated RMSNorm over d_inner,
+    // out_proj. key = n_groups x d_state, value = d_inner.
+    const int64_t key = m.linear_k_heads * m.linear_k_dim, value = m.linear_v_heads * m.linear_v_dim;
+    const int64_t NL = m.linear_layers, pb = m.linear_proj_bias ? 1 : 0;
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, h + pb, 2 * value + 2 * key + m.linear_v_heads,
+                  NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, value + 2 * key,
+                  m.linear_conv + (m.linear_conv_bias ? 1 : 0), NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, 3 * m.linear_v_heads, 1, NL, false});
+    if (m.linear_norm) f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, value, 1, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, value + pb, h, NL, false});
+  } else if (m.linear_layers > 0 && m.linear_kind == LinearKind::kKda) {
+    // Kimi Delta Attention (vllm model_executor/layers/kda.py @1d03ed8f KimiDeltaAttention): q, k, v
+    // projections, the decay gate's f_a/f_b and output gate's g_a/g_b low-rank pairs through
+    // head_dim, dt_bias, b_proj (one beta per head), three depthwise convs without bias, A_log, the
+    // gated o_norm over head_dim, o_proj. P = heads x head_dim.
+    const int64_t P = m.linear_v_heads * m.linear_v_dim, hd = m.linear_v_dim, H = m.linear_v_heads;
+    const int64_t NL = m.linear_layers;
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, h, 3 * P + 2 * hd + H, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, hd, 2 * P, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, 3 * P, m.linear_conv, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, P + H, 1, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, hd, 1, NL, false});
+    f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, P, h, NL, false});
+  } else if (m.linear_layers > 0) {
     // Gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz, in_proj_ba,
     // a depthwise conv1d over q, k, v, dt_bias and A_log, a gated RMSNorm over v_dim, out_proj.
     const int64_t key = m.linear_k_heads * m.linear_k_dim, value = m.linear_v_heads * m.linear_v_dim;
@@ -344,10 +407,10 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     }
   };
   if (!m.IsMoe()) {
-    mlp(m.ffn, L, false);
+    mlp(m.ffn, m.MlpLayers(), false);
   } else {
     const int64_t moe = m.MoeLayers();
-    mlp(m.ffn, L - moe, false);
+    mlp(m.ffn, m.MlpLayers() - moe, false);
     f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, m.experts, moe, false});
     if (m.router_bias) f(TensorShape{ParamGroup::kMlp, TensorRole::kBias, m.experts, 1, moe, false});
     mlp(m.moe_ffn, moe * m.experts, true);

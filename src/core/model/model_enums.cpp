@@ -38,6 +38,13 @@ constexpr VisionKindInfo kVisionKinds[] = {
 };
 static_assert(OneRowPerEnumerator(kVisionKinds, EnumCount(VisionKind::kLast)), "one row per VisionKind, in order");
 
+constexpr LinearKindInfo kLinearKinds[] = {
+    {LinearKind::kGatedDeltaNet, "gated_deltanet", "", "Gated DeltaNet", "Qwen3-Next's linear attention"},
+    {LinearKind::kMamba2, "mamba2", "mamba", "Mamba-2", "a Mamba-2 mixer (Nemotron-H, Granite 4.0-H, Falcon-H1)"},
+    {LinearKind::kKda, "kda", "", "Kimi Delta Attention", "Kimi-Linear's KDA layers"},
+};
+static_assert(OneRowPerEnumerator(kLinearKinds, EnumCount(LinearKind::kLast)), "one row per LinearKind, in order");
+
 }  // namespace
 
 EnumTable<MlpKindInfo> TableOf(MlpKind) { return TableFrom(kMlpKinds); }
@@ -45,5 +52,6 @@ EnumTable<NormKindInfo> TableOf(NormKind) { return TableFrom(kNormKinds); }
 EnumTable<QkNormInfo> TableOf(QkNorm) { return TableFrom(kQkNorms); }
 EnumTable<ArchInfo> TableOf(Arch) { return TableFrom(kArchs); }
 EnumTable<VisionKindInfo> TableOf(VisionKind) { return TableFrom(kVisionKinds); }
+EnumTable<LinearKindInfo> TableOf(LinearKind) { return TableFrom(kLinearKinds); }
 
 }  // namespace llmmem::core

@@ -13,11 +13,13 @@ using NormKindInfo = EnumInfo<NormKind>;
 using QkNormInfo = EnumInfo<QkNorm>;
 using ArchInfo = EnumInfo<Arch>;
 using VisionKindInfo = EnumInfo<VisionKind>;
+using LinearKindInfo = EnumInfo<LinearKind>;
 
 EnumTable<MlpKindInfo> TableOf(MlpKind);
 EnumTable<NormKindInfo> TableOf(NormKind);
 EnumTable<QkNormInfo> TableOf(QkNorm);
 EnumTable<ArchInfo> TableOf(Arch);
 EnumTable<VisionKindInfo> TableOf(VisionKind);
+EnumTable<LinearKindInfo> TableOf(LinearKind);
 
 }  // namespace llmmem::core
