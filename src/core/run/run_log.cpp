@@ -29,7 +29,7 @@ constexpr KindInfo kKinds[] = {
      RunCategory::kNone, true},
     {MeasuredKind::kOutputBuffer, "output_buffer", "Output (logits) buffer", RunCategory::kActivations, true},
     {MeasuredKind::kUnaccounted, "unaccounted", "Unaccounted (driver, CUDA context, other programs)",
-     RunCategory::kNonTorch, true},
+     RunCategory::kCudaContext, true},
     {MeasuredKind::kPeakAllocated, "peak_allocated", "Peak allocated (max_memory_allocated)",
      RunCategory::kAllocatorPeak, true},
     {MeasuredKind::kPeakReserved, "peak_reserved", "Peak reserved (max_memory_reserved)", RunCategory::kAllocatorPeak,
@@ -101,6 +101,7 @@ const char* RunCategoryId(RunCategory c) {
     case RunCategory::kActivations: return "activations";
     case RunCategory::kCudaGraphs: return "cuda_graphs";
     case RunCategory::kNonTorch: return "non_torch";
+    case RunCategory::kCudaContext: return "cuda_context";
     case RunCategory::kAllocatorPeak: return "allocator_peak";
     default: return "none";
   }
@@ -111,7 +112,8 @@ const char* RunCategoryName(RunCategory c) {
     case RunCategory::kKvCache: return "KV cache";
     case RunCategory::kActivations: return "Activations and workspaces";
     case RunCategory::kCudaGraphs: return "CUDA graphs";
-    case RunCategory::kNonTorch: return "Non-torch memory and CUDA context";
+    case RunCategory::kNonTorch: return "Non-torch memory (NCCL, cuBLAS, ...)";
+    case RunCategory::kCudaContext: return "CUDA context and memory outside the runtime";
     case RunCategory::kAllocatorPeak: return "Allocator peak";
     default: return "Context";
   }
@@ -171,12 +173,19 @@ RunLog ReadRunLog(const std::string& input) {
 }
 
 const MeasuredFigure* LastFigure(const RunLog& log, MeasuredKind k) {
-  const MeasuredFigure* last = nullptr;
+  // The device: the driver's (no prefix) or rank 0's when the log has them, else the first seen.
+  const std::string* device = nullptr;
   for (const MeasuredFigure& f : log.figures) {
     if (f.kind != k) continue;
-    if (last != nullptr && f.device != last->device) continue;  // the first device's
-    last = &f;
+    if (f.device.empty() || f.device.find("TP0") != std::string::npos) {
+      device = &f.device;
+      break;
+    }
+    if (device == nullptr) device = &f.device;
   }
+  const MeasuredFigure* last = nullptr;
+  for (const MeasuredFigure& f : log.figures)
+    if (f.kind == k && f.device == *device) last = &f;
   return last;
 }
 

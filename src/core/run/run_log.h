@@ -52,7 +52,7 @@ bool IsByteFigure(MeasuredKind k);             // false for the counts and the r
 
 // The estimate's side of a figure (issue 33 part 2).
 enum class RunCategory : uint8_t {
-  kWeights, kKvCache, kActivations, kCudaGraphs, kNonTorch, kAllocatorPeak, kNone, kCount
+  kWeights, kKvCache, kActivations, kCudaGraphs, kNonTorch, kCudaContext, kAllocatorPeak, kNone, kCount
 };
 const char* RunCategoryId(RunCategory c);
 const char* RunCategoryName(RunCategory c);
@@ -101,8 +101,9 @@ constexpr size_t kRunMaxLineChars = 400;
 // "allocated_bytes.all.peak" and the like) is read as such; anything else line by line.
 RunLog ReadRunLog(const std::string& text);
 
-// The figures of one kind, first device only (the first rank's), in text order; the last
-// of them is what the runtime ended with.
+// The last figure of one kind (what the runtime ended with) on one device: the driver's
+// (lines without a worker prefix) or rank 0's (TP0) when the log has them, else the first
+// device seen. Null when the log has none of that kind.
 const MeasuredFigure* LastFigure(const RunLog& log, MeasuredKind k);
 
 }  // namespace llmmem::core
