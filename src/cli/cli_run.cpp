@@ -3,6 +3,7 @@
 // does not show.
 #include "cli/cli_run.h"
 
+#include <cmath>
 #include <ostream>
 
 #include "cli/cli_files.h"
@@ -82,6 +83,15 @@ std::string RenderRunReading(const core::RunLog& log, const core::RunComparison*
   if (!cmp->ok) out += "  the configuration has errors: no estimate\n";
   out += "  " + Pad("", 44) + PadLeft("measured", 12) + PadLeft("estimated", 12) + PadLeft("ratio", 7) + "\n";
   for (const core::RunComparisonRow& r : cmp->rows) RenderRow(r, out);
+  for (const core::RunComparisonRow& r : cmp->counts) {
+    const bool ratio = r.label == std::string("Maximum concurrency");
+    const auto show = [&](double v) {
+      return ratio ? core::FormatNumber(v, 2) + "x" : core::FormatCount(static_cast<int64_t>(std::llround(v)));
+    };
+    out += "  " + Pad(r.label, 44) + PadLeft(show(r.measured), 12) + PadLeft(show(r.estimated), 12) +
+           PadLeft(core::FormatNumber(r.ratio, 2), 7) + "   line " + Lines(r.lines) + "\n";
+    if (!r.note.empty()) out += "      " + r.note + "\n";
+  }
   if (!cmp->not_modelled.empty()) {
     out += "Measured, not modelled (the estimate has no row for it):\n";
     for (const core::RunComparisonRow& r : cmp->not_modelled) RenderRow(r, out);

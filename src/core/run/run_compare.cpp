@@ -16,6 +16,7 @@
 
 #include "core/config/enum_table.h"
 #include "core/estimate/estimate.h"
+#include "core/estimate/serving.h"
 #include "core/report/units.h"
 
 namespace llmmem::core {
@@ -152,9 +153,11 @@ Config ApplyLogSettings(const Config& base, const RunLog& log, std::vector<std::
       c.seq = per_slot;
     }
   }
+  // Against the fraction the runtime would use (mem_fraction 0 is its default: ResolveServing).
+  const double fraction = c.runtime == r ? ResolveServing(c).mem_fraction : c.mem_fraction;
   if (s.gpu_memory_utilization > 0 && (r == Runtime::kVllm || r == Runtime::kSglang) &&
-      std::fabs(c.mem_fraction - s.gpu_memory_utilization) > 1e-9) {
-    notes.push_back("mem_fraction -> " + FormatNumber(s.gpu_memory_utilization, 2) +
+      std::fabs(fraction - s.gpu_memory_utilization) > 1e-9) {
+    notes.push_back("mem_fraction " + FormatNumber(fraction, 2) + " -> " + FormatNumber(s.gpu_memory_utilization, 2) +
                     ": the log's gpu_memory_utilization / mem_fraction_static (line " +
                     std::to_string(s.utilization_line) + ")");
     c.mem_fraction = s.gpu_memory_utilization;
@@ -197,7 +200,8 @@ RunComparison CompareRun(const RunLog& log, const Config& given, bool apply_log_
       row.ratio = row.measured / row.estimated;
       out.rows.push_back(std::move(row));
     } else if (row.measured >= 0) {
-      row.note = row.note.empty() ? "not modelled: the estimate has no row for it" : row.note;
+      if (row.note.empty())
+        row.note = out.ok ? "not modelled: the estimate has no row for it" : "no estimate: the configuration has errors";
       out.not_modelled.push_back(std::move(row));
     } else if (row.estimated > 0) {
       out.not_measured.push_back(std::move(row));
@@ -242,6 +246,40 @@ RunComparison CompareRun(const RunLog& log, const Config& given, bool apply_log_
       row.estimate_rows.push_back(p.row);
     }
     place(std::move(row));
+  }
+  // The counts the serving report gives too.
+  if (out.ok && UsesServingRuntime(out.config)) {
+    const ServingReport rep = Serve(out.config);
+    struct CountRow {
+      MeasuredKind kind;
+      const char* label;
+      double estimated;
+      const char* row;
+    };
+    const bool paged = out.config.runtime == Runtime::kVllm || out.config.runtime == Runtime::kSglang;
+    const CountRow counts[] = {
+        {MeasuredKind::kKvTokens, "KV pool (tokens)", paged ? static_cast<double>(rep.pool_tokens) : -1,
+         "serving.pool_tokens"},
+        {MeasuredKind::kMaxConcurrency, "Maximum concurrency", paged ? rep.max_concurrency : -1,
+         "serving.max_concurrency"},
+        {MeasuredKind::kLayersOffloaded, "Layers on the GPU", paged ? -1 : static_cast<double>(rep.gpu_layers),
+         "serving.gpu_layers"},
+    };
+    for (const CountRow& k : counts) {
+      const MeasuredFigure* f = LastFigure(log, k.kind);
+      if (f == nullptr || !(k.estimated > 0)) continue;
+      RunComparisonRow row;
+      row.label = k.label;
+      row.measured = f->value;
+      row.measured_tolerance = f->tolerance;
+      row.lines.push_back(f->line);
+      row.measured_from = f->text;
+      row.estimated = k.estimated;
+      row.estimate_rows.push_back(k.row);
+      row.ratio = f->value > 0 ? f->value / k.estimated : 0;
+      if (f->form == "ollama_offload_plan") row.note = "Ollama's own plan (its offload line)";
+      out.counts.push_back(std::move(row));
+    }
   }
   // The large gaps in words (more than 25% either way).
   for (const RunComparisonRow& r : out.rows)

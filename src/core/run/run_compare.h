@@ -34,6 +34,9 @@ struct RunComparison {
   std::vector<RunComparisonRow> rows;    // measured and estimated
   std::vector<RunComparisonRow> not_modelled;  // measured, no estimate row
   std::vector<RunComparisonRow> not_measured;  // estimated, the log says nothing of it
+  // Counts beside the serving report's (serving.h Serve): the KV pool in tokens, the maximum
+  // concurrency, the layers on the GPU; measured and estimated hold the counts, not bytes.
+  std::vector<RunComparisonRow> counts;
   std::vector<std::string> notes;        // settings read from the log, how the figures were chosen
   Config config;                         // the configuration estimated (with the log's settings when applied)
 };

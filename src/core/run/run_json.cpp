@@ -22,13 +22,20 @@ Json Row(const RunComparisonRow& r) {
   Json j(Json::Object{});
   j["category"] = Json(RunCategoryId(r.category));
   j["label"] = Json(r.label);
-  if (r.measured >= 0) {
+  if (r.measured >= 0 && r.category == RunCategory::kNone) {  // a count
+    j["measured"] = Json(r.measured);
+    j["lines"] = Lines(r.lines);
+    j["measured_from"] = Json(r.measured_from);
+  } else if (r.measured >= 0) {
     j["measured_bytes"] = Json(std::round(r.measured));
     j["measured_tolerance_bytes"] = Json(std::round(r.measured_tolerance));
     j["lines"] = Lines(r.lines);
     j["measured_from"] = Json(r.measured_from);
   }
-  if (r.estimated >= 0) {
+  if (r.estimated >= 0 && r.category == RunCategory::kNone) {
+    j["estimated"] = Json(std::round(r.estimated * 100) / 100);
+    j["estimate_rows"] = Strings(r.estimate_rows);
+  } else if (r.estimated >= 0) {
     j["estimated_bytes"] = Json(std::round(r.estimated));
     j["estimate_rows"] = Strings(r.estimate_rows);
   }
@@ -102,6 +109,7 @@ Json RunReadingToJson(const RunLog& log, const RunComparison* cmp) {
     c["rows"] = Rows(cmp->rows);
     c["not_modelled"] = Rows(cmp->not_modelled);
     c["not_measured"] = Rows(cmp->not_measured);
+    c["counts"] = Rows(cmp->counts);
     c["notes"] = Strings(cmp->notes);
     j["comparison"] = std::move(c);
   }
