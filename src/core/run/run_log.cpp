@@ -7,6 +7,7 @@
 #include "core/oom/oom_evidence.h"
 #include "core/oom/oom_scan.h"
 #include "core/run/run_scan.h"
+#include "core/run/snapshot.h"
 
 namespace llmmem::core {
 namespace {
@@ -75,6 +76,7 @@ const char* RunSourceId(RunSource s) {
     case RunSource::kLlamaCpp: return "llama.cpp";
     case RunSource::kOllama: return "ollama";
     case RunSource::kMemoryStats: return "memory_stats";
+    case RunSource::kSnapshot: return "snapshot";
     default: return "unknown";
   }
 }
@@ -85,6 +87,7 @@ const char* RunSourceName(RunSource s) {
     case RunSource::kLlamaCpp: return "llama.cpp";
     case RunSource::kOllama: return "Ollama";
     case RunSource::kMemoryStats: return "torch.cuda.memory_stats()";
+    case RunSource::kSnapshot: return "torch.cuda.memory._snapshot() pickle";
     default: return "unknown";
   }
 }
@@ -119,8 +122,39 @@ const char* RunCategoryName(RunCategory c) {
   }
 }
 
+namespace {
+
+// A snapshot pickle (PROTO first) or a gzip of one: its figures at the moment it was taken.
+bool ReadSnapshotInto(const std::string& bytes, RunLog& log) {
+  if (bytes.size() < 2) return false;
+  const unsigned char b0 = static_cast<unsigned char>(bytes[0]), b1 = static_cast<unsigned char>(bytes[1]);
+  if (!(b0 == 0x80 && b1 >= 2 && b1 <= 5) && !(b0 == 0x1f && b1 == 0x8b)) return false;
+  log.source = RunSource::kSnapshot;
+  const SnapshotSummary s = ReadSnapshot(bytes);
+  if (!s.ok) {
+    log.error = s.error;
+    return true;
+  }
+  run::FigureSink sink(log);
+  sink.SetLine(1, std::to_string(s.segments) + " segments, " + std::to_string(s.blocks) + " blocks, " +
+                      std::to_string(s.trace_entries) + " trace entries",
+               "");
+  const char* f = "torch_snapshot";
+  sink.Bytes(MeasuredKind::kCurrentReserved, RunSource::kSnapshot, f, s.reserved_bytes, 0);
+  sink.Bytes(MeasuredKind::kCurrentAllocated, RunSource::kSnapshot, f, s.allocated_bytes, 0);
+  log.notes.push_back("the snapshot's cached blocks: " + std::to_string(s.blocks_inactive) + " (" +
+                      std::to_string(static_cast<int64_t>(s.inactive_bytes)) + " bytes; the largest " +
+                      std::to_string(static_cast<int64_t>(s.largest_inactive_block)) + ")" +
+                      (s.trace_ooms > 0 ? "; its trace records " + std::to_string(s.trace_ooms) + " OOM(s)" : ""));
+  log.recognised = !log.figures.empty();
+  return true;
+}
+
+}  // namespace
+
 RunLog ReadRunLog(const std::string& input) {
   RunLog log;
+  if (ReadSnapshotInto(input, log)) return log;
   std::string note;
   std::string text = OomTextAsUtf8(input, &note);
   if (!note.empty()) log.notes.push_back("the text " + note);

@@ -16,8 +16,8 @@
 namespace llmmem::core {
 
 // Which runtime (or dump) printed a line.
-enum class RunSource : uint8_t { kVllm, kSglang, kLlamaCpp, kOllama, kMemoryStats, kCount };
-const char* RunSourceId(RunSource s);    // "vllm", "sglang", "llama.cpp", "ollama", "memory_stats"
+enum class RunSource : uint8_t { kVllm, kSglang, kLlamaCpp, kOllama, kMemoryStats, kSnapshot, kCount };
+const char* RunSourceId(RunSource s);    // "vllm", "sglang", "llama.cpp", "ollama", "memory_stats", "snapshot"
 const char* RunSourceName(RunSource s);  // "vLLM", "SGLang", ...
 
 // What a figure measures. The category (RunCategoryOf) decides which estimate rows it is set
@@ -97,7 +97,8 @@ constexpr size_t kRunMaxTextBytes = 8u << 20;  // the last 8 MiB are read (as th
 constexpr size_t kRunMaxFigures = 4096;
 constexpr size_t kRunMaxLineChars = 400;
 
-// Reads every line form it knows. A memory_stats() dump (a JSON object whose keys are
+// Reads every line form it knows. A torch.cuda.memory._snapshot() pickle (snapshot.h) gives
+// the allocator's reserved, allocated and cached bytes at that moment. A memory_stats() dump (a JSON object whose keys are
 // "allocated_bytes.all.peak" and the like) is read as such; anything else line by line.
 RunLog ReadRunLog(const std::string& text);
 
