@@ -28,6 +28,7 @@ LAYERS = [
     ["core/solve"],      # inverse questions: fit, doctor, compat modes
     ["core/report"],     # JSON, text and launch exports of results
     ["core/oom", "core/hub", "core/network", "core/plan"],  # tools on top of the core
+    ["core/run"],        # a run's logs and snapshots beside the estimate (reads oom's text scan)
     # Around the core: platform code with I/O, then the programs.
     ["io"],
     ["net"],

@@ -15,6 +15,9 @@
 //     llmmem --compat ... --json's "compat")
 //   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
 //     memory_summary / mem_get_info (core/oom_json.h); configJson "" reads without a configuration
+//   readRun(text, configJson, fromLog) -> a serving runtime's start-up log or a memory_stats()
+//     JSON dump read and, with a configuration, set beside the estimate (as llmmem run --json:
+//     core/run/run_json.h); configJson "" reads without one; fromLog takes the log's settings
 // Bad input is reported by every entry point, never answered for the defaults:
 // configToQuery, exportEstimate, diagnose and compat then return {"ok": false, "error", "diagnostics"}
 // (JSON text) instead of their usual answer; estimate, estimateQuery and importHfConfig
@@ -49,6 +52,7 @@
 #include "core/estimate/estimate.h"
 #include "core/import/hf_config.h"
 #include "core/oom/oom_json.h"
+#include "core/run/run_json.h"
 #include "core/network/network_request.h"
 #include "core/catalogue/presets.h"
 #include "core/report/launch_export.h"
@@ -171,6 +175,16 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
   return j.Dump();
 }
 
+std::string ReadRun(const std::string& text, const std::string& config_json, bool from_log) {
+  const core::RunLog log = core::ReadRunLog(text);
+  if (config_json.empty() || !log.recognised) return core::RunReadingToJson(log, nullptr).Dump();
+  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
+  const core::RunComparison cmp = core::CompareRun(log, parsed.config, from_log);
+  core::Json j = core::RunReadingToJson(log, &cmp);
+  j["config_diagnostics"] = core::DiagnosticsToJson(parsed.diagnostics);
+  return j.Dump();
+}
+
 std::string ExportLaunch(const std::string& config_json, const std::string& target) {
   core::LaunchTarget t;
   if (!core::ParseId(target, t))
@@ -239,6 +253,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("exportEstimate", &ExportEstimate);
   emscripten::function("diagnose", &Diagnose);
   emscripten::function("readOom", &ReadOom);
+  emscripten::function("readRun", &ReadRun);
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);

@@ -405,6 +405,8 @@ std::string HelpText() {
       "                                   first, the memory-versus-time front (llmmem plan --help)\n"
       "       llmmem oom FILE|- [same options]   read a CUDA out-of-memory message, nvidia-smi output,\n"
       "                                   memory_summary() or mem_get_info(): what held the GPU, and why it failed\n"
+      "       llmmem run FILE|- [same options] [--from-log]   read a vLLM, SGLang, llama.cpp or Ollama start-up\n"
+      "                                   log or a memory_stats() JSON dump: each figure beside the estimate\n"
       "       llmmem --model resnet50 --image-size 224 ...   any network layer by layer (--network-help)\n"
       "\n"
       "  --model KEY          a preset (llmmem --list-models), e.g. llama-3.1-8b; or custom\n"

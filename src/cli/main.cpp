@@ -9,6 +9,7 @@
 #include "cli/cli_hub.h"
 #include "cli/cli_oom.h"
 #include "cli/cli_plan.h"
+#include "cli/cli_run.h"
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
 #include "cli/cli_table.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   const cli::TerminalSafeStdStreams safe_streams;
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "oom") return cli::RunOom(args, ReadFile, std::cout, std::cerr);
+  if (!args.empty() && args[0] == "run") return cli::RunRunLog(args, ReadFile, std::cout, std::cerr);
   if (cli::IsNetworkCommand(args))  // any network, layer by layer
     return cli::RunNetworkCommand(args, cli::ReaderFor("a network description", core::kJsonMaxBytes),
                                   cli::ReaderFor("a print(model) text", core::kTorchReprMaxBytes));

@@ -155,6 +155,29 @@ expect_exit "oom: not recognised" 2 oom $oom/unknown.txt
 grep -q "nvidia-smi table" $T/llmmem_cli_out && ok "oom: unknown text lists the recognised forms" || bad "oom forms list"
 expect_exit "oom: missing file" 2 oom /nonexistent/oom.txt
 expect_exit "oom: no file" 2 oom
+# llmmem run (issue 33): a start-up log read, each figure with its line; beside the estimate by category.
+runlogs=tests/fuzz/corpus/run
+expect_exit "run: vLLM v0.6.5 profile" 0 run $runlogs/vllm_table.txt
+grep -q "line 9 .*KV cache .*53.29 GiB" $T/llmmem_cli_out && ok "run: the KV pool 53.29 GiB read from line 9" || bad "run figures"
+"$bin" run - <$runlogs/vllm_table.txt >$T/llmmem_cli_out 2>/dev/null && grep -q "14.96 GiB" $T/llmmem_cli_out \
+  && ok "run: reads standard input" || bad "run from stdin"
+expect_exit "run beside the estimate" 0 run $runlogs/vllm_table.txt --model llama-3-8b --mode infer --runtime vllm --seq 8192
+grep -qE "^  Weights +14.96 GiB +14.96 GiB +1 " $T/llmmem_cli_out && grep -q "Estimated, not in the log" $T/llmmem_cli_out \
+  && ok "run: weights 14.96 GiB measured and estimated; graphs not in the log" || bad "run comparison"
+expect_exit "run --json" 0 run $runlogs/vllm_usage.txt --model gemma-3-4b --mode infer --runtime vllm --json
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); f={x['kind']: x for x in d['log']['figures']}; \
+assert f['cuda_graphs']['bytes']==round(0.65*2**30) and f['weights']['line']==1 and d['log']['source']=='vllm'; \
+c=d['comparison']; assert any(r['category']=='cuda_graphs' for r in c['rows']) and all('ratio' in r for r in c['rows'])" \
+  && ok "run --json: figures with lines, rows with ratios" || bad "run --json shape"
+expect_exit "run --from-log" 0 run $runlogs/vllm_v1.txt --model llama-3.1-8b --gpu L40S-48GB --from-log
+grep -q "seq 4096 -> 32768: the log's max_model_len (line 4)" $T/llmmem_cli_out && grep -q "KV pool (tokens) .*158,656" $T/llmmem_cli_out \
+  && ok "run --from-log: max_model_len taken from the log, said so; the token pool beside the estimate's" || bad "run --from-log"
+expect_exit "run: llama.cpp breakdown" 0 run $runlogs/llama_cpp_breakdown.txt --model llama-3.1-8b --mode infer --runtime llama.cpp
+grep -q "the figures of CUDA0" $T/llmmem_cli_out && ok "run: llama.cpp's first GPU compared" || bad "run llama.cpp device"
+expect_exit "run: not recognised" 2 run $oom/unknown.txt
+grep -q "Available KV cache memory" $T/llmmem_cli_out && ok "run: unknown text lists the lines expected" || bad "run expected list"
+expect_exit "run: missing file" 2 run /nonexistent/run.log
+expect_exit "run: no file" 2 run
 expect_exit "8B serving fits an empty A10" 0 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB
 expect_exit "not beside 14.45 GB held by others" 1 --model llama-3.1-8b --mode infer --seq 2048 --gpu A10-24GB --other-processes-gb 14.45
 expect_exit "other processes out of range" 2 --other-processes-gb -3

@@ -228,6 +228,30 @@ L "oom: a 10 MiB UTF-16 log's tail" 0 'Memory held elsewhere' oom "$work/big_utf
 L "oom: 8 MiB of distinct nvidia-smi rows, devices capped" 0 'are left out' oom "$work/smi_flood.csv"
 run "oom: 8 MiB of nvidia-smi rows, JSON under 2 MB" 0 '' -- bash -c "[ \$($bin oom '$work/smi_flood.csv' --json | wc -c) -lt 2000000 ]"
 run "oom: 8 MiB of nvidia-smi rows within 3 s" 0 '' -- timeout 3 "$bin" oom "$work/smi_flood.csv" --json
+# Issue 33: `llmmem run` reads a log the same bounded way: a 9 MiB log with vLLM's profile at
+# its end, 8 MiB of KV lines (the figures capped at 4096, the JSON small), escape characters
+# in the lines it quotes, a memory_stats() dump of 250,000 keys (6 MB).
+python3 - "$work" tests/fuzz/corpus/run/vllm_v0_tp2.txt <<'PY'
+import sys
+work, seed = sys.argv[1], open(sys.argv[2], "rb").read()
+filler = b"".join(b"INFO step %d throughput 2.%04d tokens/s\n" % (i, i % 9973) for i in range(300000))
+open(work + "/big_run.log", "wb").write(filler + seed)
+open(work + "/run_flood.log", "wb").write((b"Available KV cache memory: 1.00 GiB\n" * 300000)[: 8 << 20])
+open(work + "/escape_run.log", "wb").write(b"Model loading took 14.99 GiB \x1b[2J\x1b]0;owned\x07 and 3 seconds\n")
+keys = b", ".join(b'"k%d.all.peak": %d' % (i, i) for i in range(250000))
+open(work + "/stats_flood.json", "wb").write(b'{"allocated_bytes.all.peak": 1024, ' + keys + b'}')
+PY
+L "run: a 9 MiB log, the profile at its end" 0 'last 8 MiB were read' run "$work/big_run.log"
+L "run: a 9 MiB log's profile read" 0 '7.71 GiB' run "$work/big_run.log"
+run "run: a 9 MiB log from standard input" 0 '7.71 GiB' -- bash -c "$bin run - <'$work/big_run.log'"
+L "run: 8 MiB of KV lines, figures capped" 0 'more figures were read than the 4096 kept' run "$work/run_flood.log"
+run "run: 8 MiB of KV lines, JSON under 2 MB" 0 '' -- bash -c "[ \$($bin run '$work/run_flood.log' --json | wc -c) -lt 2000000 ]"
+run "run: 8 MiB of KV lines within 3 s" 0 '' -- timeout 3 "$bin" run "$work/run_flood.log" --json --model llama-3.1-8b --runtime vllm
+L "run: escape characters in a quoted line" 0 'x1b' run "$work/escape_run.log"
+L "run: escape characters in a quoted line --json" 0 'u001b' run "$work/escape_run.log" --json
+L "run: an 8 MiB memory_stats() dump" 0 'Peak allocated' run "$work/stats_flood.json"
+L "run: nothing recognised" 2 'nothing in the text was recognised' run /etc/hostname
+L "run: /dev/zero" 2 'character device' run /dev/zero
 MEM_KB_SAVED=$MEM_KB; MEM_KB=600000
 L "dense 8 MiB JSON --config under 600 MB" 2 'more than 1048576 values' --config "$work/dense.json"
 L "dense 8 MiB JSON --network under 600 MB" 2 'more than 1048576 values' --network "$work/dense.json"

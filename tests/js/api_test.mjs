@@ -144,6 +144,38 @@ check('readOom beside a configuration: seed 002 failed while loading the weights
   const native = cliOom('seed002_baichuan_a30.txt', ['--model', 'baichuan-7b', '--mode', 'infer', '--seq', '2048']);
   assert.deepEqual(d, native.devices[0]);
 });
+// Issue 33: readRun gives what `llmmem run --json` gives, with and without a configuration.
+const runDir = root + 'tests/fuzz/corpus/run/';
+function cliRun(file, args) {
+  try {
+    return JSON.parse(execFileSync(root + 'build/native/llmmem', ['run', runDir + file, ...args, '--json'], { encoding: 'utf8' }));
+  } catch (e) {
+    if (e.status === 2) return JSON.parse(e.stdout);
+    throw e;
+  }
+}
+for (const file of ['vllm_v0_tp2.txt', 'vllm_table.txt', 'vllm_usage.txt', 'sglang.txt', 'llama_cpp_two_gpus.txt',
+                    'llama_cpp_breakdown.txt', 'ollama_plan.txt', 'ollama_engine.txt', 'memory_stats.json']) {
+  check(`readRun equals llmmem run --json for ${file}`, () => {
+    assert.deepEqual(JSON.parse(api.readRun(readFileSync(runDir + file, 'utf8'), '', false)), cliRun(file, []));
+  });
+}
+check('readRun beside a configuration equals llmmem run with the same settings', () => {
+  const config = JSON.parse(api.estimateQuery('v=1&model=llama-3-8b&mode=infer&seq=8192&runtime=vllm')).config;
+  const js = JSON.parse(api.readRun(readFileSync(runDir + 'vllm_table.txt', 'utf8'), JSON.stringify(config), false));
+  const native = cliRun('vllm_table.txt', ['--model', 'llama-3-8b', '--mode', 'infer', '--seq', '8192', '--runtime', 'vllm']);
+  assert.deepEqual(js.log, native.log);
+  assert.deepEqual(js.comparison, native.comparison);
+  assert.equal(js.comparison.rows[0].category, 'weights');
+  const fromLog = JSON.parse(api.readRun(readFileSync(runDir + 'vllm_v1.txt', 'utf8'), JSON.stringify(config), true));
+  assert.deepEqual(fromLog.comparison, cliRun('vllm_v1.txt', ['--model', 'llama-3-8b', '--mode', 'infer', '--seq', '8192',
+                                                              '--runtime', 'vllm', '--from-log']).comparison);
+});
+check('readRun: unknown text names the lines it knows', () => {
+  const js = JSON.parse(api.readRun('hello', '', false));
+  assert.equal(js.log.recognised, false);
+  assert.match(js.log.error, /Available KV cache memory/);
+});
 check('readOom: unknown text names the forms it knows', () => {
   const js = JSON.parse(api.readOom('hello', ''));
   assert.equal(js.recognised, false);

@@ -1,0 +1,14 @@
+// The run reading as JSON: one shape for `llmmem run --json` and the JS API's readRun.
+#pragma once
+
+#include "core/parse/json.h"
+#include "core/run/run_compare.h"
+#include "core/run/run_log.h"
+
+namespace llmmem::core {
+
+Json RunLogToJson(const RunLog& log);
+// The log and, when `cmp` is not null, the comparison beside the estimate ("comparison").
+Json RunReadingToJson(const RunLog& log, const RunComparison* cmp);
+
+}  // namespace llmmem::core
