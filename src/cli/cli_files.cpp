@@ -46,4 +46,50 @@ std::optional<std::string> ReadLogTail(const std::string& path, std::string& err
   return (le || be ? head.substr(0, 2) : std::string()) + t.substr(start);
 }
 
+LogCommand ReadLogCommand(const std::vector<std::string>& args, const ReadFileFn& read_file, const char* command,
+                          const char* usage, const std::vector<std::string>& extra, std::ostream& err) {
+  LogCommand c;
+  std::vector<std::string> rest;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (c.path.empty() && (args[i] == "-" || args[i].compare(0, 1, "-") != 0)) {
+      c.path = args[i];
+      continue;
+    }
+    if (std::find(extra.begin(), extra.end(), args[i]) != extra.end()) {
+      c.seen.push_back(args[i]);
+      continue;
+    }
+    rest.push_back(args[i]);
+    c.settings |= args[i] != "--json";
+  }
+  const std::string name = std::string("llmmem ") + command;
+  if (c.path.empty()) {
+    err << name << ": give a file with the log (or - to read it from standard input)\n" << "usage: " << usage << "\n";
+    c.exit_code = 2;
+    return c;
+  }
+  c.parsed = ParseCli(rest, read_file);
+  bool errors = false;
+  for (const core::Diagnostic& d : c.parsed.diagnostics) {
+    errors |= d.severity == core::Severity::kError;
+    err << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
+  }
+  if (errors) {
+    c.exit_code = 2;
+    return c;
+  }
+  // Files and standard input ("-") alike through the bounded reader: a log's last 8 MiB
+  // and, for a pipe, within a time limit (io/bounded_file.h).
+  std::string error, note;
+  const std::optional<std::string> file = ReadLogTail(c.path, error, &note);
+  if (!file) {
+    err << name << ": cannot read the log \"" << c.path << "\": " << error << "\n";
+    c.exit_code = 2;
+    return c;
+  }
+  if (!note.empty()) err << name << ": note: \"" << c.path << "\" " << note << "\n";
+  c.text = *file;
+  return c;
+}
+
 }  // namespace llmmem::cli

@@ -179,39 +179,13 @@ std::string RenderOomReport(const core::OomReport& r, bool with_config) {
 }
 
 int RunOom(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out, std::ostream& err) {
-  std::string path;
-  std::vector<std::string> rest;
-  bool settings = false;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (path.empty() && (args[i] == "-" || args[i].compare(0, 1, "-") != 0)) {
-      path = args[i];
-      continue;
-    }
-    rest.push_back(args[i]);
-    settings |= args[i] != "--json";
-  }
-  if (path.empty()) {
-    err << "llmmem oom: give a file with the message (or - to read it from standard input)\n"
-           "usage: llmmem oom FILE|- [--model KEY --mode ... and other settings] [--json]\n";
-    return 2;
-  }
-  const CliParse parsed = ParseCli(rest, read_file);
-  bool errors = false;
-  for (const core::Diagnostic& d : parsed.diagnostics) {
-    errors |= d.severity == core::Severity::kError;
-    err << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
-  }
-  if (errors) return 2;
-  // Files and standard input ("-") alike through the bounded reader: a log's last 8 MiB
-  // and, for a pipe, within a time limit (io/bounded_file.h).
-  std::string error, note;
-  const std::optional<std::string> file = ReadLogTail(path, error, &note);
-  if (!file) {
-    err << "llmmem oom: cannot read the log \"" << path << "\": " << error << "\n";
-    return 2;
-  }
-  if (!note.empty()) err << "llmmem oom: note: \"" << path << "\" " << note << "\n";
-  const std::string text = *file;
+  const LogCommand cmd = ReadLogCommand(args, read_file, "oom",
+                                        "llmmem oom FILE|- [--model KEY --mode ... and other settings] [--json]", {}, err);
+  if (cmd.exit_code >= 0) return cmd.exit_code;
+  const std::string& path = cmd.path;
+  const CliParse& parsed = cmd.parsed;
+  const bool settings = cmd.settings;
+  const std::string& text = cmd.text;
   const core::OomReport report = core::ReadOomReport(text, settings ? &parsed.options.config : nullptr);
   if (parsed.options.json) {
     out << core::OomReportToJson(report).Dump(2) << "\n";

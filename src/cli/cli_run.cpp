@@ -106,42 +106,16 @@ std::string RenderRunReading(const core::RunLog& log, const core::RunComparison*
 }
 
 int RunRunLog(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out, std::ostream& err) {
-  std::string path;
-  std::vector<std::string> rest;
-  bool settings = false, from_log = false;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (path.empty() && (args[i] == "-" || args[i].compare(0, 1, "-") != 0)) {
-      path = args[i];
-      continue;
-    }
-    if (args[i] == "--from-log") {
-      from_log = true;
-      continue;
-    }
-    rest.push_back(args[i]);
-    settings |= args[i] != "--json";
-  }
-  if (path.empty()) {
-    err << "llmmem run: give a file with the log (or - to read it from standard input)\n"
-           "usage: llmmem run FILE|- [--model KEY --runtime vllm|sglang|llama.cpp|ollama and other settings] "
-           "[--from-log] [--json]\n";
-    return 2;
-  }
-  const CliParse parsed = ParseCli(rest, read_file);
-  bool errors = false;
-  for (const core::Diagnostic& d : parsed.diagnostics) {
-    errors |= d.severity == core::Severity::kError;
-    err << "llmmem: " << core::SeverityName(d.severity) << ": " << d.message << "\n";
-  }
-  if (errors) return 2;
-  // The bounded reader of `llmmem oom`: a log's last 8 MiB; a pipe within a time limit.
-  std::string error, note;
-  const std::optional<std::string> file = ReadLogTail(path, error, &note);
-  if (!file) {
-    err << "llmmem run: cannot read the log \"" << path << "\": " << error << "\n";
-    return 2;
-  }
-  if (!note.empty()) err << "llmmem run: note: \"" << path << "\" " << note << "\n";
+  const LogCommand cmd = ReadLogCommand(
+      args, read_file, "run",
+      "llmmem run FILE|- [--model KEY --runtime vllm|sglang|llama.cpp|ollama and other settings] [--from-log] [--json]",
+      {"--from-log"}, err);
+  if (cmd.exit_code >= 0) return cmd.exit_code;
+  const std::string& path = cmd.path;
+  const CliParse& parsed = cmd.parsed;
+  const bool settings = cmd.settings;
+  const bool from_log = !cmd.seen.empty();
+  const std::string* file = &cmd.text;
   const core::RunLog log = core::ReadRunLog(*file);
   core::RunComparison cmp;
   const bool compare = log.recognised && (settings || from_log);
