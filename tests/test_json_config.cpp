@@ -156,6 +156,15 @@ TEST_CASE("Config: kv_heads follows heads unless given, never inherited from the
   // The JSON door derives as the link door does.
   CHECK(ConfigFromJsonText(R"({"model": {"heads": 16}})", DefaultConfig()).config.model.kv_heads == 4);
   CHECK(ConfigFromJsonText(R"({"model": "custom", "heads": 16})", DefaultConfig()).config.model.kv_heads == 16);
+  // A link of a changed heads states kv_heads, so reading it back gives the same model (the
+  // fuzz harness fuzz_url found the round trip derive 10 where 8 was set).
+  Config edited = DefaultConfig();
+  edited.model.heads = 40;
+  edited.model.head_dim = 128;
+  REQUIRE(edited.model.kv_heads == 8);
+  const std::string q = ConfigToQuery(edited);
+  CHECK(ConfigFromQuery(q, DefaultConfig()).config.model.kv_heads == 8);
+  CHECK(ConfigToQuery(ConfigFromQuery(q, DefaultConfig()).config) == q);
   // Heads unchanged: a preset's own kv_heads stays whatever else changes.
   CHECK(ConfigFromQuery("model=gemma-2-9b&layers=10", DefaultConfig()).config.model.kv_heads ==
         FindPreset("gemma-2-9b")->model.kv_heads);
@@ -367,4 +376,12 @@ TEST_CASE("Config: gpus = N in links and JSON, as the CLI's --gpus (dp = N / (tp
     CHECK(named);
   }
   CHECK(HasErrors(ConfigFromJsonText(R"({"gpus": "8"})", DefaultConfig()).diagnostics));
+}
+
+TEST_CASE("Config: an unknown setting is named, not answered with the list of every setting") {
+  const ConfigParse far = ConfigFromQuery("nosuch=1", DefaultConfig());
+  REQUIRE(far.diagnostics.size() == 1);
+  CHECK(far.diagnostics[0].message.find("\"nosuch\" is not a setting") != std::string::npos);
+  CHECK(far.diagnostics[0].message.find("llmmem --help") != std::string::npos);
+  CHECK(far.diagnostics[0].message.size() < 200);  // it listed every setting, over 2,000 characters
 }

@@ -132,8 +132,11 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
   if (key == "model" || key == "preset") return ApplyPreset(c, value, out);
   const FieldDef* f = FindField(key);
   if (f == nullptr) {
+    // Not the list of every setting (over 150): it filled a phone's screen and pushed the
+    // link banner's buttons off it.
     out.push_back({DiagId::kUnknownKey, Severity::kWarning, EchoValue(key),
-                   "\"" + EchoValue(key) + "\" is not a setting, so it was ignored; known settings: " + FieldNames()});
+                   "\"" + EchoValue(key) + "\" is not a setting, so it was ignored (llmmem --help and the JSON "
+                                            "Schema list the settings)"});
     return false;
   }
   if (value.size() > kMaxValueBytes) {
@@ -153,15 +156,6 @@ bool SetField(Config& c, const std::string& key, const std::string& value, Diagn
     return false;
   }
   return true;  // an edited model keeps its preset's key: model_changes.h says what changed
-}
-
-std::string FieldNames() {
-  std::string out = "model";
-  for (const FieldDef& f : Fields()) {
-    out += ", ";
-    out += f.name;
-  }
-  return out;
 }
 
 namespace {
@@ -379,11 +373,13 @@ std::string ConfigToQuery(const Config& c) {
   const bool memory_is_cards = card != nullptr && c.gpu_memory_gb == card->UsableBytes() / 1e9;
   for (const FieldDef& f : Fields()) {
     const std::string v = f.get(c);
+    // Likewise kv_heads when heads changed: loading would derive it (DeriveDependentDims).
     const bool keep_head_dim = head_shape_changed && std::string(f.name) == "head_dim";
+    const bool keep_kv_heads = model_changed(*FindField("heads")) && std::string(f.name) == "kv_heads";
     if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
     const bool own = std::string(f.name) == "stack" || std::string(f.name) == "mode";
     const bool changed = f.model_field ? model_changed(f) : v != f.get(own ? plain : reference);
-    if (changed || keep_head_dim) q += "&" + std::string(f.name) + "=" + PercentEncode(v, ",");
+    if (changed || keep_head_dim || keep_kv_heads) q += "&" + std::string(f.name) + "=" + PercentEncode(v, ",");
   }
   return q;
 }

@@ -38,8 +38,6 @@ ConfigParse ConfigFromQuery(const std::string& query, const Config& base);
 // Sets one field from its text form ("batch", "8"); the CLI and the URL parser use it.
 // Returns false with a diagnostic naming the field and the allowed values.
 bool SetField(Config& c, const std::string& key, const std::string& value, Diagnostics& out);
-// The names SetField accepts, for --help and error messages.
-std::string FieldNames();
 
 // Which dependent model fields the input itself gave (JSON, URL, CLI, JS API, UI): those
 // the input left unset are derived from the ones it set, never inherited from the model
