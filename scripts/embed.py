@@ -4,19 +4,49 @@ system and every front end reads the same bytes (presets, shaders, the UI font).
 embedded minified (the same values, keys in the same order, without the indentation the
 files keep for people): a smaller page.
 
-usage: embed.py [--drop KEY]... OUT.cpp NAMESPACE ARRAY_NAME FILE...   (the array lists name, bytes, size)
+usage: embed.py [--drop KEY]... [--keep-config-named-in DIR] OUT.cpp NAMESPACE ARRAY_NAME FILE...
+       (the array lists name, bytes, size)
 --drop leaves a top-level key out of embedded JSON objects: notes for the people who read
-the files, which no front end reads (the presets' params_source).
+the files, which no front end reads (the presets' params_source, the catalogue's note).
+--keep-config-named-in DIR keeps in a preset's config.json, at any depth, only the keys
+that a string in DIR's sources names: a key no code names is never read (rope_theta,
+initializer_range, token ids, ...), so the page does not carry it. tests/cli/cli_test.sh
+checks that every embedded preset counts and starts as its whole file does.
 """
 import json
 import os
+import re
 import sys
 
 
+def names_in_sources(folder):
+    """Every "identifier" string literal in the C++ and JS sources under `folder`: the names
+    code can look a config.json key up by."""
+    names = set()
+    for root, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith((".cpp", ".h", ".js")):
+                with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+                    names.update(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', f.read()))
+    return names
+
+
+def only_named(value, names):
+    """The JSON value with, at any depth, only the object keys that `names` holds."""
+    if isinstance(value, dict):
+        return {k: only_named(v, names) for k, v in value.items() if k in names}
+    if isinstance(value, list):
+        return [only_named(v, names) for v in value]
+    return value
+
+
 def main() -> int:
-    args, drop = sys.argv[1:], set()
-    while args and args[0] == "--drop":
-        drop.add(args[1])
+    args, drop, named = sys.argv[1:], set(), None
+    while args and args[0] in ("--drop", "--keep-config-named-in"):
+        if args[0] == "--drop":
+            drop.add(args[1])
+        else:
+            named = names_in_sources(args[1])
         args = args[2:]
     out, namespace, array, files = args[0], args[1], args[2], args[3:]
     lines = [
@@ -32,6 +62,8 @@ def main() -> int:
             value = json.loads(data)
             if isinstance(value, dict):
                 value = {k: v for k, v in value.items() if k not in drop}
+                if named is not None and isinstance(value.get("config"), dict):
+                    value["config"] = only_named(value["config"], named)
             data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
         body = ",".join(str(b) for b in data)
         lines.append(f"const unsigned char kData{i}[] = {{{body},0}};")

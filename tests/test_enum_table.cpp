@@ -78,6 +78,7 @@ TEST_CASE("Enum tables: every id and alias parses back to its enumerator, in any
   RoundTrips<QkNorm>();
   RoundTrips<Sharding>();
   RoundTrips<VisionKind>();
+  RoundTrips<LinearKind>();
 }
 
 TEST_CASE("Enum tables: the aliases people type") {

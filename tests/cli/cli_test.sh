@@ -56,6 +56,27 @@ expect_exit "truncated gguf" 2 --weights-file $T/llmmem_cut.gguf
 expect_exit "custom dimensions" 0 --model custom --hidden 1024 --heads 16 --kv-heads 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); m=d['config']['model']; assert m['head_dim']==64 and d['parameters']['attention']==4*1024*1024*m['layers']" \
   && ok "--hidden 1024 --heads 16 derives head_dim 64" || bad "head_dim not derived from --hidden / --heads"
+# The embedded presets keep only the config.json keys a source names (scripts/embed.py
+# --keep-config-named-in): each preset counts and starts as its whole file does.
+/usr/bin/python3 - "$bin" <<'PY' && ok "every embedded preset counts as its whole config.json" || bad "an embedded preset differs from its file"
+import glob, json, os, subprocess, sys, tempfile
+bin, bad = sys.argv[1], []
+for path in sorted(glob.glob("presets/models/*.json")):
+    key = os.path.basename(path)[:-5]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(json.load(open(path))["config"], f)
+    out = []
+    for args in (["--model", key], ["--hf-config", f.name]):
+        p = subprocess.run([bin] + args + ["--mode", "infer", "--seq", "1024", "--json"], capture_output=True, text=True)
+        out.append(json.loads(p.stdout) if p.stdout.strip() else {})
+    os.unlink(f.name)
+    a, b = out
+    if a.get("ok") != b.get("ok") or a.get("parameters", {}).get("architecture_count") != b.get("parameters", {}).get("architecture_count") \
+            or a.get("config", {}).get("model", {}).get("max_positions") != b.get("config", {}).get("model", {}).get("max_positions"):
+        bad.append(key)
+print("differ:", bad) if bad else None
+sys.exit(1 if bad else 0)
+PY
 # kv_heads follows --heads unless --kv-heads is given (issue 29: it was inherited, 32 > 16).
 expect_exit "derived kv heads" 0 --model custom --hidden 1024 --heads 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['model']['kv_heads']==16" \
