@@ -76,6 +76,8 @@ TEST_CASE("plan JSON: llmmem.plan/1, every documented field with its type") {
                           "pipeline_stage", "tokens_per_s"})
       Has(c, k, T::kNum);
     Has(c, "peak_moment", T::kStr);
+    Has(c, "layout", T::kStr);
+    CHECK(c.Find("layout")->AsString().rfind("tp ", 0) == 0);
     Has(c, "settings", T::kObj);
     CheckSettings(*c.Find("settings"));
     Has(c, "config", T::kObj);

@@ -12,22 +12,6 @@ using core::FormatNumber;
 
 std::string Gb(double bytes) { return FormatNumber(bytes / 1e9, 1) + " GB"; }
 
-std::string Layout(const core::PlanSettings& s) {
-  std::string out = "tp " + std::to_string(s.tp) + " pp " + std::to_string(s.pp);
-  if (s.vpp > 1) out += " (vpp " + std::to_string(s.vpp) + ")";
-  out += " cp " + std::to_string(s.cp);
-  if (s.ep > 1) out += " ep " + std::to_string(s.ep);
-  out += " dp " + std::to_string(s.dp) + ", ";
-  out += s.zero == 0 ? std::string("DDP")
-                     : s.fsdp ? std::string(s.zero == 3 ? "FSDP full_shard" : "FSDP shard_grad_op")
-                              : "ZeRO-" + std::to_string(s.zero);
-  out += ", recompute " + std::string(core::Id(s.recompute)) + ", micro-batch " + std::to_string(s.micro_batch) +
-         " x " + std::to_string(s.grad_accum) + " accumulation";
-  if (s.offload) out += ", optimizer on CPU";
-  out += ", optimizer " + std::string(core::Id(s.optimizer_impl));
-  return out;
-}
-
 }  // namespace
 
 bool IsPlanCommand(const std::vector<std::string>& args) { return !args.empty() && args[0] == "plan"; }
@@ -135,7 +119,7 @@ std::string RenderPlan(const core::TrainPlanRequest& r, const core::TrainPlan& p
   out += "\nFastest that fit (step time: the speed model at mfu " + FormatNumber(r.base.mfu, 2) +
          ", plus bubble and communication):\n";
   for (const core::PlanCandidate& k : plan.best) {
-    out += "  " + std::to_string(k.rank) + ". " + Layout(k.settings) + "\n";
+    out += "  " + std::to_string(k.rank) + ". " + core::LayoutText(k.settings) + "\n";
     out += "     " + Gb(k.totals.peak_bytes) + " per GPU (headroom " + Gb(plan.budget_bytes - k.totals.peak_bytes) +
            "), step " + FormatNumber(k.time.total_s, 3) + " s = compute " + FormatNumber(k.time.compute_s, 3) +
            " + bubble " + FormatNumber(k.time.bubble_s, 3) + " + tp " + FormatNumber(k.time.tp_comm_s, 3) +
@@ -147,7 +131,7 @@ std::string RenderPlan(const core::TrainPlanRequest& r, const core::TrainPlan& p
   }
   out += "\nMemory versus time (each uses less memory than every faster layout):\n";
   for (const core::PlanPoint& p : plan.pareto)
-    out += "  " + FormatNumber(p.step_s, 3) + " s  " + Gb(p.peak_bytes) + "  " + Layout(p.settings) + "\n";
+    out += "  " + FormatNumber(p.step_s, 3) + " s  " + Gb(p.peak_bytes) + "  " + core::LayoutText(p.settings) + "\n";
   return out;
 }
 

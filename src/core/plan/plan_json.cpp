@@ -51,6 +51,7 @@ Json CandidateToJson(const PlanCandidate& k, double budget, int64_t tokens) {
   Json j(Json::Object{});
   j["rank"] = Json(k.rank);
   j["settings"] = SettingsToJson(k.settings);
+  j["layout"] = Json(LayoutText(k.settings));  // in words, as the CLI prints it
   j["config"] = ConfigToJson(k.config);  // everything to launch with, as the estimate reads it
   const Totals& t = k.totals;
   j["peak_bytes"] = Num(t.peak_bytes);

@@ -437,4 +437,20 @@ int64_t RankOf(const TrainPlan& plan, const PlanMatch& w, const PlanPoint** matc
   return -1;
 }
 
+std::string LayoutText(const PlanSettings& s) {
+  std::string out = "tp " + std::to_string(s.tp) + " pp " + std::to_string(s.pp);
+  if (s.vpp > 1) out += " (vpp " + std::to_string(s.vpp) + ")";
+  out += " cp " + std::to_string(s.cp);
+  if (s.ep > 1) out += " ep " + std::to_string(s.ep);
+  out += " dp " + std::to_string(s.dp) + ", ";
+  out += s.zero == 0 ? std::string("DDP")
+                     : s.fsdp ? std::string(s.zero == 3 ? "FSDP full_shard" : "FSDP shard_grad_op")
+                              : "ZeRO-" + std::to_string(s.zero);
+  out += ", recompute " + std::string(Id(s.recompute)) + ", micro-batch " + std::to_string(s.micro_batch) +
+         " x " + std::to_string(s.grad_accum) + " accumulation";
+  if (s.offload) out += ", optimizer on CPU";
+  out += ", optimizer " + std::string(Id(s.optimizer_impl));
+  return out;
+}
+
 }  // namespace llmmem::core

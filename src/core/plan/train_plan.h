@@ -100,6 +100,10 @@ TrainPlan PlanTraining(const TrainPlanRequest& r);
 // The base with a point's settings applied (the search, the neighbours and the JSON share it).
 Config ApplyPlanSettings(const Config& base, int64_t seq, const PlanSettings& s);
 
+// The settings in words, as the CLI's table, the JSON's "layout" and the Fit tab print them:
+// "tp 2 pp 1 cp 1 dp 4, ZeRO-1, recompute full, micro-batch 1 x 8 accumulation, optimizer auto".
+std::string LayoutText(const PlanSettings& s);
+
 // Where the fastest point of `plan.feasible` matching `want` on every field that `want`
 // sets (fields at -1 match anything) ranks: 1 + the points strictly faster (ties share a
 // rank: layouts that differ only in, say, the optimizer implementation take the same
