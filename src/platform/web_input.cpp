@@ -126,6 +126,11 @@ bool Apply(float dpr, float font_css, float view_css) {
         io.MousePos = at;
         break;
       case Kind::kLeave:
+        // A tap is down, up and leave in one DOM event: ImGui presses a button on a release
+        // over it, so the leave waits for the frame after the release (issue 32: taps on
+        // buttons, checkboxes and headers were lost).
+        for (const bool changed : button_changed)
+          if (changed) return true;
         io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
         break;
       case Kind::kButton:
