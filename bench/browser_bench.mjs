@@ -13,6 +13,9 @@
 //  idle_frames      frames drawn in that spell
 //  latency_ms       median input-to-frame latency over a few interactions
 //  wire_bytes       what the English page transferred (Content-Length, as served)
+//  plan_405b_ms     the training planner's whole search for Llama 3.1 405B over 1,024 H100s (the
+//                   bench_plan.cpp request) in the page's Web Worker (web/plan_worker.js), the
+//                   worker's own timing, median of the runs after the first (plan_405b_runs)
 // usage: node bench/browser_bench.mjs [--quick]
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
 import { spawn } from 'node:child_process';
@@ -146,6 +149,35 @@ try {
   }
   out.fitmap_ms = median(maps);
   out.fitmap_runs = maps;
+
+  // The planner in the page's Web Worker (issue 34 part 5: 405B over 1,024 GPUs within 1 s).
+  {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await c.newPage();
+    await p.goto(`${site.origin}/index.html`);
+    await ready(p);
+    const request = JSON.stringify({
+      config: { model: 'llama-3.1-405b', gpu: 'H100-SXM-80GB', mode: 'train', framework: 'megatron', grad_dtype: 'fp32' },
+      gpus: 1024, global_batch_tokens: 512 * 8192, seq: 8192, top: 5 });
+    const runs = await p.evaluate(async ({ request, n }) => {
+      const w = new Worker('plan_worker.js');
+      const call = seq => new Promise(resolve => {
+        w.onmessage = e => resolve(e.data);
+        w.postMessage({ seq, fn: 'plan', request });
+      });
+      const times = [];
+      for (let i = 0; i < n; i++) {
+        const m = await call(i + 1);
+        if (!m.ok || !JSON.parse(m.answer).ok) throw new Error('the worker did not plan: ' + (m.error || m.answer.slice(0, 200)));
+        times.push(m.ms);
+      }
+      w.terminate();
+      return times;
+    }, { request, n: quick ? 2 : 6 });
+    out.plan_405b_runs = runs;
+    out.plan_405b_ms = median(runs.slice(1));
+    await c.close();
+  }
 } finally {
   await browser.close();
   site.p.kill();

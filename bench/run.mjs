@@ -37,6 +37,8 @@ const budgets = [
   ['full fit map in the browser <= 50 ms', `${page.fitmap_ms.toFixed(2)} ms`, page.fitmap_ms <= 50],
   ['first frame <= 1.5x a blank WebGL2 page', `${(page.first_frame_ms / page.blank_frame_ms).toFixed(2)}x`,
    page.first_frame_ms <= 1.5 * page.blank_frame_ms],
+  ['planner: 405B over 1,024 GPUs in the page\'s Web Worker <= 1 s', `${(page.plan_405b_ms / 1000).toFixed(2)} s (runs ${(page.plan_405b_runs || []).map(x => (x / 1000).toFixed(2)).join(', ')} s)`,
+   page.plan_405b_ms <= 1000],
   ['page <= 450 KB as served (English, Brotli)', `${kb(packed)} (gzip ${kb(gzipped)})`, packed <= 450e3],
   ['idle main thread <= 2%', `${page.idle_busy_pct.toFixed(2)}% (${page.idle_frames} frames in ${page.idle_seconds} s)`,
    page.idle_busy_pct <= 2 && page.idle_frames === 0],

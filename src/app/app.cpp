@@ -304,10 +304,17 @@ void Frame() {
   DrawCategoryBar(s);
   DrawModelSizes(s);
   ImGui::Spacing();
-  // On one column the tabs get a page's height of their own (their tables scroll inside).
-  if (narrow)
-    ImGui::BeginChild("views_page", ImVec2(0, std::max(em * 16, vp->WorkSize.y * 0.8f)), false,
-                      ImGuiWindowFlags_NavFlattened);
+  // Room for the answer (issue 32 part 3): the tabs get a page's height of their own (their
+  // tables scroll inside) on one column, and on two when what is above leaves them less than
+  // three quarters of the window; the results column then scrolls as a page, and a click on a
+  // tab brings the tab bar to its top, so the tab's answer is above the fold.
+  const float views_h = std::max(em * 16, vp->WorkSize.y * (narrow ? 0.8f : 0.75f));
+  const bool views_page = narrow || ImGui::GetContentRegionAvail().y < views_h;
+  if (s.scroll_to_tabs) {
+    if (views_page) ImGui::SetScrollHereY(0.0f);
+    s.scroll_to_tabs = false;
+  }
+  if (views_page) ImGui::BeginChild("views_page", ImVec2(0, views_h), false, ImGuiWindowFlags_NavFlattened);
   if (ImGui::BeginTabBar("views")) {
     // The count invites a look only when the configuration does not fit.
     const bool over = s.estimate.totals.ok && !s.estimate.totals.GpuHolds();
@@ -319,10 +326,13 @@ void Frame() {
           (t == kTabDoctor && over && !s.remedies.empty() ? " (" + std::to_string(s.remedies.size()) + ")" : "") +
           "###" + row.id;
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
-      if (!ImGui::BeginTabItem(title.c_str(), nullptr, f)) continue;
+      const bool open = ImGui::BeginTabItem(title.c_str(), nullptr, f);
+      MarkItem(s, (std::string("tab_") + row.id).c_str());
+      if (!open) continue;
       if (s.tab != t && !s.select_tab) {
         s.tab = t;
         s.view_dirty = true;
+        s.scroll_to_tabs = true;  // the user chose it: its answer comes into view
       }
       switch (row.tab) {
         case kTabBreakdown:
@@ -357,7 +367,7 @@ void Frame() {
     s.select_tab = false;
     ImGui::EndTabBar();
   }
-  if (narrow) ImGui::EndChild();
+  if (views_page) ImGui::EndChild();
   ImGui::EndChild();
   ImGui::End();
   DrawWeightsWindow(s);
@@ -390,6 +400,7 @@ void PasteUnavailable() {
 double NextFrameIn() {
   if (!g_state) return -1;
   double next = g_state->save_due < 0 ? -1 : std::max(0.0, g_state->save_due - ImGui::GetTime());
+  if (g_state->scroll_to_tabs) return 0;  // a chosen tab is brought into view on the next frame
   // The Hub search fires once typing pauses (hub_view.h): a frame is due then.
   const HubView& v = g_state->hub;
   if (v.typed && v.edited_at >= 0 && HubSearchDue(v, v.edited_at + kHubSearchDebounce) != "") {
@@ -423,6 +434,10 @@ void ClearColor(float rgba[4]) {
 
 void HubLoaded(const HubResult& result) {
   if (g_state) ApplyHubResult(*g_state, result);
+}
+
+void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms) {
+  if (g_state) PlanAnswered(g_state->plan, seq, ok, text, ms);
 }
 
 void NetworksArrived(const std::string& bundle, const std::string& error) {
@@ -618,6 +633,9 @@ std::string TestStateJson() {
   j["url_state"] = g_state->query;
   j["units"] = UnitLabel(g_state->units);
   j["theme"] = g_state->dark ? "dark" : "light";
+  j["formulas"] = g_state->formulas;
+  j["popup_open"] = ImGui::GetCurrentContext() != nullptr &&
+                    ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["lang"] = LangId(CurrentLang());
   j["fitmap_ms"] = LastFitMapMs();
   j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
@@ -643,6 +661,18 @@ std::string TestStateJson() {
   hub["hits"] = static_cast<int64_t>(hv.hits.hits.size());
   hub["text"] = std::string(hv.text);
   j["hub"] = std::move(hub);
+  // The Fit tab's layout search (plan_view.h): whether it runs, and what it answered.
+  const PlanView& pv = g_state->plan;
+  core::Json plan(core::Json::Object{});
+  plan["running"] = pv.running;
+  plan["answered"] = pv.answer.seq > 0 && pv.answer.seq == pv.seq && !pv.running;
+  plan["ok"] = pv.answer.ok;
+  plan["error"] = pv.answer.error;
+  plan["ms"] = pv.answer.ms;
+  plan["considered"] = pv.answer.considered;
+  plan["best"] = static_cast<int64_t>(pv.answer.best.size());
+  plan["first_layout"] = pv.answer.best.empty() ? std::string() : pv.answer.best.front().layout;
+  j["plan"] = std::move(plan);
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
   core::Json::Array hidden;

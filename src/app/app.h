@@ -71,6 +71,11 @@ struct PlatformHooks {
   // The page: fetch the layer-stack presets (core::AddNetworkPresetBundle), which it does not
   // embed; the answer comes back through NetworksArrived. Empty where they are embedded.
   std::function<void()> need_networks;
+  // Runs one of the core's long calls (bindings/background_calls.h: "plan", "serve_plan", JSON
+  // in and out) off the UI thread: the page's Web Worker (web/plan_worker.js), a thread on the
+  // desktop. The answer comes back through BackgroundAnswered, later, on the UI's thread.
+  // Empty: the Fit tab points to the CLI instead.
+  std::function<void(int64_t seq, const std::string& fn, const std::string& request_json)> background;
   // Start-up marks for bench/ (where the first frame's time goes): "app_state", "app_fonts",
   // "app_estimate". May be empty.
   std::function<void(const char* name)> mark;
@@ -135,6 +140,9 @@ void HubSearched(const HubHits& hits);
 // The answer to hooks.need_networks: the bundle's text, or "" with `error` when it could not be
 // fetched. A link's net_ keys kept while they were on the way are read now.
 void NetworksArrived(const std::string& bundle, const std::string& error);
+// The answer to hooks.background: the call's JSON (ok), or why it could not run (!ok); `ms` the
+// call's own time where the platform measured it. Stale answers (an older seq) are dropped.
+void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms);
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

@@ -414,6 +414,9 @@ void DrawFit(State& s) {
   }
   WrappedDisabled(headroom);
   if (s.config.mode != core::Mode::kInference) {
+    // First: the layouts that combine count, stage and recompute (panel_plan.cpp), then the
+    // one-dimensional answers.
+    DrawPlanSearch(s);
     ZeroTable(s, cache);
   }
   Workload(s, cache);

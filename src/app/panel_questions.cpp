@@ -21,6 +21,7 @@
 #include "app/widgets.h"
 #include "core/config/model_changes.h"
 #include "core/catalogue/gpus.h"
+#include "core/config/gpu_count.h"
 #include "core/catalogue/presets.h"
 #include "core/base/units.h"
 #include "imgui.h"
@@ -237,10 +238,35 @@ void PurposeCell(State& s) {
     }
 }
 
+// How many? (issue 32 part 2): the job's GPU count, dp x tp x pp x cp, asked beside the card
+// rather than under Advanced > Parallelism. A count is taken as the links' gpus= is
+// (core::ResolveGpuTotal: dp = N / (tp x pp x cp)); one the layout cannot split says why.
+void GpuCount(State& s) {
+  static std::string refused;  // why the last count typed was not taken
+  int n = static_cast<int>(core::TotalGpus(s.config));
+  ImGui::TextUnformatted(Tr("How many?"));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  const bool changed = ImGui::InputInt("##gpus", &n, 1, 8);
+  MarkItem(s, "gpus");
+  s.shown_fields.push_back("dp");  // the count is dp x (tp x pp x cp): its control
+  if (changed && n >= 1) {
+    core::Config k = s.config;
+    refused = core::ResolveGpuTotal(k, n);
+    if (refused.empty()) ApplyConfig(s, k, std::string(Tr("GPUs")) + " " + std::to_string(n));
+  }
+  if (!refused.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(WarnColor(), "%s", refused.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
 void GpuCell(State& s) {
   Question(Tr("Which GPU?"));
   GpuPicker(s);
   ImGui::TextDisabled(Tr("%s GB as the device reports it"), core::FormatNumber(s.config.gpu_memory_gb, 1).c_str());
+  GpuCount(s);
 }
 
 }  // namespace

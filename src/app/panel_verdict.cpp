@@ -10,6 +10,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "app/widgets.h"
+#include "core/config/gpu_count.h"
 #include "core/estimate/verdict.h"
 #include "core/base/units.h"
 #include "imgui.h"
@@ -64,7 +65,13 @@ void DrawVerdict(State& s) {
   MarkItem(s, "verdict_total");
   // Beside the big number, sat on its baseline, when it fits there; under it otherwise.
   char of[160];
-  std::snprintf(of, sizeof of, Tr("(%s)  of %s (%s) on %s"), peak2.c_str(), cap.c_str(), cap2.c_str(), c.gpu.c_str());
+  const long long gpus = static_cast<long long>(core::TotalGpus(c));
+  if (gpus > 1) {
+    std::snprintf(of, sizeof of, Tr("(%s)  of %s (%s) on each of %lld x %s"), peak2.c_str(), cap.c_str(), cap2.c_str(),
+                  gpus, c.gpu.c_str());
+  } else {
+    std::snprintf(of, sizeof of, Tr("(%s)  of %s (%s) on %s"), peak2.c_str(), cap.c_str(), cap2.c_str(), c.gpu.c_str());
+  }
   ImGui::SameLine();
   if (ImGui::CalcTextSize(of).x <= ImGui::GetContentRegionAvail().x) {
     ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (large_h - ImGui::GetTextLineHeight()) * 0.78f);

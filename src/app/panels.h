@@ -24,6 +24,7 @@ void ShutdownFitMap();                 // frees its GL objects
 double LastFitMapMs();                 // how long the last grid took to compute (-1: none yet)
 void DrawFit(State& s);                // panel_fit.cpp: fewest GPUs per ZeRO stage, largest batch/sequence, formats;
                                        // DeepSpeed/Megatron figures
+void DrawPlanSearch(State& s);         // panel_plan.cpp: every layout for the tokens per step, fastest first
 void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
 void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies

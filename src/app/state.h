@@ -13,6 +13,7 @@
 #include "app/hub_view.h"
 #include "app/oom_view.h"
 #include "app/network_view.h"
+#include "app/plan_view.h"
 #include "core/config/config.h"
 #include "core/base/diagnostics.h"
 #include "core/solve/doctor.h"
@@ -82,6 +83,7 @@ struct State {
   std::vector<std::string> in_effect;     // core::FieldsInEffect(config), with the estimate
   std::vector<std::string> shown_fields;  // the settings DrawInputs drew a control for this frame
   NetworkView network;                    // the "Any network" tab (layer stacks; net_ keys in the URL)
+  PlanView plan;                          // the Fit tab's layout search (plan_view.h)
   PasteBox paste;
   std::string export_message;  // where the last export went
   std::string config_query;    // ConfigToQuery(config) as of the last recompute
@@ -101,6 +103,7 @@ struct State {
   std::vector<std::string> open_formulas;  // rows whose formula was opened by a click
   int tab = 0;                             // Tab
   bool select_tab = false;                 // open `tab` on the next frame (from the URL)
+  bool scroll_to_tabs = false;             // a tab was clicked: its bar goes to the top of the results
   float scale = 1;
   std::string copied_link;                         // shown after "Copy link"
   float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests

@@ -35,6 +35,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "io/bounded_file.h"
+#include "platform/desktop_background.h"
 #include "platform/desktop_hub.h"
 #include "platform/render_frame.h"
 
@@ -304,6 +305,7 @@ int main(int argc, char** argv) {
   };
   hooks.open_hint = "Type a path and press Enter, drop a file on the window, or pass it on the command line.";
   llmmem::platform::desktophub::Install(&hooks, [] { glfwPostEmptyEvent(); });
+  llmmem::platform::desktopbackground::Install(&hooks, [] { glfwPostEmptyEvent(); });
   llmmem::app::Init(hooks, UiScale(window));
   for (const std::string& e : args.errors) llmmem::app::ReportError("Command line", e);
   if (!args.config_path.empty()) {
@@ -321,6 +323,7 @@ int main(int argc, char** argv) {
   while (!glfwWindowShouldClose(window)) {
     glfwWaitEventsTimeout(0.25);           // idle without spinning; input wakes it at once
     llmmem::platform::desktophub::Poll();  // a Hugging Face model or search the worker fetched
+    llmmem::platform::desktopbackground::Poll();  // a plan its thread found
     GlfwBackend backend{window};
     llmmem::platform::RenderFrame(backend, UiScale(window));
     glfwSwapBuffers(window);

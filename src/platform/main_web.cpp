@@ -46,6 +46,7 @@
 #include "platform/render_frame.h"
 #include "platform/web_gl.h"
 #include "platform/web_hub.h"
+#include "platform/web_background.h"
 #include "platform/web_networks.h"
 #include "platform/web_input.h"
 
@@ -655,6 +656,7 @@ int main() {
   hooks.mark = [](const char* name) { JsMark(name); };
   llmmem::platform::webhub::Install(&hooks, Wake);
   llmmem::platform::webnetworks::Install(&hooks, Wake);
+  llmmem::platform::webbackground::Install(&hooks, Wake);
   llmmem::app::Init(hooks, g_canvas.dpr);
   JsMark("app_init");
   llmmem::platform::webgl::UpdateFontTexture();

@@ -190,6 +190,8 @@ try {
   await idleTests(browser);
   await layoutTests(browser);
   await liveLinkTests(browser);
+  await planTests(browser);
+  await touchTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
   const noGl = await chromium.launch({
@@ -214,6 +216,7 @@ try {
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
   const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/hub.js', '/networks.json', '/favicon.ico',
+                           '/plan_worker.js', '/llmmem-plan.js', '/llmmem-plan.wasm',
                            '/llmmem-cjk.ttf']);
   const odd = paths.filter(p => !allowed.has(p.split('#')[0].split('?')[0]));
   check('server saw only the site\'s own files', odd.length === 0, odd.join(', '));
@@ -618,6 +621,100 @@ function overlap(a, b) { return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1]
 
 // Links are live (issue 32): a link pasted into an open tab, and Back / Forward, restore the
 // configuration they name (hashchange, popstate), and the page's own writes are not reread.
+// Touch (issue 32 part 1): real touch events (Playwright's touchscreen: touchstart/touchend,
+// which Chromium turns into pointer events of type touch) on a phone and a touch laptop. A tap
+// must press a button, a checkbox, a combo and a section header, as a click does.
+async function touchTests(browser) {
+  for (const [name, viewport, scale, mobile] of [['phone 390', { width: 390, height: 844 }, 3, true],
+                                                 ['touch laptop 1366', { width: 1366, height: 768 }, 1, false]]) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: scale, hasTouch: true, isMobile: mobile });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', e => errors.push(String(e)));
+    await page.goto(`${origin}/index.html#v=1&model=llama-3.1-8b`);
+    await waitReady(page);
+    const tap = async what => {
+      const p = await item(page, what);
+      await page.touchscreen.tap(p.x, p.y);
+      await settle(page);
+    };
+    let st = await state(page);
+    const theme = st.theme;
+    await tap('theme');
+    st = await state(page);
+    check(`touch (${name}): a tap on the theme button switches it`, st.theme !== theme, `${theme} -> ${st.theme}`);
+    await tap('purpose');
+    st = await state(page);
+    check(`touch (${name}): a tap opens a combo`, st.popup_open === true, JSON.stringify(st.popup_open));
+    await page.touchscreen.tap(2, viewport.height - 2);  // outside: closes it
+    await settle(page);
+    if (mobile) {  // the phone folds the settings under one header
+      const before = !!(await state(page)).items.section_parallelism;
+      await tap('settings');
+      st = await state(page);
+      check(`touch (${name}): a tap opens or folds the settings header`, !!st.items.section_parallelism !== before,
+            `sections shown ${before} -> ${!!st.items.section_parallelism}`);
+    }
+    const below = (await state(page)).items.section_precision;
+    await tap('section_parallelism');
+    st = await state(page);
+    check(`touch (${name}): a tap opens a section header (the next one moves down)`,
+          below && st.items.section_precision && st.items.section_precision[1] > below[1] + 10,
+          `${below && below[1]} -> ${st.items.section_precision && st.items.section_precision[1]}`);
+    if (!mobile) {  // the breakdown's checkbox is below the phone's first screen
+      const before = (await state(page)).formulas;
+      await tap('formulas');
+      st = await state(page);
+      check(`touch (${name}): a tap ticks a checkbox`, st.formulas !== before, `${before} -> ${st.formulas}`);
+    }
+    await page.screenshot({ path: `${shots}/web-touch-${viewport.width}.png` });
+    check(`touch (${name}): no page errors`, errors.length === 0, errors.join('; '));
+    await context.close();
+  }
+}
+
+// The Fit tab's layout search (issue 34 part 5): the planner in a Web Worker, fetched on the
+// first search; the page keeps drawing meanwhile; the fastest layout is the CLI's; Apply takes it.
+async function planTests(browser) {
+  const query = 'model=llama-3.2-1b&gpu=RTX-4090-24GB&mode=train&seq=4096&dp=8';
+  const { context, page, errors } = await newPage(browser, `#v=1&${query}`);
+  const fetched = [];
+  page.on('request', r => fetched.push(new URL(r.url()).pathname));
+  // Room for the answer (issue 32 part 3): a click on the tab brings its content into view.
+  await click(page, 'tab_fit');
+  await settle(page);
+  const search = (await state(page)).items.plan_search;
+  check('tabs: a click on Fit brings its answers above the fold at 1280x800', search && search[1] + search[3] < 800 - 120,
+        JSON.stringify(search));
+  await click(page, 'plan_search');
+  let st = await state(page);
+  check('plan: the search starts without stopping the page', st.plan.running || st.plan.answered, JSON.stringify(st.plan));
+  const deadline = Date.now() + 60000;
+  while (!st.plan.answered && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    st = await state(page);
+  }
+  check('plan: the worker answers with layouts that fit', st.plan.ok && st.plan.best > 0, JSON.stringify(st.plan));
+  check('plan: the worker and its module came on demand', ['/plan_worker.js', '/llmmem-plan.js', '/llmmem-plan.wasm'].every(f => fetched.includes(f)),
+        fetched.join(', '));
+  const tokens = 1 * 1 * 8 * 4096;
+  const cli = JSON.parse(execFileSync(root + 'build/native/llmmem',
+    ['plan', '--model', 'llama-3.2-1b', '--gpu', 'RTX-4090-24GB', '--mode', 'train', '--seq', '4096', '--dp', '8',
+     '--gpus', '8', '--global-batch-tokens', String(tokens), '--json'], { encoding: 'utf8' }));
+  check('plan: the page\'s fastest layout is the CLI\'s', cli.candidates.length > 0 && cli.candidates[0].layout === st.plan.first_layout,
+        `${st.plan.first_layout} | ${cli.candidates[0] && cli.candidates[0].layout}`);
+  check('plan: the page searched the CLI\'s space', cli.search.considered === st.plan.considered, `${st.plan.considered} vs ${cli.search.considered}`);
+  console.log(`info plan: ${st.plan.considered} layouts searched in the worker in ${st.plan.ms.toFixed(0)} ms`);
+  await page.screenshot({ path: `${shots}/web-plan-w1280.png` });
+  await click(page, 'plan_apply_1');
+  st = await state(page);
+  const want = cli.candidates[0].peak_bytes;
+  check('plan: Apply takes the fastest layout (the page now shows its peak)', Math.abs(st.peak_bytes - want) <= 1e-6 * want,
+        `${st.peak_bytes} vs ${want}; ${st.config}`);
+  check('plan: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
 async function liveLinkTests(browser) {
   const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=inference&seq=4096');
   const has = (st, item) => st.url_state.split('&').includes(item);

@@ -1,0 +1,18 @@
+// The core's calls that may take long enough to freeze a frame (issue 34 part 5: the training
+// search over 1,024 GPUs; the serving planner), by name, JSON in and JSON out: one dispatch for
+// the doors that run them off the UI thread, the page's Web Worker (platform/plan_worker_main.cpp,
+// web/plan_worker.js) and the desktop's thread (platform/desktop_background.cpp), so both answer
+// alike. The JS API calls the same functions by their own names (embind_api.cpp: plan,
+// planServing).
+#pragma once
+
+#include <string>
+
+namespace llmmem::bindings {
+
+// fn: "plan" (core/plan/plan_json.h, schema llmmem.plan/1) or "serve_plan"
+// (serve_plan_json.h, llmmem.serve_plan/1). An unknown name answers a JSON object with ok false
+// and an error naming the known calls.
+std::string CallBackground(const std::string& fn, const std::string& request_json);
+
+}  // namespace llmmem::bindings
