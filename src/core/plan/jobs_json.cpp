@@ -67,7 +67,11 @@ Config ReadConfig(const Json& j, const Config& base, const std::string& at, std:
     if (j.Find(key) != nullptr) r.Error(DiagId::kInconsistent, at + "." + key, why_owned);
   ConfigParse cp = ConfigFromJson(j, base);
   for (Diagnostic d : cp.diagnostics) {
-    if (d.id == DiagId::kUnknownKey) d.severity = Severity::kError;
+    if (d.id == DiagId::kUnknownKey) {  // a typo must not plan something else
+      d.severity = Severity::kError;
+      if (const size_t at_ignored = d.message.find(", so it was ignored"); at_ignored != std::string::npos)
+        d.message.erase(at_ignored, 19);
+    }
     d.field = at + (d.field.empty() ? "" : "." + d.field);
     r.diags.push_back(std::move(d));
   }
