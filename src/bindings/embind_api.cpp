@@ -30,6 +30,8 @@
 //     core/plan/plan_json.h; request {config, gpus | max_gpus, global_batch_tokens, seq, top, ...})
 //   planServing(requestJson) -> the serving plan, schema llmmem.serve_plan/1 (core/plan/serve_plan_json.h;
 //     request {config, gpus, goal: "concurrency" | "context", top}), each option with its launch command
+//   planJobs(requestJson) -> several jobs on one GPU, schema llmmem.jobs/1 (as llmmem plan --jobs FILE
+//     --json: core/plan/jobs_json.h; request {gpu, gpu_memory_gb, jobs: [{name, kind, ...}]})
 //   estimateNetwork(requestJson) -> any network, layer by layer (as llmmem --model resnet50
 //     --json; keys in core/network_request.h); networks() -> the vision presets;
 //   torchReprToNetwork(printModelText) -> {ok, network, graph_exact, diagnostics}
@@ -40,6 +42,7 @@
 
 #include <string>
 
+#include "core/plan/jobs_json.h"
 #include "core/plan/plan_json.h"
 #include "core/plan/serve_plan_json.h"
 #include "core/config/config_json.h"
@@ -259,6 +262,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("fit", &Fit);
   emscripten::function("plan", &llmmem::core::PlanJson);  // a plan request's JSON in, llmmem.plan/1 out
   emscripten::function("planServing", &llmmem::core::ServePlanJson);  // llmmem.serve_plan/1
+  emscripten::function("planJobs", &llmmem::core::JobsJson);           // llmmem.jobs/1
   emscripten::function("compat", &Compat);
   emscripten::function("configSchema", &ConfigSchemaJson);
   // JS passes a Uint8Array (File.slice's bytes): Embind copies typed arrays into a

@@ -140,7 +140,9 @@ std::string PlanHelp() {
          "  every layout of tp, pp (virtual stages), cp, ep, dp, ZeRO/FSDP, recompute, micro-batch, optimizer\n"
          "  offload and implementation that fits with the fit solver's headroom, fastest first\n"
          "  --max-gpus N        every GPU count up to N (powers of two and whole nodes) instead of --gpus\n"
-         "  --gpus-per-node N   8; --link-gbps 450 (NVLink); --network-gbps 50 (per GPU); --pcie-gbps 25\n";
+         "  --gpus-per-node N   8; --link-gbps 450 (NVLink); --network-gbps 50 (per GPU); --pcie-gbps 25\n"
+         "also: llmmem plan --serve ... (the serving planner; plan --serve --help)\n"
+         "      llmmem plan --jobs FILE|- [--gpu G] (several jobs on one GPU; plan --jobs --help)\n";
 }
 
 }  // namespace llmmem::cli

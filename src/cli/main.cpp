@@ -9,6 +9,8 @@
 #include "cli/cli_hub.h"
 #include "cli/cli_oom.h"
 #include "cli/cli_plan.h"
+#include "cli/cli_plan_jobs.h"
+#include "cli/cli_plan_serve.h"
 #include "cli/cli_run.h"
 #include "cli/cli_network.h"
 #include "cli/cli_weights.h"
@@ -64,6 +66,10 @@ int main(int argc, char** argv) {
   if (cli::IsNetworkCommand(args))  // any network, layer by layer
     return cli::RunNetworkCommand(args, cli::ReaderFor("a network description", core::kJsonMaxBytes),
                                   cli::ReaderFor("a print(model) text", core::kTorchReprMaxBytes));
+  if (cli::IsJobsPlanCommand(args))  // several jobs on one GPU
+    return cli::RunJobsPlan(args, cli::ReaderFor("a jobs plan", core::kJsonMaxBytes), std::cout, std::cerr);
+  if (cli::IsServePlanCommand(args))  // the serving planner
+    return cli::RunServePlan(args, ReadFile, cli::LoadHubForCli, std::cout, std::cerr);
   if (cli::IsPlanCommand(args)) {  // the training planner: its flags, then the estimate's
     cli::PlanArgs plan_args = cli::SplitPlanArgs(args);
     for (const std::string& a : plan_args.rest)

@@ -256,4 +256,28 @@ check('model changes (issue 13): --hidden keeps the preset and names the change,
   }
 });
 
+// Several jobs on one GPU (issue 34 part 3): planJobs(request) is llmmem plan --jobs FILE --json,
+// field for field, for the example request of each kind (tests/cli/jobs); bad input names its key.
+const jobsDir = root + 'tests/cli/jobs/';
+for (const [file, gpu] of [['grpo_colocate.json', ''], ['llm_embedder_reranker.json', ''], ['draft.json', ''],
+                           ['display.json', 'RTX-4090-24GB']]) {
+  check(`planJobs equals llmmem plan --jobs for ${file}`, () => {
+    const text = readFileSync(jobsDir + file, 'utf8');
+    const request = gpu ? JSON.stringify({gpu, jobs: JSON.parse(text)}) : text;
+    const js = JSON.parse(api.planJobs(request));
+    const native = cli(['plan', '--jobs', jobsDir + file, ...(gpu ? ['--gpu', gpu] : [])]);
+    assert.equal(js.schema, 'llmmem.jobs/1');
+    assert.equal(js.ok, true, js.error);
+    assert.deepEqual(js, native);
+  });
+}
+check('planJobs: bad input is an error value naming the key', () => {
+  const typo = JSON.parse(api.planJobs('{"gpu": "H100-SXM-80GB", "jobs": [{"name": "t", "kind": "trainer", "config": {"bach": 2}}]}'));
+  assert.equal(typo.ok, false);
+  assert.match(typo.error, /^jobs\[0\]\.config\.bach/);
+  const cut = JSON.parse(api.planJobs('{"gpu": "H100-SXM-80GB", "jobs": ['));
+  assert.equal(cut.ok, false);
+  assert.match(cut.error, /line 1, column/);
+});
+
 finish();

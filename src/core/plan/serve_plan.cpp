@@ -12,30 +12,6 @@
 #include "core/solve/serve_fit.h"
 
 namespace llmmem::core {
-namespace {
-
-bool LaunchFor(Runtime rt, LaunchTarget& t) {
-  switch (rt) {
-    case Runtime::kVllm:
-      t = LaunchTarget::kVllm;
-      return true;
-    case Runtime::kSglang:
-      t = LaunchTarget::kSglang;
-      return true;
-    case Runtime::kLlamaCpp:
-      t = LaunchTarget::kLlamaCpp;
-      return true;
-    case Runtime::kOllama:
-      t = LaunchTarget::kOllama;
-      return true;
-    case Runtime::kHfGenerate:
-      return false;
-  }
-  return false;
-}
-
-}  // namespace
-
 ServePlan PlanServing(const ServePlanRequest& r) {
   ServePlan out;
   if (r.base.mode != Mode::kInference) {
@@ -106,7 +82,7 @@ ServePlan PlanServing(const ServePlanRequest& r) {
         o.peak_bytes = EstimateTotals(x).peak_bytes;
         o.config = x;
         LaunchTarget target;
-        if (LaunchFor(r.base.runtime, target)) o.launch = ExportLaunch(x, target);
+        if (ServingLaunchTarget(r.base.runtime, target)) o.launch = ExportLaunch(x, target);
         out.options.push_back(std::move(o));
         if (ggml) break;  // the most layers that fit is this format's answer
       }

@@ -368,6 +368,28 @@ std::string HfTrainer(const Config& c) {
 
 }  // namespace
 
+std::string GgufFileName(const Config& c) { return GgufName(c); }
+
+bool ServingLaunchTarget(Runtime runtime, LaunchTarget& target) {
+  switch (runtime) {
+    case Runtime::kVllm:
+      target = LaunchTarget::kVllm;
+      return true;
+    case Runtime::kSglang:
+      target = LaunchTarget::kSglang;
+      return true;
+    case Runtime::kLlamaCpp:
+      target = LaunchTarget::kLlamaCpp;
+      return true;
+    case Runtime::kOllama:
+      target = LaunchTarget::kOllama;
+      return true;
+    case Runtime::kHfGenerate:
+      return false;
+  }
+  return false;
+}
+
 std::string ExportLaunch(const Config& c, LaunchTarget target) {
   switch (target) {
     case LaunchTarget::kVllm:

@@ -44,6 +44,14 @@ EnumTable<LaunchTargetInfo> TableOf(LaunchTarget);  // Info, Id, ParseId, IdList
 // the other kind is exported anyway with a first comment line saying it does not apply.
 std::string ExportLaunch(const Config& c, LaunchTarget target);
 
+// The GGUF file name the llama.cpp and Ollama exports suggest for the weights format
+// ("Llama-3.1-8B-Q4_K_M.gguf"): file-name characters only, never starting with '-' or '.'.
+std::string GgufFileName(const Config& c);
+
+// The launch target a serving runtime is started with (vLLM, SGLang, llama.cpp, Ollama);
+// false under HF generate, which has no command of its own.
+bool ServingLaunchTarget(Runtime runtime, LaunchTarget& target);
+
 // "--flag value" / "-f value" / "--flag" pairs of a shell command line (quotes and line
 // continuations handled); a bare flag maps to "". Positional words go under "" in order,
 // space-separated.
