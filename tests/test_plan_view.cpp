@@ -74,7 +74,7 @@ TEST_CASE("plan view: stale answers are dropped, errors shown, unknown calls nam
   CHECK(bad.error.find("the planner's answer") == 0);
   const app::PlanAnswer unknown = app::PlanAnswerFromJson(4, bindings::CallBackground("nope", "{}"), 0);
   CHECK_FALSE(unknown.ok);
-  CHECK(unknown.error.find("known: plan, serve_plan") != std::string::npos);
+  CHECK(unknown.error.find("known: plan, serve_plan, jobs, jobs_examples, read_run") != std::string::npos);
   const app::PlanAnswer refused = app::PlanAnswerFromJson(5, bindings::CallBackground("plan", "{\"gpus\": 8}"), 0);
   CHECK_FALSE(refused.ok);
   CHECK(refused.error.find("global_batch_tokens") != std::string::npos);

@@ -328,6 +328,7 @@ void Frame() {
       const ImGuiTabItemFlags f = s.select_tab && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0;
       const bool open = ImGui::BeginTabItem(title.c_str(), nullptr, f);
       MarkItem(s, (std::string("tab_") + row.id).c_str());
+      if (ImGui::IsItemClicked()) s.scroll_to_tabs = true;  // the chosen tab, even the one open
       if (!open) continue;
       if (s.tab != t && !s.select_tab) {
         s.tab = t;
@@ -437,7 +438,9 @@ void HubLoaded(const HubResult& result) {
 }
 
 void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms) {
-  if (g_state) PlanAnswered(g_state->plan, seq, ok, text, ms);
+  if (!g_state) return;
+  if (JobsAnswered(g_state->jobs, seq, ok, text) || RunAnswered(g_state->run, seq, ok, text)) return;
+  PlanAnswered(g_state->plan, seq, ok, text, ms);
 }
 
 void NetworksArrived(const std::string& bundle, const std::string& error) {
@@ -499,6 +502,7 @@ void OpenOomText(const std::string&, const std::string& text) {
   s.oom.dirty = true;
   s.tab = kTabOom;
   s.select_tab = true;
+  s.scroll_to_tabs = true;  // the reading comes into view
   s.view_dirty = true;
 }
 
@@ -673,6 +677,36 @@ std::string TestStateJson() {
   plan["best"] = static_cast<int64_t>(pv.answer.best.size());
   plan["first_layout"] = pv.answer.best.empty() ? std::string() : pv.answer.best.front().layout;
   j["plan"] = std::move(plan);
+  // The Fit tab's several jobs on one GPU (jobs_view.h).
+  const JobsView& jv = g_state->jobs;
+  core::Json jobs(core::Json::Object{});
+  jobs["examples"] = static_cast<int64_t>(jv.examples.size());
+  jobs["chosen"] = jv.chosen >= 0 ? jv.examples[static_cast<size_t>(jv.chosen)].id : std::string();
+  jobs["answered"] = jv.answer.seq > 0 && jv.answer.seq == jv.seq && !jv.running;
+  jobs["ok"] = jv.answer.ok;
+  jobs["error"] = jv.answer.error;
+  jobs["verdict"] = jv.answer.verdict;
+  jobs["peak_phase"] = jv.answer.peak_phase;
+  jobs["peak_bytes"] = jv.answer.peak_bytes;
+  jobs["budget_bytes"] = jv.answer.budget_bytes;
+  j["jobs"] = std::move(jobs);
+  // The OOM tab's run reading (run_view.h).
+  const RunView& rv = g_state->run;
+  core::Json run(core::Json::Object{});
+  run["answered"] = rv.answer.seq > 0 && rv.answer.seq == rv.seq && !rv.running;
+  run["recognised"] = rv.answer.recognised;
+  run["source"] = rv.answer.source;
+  core::Json::Array rows;
+  for (const RunRow& r : rv.answer.rows) {
+    core::Json x(core::Json::Object{});
+    x["category"] = r.category;
+    x["measured"] = r.measured;
+    x["estimated"] = r.estimated;
+    rows.push_back(std::move(x));
+  }
+  run["rows"] = core::Json(std::move(rows));
+  run["not_modelled"] = static_cast<int64_t>(rv.answer.not_modelled.size());
+  j["run"] = std::move(run);
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
   core::Json::Array hidden;

@@ -417,8 +417,9 @@ void DrawFit(State& s) {
     // First: the layouts that combine count, stage and recompute (panel_plan.cpp), then the
     // one-dimensional answers.
     DrawPlanSearch(s);
-    ZeroTable(s, cache);
   }
+  DrawJobs(s);  // panel_jobs.cpp: several jobs on one GPU (folded until opened)
+  if (s.config.mode != core::Mode::kInference) ZeroTable(s, cache);
   Workload(s, cache);
   Formats(s, cache);
   DrawServingFit(s);  // panel_serving.cpp: the serving runtime's answers

@@ -182,7 +182,13 @@ void DrawOom(State& s) {
     ImGui::EndChild();
     return;
   }
+  // A runtime's start-up log or memory_stats() is read beside the estimate (panel_run.cpp).
+  const bool run = DrawRunReading(s, v.text);
   if (!r.evidence.recognised) {
+    if (run) {
+      ImGui::EndChild();
+      return;
+    }
     for (const std::string& n : r.evidence.notes) {
       ImGui::PushStyleColor(ImGuiCol_Text, WarnColor());
       Wrapped(n);

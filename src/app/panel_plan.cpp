@@ -29,7 +29,7 @@ void Wrapped(const std::string& text, bool disabled) {
 
 void StartSearch(State& s) {
   PlanView& v = s.plan;
-  v.seq += 1;
+  v.seq = ++s.background_seq;
   v.running = true;
   v.asked_for = s.config_query;
   s.hooks.background(v.seq, "plan", PlanRequestJson(s.config, v, kPlanTop));

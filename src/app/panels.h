@@ -24,6 +24,9 @@ void ShutdownFitMap();                 // frees its GL objects
 double LastFitMapMs();                 // how long the last grid took to compute (-1: none yet)
 void DrawFit(State& s);                // panel_fit.cpp: fewest GPUs per ZeRO stage, largest batch/sequence, formats;
                                        // DeepSpeed/Megatron figures
+// panel_run.cpp: a runtime's log or memory_stats beside the estimate; true when it was one
+bool DrawRunReading(State& s, const std::string& text);
+void DrawJobs(State& s);               // panel_jobs.cpp: several jobs on one GPU, a timeline of phases
 void DrawPlanSearch(State& s);         // panel_plan.cpp: every layout for the tokens per step, fastest first
 void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
 void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)

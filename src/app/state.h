@@ -11,9 +11,11 @@
 #include "app/app.h"
 #include "app/compare.h"
 #include "app/hub_view.h"
+#include "app/jobs_view.h"
 #include "app/oom_view.h"
 #include "app/network_view.h"
 #include "app/plan_view.h"
+#include "app/run_view.h"
 #include "core/config/config.h"
 #include "core/base/diagnostics.h"
 #include "core/solve/doctor.h"
@@ -84,6 +86,9 @@ struct State {
   std::vector<std::string> shown_fields;  // the settings DrawInputs drew a control for this frame
   NetworkView network;                    // the "Any network" tab (layer stacks; net_ keys in the URL)
   PlanView plan;                          // the Fit tab's layout search (plan_view.h)
+  JobsView jobs;                          // the Fit tab's several jobs on one GPU (jobs_view.h)
+  RunView run;                            // the OOM tab's run reading beside the estimate (run_view.h)
+  int64_t background_seq = 0;             // the last hooks.background request's (each view keeps its own)
   PasteBox paste;
   std::string export_message;  // where the last export went
   std::string config_query;    // ConfigToQuery(config) as of the last recompute

@@ -3,16 +3,24 @@
 // the doors that run them off the UI thread, the page's Web Worker (platform/plan_worker_main.cpp,
 // web/plan_worker.js) and the desktop's thread (platform/desktop_background.cpp), so both answer
 // alike. The JS API calls the same functions by their own names (embind_api.cpp: plan,
-// planServing).
+// planServing, planJobs).
 #pragma once
 
 #include <string>
 
 namespace llmmem::bindings {
 
-// fn: "plan" (core/plan/plan_json.h, schema llmmem.plan/1) or "serve_plan"
-// (serve_plan_json.h, llmmem.serve_plan/1). An unknown name answers a JSON object with ok false
-// and an error naming the known calls.
+// fn: "plan" (core/plan/plan_json.h, schema llmmem.plan/1), "serve_plan" (serve_plan_json.h,
+// llmmem.serve_plan/1), "jobs" (jobs_json.h, llmmem.jobs/1) or "jobs_examples" (the request
+// is ignored: {"ok", "examples": [{"id", "title", "request", "bare_list"}]}, the embedded
+// presets/jobs files, core/catalogue/job_examples.h) or "read_run" ({"text", "config",
+// "from_log"}: ReadRunJson). An unknown name answers a JSON object with ok false and an error
+// naming the known calls.
 std::string CallBackground(const std::string& fn, const std::string& request_json);
+
+// A runtime's start-up log, memory_stats() JSON or memory summary read (core/run) and, with a
+// configuration's JSON (not empty), set beside its estimate: the JS API's readRun and `llmmem
+// run --json`'s document; from_log takes the log's own settings (max_model_len, ...).
+std::string ReadRunJson(const std::string& text, const std::string& config_json, bool from_log);
 
 }  // namespace llmmem::bindings

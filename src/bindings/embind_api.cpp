@@ -43,6 +43,7 @@
 #include <string>
 
 #include "core/plan/jobs_json.h"
+#include "bindings/background_calls.h"
 #include "core/plan/plan_json.h"
 #include "core/plan/serve_plan_json.h"
 #include "core/config/config_json.h"
@@ -178,16 +179,6 @@ std::string ReadOom(const std::string& text, const std::string& config_json) {
   return j.Dump();
 }
 
-std::string ReadRun(const std::string& text, const std::string& config_json, bool from_log) {
-  const core::RunLog log = core::ReadRunLog(text);
-  if (config_json.empty() || !log.recognised) return core::RunReadingToJson(log, nullptr).Dump();
-  const core::ConfigParse parsed = core::ConfigFromJsonText(config_json, core::DefaultConfig());
-  const core::RunComparison cmp = core::CompareRun(log, parsed.config, from_log);
-  core::Json j = core::RunReadingToJson(log, &cmp);
-  j["config_diagnostics"] = core::DiagnosticsToJson(parsed.diagnostics);
-  return j.Dump();
-}
-
 std::string ExportLaunch(const std::string& config_json, const std::string& target) {
   core::LaunchTarget t;
   if (!core::ParseId(target, t))
@@ -256,7 +247,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("exportEstimate", &ExportEstimate);
   emscripten::function("diagnose", &Diagnose);
   emscripten::function("readOom", &ReadOom);
-  emscripten::function("readRun", &ReadRun);
+  emscripten::function("readRun", &llmmem::bindings::ReadRunJson);  // background_calls.h
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);

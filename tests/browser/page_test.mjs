@@ -191,6 +191,8 @@ try {
   await layoutTests(browser);
   await liveLinkTests(browser);
   await planTests(browser);
+  await jobsTests(browser);
+  await runTests(browser);
   await touchTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
@@ -671,6 +673,71 @@ async function touchTests(browser) {
     check(`touch (${name}): no page errors`, errors.length === 0, errors.join('; '));
     await context.close();
   }
+}
+
+// A runtime's start-up log read on the OOM tab (issue 33 part 4), beside the page's estimate:
+// the same figures as llmmem run --json for the same configuration (PR #10511's vLLM table).
+async function runTests(browser) {
+  const query = 'model=llama-3-8b&mode=infer&runtime=vllm&seq=8192';
+  const { context, page, errors } = await newPage(browser, `#v=1&${query}`);
+  const log = readFileSync(root + 'tests/fuzz/corpus/run/vllm_table.txt', 'utf8');
+  await page.evaluate(text => window.llmmemOpenText('vllm.log', text), log);
+  await settle(page);
+  let st = await state(page);
+  for (let i = 0; i < 200 && !st.run.answered; i++) {
+    await page.waitForTimeout(100);
+    st = await state(page);
+  }
+  await settle(page);
+  const cli = JSON.parse(execFileSync(root + 'build/native/llmmem',
+    ['run', root + 'tests/fuzz/corpus/run/vllm_table.txt', '--model', 'llama-3-8b', '--mode', 'infer', '--runtime', 'vllm',
+     '--seq', '8192', '--json'], { encoding: 'utf8' }));
+  const want = cli.comparison.rows.map(r => `${r.category} ${r.measured_bytes} ${r.estimated_bytes}`).join('; ');
+  const got = st.run.rows.map(r => `${r.category} ${r.measured} ${r.estimated}`).join('; ');
+  check('run: the page reads a vLLM log beside its estimate, as llmmem run --json', st.run.recognised && st.run.source === 'vllm' &&
+        got === want && st.run.not_modelled === cli.comparison.not_modelled.length, `${got} | ${want}`);
+  await page.screenshot({ path: `${shots}/web-run-vllm.png` });
+  check('run: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
+// Several jobs on one GPU (issue 34 part 3), one case of each kind shown in the page (the
+// examples of presets/jobs), each planned in the Web Worker and equal to llmmem plan --jobs.
+async function jobsTests(browser) {
+  const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&gpu=RTX-4090-24GB',
+                                                  { viewport: { width: 1280, height: 1200 } });
+  await click(page, 'tab_fit');
+  await click(page, 'jobs_header');
+  let st = await state(page);
+  for (let i = 0; i < 100 && st.jobs.examples === 0; i++) {
+    await page.waitForTimeout(100);
+    st = await state(page);
+  }
+  await settle(page);  // the frame that draws them
+  check('jobs: the examples arrive from the worker', st.jobs.examples >= 4, JSON.stringify(st.jobs));
+  for (const id of ['grpo_colocate', 'llm_embedder_reranker', 'draft', 'display']) {
+    await click(page, 'jobs_example');
+    await click(page, `jobs_example_${id}`);
+    await click(page, 'jobs_plan');
+    st = await state(page);
+    for (let i = 0; i < 300 && !st.jobs.answered; i++) {
+      await page.waitForTimeout(100);
+      st = await state(page);
+    }
+    await settle(page);
+    let out;  // exit 1: it does not fit (the display case), and the JSON says so
+    try {
+      out = execFileSync(root + 'build/native/llmmem',
+        ['plan', '--jobs', root + `presets/jobs/${id}.json`, '--gpu', 'RTX-4090-24GB', '--json'], { encoding: 'utf8' });
+    } catch (e) { out = String(e.stdout || ''); }
+    const cli = JSON.parse(out);
+    check(`jobs (${id}): the page shows the CLI's plan`, st.jobs.chosen === id && st.jobs.ok && st.jobs.verdict === cli.verdict &&
+          st.jobs.peak_phase === cli.peak.phase && Math.abs(st.jobs.peak_bytes - cli.peak.bytes) <= 1e-9 * cli.peak.bytes,
+          `${JSON.stringify(st.jobs)} | ${cli.verdict} ${cli.peak.phase} ${cli.peak.bytes}`);
+    await page.screenshot({ path: `${shots}/web-jobs-${id}.png` });
+  }
+  check('jobs: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
 }
 
 // The Fit tab's layout search (issue 34 part 5): the planner in a Web Worker, fetched on the

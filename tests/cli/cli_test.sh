@@ -261,20 +261,20 @@ expect_exit "plan --serve bad goal" 2 plan --serve --model llama-3.1-8b --runtim
 grep -q -- "--goal is concurrency" $T/llmmem_cli_err && ok "plan --serve names --goal" || bad "plan --serve goal message"
 expect_exit "plan --serve nothing fits" 1 plan --serve --model llama-3.1-70b --runtime vllm --gpu RTX-3060-12GB --gpus 1
 grep -q "Nothing fits" $T/llmmem_cli_out && ok "plan --serve says nothing fits" || bad "plan --serve empty"
-# Several jobs on one GPU (issue 34 part 3): tests/cli/jobs/*.json, one per kind.
-expect_exit "plan --jobs GRPO colocate" 0 plan --jobs tests/cli/jobs/grpo_colocate.json
+# Several jobs on one GPU (issue 34 part 3): presets/jobs/*.json, one per kind.
+expect_exit "plan --jobs GRPO colocate" 0 plan --jobs presets/jobs/grpo_colocate.json
 grep -q "^Peak: generation, 81.02 GB, driven by rollout" $T/llmmem_cli_out \
   && grep -q "rollout: gpu_memory_utilization from 0.2 to 0.33 fits (now 0.3)" $T/llmmem_cli_out \
   && ok "plan --jobs: the engine's wake drives the peak; 0.33 the most the trainer leaves room for" || bad "plan --jobs rl output"
-expect_exit "plan --jobs three vLLM processes" 0 plan --jobs tests/cli/jobs/llm_embedder_reranker.json --json
+expect_exit "plan --jobs three vLLM processes" 0 plan --jobs presets/jobs/llm_embedder_reranker.json --json
 python3 -c "import json; j=json.load(open('$T/llmmem_cli_out')); assert j['schema']=='llmmem.jobs/1' and j['verdict']=='fits' and [x['start']['starts'] for x in j['jobs']]==[True]*3 and round(j['phases'][0]['bytes']/1e6)==47869, j['phases']" \
   && ok "plan --jobs --json: llmmem.jobs/1, three processes start and sum to 47.87 GB" || bad "plan --jobs rag json"
-expect_exit "plan --jobs draft" 0 plan --jobs tests/cli/jobs/draft.json
+expect_exit "plan --jobs draft" 0 plan --jobs presets/jobs/draft.json
 grep -q "^llama-server *19.31" $T/llmmem_cli_out && ok "plan --jobs: main and draft 19.31 GB" || bad "plan --jobs draft output"
-expect_exit "plan --jobs display, a bare list" 1 plan --jobs tests/cli/jobs/display.json --gpu RTX-4090-24GB
+expect_exit "plan --jobs display, a bare list" 1 plan --jobs presets/jobs/display.json --gpu RTX-4090-24GB
 grep -q "vLLM refuses to start: 16.46 GB free at its start, 23.18 GB asked" $T/llmmem_cli_out \
   && grep -q "from 0.43 to 0.63 fits (now 0.9)" $T/llmmem_cli_out && ok "plan --jobs: the display leaves vLLM's 0.9 no room to start" || bad "plan --jobs held output"
-expect_exit "plan --jobs bare list without --gpu" 2 plan --jobs tests/cli/jobs/display.json
+expect_exit "plan --jobs bare list without --gpu" 2 plan --jobs presets/jobs/display.json
 grep -q "gpu: the plan needs its GPU" $T/llmmem_cli_err && ok "plan --jobs names the missing gpu" || bad "plan --jobs gpu message"
 echo '{"gpu": "H100-SXM-80GB", "jobs": [{"name": "t", "kind": "trainer", "config": {"bach": 2}}]}' > $T/llmmem_jobs_typo.json
 expect_exit "plan --jobs unknown config key" 2 plan --jobs $T/llmmem_jobs_typo.json --json
@@ -283,7 +283,7 @@ grep -q "jobs\[0\].config.bach" $T/llmmem_cli_err && python3 -c "import json; j=
 printf '{"gpu": "H100-SXM-80GB", "jobs": [' > $T/llmmem_jobs_cut.json
 expect_exit "plan --jobs malformed" 2 plan --jobs $T/llmmem_jobs_cut.json
 grep -q "line 1, column" $T/llmmem_cli_err && ok "plan --jobs: a parse error has a position" || bad "plan --jobs parse error"
-expect_exit "plan --jobs stray flag" 2 plan --jobs tests/cli/jobs/draft.json --batch 4
+expect_exit "plan --jobs stray flag" 2 plan --jobs presets/jobs/draft.json --batch 4
 grep -q "is not a flag of plan --jobs" $T/llmmem_cli_err && ok "plan --jobs refuses estimate flags" || bad "plan --jobs stray flag"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -257,8 +257,8 @@ check('model changes (issue 13): --hidden keeps the preset and names the change,
 });
 
 // Several jobs on one GPU (issue 34 part 3): planJobs(request) is llmmem plan --jobs FILE --json,
-// field for field, for the example request of each kind (tests/cli/jobs); bad input names its key.
-const jobsDir = root + 'tests/cli/jobs/';
+// field for field, for the example request of each kind (presets/jobs); bad input names its key.
+const jobsDir = root + 'presets/jobs/';
 for (const [file, gpu] of [['grpo_colocate.json', ''], ['llm_embedder_reranker.json', ''], ['draft.json', ''],
                            ['display.json', 'RTX-4090-24GB']]) {
   check(`planJobs equals llmmem plan --jobs for ${file}`, () => {
