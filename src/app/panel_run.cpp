@@ -92,7 +92,7 @@ bool DrawRunReading(State& s, const std::string& text) {
   if (v.running || a.seq != v.seq || !a.recognised) return false;
   ImGui::Spacing();
   char heading[200];
-  std::snprintf(heading, sizeof heading, Tr("Beside the estimate: what the %s log says it holds"), a.source.c_str());
+  std::snprintf(heading, sizeof heading, Tr("Beside the estimate: what the %s log says it holds"), a.source_name.c_str());
   Wrapped(heading, true);
   ImGui::Separator();
   Table("run_rows", a.rows, s);

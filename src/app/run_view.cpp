@@ -62,6 +62,7 @@ RunAnswer RunAnswerFromJson(int64_t seq, const std::string& text) {
   const core::Json* recognised = log->Find("recognised");
   a.recognised = recognised != nullptr && recognised->IsBool() && recognised->AsBool();
   a.source = Text(*log, "source");
+  a.source_name = Text(*log, "source_name");
   a.error = Text(*log, "error");
   for (const core::Json& n : List(log, "notes")) a.notes.push_back(n.AsString());
   const core::Json* c = parsed.value.Find("comparison");

@@ -24,7 +24,8 @@ struct RunRow {
 struct RunAnswer {
   int64_t seq = 0;
   bool recognised = false;
-  std::string source;  // "vllm", "sglang", ...
+  std::string source;       // "vllm", "sglang", ...
+  std::string source_name;  // "vLLM", "SGLang", ...
   std::string error;
   std::vector<std::string> notes;
   std::vector<RunRow> rows, not_modelled, not_measured, counts;

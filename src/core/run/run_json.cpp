@@ -55,7 +55,10 @@ Json Rows(const std::vector<RunComparisonRow>& rows) {
 Json RunLogToJson(const RunLog& log) {
   Json j(Json::Object{});
   j["recognised"] = Json(log.recognised);
-  if (log.recognised) j["source"] = Json(RunSourceId(log.source));
+  if (log.recognised) {
+    j["source"] = Json(RunSourceId(log.source));
+    j["source_name"] = Json(RunSourceName(log.source));  // "vLLM", as it names itself
+  }
   if (!log.error.empty()) j["error"] = Json(log.error);
   j["notes"] = Strings(log.notes);
   Json::Array figures;
