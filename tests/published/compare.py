@@ -13,8 +13,9 @@ known about why it differs; CI runs it through scripts/test).
 
 --stack-only (issue 30) maps each training record as a user could: its `stack` (the training
 program and version, name@version) plus the settings its source states, without the mechanism
-flags below, which say a library's internals. --write adds both modes' agreement, on the
-held-out sources and on the rest, to RESULTS.md."""
+flags below, which say a library's internals (a record's `stated_flags` keep those its source
+states in words). --write adds both modes' agreement, on the held-out sources and on the rest,
+to RESULTS.md."""
 import argparse
 import json
 import re
@@ -50,7 +51,9 @@ def held_out_repos(records):
 
 
 def stack_only_flags(r):
-    """The record's flags without the mechanism flags, plus --stack."""
+    """The record's flags without the mechanism flags, plus --stack, plus the mechanism flags its
+    source states in its own words (`stated_flags`: each with where it says so, e.g. a plugin
+    it names or "use_reentrant False" in its script)."""
     flags, out, i = r["llmmem_flags"], [], 0
     while i < len(flags):
         f = flags[i]
@@ -63,6 +66,8 @@ def stack_only_flags(r):
             continue
         out.append(f)
         i += 1
+    for stated in r.get("stated_flags", []):
+        out += stated["flags"]
     return out + ["--stack", r["stack"]]
 
 
