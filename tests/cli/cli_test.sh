@@ -98,6 +98,12 @@ done
 expect_exit "--model gpt2" 0 --model gpt2
 expect_exit "--seq beyond GPT-2's table" 2 --hf-config $T/llmmem_gpt2.json --seq 2048
 # --params-override: a dense model runs all of them; every byte figure in the JSON is whole.
+# Issue 30 part 4: beside the figure, the spread of the program's published runs, or that none is on record.
+"$bin" --stack torchtune --mode lora --gpu A100-SXM-80GB >$T/llmmem_cli_out 2>/dev/null
+grep -q "^Published runs of torchtune (" $T/llmmem_cli_out && ok "the table says torchtune's published runs" || bad "no published band in the table"
+"$bin" --stack verl --mode rlhf --json >$T/llmmem_cli_out 2>/dev/null
+python3 -c "import json; b=json.load(open('$T/llmmem_cli_out'))['published_runs']; assert b['runs']==0 and 'no published' in b['text']" \
+  && ok "the JSON says no published run of verl is on record" || bad "published_runs for verl"
 expect_exit "params override" 0 --model llama-3.1-8b --params-override 7000000001 --json
 python3 -c "import json; p=json.load(open('$T/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
   && ok "dense --params-override: active == total" || bad "dense --params-override active"
