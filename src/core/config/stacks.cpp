@@ -52,45 +52,40 @@ std::vector<StackRow> WrittenRows() {
             "Trainer calls model.zero_grad(); PyTorch before 2.0 defaulted to set_to_none=False (the row assumes "
             "the PyTorch of its time)"},
            {"fsdp1", "on", kTrainModes,
-            "accelerate's FSDP plugin wraps FullyShardedDataParallel; FSDP2 came in accelerate 1.6 and "
-            "fsdp_version still defaults to 1 (huggingface/accelerate src/accelerate/utils/dataclasses.py@v1.10.1 "
-            "lines 1606, 1768-1769)",
+            "accelerate's FSDP plugin: fsdp_version defaults to 1, FullyShardedDataParallel (huggingface/accelerate "
+            "src/accelerate/utils/dataclasses.py@v1.10.1 lines 1606, 1768)",
             "sharding=fsdp"},
            // Pure 16-bit: the Trainer's torch.optim.AdamW steps the parameters as loaded, no fp32
            // copy, and its states are zeros_like(param).
            {"master_weights", "off", kFullModes,
-            "no fp32 copy: the Trainer's torch optimizer updates the parameters in their own dtype "
-            "(accelerate's mixed precision is autocast alone)",
+            "the Trainer's torch optimizer steps the parameters as loaded: no fp32 copy",
             kNoDeepSpeed},
            {"optimizer_dtype", "bf16", kFullModes,
-            "AdamW's states follow the parameters: exp_avg = torch.zeros_like(param) (pytorch/pytorch "
-            "torch/optim/adamw.py@002d2f0 init_state_per_param)",
+            "AdamW's states are zeros_like(param) (pytorch/pytorch torch/optim/adamw.py@002d2f0)",
             "dtype=bf16 and zero=0 or dtype=bf16 and sharding=fsdp"},
-           {"optimizer_dtype", "fp16", kFullModes, "AdamW's states follow the parameters (torch/optim/adamw.py@002d2f0)",
+           {"optimizer_dtype", "fp16", kFullModes, "AdamW's states are zeros_like(param) (adamw.py@002d2f0)",
             "dtype=fp16 and zero=0 or dtype=fp16 and sharding=fsdp"},
-           {"grad_dtype", "fp32", kFullModes, "a parameter's .grad has its dtype: fp32 weights, fp32 gradients",
+           {"grad_dtype", "fp32", kFullModes, "a parameter's .grad has its dtype",
             "dtype=fp32"},
            {"grad_dtype", "fp16", kFullModes, "a parameter's .grad has its dtype", "dtype=fp16 and zero=0 or dtype=fp16 and sharding=fsdp"},
            {"adapter_dtype", "fp32", kPeftModes,
-            "get_peft_model(autocast_adapter_dtype=True) casts fp16/bf16 adapter weights to fp32 (huggingface/peft "
-            "src/peft/mapping.py@v0.13.2 line 143, tuners/tuners_utils.py _cast_adapter_dtype lines 325-366)"},
+            "get_peft_model(autocast_adapter_dtype=True) upcasts the adapters (huggingface/peft src/peft/mapping.py"
+            "@v0.13.2 line 143, tuners/tuners_utils.py _cast_adapter_dtype)"},
            // The QLoRA recipe's prepare_model_for_kbit_training: the norms in fp32 (the core
            // models them under AMP); the embeddings and head it also casts, and TRL casts back.
            {"norms_fp32", "on", kQlora,
-            "prepare_model_for_kbit_training casts every fp16/bf16 parameter but the 4-bit ones to fp32 "
-            "(huggingface/peft src/peft/utils/other.py@v0.13.2 lines 127-132); not for QLoRA under FSDP or ZeRO-3 "
-            "(huggingface/trl trl/trainer/sft_trainer.py@v0.13.0 lines 182-193)",
+            "prepare_model_for_kbit_training casts the 16-bit parameters to fp32 (huggingface/peft "
+            "src/peft/utils/other.py@v0.13.2 lines 127-132); TRL skips it under FSDP or ZeRO-3 "
+            "(trl/trainer/sft_trainer.py@v0.13.0 lines 182-193)",
             "autocast!=off and sharding!=fsdp and zero!=3 and framework!=megatron"},
            // transformers' GPTBigCode at v4.48.1 (modeling_gpt_bigcode.py), read there; its
            // later versions were not read.
            {"train_use_cache", "on", kTrainModes,
-            "GPTBigCodeModel.forward takes use_cache from the config and keeps it under gradient checkpointing "
-            "(presents.append(outputs[1])): transformers src/transformers/models/gpt_bigcode/"
-            "modeling_gpt_bigcode.py@v4.48.1",
+            "GPTBigCodeModel.forward keeps the config's use_cache under checkpointing (transformers "
+            "src/transformers/models/gpt_bigcode/modeling_gpt_bigcode.py@v4.48.1)",
             "recompute=full and " LLMMEM_GPT_BIGCODE},
            {"loss_logits_fp32", "off", kTrainModes,
-            "GPTBigCodeForCausalLM has its own loss: CrossEntropyLoss on the 16-bit logits, no .float() "
-            "(modeling_gpt_bigcode.py@v4.48.1)",
+            "GPTBigCodeForCausalLM's own loss: CrossEntropyLoss on the 16-bit logits (modeling_gpt_bigcode.py@v4.48.1)",
             LLMMEM_GPT_BIGCODE},
        }},
       {"hf-trainer",
@@ -109,12 +104,12 @@ std::vector<StackRow> WrittenRows() {
        "HF Trainer (transformers + accelerate + peft)",
        {
            {"master_weights", "on", kFullModes,
-            "under mixed precision accelerate upcasts each trainable FSDP flat parameter to fp32 and FSDP computes "
-            "in 16 bits (huggingface/accelerate src/accelerate/accelerator.py@v0.30.0 lines 1486-1525, PR #2674)",
+            "under mixed precision accelerate upcasts FSDP's trainable flat parameters to fp32 "
+            "(huggingface/accelerate src/accelerate/accelerator.py@v0.30.0 lines 1486-1525)",
             kFsdpAmp},
-           {"grad_dtype", "fp32", kFullModes, "the gradients of the upcast fp32 flat parameters (accelerator.py@v0.30.0)",
+           {"grad_dtype", "fp32", kFullModes, "the upcast parameters' gradients",
             kFsdpAmp},
-           {"optimizer_dtype", "fp32", kFullModes, "AdamW's states follow the upcast fp32 flat parameters", kFsdpAmp},
+           {"optimizer_dtype", "fp32", kFullModes, "AdamW's states follow the upcast parameters", kFsdpAmp},
        }},
       {"hf-trainer",
        "4.49",
@@ -274,9 +269,8 @@ std::vector<StackRow> WrittenRows() {
             "ptd_checkpoint_wrapper, PyTorch's non-reentrant default "
             "(torchtitan/distributed/activation_checkpoint.py@b5bcd76 line 176)"},
            {"loss_kernel", "loss_parallel", kTrainModes,
-            "with TP the loss runs under loss_parallel over vocab-sharded logits: loss_parallel_enabled = tp > 1 and "
-            "not training.disable_loss_parallel, default False (torchtitan/parallelisms/parallel_dims.py@9dec370 "
-            "lines 119-120, config_manager.py line 283)",
+            "loss_parallel_enabled = tp > 1 and not disable_loss_parallel (torchtitan/parallelisms/"
+            "parallel_dims.py@9dec370 line 120)",
             "tp>1"},
        }},
 
@@ -487,20 +481,20 @@ bool ClauseHolds(const std::string& clause, const Config& c, std::string* error)
   const char kind = op != std::string::npos ? '!' : (op = clause.find('>')) != std::string::npos ? '>' : '=';
   if (kind == '=') op = clause.find('=');
   if (op == std::string::npos || op == 0) {
-    if (error) *error = "\"" + clause + "\" is not field=value, field!=value or field>number";
+    if (error) *error = "\"" + clause + "\" is not field=value";
     return false;
   }
   const std::string name = clause.substr(0, op), value = clause.substr(op + (kind == '!' ? 2 : 1));
   const FieldDef* f = FindField(name);
   if (f == nullptr) {
-    if (error) *error = "\"" + name + "\" is not a field";
+    if (error) *error = name + " is not a field";
     return false;
   }
   if (kind == '>') {
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
     if (!f->Numeric() || value.empty() || *end != '\0') {
-      if (error) *error = "\"" + clause + "\": > compares a number field with a number";
+      if (error) *error = clause + ": not a number";
       return false;
     }
     return f->Number(c) > v;
