@@ -13,6 +13,7 @@
 #include "core/model/activation_fn.h"
 #include "core/config/config_json.h"
 #include "core/config/fields.h"
+#include "core/config/stacks.h"
 #include "core/estimate/estimate.h"
 #include "core/solve/fit.h"
 #include "core/catalogue/presets.h"
@@ -41,6 +42,21 @@ E DrawEnum(Rng& rng) {
 // fails the test, named.
 inline void Apply(Config& c, Settings settings) {
   for (const auto& kv : settings) REQUIRE_MESSAGE(FindField(kv.first)->set(c, kv.second).empty(), kv.first);
+}
+
+// A configuration as a user's settings make it: the fields they did not set follow the
+// training program's defaults for the result (core/config/stacks.h FollowDefaults), as the
+// CLI, JSON and links do; a field set here to its old default moves with the others.
+inline Config Followed(Config c) {
+  FollowDefaults(c, DefaultConfig());
+  return c;
+}
+
+// DeepSpeed's (and Megatron's) mixed precision: bf16 weights with fp32 master weights and
+// AdamW states, 16 bytes a parameter (ZeRO §3); the HF Trainer's default is pure bf16.
+inline void MixedPrecision(Config& c) {
+  c.master_weights = true;
+  c.optimizer_dtype = Dtype::kFp32;
 }
 
 // The default configuration on a preset's model, with `settings` applied.

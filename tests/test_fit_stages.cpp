@@ -15,6 +15,7 @@ using namespace llmmem::test;
 
 TEST_CASE("Fit stages: with parameter offload, stages below ZeRO-3 are solved without it, and say so") {
   Config c = DefaultConfig();  // Llama 3.1 8B training on an H100
+  MixedPrecision(c);           // 16 bytes a parameter
   c.zero = 3;
   c.offload_params = Offload::kCpu;
   const auto rows = FewestGpusPerZeroStage(c, CapacityBytes(c));

@@ -47,6 +47,7 @@ TEST_CASE("Config: URL query round trip, compact, versioned") {
   CHECK(ConfigToQuery(c) == "v=1&model=llama-3.1-8b");
   c.batch = 4;
   c.mode = Mode::kInference;
+  c = Followed(c);  // inference takes no training program's precision
   c.model = FindPreset("qwen2.5-7b")->model;
   const std::string q = ConfigToQuery(c);
   CHECK(q == "v=1&model=qwen2.5-7b&mode=infer&batch=4");

@@ -230,6 +230,7 @@ TEST_CASE("Model-state formulas state the byte sizes their arithmetic uses") {
   Config c = DefaultConfig();
   c.dtype = Dtype::kFp32;
   c.grad_dtype = Dtype::kFp32;
+  c.optimizer_dtype = Dtype::kFp32;
   const Estimate fp32 = Explain(c);
   REQUIRE(fp32.totals.ok);
   CHECK(formula(fp32, "total.model_states.weights.attention").rfind("4 B x ", 0) == 0);
@@ -290,6 +291,7 @@ TEST_CASE("Optimizer in backward keeps one gradient; paged states leave the GPU 
 
 TEST_CASE("Three measures: allocated, reserved (+ fragmentation), nvidia-smi (+ context)") {
   Config c = DefaultConfig();
+  MixedPrecision(c);  // its peak at the optimizer step, where no cached block of the loss is held
   c.fragmentation_pct = 10;
   c.cuda_context_gb = 1.3;
   c.comm_buffer_gb = 0;

@@ -199,6 +199,7 @@ TEST_CASE("Offload: each row says where it lives; a GPU row is the sum of its GP
   c.zero = 3;
   c.offload_optimizer = Offload::kCpu;
   c.offload_params = Offload::kNvme;
+  c = Followed(c);  // DeepSpeed ZeRO-3 under hf-trainer: fp32 master partitions (stacks.h)
   const Estimate e = Explain(c);
   REQUIRE(e.totals.ok);
   CheckDevices(e.tree);
@@ -292,6 +293,7 @@ TEST_CASE("Property: per GPU ZeRO-3 <= ZeRO-2 <= ZeRO-1 <= ZeRO-0") {
 TEST_CASE("ZeRO with LoRA: the all-gather bucket holds at most the trained adapters") {
   Config c = DefaultConfig();
   c.mode = Mode::kLora;
+  c = Followed(c);  // LoRA's fp32 adapters and their fp32 states
   c.dp = 8;
   c.zero = 1;
   const Estimate e = Explain(c);

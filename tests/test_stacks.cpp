@@ -79,7 +79,7 @@ TEST_CASE("stacks: a version between rows takes the earlier row, none the latest
   std::string error;
   const StackRow* r = FindStack("hf-trainer@4.48.1", &error);
   REQUIRE(r != nullptr);
-  CHECK(std::string(r->version) == "4.36");
+  CHECK(std::string(r->version) == "4.41");
   CHECK(std::string(FindStack("hf-trainer")->version) == "4.49");
   CHECK(std::string(FindStack("hf-trainer@latest")->version) == "4.49");
   CHECK(std::string(FindStack("hf-trainer@5.13.1")->version) == "4.49");
@@ -101,7 +101,7 @@ TEST_CASE("stacks: a version between rows takes the earlier row, none the latest
   CHECK(error.find("hf-trainer, trl, axolotl") != std::string::npos);
   CHECK(FindStack("hf-trainer@3.9", &error) == nullptr);
   CHECK(error.find("older than any row") != std::string::npos);
-  CHECK(error.find("hf-trainer@4.0, hf-trainer@4.36, hf-trainer@4.49") != std::string::npos);
+  CHECK(error.find("hf-trainer@4.0, hf-trainer@4.36, hf-trainer@4.41, hf-trainer@4.49") != std::string::npos);
   CHECK(FindStack("hf-trainer@four", &error) == nullptr);
   CHECK(error.find("not a version") != std::string::npos);
   const ConfigParse bad = ConfigFromJsonText("{\"stack\": \"lightning\"}", DefaultConfig());
@@ -137,22 +137,32 @@ TEST_CASE("stacks: hf-trainer's QLoRA checkpoints (peft), its LoRA and full trai
 TEST_CASE("stacks: the breakdown's notes say which values came from the program") {
   const Config q = FromJson("{\"mode\": \"qlora\", \"model\": \"llama-3.1-8b\", \"seq\": 8192}");
   const Estimate e = Explain(q);
-  bool said = false;
+  std::vector<std::string> said;
   for (const Diagnostic& d : e.diagnostics) {
     if (d.id != DiagId::kFromStack) continue;
-    said = true;
-    CHECK(d.field == "recompute");
-    CHECK(d.message.find("recompute = full: as hf-trainer@latest (row 4.49) runs it") == 0);
-    CHECK(d.message.find("prepare_model_for_kbit_training") != std::string::npos);
+    said.push_back(d.field);
+    if (d.field == "recompute") {
+      CHECK(d.message.find("recompute = full: as hf-trainer@latest (row 4.49) runs it") == 0);
+      CHECK(d.message.find("prepare_model_for_kbit_training") != std::string::npos);
+    } else {
+      CHECK(d.field == "adapter_dtype");  // peft's fp32 adapters, said with its code
+      CHECK(d.message.find("_cast_adapter_dtype") != std::string::npos);
+    }
   }
-  CHECK(said);
-  // The plain defaults say nothing: full training under hf-trainer is the core's default.
-  for (const Diagnostic& d : Explain(DefaultConfig()).diagnostics) CHECK(d.id != DiagId::kFromStack);
+  CHECK(said == std::vector<std::string>{"recompute", "adapter_dtype"});
+  // Full training under hf-trainer is pure bf16: said, each with the condition it holds under.
+  said.clear();
+  for (const Diagnostic& d : Explain(DefaultConfig()).diagnostics) {
+    if (d.id != DiagId::kFromStack) continue;
+    said.push_back(d.field);
+    CHECK(d.message.find(" when ") != std::string::npos);
+  }
+  CHECK(said == std::vector<std::string>{"master_weights", "optimizer_dtype"});
   // A version's row is named with the version asked for.
   const Config old = FromJson("{\"stack\": \"hf-trainer@4.48.1\", \"mode\": \"lora\"}");
   bool shift = false;
   for (const Diagnostic& d : Explain(old).diagnostics)
-    shift |= d.field == "loss_shift_copy" && d.message.find("hf-trainer@4.48.1 (row 4.36)") != std::string::npos;
+    shift |= d.field == "loss_shift_copy" && d.message.find("hf-trainer@4.48.1 (row 4.41)") != std::string::npos;
   CHECK(shift);
 }
 
@@ -167,7 +177,7 @@ TEST_CASE("stacks: changing the mode or the program keeps what the user changed"
   CHECK(c.adapter_dtype == Dtype::kBf16);  // a PEFT cell of torchtune
   REQUIRE(SetFollowingStack(c, "stack", "hf-trainer", d));
   CHECK(c.master_weights);
-  CHECK(c.adapter_dtype == Dtype::kCount);  // back to auto
+  CHECK(c.adapter_dtype == Dtype::kFp32);  // peft's fp32 adapters
   CHECK(c.recompute == Recompute::kFull);   // hf-trainer's QLoRA
   REQUIRE(SetFollowingStack(c, "mode", "train", d));
   CHECK(c.recompute == Recompute::kNone);
@@ -227,3 +237,142 @@ TEST_CASE("stacks: the CLI's QLoRA default checkpoints, as peft does") {
   CHECK(bad.diagnostics.front().message.find("--stack: stack: hf-trainer@2.0 is older than any row") == 0);
 }
 #endif
+
+// Conditional cells (issue 30): a cell that holds only under a condition on the rest of the
+// configuration is the default of the configuration the user's settings end with, on every
+// surface, and sets nothing when its condition is off (so validation never refuses it).
+namespace {
+
+std::string Field(const Config& c, const char* name) { return FindField(name)->get(c); }
+
+}  // namespace
+
+TEST_CASE("stacks: every condition reads, and no cell is shadowed by an earlier one") {
+  for (const StackRow& r : StackRows()) {
+    for (size_t i = 0; i < r.cells.size(); ++i) {
+      const StackCell& cell = r.cells[i];
+      std::string error;
+      ConditionHolds(cell.when, DefaultConfig(), &error);
+      CHECK_MESSAGE(error.empty(), r.name, "@", r.version, " ", cell.field, " when ", cell.when, ": ", error);
+      // An unconditional cell decides its field for its modes: no later cell of them is reached.
+      for (size_t j = 0; j < i; ++j) {
+        const StackCell& before = r.cells[j];
+        CHECK_MESSAGE(!(std::string(before.field) == cell.field && *before.when == '\0' && (before.modes & cell.modes) == cell.modes),
+                      r.name, "@", r.version, ": ", cell.field, " when ", cell.when, " is never reached");
+      }
+    }
+  }
+  std::string error;
+  CHECK_FALSE(ConditionHolds("shardng=fsdp", DefaultConfig(), &error));
+  CHECK(error.find("not a field") != std::string::npos);
+  CHECK_FALSE(ConditionHolds("sharding=zero4", DefaultConfig(), &error));
+  CHECK(error.find("sharding") != std::string::npos);
+  CHECK_FALSE(ConditionHolds("dtype>1", DefaultConfig(), &error));
+  CHECK(ConditionHolds("tp>1 or dtype=bf16", DefaultConfig()));
+  CHECK_FALSE(ConditionHolds("tp>1 and dtype=bf16", DefaultConfig()));
+}
+
+TEST_CASE("stacks: hf-trainer under FSDP runs accelerate's FSDP1, and only there") {
+  // Without FSDP the cell sets nothing, and the default configuration validates.
+  CHECK(Field(FromJson("{\"mode\": \"lora\"}"), "fsdp1") == "0");
+  const Config fsdp = FromJson("{\"mode\": \"lora\", \"sharding\": \"fsdp\", \"zero\": 3, \"dp\": 2}");
+  CHECK(fsdp.fsdp1);
+  CHECK_FALSE(HasErrors(Validate(fsdp)));
+  // The user's word wins over the condition, whatever the order.
+  CHECK_FALSE(FromJson("{\"fsdp1\": false, \"sharding\": \"fsdp\", \"zero\": 3, \"dp\": 2}").fsdp1);
+  CHECK_FALSE(FromQuery("v=1&fsdp1=0&sharding=fsdp&zero=3&dp=2").fsdp1);
+  CHECK(FromQuery("v=1&sharding=fsdp&zero=3&dp=2").fsdp1);
+  // A link says what differs from the defaults of its own conditions, and reads back.
+  CHECK(ConfigToQuery(fsdp).find("fsdp1") == std::string::npos);
+  Config off = fsdp;
+  off.fsdp1 = false;
+  CHECK(ConfigToQuery(off).find("fsdp1=0") != std::string::npos);
+  CHECK(Dump(FromQuery(ConfigToQuery(off))) == Dump(off));
+  CHECK(Dump(FromQuery(ConfigToQuery(fsdp))) == Dump(fsdp));
+  // Setting the condition's field moves the fields still at their defaults, and back.
+  Config c = DefaultConfig();
+  Diagnostics d;
+  REQUIRE(SetFollowingStack(c, "sharding", "fsdp", d));
+  REQUIRE(SetFollowingStack(c, "zero", "3", d));
+  CHECK(c.fsdp1);
+  REQUIRE(SetFollowingStack(c, "sharding", "deepspeed", d));
+  CHECK_FALSE(c.fsdp1);
+}
+
+TEST_CASE("stacks: hf-trainer trains pure bf16, and fp32 under FSDP mixed precision from 4.41") {
+  // A bf16 model without DeepSpeed: no master copy, AdamW's states in bf16.
+  const Config pure = FromJson("{\"mode\": \"train\"}");
+  CHECK_FALSE(pure.master_weights);
+  CHECK(pure.optimizer_dtype == Dtype::kBf16);
+  CHECK(pure.grad_dtype == Dtype::kBf16);
+  // fp32 weights: fp32 gradients and states.
+  const Config fp32 = FromJson("{\"mode\": \"train\", \"dtype\": \"fp32\"}");
+  CHECK(fp32.grad_dtype == Dtype::kFp32);
+  CHECK(fp32.optimizer_dtype == Dtype::kFp32);
+  // DeepSpeed ZeRO (no FSDP): its fp32 partitions, the core's defaults.
+  const Config ds = FromJson("{\"mode\": \"train\", \"zero\": 2, \"dp\": 8}");
+  CHECK(ds.master_weights);
+  CHECK(ds.optimizer_dtype == Dtype::kFp32);
+  // accelerate >= 0.30 upcasts FSDP's flat parameters under mixed precision.
+  const char* amp = "{\"mode\": \"train\", \"sharding\": \"fsdp\", \"zero\": 3, \"dp\": 4, \"autocast\": \"bf16\"";
+  const Config up = FromJson(std::string(amp) + "}");
+  CHECK(up.master_weights);
+  CHECK(up.grad_dtype == Dtype::kFp32);
+  CHECK(up.optimizer_dtype == Dtype::kFp32);
+  CHECK(up.fsdp1);
+  const Config before = FromJson(std::string(amp) + ", \"stack\": \"hf-trainer@4.40\"}");
+  CHECK_FALSE(before.master_weights);
+  CHECK(before.optimizer_dtype == Dtype::kBf16);
+  // Without mixed precision FSDP keeps the bf16 parameters as loaded.
+  const Config no_amp = FromJson("{\"mode\": \"train\", \"sharding\": \"fsdp\", \"zero\": 3, \"dp\": 4}");
+  CHECK_FALSE(no_amp.master_weights);
+  // TRL runs on the HF Trainer of its time (StackRow::on): 0.9 on 4.41, 0.7 on 4.36.
+  CHECK(FromJson(std::string(amp) + ", \"stack\": \"trl@0.10\"}").master_weights);
+  CHECK_FALSE(FromJson(std::string(amp) + ", \"stack\": \"trl@0.7.11\"}").master_weights);
+  CHECK(FromJson(std::string(amp) + ", \"stack\": \"trl@0.7.11\"}").fsdp1);
+  // The estimate follows: pure bf16 keeps 8 bytes a parameter where mixed precision keeps 16.
+  Config mixed = pure;
+  mixed.master_weights = true;
+  mixed.optimizer_dtype = Dtype::kFp32;
+  const Totals a = EstimateTotals(pure), b = EstimateTotals(mixed);
+  const double params = static_cast<double>(a.params);
+  CHECK(b.category_bytes[static_cast<int>(Category::kMasterWeights)] == doctest::Approx(4 * params).epsilon(1e-9));
+  CHECK(a.category_bytes[static_cast<int>(Category::kMasterWeights)] == 0);
+}
+
+TEST_CASE("stacks: peft's fp32 norms for a QLoRA model it prepares, under AMP and not under FSDP") {
+  CHECK_FALSE(FromJson("{\"mode\": \"qlora\"}").norms_fp32);  // no AMP: validation would refuse it
+  const Config q = FromJson("{\"mode\": \"qlora\", \"autocast\": \"bf16\"}");
+  CHECK(q.norms_fp32);
+  CHECK_FALSE(HasErrors(Validate(q)));
+  CHECK_FALSE(FromJson("{\"mode\": \"qlora\", \"autocast\": \"bf16\", \"sharding\": \"fsdp\", \"zero\": 3, \"dp\": 2}").norms_fp32);
+  CHECK_FALSE(FromJson("{\"mode\": \"qlora\", \"autocast\": \"bf16\", \"norms_fp32\": false}").norms_fp32);
+  CHECK_FALSE(FromJson("{\"mode\": \"lora\", \"autocast\": \"bf16\"}").norms_fp32);
+  CHECK(FromJson("{\"mode\": \"lora\"}").adapter_dtype == Dtype::kFp32);
+}
+
+TEST_CASE("stacks: transformers' GPTBigCode keeps its cache under checkpointing and a 16-bit loss") {
+  // santacoder's shape: LayerNorm, learned positions, one KV head (multi_query).
+  const char* santacoder =
+      "\"model\": {\"arch\": \"decoder\", \"vocab\": 49280, \"hidden\": 2048, \"layers\": 24, \"heads\": 16, "
+      "\"kv_heads\": 1, \"ffn\": 8192, \"mlp\": \"plain\", \"act\": \"gelu_pytorch_tanh\", \"norm\": \"layernorm\", "
+      "\"learned_positions\": 2048, \"tied_embeddings\": true}";
+  const Config gc = FromJson(std::string("{\"mode\": \"train\", \"seq\": 2048, \"recompute\": \"full\", ") + santacoder + "}");
+  CHECK(gc.train_use_cache);
+  CHECK_FALSE(gc.loss_logits_fp32);
+  CHECK_FALSE(HasErrors(Validate(gc)));
+  const Config plain = FromJson(std::string("{\"mode\": \"train\", \"seq\": 2048, ") + santacoder + "}");
+  CHECK_FALSE(plain.train_use_cache);  // the cache is a view of what the layers keep anyway
+  CHECK_FALSE(plain.loss_logits_fp32);
+  // Llama (RMSNorm, rotary) is not GPTBigCode.
+  const Config llama = FromJson("{\"mode\": \"train\", \"recompute\": \"full\"}");
+  CHECK_FALSE(llama.train_use_cache);
+  CHECK(llama.loss_logits_fp32);
+}
+
+TEST_CASE("stacks: torchtitan computes the loss under loss_parallel with TP, and only then") {
+  CHECK(FromJson("{\"stack\": \"torchtitan\", \"mode\": \"train\"}").loss_kernel == LossKernel::kTorch);
+  const Config tp = FromJson("{\"stack\": \"torchtitan\", \"mode\": \"train\", \"tp\": 8, \"sp\": true, \"dp\": 4, \"zero\": 3}");
+  CHECK(tp.loss_kernel == LossKernel::kLossParallel);
+  CHECK_FALSE(HasErrors(Validate(tp)));
+}

@@ -9,6 +9,7 @@
 #include "app/input_math.h"
 #include "app/theme.h"
 #include "core/config/fields.h"
+#include "core/config/stacks.h"
 #include "core/base/units.h"
 #include "imgui.h"
 
@@ -141,11 +142,20 @@ bool FieldFrame(State& s, const char* field, const char* label_override, const c
   const std::string label = FieldLabel(field, label_override);
   if (row_label) RowLabel(label.c_str());
   const int pushed = PushFlag(diags);
+  const core::FieldDef* def = core::FindField(field);
+  const std::string was = def != nullptr ? def->get(s.config) : std::string();
   const bool changed = draw(label);
   PopFlag(pushed);
   MarkItem(s, field);
   FieldTooltip(s, field, help);
   Messages(diags);
+  if (changed && def != nullptr) {
+    // The fields still at their defaults follow the program's for the new value, as the CLI,
+    // JSON and links do (core/config/stacks.h FollowDefaults): FSDP on gives accelerate's FSDP1.
+    core::Config before = s.config;
+    def->set(before, was);
+    core::FollowDefaults(s.config, before, {def->name});
+  }
   if (changed) Changed(s, label.c_str());
   return changed;
 }

@@ -60,6 +60,7 @@
 #include "core/network/network_request.h"
 #include "core/catalogue/presets.h"
 #include "core/report/launch_export.h"
+#include "core/report/published_bands.h"
 #include "core/report/result_json.h"
 #include "core/base/safe_text.h"
 #include "core/config/validate.h"
@@ -93,6 +94,8 @@ std::string EstimateParsed(const core::ConfigParse& parsed) {
   else
     e = core::Explain(parsed.config);
   Json j = core::EstimateToJson(parsed.config, e);
+  // How far published runs of the same program were from the estimate (issue 30), as the CLI.
+  if (Json band = core::PublishedBandJson(parsed.config); !band.IsNull()) j["published_runs"] = std::move(band);
   // Input diagnostics first: a bad field is reported even though the rest was estimated.
   Json all = core::DiagnosticsToJson(parsed.diagnostics);
   for (const Json& d : j["diagnostics"].AsArray()) all.MutableArray().push_back(d);

@@ -89,6 +89,9 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     if (args[i] == "--hf-file" && i + 1 < args.size()) hf_file = args[i + 1];
     if (args[i].compare(0, 10, "--hf-file=") == 0) hf_file = args[i].substr(10);
   }
+  // Where the flags start: what the fields they do not give follow from (stacks.h).
+  const core::Config started = c;
+  std::vector<std::string> file_keys;  // the fields a --config file gives
   // --stack and --mode first, wherever they stand: their defaults (core/config/stacks.h) are
   // where the other flags start, as in JSON and links. Errors are reported by the loop below.
   {
@@ -101,8 +104,8 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
       }
     }
     core::Diagnostics reported_below;
-    if (!stack_text.empty()) core::SetFollowingStack(c, "stack", stack_text, reported_below);
-    if (!mode_text.empty()) core::SetFollowingStack(c, "mode", mode_text, reported_below);
+    if (!stack_text.empty()) core::SetField(c, "stack", stack_text, reported_below);
+    if (!mode_text.empty()) core::SetField(c, "mode", mode_text, reported_below);
   }
   bool hub_dtype_known = false;  // the stored format --hf found, applied at the end
   core::Dtype hub_dtype = core::Dtype::kBf16;
@@ -303,6 +306,18 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
         model_chosen |= imported.ok;
       } else {
         seq_given = true;
+        const core::JsonParseResult keys = core::ParseJson(*text);
+        if (keys.ok && keys.value.IsObject()) {
+          for (const auto& [key, item] : keys.value.AsObject()) {
+            const core::Json* inner = key == "model" && item.IsObject() ? &item : nullptr;
+            if (const core::FieldDef* f = core::FindField(key)) file_keys.push_back(f->name);
+            if (inner != nullptr) {
+              for (const auto& [k, v] : inner->AsObject()) {
+                if (const core::FieldDef* f = core::FindField(k)) file_keys.push_back(f->name);
+              }
+            }
+          }
+        }
         core::ConfigParse parsed = core::ConfigFromJsonText(*text, c);
         c = parsed.config;
         for (Diagnostic d : parsed.diagnostics) {
@@ -378,6 +393,11 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
     const std::string why = core::ResolveGpuTotal(c, total_gpus);  // as links and JSON resolve gpus
     if (!why.empty()) Error(r, "--gpus", "--" + why);
   }
+
+  // The fields no flag gave follow the defaults of the program, mode and conditions the
+  // flags end with (core/config/stacks.h), as JSON and links do.
+  for (const auto& [field, flag] : given) file_keys.push_back(field);
+  core::FollowDefaults(c, started, file_keys);
 
   // Range checks on the assembled config, reported with the flag's name.
   for (Diagnostic d : core::Validate(c)) {

@@ -1,10 +1,13 @@
 #include "cli/cli_table.h"
 
+#include <cctype>
+
 #include "core/config/model_changes.h"
 #include "core/estimate/serving.h"
 #include "core/estimate/speed.h"
 #include "core/estimate/verdict.h"
 #include "core/catalogue/presets.h"
+#include "core/report/published_bands.h"
 #include "core/base/units.h"
 
 namespace llmmem::cli {
@@ -96,6 +99,11 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   out += "As measured: torch.cuda.max_memory_allocated " + core::FormatBytesBoth(t.allocated_bytes) +
          ", max_memory_reserved " + core::FormatBytesBoth(t.reserved_bytes) + ", nvidia-smi " +
          core::FormatBytesBoth(t.nvidia_smi_bytes) + "\n";
+  // Beside the figure, how far published runs of the same program were from it (issue 30).
+  if (std::string band = core::PublishedBandText(c); !band.empty()) {
+    band[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(band[0])));
+    out += band + "\n";
+  }
 
   out += VerdictLine(c, t) + "\n";
   if (core::UsesServingRuntime(c)) {

@@ -27,6 +27,7 @@
 #include "core/parse/json.h"
 #include "core/network/torch_repr.h"
 #include "core/report/launch_export.h"
+#include "core/report/published_bands.h"
 #include "core/base/units.h"
 #include "core/report/result_json.h"
 #include "core/base/safe_text.h"
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
     Print(std::cout, core::EstimateToCsv(e));
   } else if (parsed.options.json) {
     core::Json j = core::EstimateToJson(c, e);
+    if (core::Json band = core::PublishedBandJson(c); !band.IsNull()) j["published_runs"] = std::move(band);
     if (!parsed.options.compat.empty()) j["compat"] = core::CompatToJson(compat);
     if (parsed.options.doctor)
       j["doctor"] = core::RemediesToJson(e.totals.GpuHolds() ? std::vector<core::Remedy>{} : core::Diagnose(c));

@@ -42,7 +42,8 @@ expect_exit "--gpus resolves dp" 1 --model llama-3.3-70b --gpus 16 --tp 8 --zero
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
 expect_exit "--gpus not a multiple" 2 --gpus 12 --tp 8
 expect_exit "list gpus" 0 --list-gpus
-expect_exit "fsdp hybrid shard" 1 --model gpt-neox-20b --fsdp hybrid_shard --gpus-per-node 4 --dp 16 --json
+# (fits: hf-trainer trains a bf16 model pure bf16, its FSDP1 shards 8 bytes a parameter)
+expect_exit "fsdp hybrid shard" 0 --model gpt-neox-20b --fsdp hybrid_shard --gpus-per-node 4 --dp 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['zero']==3 and d['config']['zero_group']==4" \
   && ok "--fsdp hybrid_shard shards within a node" || bad "--fsdp"
 expect_exit "safetensors header" 0 --weights-file tests/fuzz/corpus/weight_headers/model.safetensors
@@ -97,7 +98,13 @@ done
 expect_exit "--model gpt2" 0 --model gpt2
 expect_exit "--seq beyond GPT-2's table" 2 --hf-config $T/llmmem_gpt2.json --seq 2048
 # --params-override: a dense model runs all of them; every byte figure in the JSON is whole.
-expect_exit "params override" 1 --model llama-3.1-8b --params-override 7000000001 --json
+# Issue 30 part 4: beside the figure, the spread of the program's published runs, or that none is on record.
+"$bin" --stack torchtune --mode lora --gpu A100-SXM-80GB >$T/llmmem_cli_out 2>/dev/null
+grep -q "^Published runs of torchtune (" $T/llmmem_cli_out && ok "the table says torchtune's published runs" || bad "no published band in the table"
+"$bin" --stack verl --mode rlhf --json >$T/llmmem_cli_out 2>/dev/null
+python3 -c "import json; b=json.load(open('$T/llmmem_cli_out'))['published_runs']; assert b['runs']==0 and 'no published' in b['text']" \
+  && ok "the JSON says no published run of verl is on record" || bad "published_runs for verl"
+expect_exit "params override" 0 --model llama-3.1-8b --params-override 7000000001 --json
 python3 -c "import json; p=json.load(open('$T/llmmem_cli_out'))['parameters']; assert p['active']==p['total']==7000000001" \
   && ok "dense --params-override: active == total" || bad "dense --params-override active"
 whole_bytes='

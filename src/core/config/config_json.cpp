@@ -125,6 +125,7 @@ Config DefaultConfig() {
   Config c;
   if (const Preset* p = FindPreset(kDefaultPreset); p != nullptr && p->ok) c.model = p->model;
   if (const Gpu* g = FindGpu(kDefaultGpu)) SelectGpu(c, *g);
+  TakeStackDefaults(c);  // hf-trainer@latest's (stacks.h): where every surface starts
   return c;
 }
 
@@ -309,13 +310,20 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
                                "\"model\" must be a preset key or an object of model fields"});
     }
   }
-  // The program and the mode first: their defaults (stacks.h), then every field given over them.
-  const std::string old_stack = r.config.stack;
-  const Mode old_mode = r.config.mode;
+  // The program and the mode, then every field given; the fields not given then follow the
+  // defaults of the program, mode and conditions they end with (stacks.h FollowDefaults).
   for (const char* key : {"stack", "mode"}) {
     if (const Json* value = j.Find(key)) SetFromJson(r.config, key, *value, r.diagnostics);
   }
-  FollowStack(r.config, old_stack, old_mode);
+  std::vector<std::string> keys;  // the fields given, by name
+  for (const auto& [key, value] : j.AsObject()) {
+    if (const FieldDef* f = FindField(key)) keys.push_back(f->name);
+  }
+  if (const Json* model = j.Find("model"); model != nullptr && model->IsObject()) {
+    for (const auto& [key, value] : model->AsObject()) {
+      if (const FieldDef* f = FindField(key)) keys.push_back(f->name);
+    }
+  }
   int64_t total_gpus = 0;  // "gpus": N, resolved into dp below (as links and the CLI do)
   for (const auto& [key, value] : j.AsObject()) {
     if (key == "model" || key == "preset" || key == "version" || key == "stack" || key == "mode") continue;
@@ -335,6 +343,7 @@ ConfigParse ConfigFromJson(const Json& j, const Config& base) {
   DeriveDependentDims(r.config.model, model_before, given, r.diagnostics);
   ResolveGpus(r.config, total_gpus, j.Find("dp") != nullptr, r.diagnostics);
   ReconcileGpu(r.config, j.Find("gpu") != nullptr, j.Find("gpu_memory_gb") != nullptr, r.diagnostics);
+  FollowDefaults(r.config, base, keys);
   return r;
 }
 
@@ -360,6 +369,14 @@ std::string ConfigToQuery(const Config& c) {
   reference.stack = c.stack;
   reference.mode = c.mode;
   FollowStack(reference, plain.stack, plain.mode);
+  std::vector<const FieldDef*> stack_fields;  // what the default program or c's names
+  for (const char* stack : {plain.stack.c_str(), c.stack.c_str()}) {
+    if (const StackRow* row = FindStack(stack)) {
+      for (const StackCell& cell : row->cells) {
+        if (const FieldDef* f = FindField(cell.field)) stack_fields.push_back(f);
+      }
+    }
+  }
   // The model's fields that differ from its preset (or, custom, from ModelSpec's defaults).
   const std::vector<const FieldDef*> model_changes = ChangedModelFields(c.model);
   auto model_changed = [&](const FieldDef& f) {
@@ -378,7 +395,12 @@ std::string ConfigToQuery(const Config& c) {
     const bool keep_kv_heads = model_changed(*FindField("heads")) && std::string(f.name) == "kv_heads";
     if (memory_is_cards && std::string(f.name) == "gpu_memory_gb") continue;
     const bool own = std::string(f.name) == "stack" || std::string(f.name) == "mode";
-    const bool changed = f.model_field ? model_changed(f) : v != f.get(own ? plain : reference);
+    // A field the program decides is written when it is not the program's default for the
+    // link's own conditions (stacks.h: what reading it back follows to).
+    const bool decided = std::find(stack_fields.begin(), stack_fields.end(), &f) != stack_fields.end();
+    const bool changed = f.model_field ? model_changed(f)
+                         : decided     ? v != StackDefaultFor(c, f.name)
+                                       : v != f.get(own ? plain : reference);
     if (changed || keep_head_dim || keep_kv_heads) q += "&" + std::string(f.name) + "=" + PercentEncode(v, ",");
   }
   return q;
@@ -444,14 +466,14 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
   ModelDimsGiven given;
   int64_t total_gpus = 0;  // gpus=N: dp once tp, pp and cp are read (gpu_count.h ResolveGpuTotal)
   bool dp_given = false;
-  // The program and the mode next: their defaults (stacks.h), then the other fields over them.
-  const std::string old_stack = r.config.stack;
-  const Mode old_mode = r.config.mode;
+  // The program and the mode next, then the other fields; the fields not given then follow
+  // the defaults of the program, mode and conditions they end with (stacks.h FollowDefaults).
+  std::vector<std::string> keys;  // the fields given, by name
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [key, value] = pairs[i];
     if (key == "stack" || key == "mode") taken[i] = SetField(r.config, key, value, r.diagnostics);
+    if (const FieldDef* f = FindField(key)) keys.push_back(f->name);
   }
-  FollowStack(r.config, old_stack, old_mode);
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [key, value] = pairs[i];
     if (key == "model" || key == "preset" || key == "v" || key == "stack" || key == "mode") continue;
@@ -482,6 +504,7 @@ ConfigParse ConfigFromQuery(const std::string& query_in, const Config& base) {
     memory_given |= kv.first == "gpu_memory_gb";
   }
   ReconcileGpu(r.config, gpu_given, memory_given, r.diagnostics);
+  FollowDefaults(r.config, base, keys);
   return r;
 }
 

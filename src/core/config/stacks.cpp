@@ -15,14 +15,19 @@ namespace {
 constexpr unsigned kQlora = ModeBit(Mode::kQlora);
 constexpr unsigned kFullAndLora = kFullModes | ModeBit(Mode::kLora);
 
+// Conditions (StackCell::when) the HF Trainer's cells share.
+// No DeepSpeed: the Trainer's own torch optimizer steps the parameters (ZeRO > 0 without FSDP
+// is DeepSpeed, whose fp32 partitions are the core's defaults).
+constexpr const char* kNoDeepSpeed = "zero=0 or sharding=fsdp";
+// accelerate's FSDP under mixed precision (bf16=True / fp16=True: autocast).
+constexpr const char* kFsdpAmp = "sharding=fsdp and autocast!=off";
+// transformers' GPTBigCode (santacoder, starcoder): learned positions, LayerNorm, multi_query.
+#define LLMMEM_GPT_BIGCODE "arch=decoder and norm=layernorm and learned_positions>0 and kv_heads=1 and framework!=megatron"
+
 // The rows as written: each lists what changed from the row before it of the same name.
 std::vector<StackRow> WrittenRows() {
   return {
       // transformers' Trainer with accelerate and peft; the version is transformers'.
-      // Left at the core's defaults on purpose (issue 30 keeps today's estimates): accelerate's
-      // FSDP plugin defaults to FSDP1 (fsdp_version 1), and a model loaded in bf16 trains without
-      // an fp32 master copy; peft's prepare_model_for_kbit_training also casts the norms, the
-      // embeddings and the head to fp32, which the core models only under AMP (norms_fp32).
       {"hf-trainer",
        "4.0",
        "HF Trainer (transformers + accelerate + peft)",
@@ -46,6 +51,42 @@ std::vector<StackRow> WrittenRows() {
            {"grads_set_to_none", "off", kTrainModes,
             "Trainer calls model.zero_grad(); PyTorch before 2.0 defaulted to set_to_none=False (the row assumes "
             "the PyTorch of its time)"},
+           {"fsdp1", "on", kTrainModes,
+            "accelerate's FSDP plugin: fsdp_version defaults to 1, FullyShardedDataParallel (huggingface/accelerate "
+            "src/accelerate/utils/dataclasses.py@v1.10.1 lines 1606, 1768)",
+            "sharding=fsdp"},
+           // Pure 16-bit: the Trainer's torch.optim.AdamW steps the parameters as loaded, no fp32
+           // copy, and its states are zeros_like(param).
+           {"master_weights", "off", kFullModes,
+            "the Trainer's torch optimizer steps the parameters as loaded: no fp32 copy",
+            kNoDeepSpeed},
+           {"optimizer_dtype", "bf16", kFullModes,
+            "AdamW's states are zeros_like(param) (pytorch/pytorch torch/optim/adamw.py@002d2f0)",
+            "dtype=bf16 and zero=0 or dtype=bf16 and sharding=fsdp"},
+           {"optimizer_dtype", "fp16", kFullModes, "AdamW's states are zeros_like(param) (adamw.py@002d2f0)",
+            "dtype=fp16 and zero=0 or dtype=fp16 and sharding=fsdp"},
+           {"grad_dtype", "fp32", kFullModes, "a parameter's .grad has its dtype",
+            "dtype=fp32"},
+           {"grad_dtype", "fp16", kFullModes, "a parameter's .grad has its dtype", "dtype=fp16 and zero=0 or dtype=fp16 and sharding=fsdp"},
+           {"adapter_dtype", "fp32", kPeftModes,
+            "get_peft_model(autocast_adapter_dtype=True) upcasts the adapters (huggingface/peft src/peft/mapping.py"
+            "@v0.13.2 line 143, tuners/tuners_utils.py _cast_adapter_dtype)"},
+           // The QLoRA recipe's prepare_model_for_kbit_training: the norms in fp32 (the core
+           // models them under AMP); the embeddings and head it also casts, and TRL casts back.
+           {"norms_fp32", "on", kQlora,
+            "prepare_model_for_kbit_training casts the 16-bit parameters to fp32 (huggingface/peft "
+            "src/peft/utils/other.py@v0.13.2 lines 127-132); TRL skips it under FSDP or ZeRO-3 "
+            "(trl/trainer/sft_trainer.py@v0.13.0 lines 182-193)",
+            "autocast!=off and sharding!=fsdp and zero!=3 and framework!=megatron"},
+           // transformers' GPTBigCode at v4.48.1 (modeling_gpt_bigcode.py), read there; its
+           // later versions were not read.
+           {"train_use_cache", "on", kTrainModes,
+            "GPTBigCodeModel.forward keeps the config's use_cache under checkpointing (transformers "
+            "src/transformers/models/gpt_bigcode/modeling_gpt_bigcode.py@v4.48.1)",
+            "recompute=full and " LLMMEM_GPT_BIGCODE},
+           {"loss_logits_fp32", "off", kTrainModes,
+            "GPTBigCodeForCausalLM's own loss: CrossEntropyLoss on the 16-bit logits (modeling_gpt_bigcode.py@v4.48.1)",
+            LLMMEM_GPT_BIGCODE},
        }},
       {"hf-trainer",
        "4.36",
@@ -55,6 +96,20 @@ std::vector<StackRow> WrittenRows() {
             "attn_implementation=\"sdpa\" is the default from v4.36.0 (modeling_utils.py _check_and_enable_sdpa)"},
            {"grads_set_to_none", "on", kTrainModes,
             "model.zero_grad() under PyTorch >= 2.0 (set_to_none=True is its default since 2.0)"},
+       }},
+      // accelerate 0.30.0 (2024-05-03) upcasts FSDP's flat parameters under mixed precision;
+      // the row assumes the accelerate of its time (transformers v4.41.0: 2024-05-17).
+      {"hf-trainer",
+       "4.41",
+       "HF Trainer (transformers + accelerate + peft)",
+       {
+           {"master_weights", "on", kFullModes,
+            "under mixed precision accelerate upcasts FSDP's trainable flat parameters to fp32 "
+            "(huggingface/accelerate src/accelerate/accelerator.py@v0.30.0 lines 1486-1525)",
+            kFsdpAmp},
+           {"grad_dtype", "fp32", kFullModes, "the upcast parameters' gradients",
+            kFsdpAmp},
+           {"optimizer_dtype", "fp32", kFullModes, "AdamW's states follow the upcast parameters", kFsdpAmp},
        }},
       {"hf-trainer",
        "4.49",
@@ -78,14 +133,18 @@ std::vector<StackRow> WrittenRows() {
            {"loss_shift_copy", "on", kTrainModes,
             "TRL before 0.15 ran on transformers <= 4.48 (setup.py@v0.15.0 first asks transformers>=4.46), "
             "whose loss copies the shifted logits (assumed: the transformers of its time)"},
-       }},
+       },
+       "hf-trainer@4.36"},
+      // TRL 0.9 (v0.9.6: 2024-07-08) on the transformers and accelerate of its time.
+      {"trl", "0.9", "TRL (SFTTrainer and friends, on the HF Trainer)", {}, "hf-trainer@4.41"},
       {"trl",
        "0.15",
        "TRL (SFTTrainer and friends, on the HF Trainer)",
        {
            {"loss_shift_copy", "off", kTrainModes,
             "from 0.15 (transformers>=4.46) the transformers version is not fixed: the latest hf-trainer row's"},
-       }},
+       },
+       "hf-trainer"},
       {"trl",
        "0.22",
        "TRL (SFTTrainer and friends, on the HF Trainer)",
@@ -116,7 +175,8 @@ std::vector<StackRow> WrittenRows() {
            {"reentrant_checkpoint", "on", kTrainModes,
             "when on, gradient_checkpointing_kwargs = {\"use_reentrant\": True} "
             "(src/axolotl/utils/config/__init__.py@v0.18.0 line 383)"},
-       }},
+       },
+       "hf-trainer"},
 
       // LLaMA-Factory on the HF Trainer.
       {"llama-factory",
@@ -129,7 +189,8 @@ std::vector<StackRow> WrittenRows() {
            {"reentrant_checkpoint", "on", kTrainModes,
             "use_reentrant_gc defaults to True (model_args.py@v0.9.5 line 149; "
             "model/model_utils/checkpointing.py passes it on)"},
-       }},
+       },
+       "hf-trainer"},
 
       // ms-swift on the HF Trainer (its Megatron path is the megatron stack).
       {"ms-swift",
@@ -138,7 +199,8 @@ std::vector<StackRow> WrittenRows() {
        {
            {"recompute", "full", kTrainModes,
             "gradient_checkpointing: bool = True (modelscope/ms-swift swift/trainers/arguments.py@v4.5.2 line 134)"},
-       }},
+       },
+       "hf-trainer"},
 
       // Unsloth: peft models through its own get_peft_model.
       {"unsloth",
@@ -206,6 +268,10 @@ std::vector<StackRow> WrittenRows() {
            {"reentrant_checkpoint", "off", kTrainModes,
             "ptd_checkpoint_wrapper, PyTorch's non-reentrant default "
             "(torchtitan/distributed/activation_checkpoint.py@b5bcd76 line 176)"},
+           {"loss_kernel", "loss_parallel", kTrainModes,
+            "loss_parallel_enabled = tp > 1 and not disable_loss_parallel (torchtitan/parallelisms/"
+            "parallel_dims.py@9dec370 line 120)",
+            "tp>1"},
        }},
 
       // litgpt on Lightning Fabric; its config_hub recipes train in bf16-true.
@@ -300,24 +366,6 @@ std::vector<StackRow> WrittenRows() {
   };
 }
 
-// Each row with the cells of the rows before it of the same name carried forward: a later
-// cell replaces an earlier one for the modes it names.
-std::vector<StackRow> BuildRows() {
-  std::vector<StackRow> rows = WrittenRows();
-  for (size_t i = 1; i < rows.size(); ++i) {
-    if (std::string(rows[i].name) != rows[i - 1].name) continue;
-    std::vector<StackCell> cells = rows[i].cells;
-    for (StackCell old : rows[i - 1].cells) {
-      for (const StackCell& now : rows[i].cells) {
-        if (std::string(now.field) == old.field) old.modes &= ~now.modes;
-      }
-      if (old.modes != 0) cells.push_back(old);
-    }
-    rows[i].cells = std::move(cells);
-  }
-  return rows;
-}
-
 // "4.48.1" < "4.49": dotted numbers compared part by part; false when not a version.
 bool ParseVersion(const std::string& text, std::vector<long>& out) {
   out.clear();
@@ -342,49 +390,56 @@ bool VersionLess(const std::vector<long>& a, const std::vector<long>& b) {
   return false;
 }
 
-std::string VersionsOf(const std::string& name) {
+// The row of `rows` that "NAME[@VERSION]" picks (stacks.h), or null; `error` says why.
+const StackRow* PickRow(const std::vector<StackRow>& rows, const std::string& text, std::string* error);
+
+// `cells` followed by those of `older` that `cells` do not replace: a later cell replaces an
+// earlier one of its field and condition for the modes it names. The first cell that holds
+// decides (CellFor), so a later unconditional cell shadows every earlier one of its field.
+std::vector<StackCell> Over(std::vector<StackCell> cells, const std::vector<StackCell>& older) {
+  const size_t own = cells.size();
+  for (StackCell old : older) {
+    for (size_t i = 0; i < own; ++i) {
+      if (std::string(cells[i].field) == old.field && std::string(cells[i].when) == old.when)
+        old.modes &= ~cells[i].modes;
+    }
+    if (old.modes != 0) cells.push_back(old);
+  }
+  return cells;
+}
+
+// Each row with the cells of the rows before it of the same name carried forward, then those
+// of the row it runs on (StackRow::on) for what it does not name.
+std::vector<StackRow> BuildRows() {
+  std::vector<StackRow> rows = WrittenRows();
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (std::string(rows[i].name) != rows[i - 1].name) continue;
+    rows[i].cells = Over(rows[i].cells, rows[i - 1].cells);
+    if (*rows[i].on == '\0') rows[i].on = rows[i - 1].on;
+  }
+  for (StackRow& r : rows) {
+    if (*r.on == '\0') continue;
+    const StackRow* base = PickRow(rows, r.on, nullptr);
+    if (base != nullptr && base != &r) r.cells = Over(r.cells, base->cells);
+  }
+  return rows;
+}
+
+std::string VersionsOf(const std::vector<StackRow>& rows, const std::string& name) {
   std::string out;
-  for (const StackRow& r : StackRows()) {
+  for (const StackRow& r : rows) {
     if (name != r.name) continue;
     out += (out.empty() ? "" : ", ") + name + "@" + r.version;
   }
   return out;
 }
 
-// A field's text in the form its getter writes it ("on" -> "1").
-std::string Canonical(const FieldDef& f, const char* text) {
-  Config probe;
-  if (!f.set(probe, text).empty()) return text;
-  return f.get(probe);
-}
-
-const StackCell* CellFor(const StackRow* row, Mode mode, const std::string& field) {
-  if (row == nullptr) return nullptr;
-  for (const StackCell& cell : row->cells) {
-    if ((cell.modes & ModeBit(mode)) != 0 && field == cell.field) return &cell;
-  }
-  return nullptr;
-}
-
-std::string DefaultOf(const StackRow* row, Mode mode, const FieldDef& f) {
-  if (const StackCell* cell = CellFor(row, mode, f.name)) return Canonical(f, cell->value);
-  static const Config plain;
-  return f.get(plain);
-}
-
-}  // namespace
-
-const std::vector<StackRow>& StackRows() {
-  static const std::vector<StackRow> rows = BuildRows();
-  return rows;
-}
-
-const StackRow* FindStack(const std::string& text, std::string* error) {
+const StackRow* PickRow(const std::vector<StackRow>& rows, const std::string& text, std::string* error) {
   const size_t at = text.find('@');
   const std::string name = text.substr(0, at);
   const std::string version = at == std::string::npos ? "" : text.substr(at + 1);
   const StackRow* latest = nullptr;
-  for (const StackRow& r : StackRows()) {
+  for (const StackRow& r : rows) {
     if (name == r.name) latest = &r;
   }
   if (latest == nullptr) {
@@ -394,18 +449,127 @@ const StackRow* FindStack(const std::string& text, std::string* error) {
   if (version.empty() || version == "latest") return latest;
   std::vector<long> wanted;
   if (!ParseVersion(version, wanted)) {
-    if (error) *error = "\"" + version + "\" is not a version (like 4.46 or 0.3.1); " + name + "'s rows: " + VersionsOf(name);
+    if (error)
+      *error = "\"" + version + "\" is not a version (like 4.46 or 0.3.1); " + name + "'s rows: " + VersionsOf(rows, name);
     return nullptr;
   }
   const StackRow* pick = nullptr;
-  for (const StackRow& r : StackRows()) {
+  for (const StackRow& r : rows) {
     std::vector<long> v;
     if (name == r.name && ParseVersion(r.version, v) && !VersionLess(wanted, v)) pick = &r;
   }
   if (pick == nullptr && error)
-    *error = name + "@" + version + " is older than any row of " + name + ": " + VersionsOf(name);
+    *error = name + "@" + version + " is older than any row of " + name + ": " + VersionsOf(rows, name);
   return pick;
 }
+
+// A field's text in the form its getter writes it ("on" -> "1"); empty with `error` set when
+// its setter refuses the text.
+std::string Canonical(const FieldDef& f, const std::string& text, std::string* error = nullptr) {
+  Config probe;
+  const std::string refused = f.set(probe, text);
+  if (!refused.empty()) {
+    if (error) *error = std::string(f.name) + ": " + refused;
+    return text;
+  }
+  return f.get(probe);
+}
+
+// One clause of a condition: field=value, field!=value or field>number.
+bool ClauseHolds(const std::string& clause, const Config& c, std::string* error) {
+  size_t op = clause.find("!=");
+  const char kind = op != std::string::npos ? '!' : (op = clause.find('>')) != std::string::npos ? '>' : '=';
+  if (kind == '=') op = clause.find('=');
+  if (op == std::string::npos || op == 0) {
+    if (error) *error = "\"" + clause + "\" is not field=value";
+    return false;
+  }
+  const std::string name = clause.substr(0, op), value = clause.substr(op + (kind == '!' ? 2 : 1));
+  const FieldDef* f = FindField(name);
+  if (f == nullptr) {
+    if (error) *error = name + " is not a field";
+    return false;
+  }
+  if (kind == '>') {
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (!f->Numeric() || value.empty() || *end != '\0') {
+      if (error) *error = clause + ": not a number";
+      return false;
+    }
+    return f->Number(c) > v;
+  }
+  const bool equal = f->get(c) == Canonical(*f, value, error);
+  return kind == '!' ? !equal : equal;
+}
+
+const StackCell* CellFor(const StackRow* row, Mode mode, const std::string& field, const Config& c) {
+  if (row == nullptr) return nullptr;
+  for (const StackCell& cell : row->cells) {
+    if ((cell.modes & ModeBit(mode)) != 0 && field == cell.field && ConditionHolds(cell.when, c)) return &cell;
+  }
+  return nullptr;
+}
+
+std::string DefaultOf(const StackRow* row, Mode mode, const FieldDef& f, const Config& c) {
+  if (const StackCell* cell = CellFor(row, mode, f.name, c)) return Canonical(f, cell->value);
+  static const Config plain;
+  return f.get(plain);
+}
+
+// The fields `row`'s cells name, each once; with `conditional`, only those a condition decides.
+std::vector<const FieldDef*> FieldsOf(std::initializer_list<const StackRow*> rows, bool conditional) {
+  std::vector<const FieldDef*> fields;
+  for (const StackRow* row : rows) {
+    if (row == nullptr) continue;
+    for (const StackCell& cell : row->cells) {
+      if (conditional && *cell.when == '\0') continue;
+      const FieldDef* f = FindField(cell.field);
+      bool seen = false;
+      for (const FieldDef* g : fields) seen = seen || g == f;
+      if (f != nullptr && !seen) fields.push_back(f);
+    }
+  }
+  return fields;
+}
+
+}  // namespace
+
+bool ConditionHolds(const char* when, const Config& c, std::string* error) {
+  if (error) error->clear();
+  const std::string text = when;
+  if (text.empty()) return true;
+  bool any = false, bad = false;
+  size_t start = 0;
+  while (start <= text.size()) {  // alternatives: " or "
+    size_t end = text.find(" or ", start);
+    if (end == std::string::npos) end = text.size();
+    const std::string alternative = text.substr(start, end - start);
+    bool all = true;
+    size_t from = 0;
+    while (from <= alternative.size()) {  // clauses: " and "
+      size_t stop = alternative.find(" and ", from);
+      if (stop == std::string::npos) stop = alternative.size();
+      std::string why;
+      all = ClauseHolds(alternative.substr(from, stop - from), c, error ? &why : nullptr) && all;
+      if (!why.empty() && error) {
+        *error = why;
+        bad = true;
+      }
+      from = stop + 5;
+    }
+    any = any || all;
+    start = end + 4;
+  }
+  return any && !bad;
+}
+
+const std::vector<StackRow>& StackRows() {
+  static const std::vector<StackRow> rows = BuildRows();
+  return rows;
+}
+
+const StackRow* FindStack(const std::string& text, std::string* error) { return PickRow(StackRows(), text, error); }
 
 std::string StackNames() {
   std::string out;
@@ -424,46 +588,72 @@ std::string KnownStacks() {
   return StackNames() + " (NAME@VERSION picks the row for that version; rows: " + rows + ")";
 }
 
-std::string StackDefault(const std::string& stack, Mode mode, const char* field) {
+std::string StackDefault(const std::string& stack, Mode mode, const char* field, const Config* conditions) {
   const FieldDef* f = FindField(field);
   if (f == nullptr) return {};
-  return DefaultOf(FindStack(stack), mode, *f);
+  if (conditions != nullptr) return DefaultOf(FindStack(stack), mode, *f, *conditions);
+  Config c = DefaultConfig();
+  c.mode = mode;
+  return DefaultOf(FindStack(stack), mode, *f, c);
+}
+
+std::string StackDefaultFor(const Config& c, const char* field) {
+  const FieldDef* f = FindField(field);
+  return f == nullptr ? std::string() : DefaultOf(FindStack(c.stack), c.mode, *f, c);
+}
+
+void FollowDefaults(Config& c, const Config& before, const std::vector<std::string>& given) {
+  const StackRow* was_row = FindStack(before.stack);
+  const StackRow* row = FindStack(c.stack);
+  const std::vector<const FieldDef*> fields = FieldsOf({was_row, row}, false);
+  // A field that moves may decide another's condition: again, from where the last pass
+  // started, until none moves (conditions read settings, so this ends in a pass or two).
+  Config from = before;
+  const StackRow* from_row = was_row;
+  for (int pass = 0; pass < 4; ++pass) {
+    const Config now = c;
+    bool moved = false;
+    for (const FieldDef* f : fields) {
+      bool user = false;
+      for (const std::string& g : given) user = user || g == f->name;
+      if (user) continue;
+      const std::string was = DefaultOf(from_row, from.mode, *f, from);
+      const std::string will = DefaultOf(row, now.mode, *f, now);
+      if (was != will && f->get(c) == was && f->set(c, will).empty()) moved = true;
+    }
+    if (!moved) return;
+    from = now;
+    from_row = row;
+  }
 }
 
 void FollowStack(Config& c, const std::string& old_stack, Mode old_mode) {
-  const StackRow* before = FindStack(old_stack);
-  const StackRow* now = FindStack(c.stack);
-  // Every field either row names, each once.
-  std::vector<const FieldDef*> fields;
-  for (const StackRow* row : {before, now}) {
-    if (row == nullptr) continue;
-    for (const StackCell& cell : row->cells) {
-      const FieldDef* f = FindField(cell.field);
-      bool seen = false;
-      for (const FieldDef* g : fields) seen = seen || g == f;
-      if (f != nullptr && !seen) fields.push_back(f);
-    }
-  }
-  for (const FieldDef* f : fields) {
-    const std::string was = DefaultOf(before, old_mode, *f);
-    const std::string will = DefaultOf(now, c.mode, *f);
-    if (was != will && f->get(c) == was) f->set(c, will);
+  Config before = c;
+  before.stack = old_stack;
+  before.mode = old_mode;
+  FollowDefaults(c, before);
+}
+
+void TakeStackDefaults(Config& c) {
+  const StackRow* row = FindStack(c.stack);
+  for (int pass = 0; pass < 2; ++pass) {  // a condition may read a field the row sets
+    for (const FieldDef* f : FieldsOf({row}, false)) f->set(c, DefaultOf(row, c.mode, *f, c));
   }
 }
 
 bool SetFollowingStack(Config& c, const std::string& key, const std::string& value, Diagnostics& out) {
-  const std::string old_stack = c.stack;
-  const Mode old_mode = c.mode;
+  const Config before = c;
   const FieldDef* f = FindField(key);
-  if (f == nullptr || (std::string(f->name) != "stack" && std::string(f->name) != "mode")) {
-    return SetField(c, key, value, out);
-  }
-  const std::string err = f->set(c, value);
-  if (!err.empty()) {
-    out.push_back({DiagId::kUnknownValue, Severity::kError, f->name, std::string(f->name) + ": " + err});
+  if (f != nullptr && (std::string(f->name) == "stack" || std::string(f->name) == "mode")) {
+    const std::string err = f->set(c, value);
+    if (!err.empty()) {
+      out.push_back({DiagId::kUnknownValue, Severity::kError, f->name, std::string(f->name) + ": " + err});
+      return false;
+    }
+  } else if (!SetField(c, key, value, out)) {
     return false;
   }
-  FollowStack(c, old_stack, old_mode);
+  FollowDefaults(c, before, {f != nullptr ? f->name : key});
   return true;
 }
 
@@ -475,12 +665,13 @@ void AddStackNotes(const Config& c, Diagnostics& out) {
   const std::string given = c.stack.find('@') == std::string::npos ? std::string(row->name) + "@latest" : c.stack;
   const std::string which = given + (given == std::string(row->name) + "@" + row->version ? "" : std::string(" (row ") + row->version + ")");
   for (const FieldDef& f : Fields()) {
-    const StackCell* cell = CellFor(row, c.mode, f.name);
+    const StackCell* cell = CellFor(row, c.mode, f.name, c);
     if (cell == nullptr) continue;
     const std::string value = Canonical(f, cell->value);
     if (f.get(c) != value || f.get(plain) == value) continue;
     out.push_back({DiagId::kFromStack, Severity::kInfo, f.name,
-                   std::string(f.name) + " = " + cell->value + ": as " + which + " runs it (" + cell->why + ")"});
+                   std::string(f.name) + " = " + cell->value + ": as " + which + " runs it" +
+                       (*cell->when ? std::string(" when ") + cell->when : std::string()) + " (" + cell->why + ")"});
   }
 }
 

@@ -6,9 +6,16 @@
 // the latest. The rows live in stacks.cpp.
 //
 // How a row applies: a stack's cells are the defaults of their fields; what the user sets
-// overrides them. Every assembler (JSON, links, the CLI, the UI's mode and program pickers)
-// applies the stack and mode first (FollowStack), then the user's fields; so the default
-// stack, hf-trainer at its latest row, is the one place that decides what a mode starts with.
+// overrides them. DefaultConfig() holds the default stack's (hf-trainer at its latest row);
+// every assembler (JSON, links, the CLI, the UI's pickers and edits) sets the user's fields
+// over where it started and then follows the defaults (FollowDefaults): each field the user
+// did not give, still at its default, takes the default of the program, mode and conditions
+// it ends with. So one table decides what every surface starts with.
+//
+// A cell may hold only under a condition on the rest of the configuration (`when`): accelerate
+// runs FSDP1 only when FSDP is on and upcasts FSDP's parameters to fp32 only under mixed
+// precision; peft casts the norms to fp32 only for a QLoRA model it prepares. A cell whose
+// condition is off sets nothing, so validation never sees it.
 #pragma once
 
 #include <string>
@@ -30,6 +37,10 @@ struct StackCell {
   const char* value;  // its text, as the field's setter takes it
   unsigned modes;     // the modes it applies to (ModeBit)
   const char* why;    // what the program does, and where: repository path@tag
+  // The condition it holds under, "" for always: clauses `field=value`, `field!=value` or
+  // `field>number` (any field, the model's too; values as the field's setter takes them),
+  // joined by " and ", alternatives by " or " ("sharding=fsdp and autocast!=off").
+  const char* when = "";
 };
 
 struct StackRow {
@@ -37,6 +48,9 @@ struct StackRow {
   const char* version;  // the first version this row holds for ("4.46"); rows of a name ascend
   const char* label;    // "HF Trainer (transformers + accelerate + peft)"
   std::vector<StackCell> cells;
+  // The program it runs on ("hf-trainer@4.36"; "" for none): that row's cells hold for every
+  // field and mode this row's cells do not name (TRL, Axolotl, LLaMA-Factory on the HF Trainer).
+  const char* on = "";
 };
 
 const std::vector<StackRow>& StackRows();
@@ -51,13 +65,31 @@ std::string StackNames();
 std::string KnownStacks();
 
 // The value `field` starts with under `stack` in `mode`: the row's cell, else Config{}'s.
-std::string StackDefault(const std::string& stack, Mode mode, const char* field);
+// Conditional cells are judged on `conditions` (DefaultConfig() when null).
+std::string StackDefault(const std::string& stack, Mode mode, const char* field, const Config* conditions = nullptr);
+// The default of `field` for c's own stack, mode and conditions (what a link need not write).
+std::string StackDefaultFor(const Config& c, const char* field);
+// Whether a condition (StackCell::when) holds for c; `error`, when given, says what in it is
+// not a field or a value its field takes ("" when it reads).
+bool ConditionHolds(const char* when, const Config& c, std::string* error = nullptr);
 
 // c.stack and c.mode were just set (from old_stack, old_mode): every field the old pair's
 // defaults still hold takes the new pair's default; a field the user changed keeps its value.
+// FollowDefaults with `before` = c under the old pair.
 void FollowStack(Config& c, const std::string& old_stack, Mode old_mode);
 
-// Sets "stack" or "mode" and follows the stack's defaults; other keys as SetField.
+// The one rule every assembler follows: c was `before` (every field of before's program at
+// its default for before's mode and conditions, as DefaultConfig() is) and then took the
+// user's settings. Each field a cell of before's or c's row names, that `given` does not
+// name (field names) and that still holds its default under `before`, takes its default
+// under c: c's program, mode and conditions. FollowStack is this with only the program or
+// the mode changed.
+void FollowDefaults(Config& c, const Config& before, const std::vector<std::string>& given = {});
+// Every field c's row names takes its default for c's mode and conditions (DefaultConfig()).
+void TakeStackDefaults(Config& c);
+
+// Sets a field and follows the defaults (FollowDefaults): "stack", "mode" and the fields
+// conditions read move the fields still at their defaults; other keys as SetField.
 bool SetFollowingStack(Config& c, const std::string& key, const std::string& value, Diagnostics& out);
 
 // Notes (info) for the values c holds as its stack sets them, where they differ from the
