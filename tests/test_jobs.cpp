@@ -61,7 +61,8 @@ void CategoriesAddUp(const JobsPlan& plan) {
 
 constexpr const char* kRl = R"({"gpu": "H100-SXM-80GB", "jobs": [
   {"name": "trainer", "kind": "trainer",
-   "config": {"model": "llama-3.2-3b", "mode": "train", "batch": 8, "seq": 1024, "recompute": "full"}},
+   "config": {"model": "llama-3.2-3b", "mode": "train", "batch": 8, "seq": 1024, "recompute": "full",
+              "master_weights": true, "optimizer_dtype": "fp32"}},
   {"name": "rollout", "kind": "engine", "process": "trainer", "sleep_level": 2, "weight_sync": "per_tensor",
    "config": {"model": "llama-3.2-3b", "runtime": "vllm", "mem_fraction": 0.3, "seq": 1024, "batch": 64}}]})";
 
