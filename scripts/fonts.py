@@ -11,19 +11,24 @@
       A CJK font (WenQuanYi Micro Hei, fonts-wqy-microhei) cut to the characters the
       Chinese column of strings.cpp uses (OUT.ttf, loaded only when Chinese is shown), and
       to the language button's "中文" alone (OUT_MINI.ttf, shipped with the Latin font).
-      Also checks that every Tr("...") in src/app has a row in the table: a missing one
-      is listed and fails the build, so no UI string is left out of the table.
+      Also checks that every Tr("..."), TrF("...") and Say("...") in src/app, and every
+      phrase the core builds with core::Say("...") (core/base/phrase.h), has a row in the
+      table: a missing one is listed and fails the build, so no UI string is left out.
+  fonts.py strings-json src/app/strings.cpp OUT.json
+      The table's Chinese column as one JSON object {English: 简体中文} (rows in the file's
+      order, those without a translation left out): the web page compiles no table in and
+      fetches this file beside the CJK font when Chinese is first shown (i18n.h
+      AddTranslations). Fails on a key given twice.
 """
 import io
+import json
 import os
 import re
 import sys
 
-from fontTools import subset
-from fontTools.ttLib import TTFont
-
 
 def options():
+    from fontTools import subset  # imported here: the table's readers need no fontTools
     o = subset.Options()
     o.hinting = False
     o.layout_features = []
@@ -34,6 +39,8 @@ def options():
 
 
 def write_subset(src, out, unicodes, font_number=0):
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
     font = TTFont(src, fontNumber=font_number)
     s = subset.Subsetter(options())
     s.populate(unicodes=sorted(unicodes))
@@ -94,25 +101,93 @@ def unescape(s):
     return bytes(s, "utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8")
 
 
-def table_rows(strings_cpp):
+def table_pairs(strings_cpp):
+    """The table's rows in the file's order, as (English, Chinese), read as the compiler
+    reads them (adjacent literals joined, escapes decoded); comments are skipped."""
     text = open(strings_cpp, encoding="utf-8").read()
-    rows = {}
+    text = re.sub(r"^\s*//[^\n]*$", "", text, flags=re.M)
+    pairs = []
     for m in re.finditer(r"\{\s*((?:" + LITERAL + r"\s*)+),\s*((?:" + LITERAL + r"\s*)+)\}", text):
         en = "".join(unescape(x) for x in re.findall(LITERAL, m.group(1)))
         zh = "".join(unescape(x) for x in re.findall(LITERAL, m.group(3)))
+        pairs.append((en, zh))
+    return pairs
+
+
+def table_rows(strings_cpp):
+    return dict(table_pairs(strings_cpp))
+
+
+def strings_json(strings_cpp, out):
+    rows, twice = {}, []
+    for en, zh in table_pairs(strings_cpp):
+        if en in rows:
+            twice.append(en)
         rows[en] = zh
-    return rows
+    if twice:
+        for en in twice:
+            print(f"fonts.py: {strings_cpp}: {en!r} has two rows (Tr() takes the first)", file=sys.stderr)
+        sys.exit(f"fonts.py: {len(twice)} keys of the table are given twice")
+    text = json.dumps({en: zh for en, zh in rows.items() if zh}, ensure_ascii=False, separators=(",", ":"))
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, out)
+
+
+def strip_comments(text):
+    """The text with its comments blanked (string and char literals kept), at the same offsets."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def literal_keys(path, call):
+    """The first string argument of each call(...) in a source: Tr("...") or Say("...", ...)."""
+    text = strip_comments(open(path, encoding="utf-8").read())
+    return ["".join(unescape(x) for x in re.findall(LITERAL, m.group(1)))
+            for m in re.finditer(r"\b" + call + r"\(\s*((?:" + LITERAL + r"\s*)+)[,)]", text)]
 
 
 def tr_keys(src_dir):
+    """Every key the UI looks up by a literal: Tr("..."), TrF("...", ...) and Say("...") in
+    src/app, core::Say("...") (the core's phrases the UI translates, core/base/phrase.h) in
+    src/core."""
     keys = {}
     for name in sorted(os.listdir(src_dir)):
         if not name.endswith(".cpp") or name == "strings.cpp":
             continue
-        text = open(os.path.join(src_dir, name), encoding="utf-8").read()
-        for m in re.finditer(r"\bTr\(\s*((?:" + LITERAL + r"\s*)+)\)", text):
-            key = "".join(unescape(x) for x in re.findall(LITERAL, m.group(1)))
-            keys.setdefault(key, name)
+        for call in ("Tr", "TrF", "Say"):
+            for key in literal_keys(os.path.join(src_dir, name), call):
+                keys.setdefault(key, name)
+    core = os.path.join(os.path.dirname(os.path.abspath(src_dir)), "core")
+    for dirpath, _, names in sorted(os.walk(core)):
+        for name in sorted(names):
+            if name.endswith((".cpp", ".h")):
+                path = os.path.join(dirpath, name)
+                for key in literal_keys(path, "Say"):
+                    keys.setdefault(key, os.path.relpath(path, os.path.dirname(core)))
     return keys
 
 
@@ -121,7 +196,7 @@ def cjk(src, out, out_mini, strings_cpp, src_dir):
     missing = [(k, f) for k, f in tr_keys(src_dir).items() if k not in rows]
     if missing:
         for k, f in missing:
-            print(f"fonts.py: {f}: Tr({k!r}) has no row in {strings_cpp}", file=sys.stderr)
+            print(f"fonts.py: {f}: {k!r} has no row in {strings_cpp}", file=sys.stderr)
         if os.environ.get("LLMMEM_STRINGS_STRICT", "1") != "0":
             sys.exit(f"fonts.py: {len(missing)} UI strings are missing from the table")
     chars = {ord(c) for zh in rows.values() for c in zh if ord(c) >= 0x2E80}
@@ -137,6 +212,8 @@ def main():
         check_latin(sys.argv[2])
     elif len(sys.argv) == 7 and sys.argv[1] == "cjk":
         cjk(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "strings-json":
+        strings_json(*sys.argv[2:])
     else:
         sys.exit(__doc__)
 

@@ -21,6 +21,7 @@
 
 #include "app/gl_min.h"
 #include "app/i18n.h"
+#include "app/mirror.h"
 #include "app/panels.h"
 #include "app/settings_doc.h"
 #include "app/state.h"
@@ -221,6 +222,22 @@ bool SetScale(float scale) {
 
 void AddFont(const std::string& name, const uint8_t* data, size_t size) {
   if (name == "cjk" && data != nullptr && size > 0) SetCjkFont(data, size);
+}
+
+void AddStrings(const std::string& json) {
+  std::string error;
+  if (AddTranslations(json, &error) < 0) {
+    StringsFailed("llmmem-zh.json: " + error);
+    return;
+  }
+  if (!g_state) return;
+  State& s = *g_state;
+  s.view_dirty = true;
+  if (s.hooks.mirror_changed) s.hooks.mirror_changed(MirrorJson(s));
+}
+
+void StringsFailed(const std::string& why) {
+  if (g_state) AddBanner(*g_state, {"Chinese text", why + "; the page stays in English", {}, true});
 }
 
 namespace {

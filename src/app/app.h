@@ -95,6 +95,11 @@ void Shutdown();
 // A font the platform fetched: "cjk", the Chinese subset (build/web/llmmem-cjk.ttf). The
 // atlas is rebuilt on the next frame (SetScale returns true).
 void AddFont(const std::string& name, const uint8_t* data, size_t size);
+// The Chinese strings the platform fetched (build/web/llmmem-zh.json, i18n.h
+// AddTranslations): the UI and the DOM mirror are redrawn in them. StringsFailed: why they
+// could not be had (a banner; the UI stays in English until they come).
+void AddStrings(const std::string& json);
+void StringsFailed(const std::string& why);
 
 // Files the user opened (desktop: the command line, a drop, the path field; web: a drop).
 // Errors are shown in the UI; nothing already typed is lost.

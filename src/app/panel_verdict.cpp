@@ -149,9 +149,9 @@ void DrawVerdict(State& s) {
                                  "nvidia-smi: plus the CUDA context and memory outside PyTorch. The fit is judged on "
                                  "the total above, since the allocator frees its cache before it fails."));
   }
-  if (!s.estimate.peak_note.empty()) {
+  if (!s.estimate.peak_phrases.empty()) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(dim, "%s", s.estimate.peak_note.c_str());
+    ImGui::TextColored(dim, "%s", TrSentences(s.estimate.peak_phrases).c_str());
     ImGui::PopTextWrapPos();
   }
 }

@@ -592,6 +592,52 @@ const Translation kStrings[] = {
     {"Turn on FlashAttention", "开启 FlashAttention"},
     {"Store the KV cache in FP8", "以 FP8 存储 KV 缓存"},
     {"Serve half as many sequences at once", "同时服务的序列减半"},
+    // The peak notes: the core's phrases (core::Say in core/estimate), translated piece by
+    // piece (i18n.h TrPhrase); the figures and names in them stay as they are.
+    {"Peak at the %s.", "峰值出现在%s。"},
+    {"end of forward (activations saved, backward about to start)", "前向结束时（激活已保存，反向即将开始）"},
+    {"optimizer step (activations freed, step temporaries allocated)", "优化器步（激活已释放，已分配优化器步临时张量）"},
+    {"rollout (generation engine's KV cache allocated, no training activations)",
+     "rollout 阶段（已分配生成引擎的 KV 缓存，没有训练激活）"},
+    {"backward of the last layer (the loss's tensors freed, the head's gradient made; with full recompute, one layer "
+     "re-created)",
+     "最后一层的反向（损失的张量已释放，输出头的梯度已生成；完整重计算时，重建一层）"},
+    {"Inference: weights, KV cache, the prefill workspace and overheads are alive together.",
+     "推理：权重、KV 缓存、预填充工作区和各项开销同时存在。"},
+    {"vLLM: gpu_memory_utilization %s x %s = %s holds the weights, the profiled activation peak, non-torch memory and a "
+     "KV pool of %s blocks (%s tokens), all allocated at start-up; the CUDA context and CUDA graphs sit outside that "
+     "share. It fits when the pool holds %s request(s) of %s tokens.",
+     "vLLM：gpu_memory_utilization %s x %s = %s，容纳权重、分析得到的激活峰值、非 torch 显存和一个 %s 块（%s 个 "
+     "token）的 KV 池，全部在启动时分配；CUDA 上下文和 CUDA 图不在这一份额之内。KV 池能容纳 %s 个 %s token "
+     "的请求时即放得下。"},
+    {"SGLang: mem_fraction_static %s x the free %s = %s holds the weights and a pool of %s tokens; activations and CUDA "
+     "graphs use the rest. It fits when the pool holds %s request(s) of %s tokens.",
+     "SGLang：mem_fraction_static %s x 空闲的 %s = %s，容纳权重和一个 %s token 的池；激活和 CUDA 图使用其余部分。"
+     "池能容纳 %s 个 %s token 的请求时即放得下。"},
+    {"%s: -ngl %s puts %s of %s layers%s on the GPU; the rest of the weights stay mapped in system RAM. KV cells %s (%s "
+     "slots), compute buffers for n_ubatch %s tokens.",
+     "%s：-ngl %s 把 %s / %s 层%s放在 GPU 上；其余权重映射在系统内存中。KV 单元 %s 个（%s 个槽位），计算缓冲区按 "
+     "n_ubatch %s 个 token 计。"},
+    {" and the output layer", "及输出层"},
+    {"Pipeline: the figures are for stage %s of %s, the first, holding %s: %s, at least the last stage's %s (%s)%s",
+     "流水线：这些数字是第 %s 个阶段（共 %s 个，即第一个）的，它含%s：%s，不少于最后一个阶段的 %s（%s）%s"},
+    {"Pipeline: the figures are for stage %s of %s, the last, holding %s: %s, at least the first stage's %s (%s)%s",
+     "流水线：这些数字是第 %s 个阶段（共 %s 个，即最后一个）的，它含%s：%s，不少于第一个阶段的 %s（%s）%s"},
+    {"the embeddings, %s layers and %s micro-batch(es) in flight", "嵌入层、%s 层和 %s 个在途微批"},
+    {"the embeddings and %s layers", "嵌入层和 %s 层"},
+    {"the output head and logits", "输出头和 logits"},
+    {"; the stages between hold no more than the first.", "；中间各阶段不超过第一个阶段。"},
+    {".", "。"},
+    {"With FSDP1 its reshard hooks also hold each recomputed layer's input gradient until the backward ends: they are "
+     "counted at their most, in the first layer's backward, the last to run.",
+     "使用 FSDP1 时，它的重新分片钩子还会把每个重计算层的输入梯度保留到反向结束：按最多时计入，即最后运行的第一层的反向。"},
+    {"max_memory_reserved also holds %s at the loss: the freed 16-bit logits' block stays cached while the loss's "
+     "backward takes a new segment for an fp32 gradient; not counted towards the fit, since the allocator frees cached "
+     "blocks before it fails [%s].",
+     "计算损失时 max_memory_reserved 还包含 %s：已释放的 16 位 logits 块仍留在缓存中，而损失的反向为 fp32 "
+     "梯度申请新的段；不计入是否放得下，因为分配器在失败前会释放缓存块 [%s]。"},
+    {"Offloaded to CPU RAM: %s per GPU.", "卸载到 CPU 内存：每块 GPU %s。"},
+    {"Offloaded to NVMe: %s per GPU.", "卸载到 NVMe：每块 GPU %s。"},
     // The field table's labels (core/fields.h) that no Tr("...") literal names: the
     // widgets look each row's "label, unit" up here (app/widgets.cpp FieldLabel).
     {"Name", "名称"},

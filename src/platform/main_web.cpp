@@ -47,8 +47,9 @@
 #include "platform/web_gl.h"
 #include "platform/web_hub.h"
 #include "platform/web_background.h"
-#include "platform/web_networks.h"
 #include "platform/web_input.h"
+#include "platform/web_networks.h"
+#include "platform/web_strings.h"
 
 namespace {
 
@@ -651,12 +652,16 @@ int main() {
   char lang[32] = "";
   JsLanguage(lang, sizeof lang);
   hooks.language = lang;
-  hooks.language_changed = [](const std::string& l) { JsLanguageChanged(l.c_str()); };
+  hooks.language_changed = [](const std::string& l) {
+    JsLanguageChanged(l.c_str());
+    if (l == "zh") llmmem::platform::webstrings::Request();  // the Chinese column, with its font
+  };
   hooks.mirror_changed = [](const std::string& json) { JsMirror(json.c_str()); };
   hooks.mark = [](const char* name) { JsMark(name); };
   llmmem::platform::webhub::Install(&hooks, Wake);
   llmmem::platform::webnetworks::Install(&hooks, Wake);
   llmmem::platform::webbackground::Install(&hooks, Wake);
+  llmmem::platform::webstrings::Install(Wake);
   llmmem::app::Init(hooks, g_canvas.dpr);
   JsMark("app_init");
   llmmem::platform::webgl::UpdateFontTexture();

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/base/phrase.h"
 #include "core/estimate/account_inference.h"
 #include "core/estimate/account_weights.h"
 #include "core/estimate/derived.h"
@@ -420,33 +421,30 @@ void AccountServing(const Derived& d, Sink& s) {
 }
 
 // The peak note of a serving estimate: what the runtime takes, in words.
-inline std::string ServingPeakNote(const Config& c, const Derived& d) {
+inline Phrase ServingPeakNote(const Config& c, const Derived& d) {
   const ServingPlan p = PlanServing(d);
+  const std::string requests = FormatCount(static_cast<int64_t>(d.b));
+  const std::string tokens = FormatCount(static_cast<int64_t>(d.s_local));
   if (c.runtime == Runtime::kVllm) {
-    return "vLLM: gpu_memory_utilization " + FormatNumber(p.set.mem_fraction, 3) + " x " + FormatBytesBoth(p.total) +
-           " = " + FormatBytesBoth(p.budget) +
-           " holds the weights, the profiled activation peak, non-torch memory and a KV pool of " +
-           FormatCount(static_cast<int64_t>(p.pool_units)) + " blocks (" +
-           FormatCount(static_cast<int64_t>(p.pool_tokens)) +
-           " tokens), all allocated at start-up; the CUDA "
-           "context and CUDA graphs sit outside that share. It fits when the pool holds " +
-           FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) +
-           " tokens.";
+    return Say("vLLM: gpu_memory_utilization %s x %s = %s holds the weights, the profiled activation peak, non-torch "
+               "memory and a KV pool of %s blocks (%s tokens), all allocated at start-up; the CUDA context and CUDA "
+               "graphs sit outside that share. It fits when the pool holds %s request(s) of %s tokens.",
+               {FormatNumber(p.set.mem_fraction, 3), FormatBytesBoth(p.total), FormatBytesBoth(p.budget),
+                FormatCount(static_cast<int64_t>(p.pool_units)), FormatCount(static_cast<int64_t>(p.pool_tokens)),
+                requests, tokens});
   }
   if (c.runtime == Runtime::kSglang) {
-    return "SGLang: mem_fraction_static " + FormatNumber(p.set.mem_fraction, 3) + " x the free " +
-           FormatBytesBoth(p.total - p.context) + " = " + FormatBytesBoth(p.budget) +
-           " holds the weights and a pool of " + FormatCount(static_cast<int64_t>(p.pool_units)) +
-           " tokens; activations and CUDA graphs use the rest. It fits when "
-           "the pool holds " +
-           FormatCount(static_cast<int64_t>(d.b)) + " request(s) of " + FormatCount(static_cast<int64_t>(d.s_local)) +
-           " tokens.";
+    return Say("SGLang: mem_fraction_static %s x the free %s = %s holds the weights and a pool of %s tokens; "
+               "activations and CUDA graphs use the rest. It fits when the pool holds %s request(s) of %s tokens.",
+               {FormatNumber(p.set.mem_fraction, 3), FormatBytesBoth(p.total - p.context), FormatBytesBoth(p.budget),
+                FormatCount(static_cast<int64_t>(p.pool_units)), requests, tokens});
   }
-  return std::string(Info(c.runtime).label) + ": -ngl " + std::to_string(p.set.gpu_layers) + " puts " +
-         FormatNumber(std::min<double>(static_cast<double>(p.set.gpu_layers), d.L), 0) + " of " + FormatNumber(d.L, 0) +
-         " layers" + (p.set.gpu_layers > c.model.layers ? " and the output layer" : "") +
-         " on the GPU; the rest of the weights stay mapped in system RAM. KV cells " + FormatCount(p.set.n_ctx) + " (" +
-         FormatCount(p.set.slots) + " slots), compute buffers for n_ubatch " + FormatCount(p.set.n_ubatch) + " tokens.";
+  return Say("%s: -ngl %s puts %s of %s layers%s on the GPU; the rest of the weights stay mapped in system RAM. KV "
+             "cells %s (%s slots), compute buffers for n_ubatch %s tokens.",
+             {Info(c.runtime).label, std::to_string(p.set.gpu_layers),
+              FormatNumber(std::min<double>(static_cast<double>(p.set.gpu_layers), d.L), 0), FormatNumber(d.L, 0),
+              p.set.gpu_layers > c.model.layers ? Say(" and the output layer") : Phrase(""), FormatCount(p.set.n_ctx),
+              FormatCount(p.set.slots), FormatCount(p.set.n_ubatch)});
 }
 
 }  // namespace llmmem::core

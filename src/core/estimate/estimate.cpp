@@ -133,21 +133,25 @@ void Prune(BreakdownNode& node) {
 }
 
 // Which stage the figures are for, and why, in words.
-std::string PipelineNote(const Config& c, const EndStages& ends) {
+Phrase PipelineNote(const Config& c, const EndStages& ends) {
   const Derived first(c, 0);
-  const std::string layers = FormatNumber(first.stage_layers, 0) + " layers";
-  const std::string first_holds = first.training ? "the embeddings, " + layers + " and " +
-                                                       FormatNumber(first.in_flight) + " micro-batch(es) in flight"
-                                                 : "the embeddings and " + layers;
-  const std::string last_holds = "the output head and logits";
+  const std::string layers = FormatNumber(first.stage_layers, 0);
+  const Phrase first_holds =
+      first.training ? Say("the embeddings, %s layers and %s micro-batch(es) in flight", {layers, FormatNumber(first.in_flight)})
+                     : Say("the embeddings and %s layers", {layers});
+  const Phrase last_holds = Say("the output head and logits");
   const bool is_first = ends.MoreLoaded().pipeline_stage == 0;
-  return " Pipeline: the figures are for stage " + std::to_string(ends.MoreLoaded().pipeline_stage + 1) + " of " +
-         std::to_string(c.pp) +
-         (is_first ? ", the first, holding " + first_holds : ", the last, holding " + last_holds) + ": " +
-         FormatBytesBoth(ends.MoreLoaded().peak_bytes) + ", at least the " + (is_first ? "last" : "first") +
-         " stage's " + FormatBytesBoth((is_first ? ends.last : ends.first).peak_bytes) + " (" +
-         (is_first ? last_holds : first_holds) + ")" +
-         (c.pp > 2 ? "; the stages between hold no more than the first." : ".");
+  const std::string stage = std::to_string(ends.MoreLoaded().pipeline_stage + 1);
+  const std::string stages = std::to_string(c.pp);
+  const std::string here = FormatBytesBoth(ends.MoreLoaded().peak_bytes);
+  const std::string other = FormatBytesBoth((is_first ? ends.last : ends.first).peak_bytes);
+  const Phrase end = c.pp > 2 ? Say("; the stages between hold no more than the first.") : Say(".");
+  return is_first ? Say("Pipeline: the figures are for stage %s of %s, the first, holding %s: %s, at least the last "
+                        "stage's %s (%s)%s",
+                        {stage, stages, first_holds, here, other, last_holds, end})
+                  : Say("Pipeline: the figures are for stage %s of %s, the last, holding %s: %s, at least the first "
+                        "stage's %s (%s)%s",
+                        {stage, stages, last_holds, here, other, first_holds, end});
 }
 
 }  // namespace
@@ -181,25 +185,30 @@ Estimate Explain(const Config& c) {
                              (d.c.mode == Mode::kRlhf ? ", rollout " + FormatBytesBoth(e.totals.moment_bytes[2]) : "")
                        : "weights, KV cache and workspace coexist during decoding";
   e.tree.source = "the total is a peak: only tensors alive at the same moment are added";
-  e.peak_note = d.training ? std::string("Peak at the ") + MomentName(e.totals.peak_moment) + "."
-                           : "Inference: weights, KV cache, the prefill workspace and overheads are alive together.";
-  if (UsesServingRuntime(c)) e.peak_note = ServingPeakNote(c, d);
-  if (d.pp > 1) e.peak_note += PipelineNote(c, ends);
+  std::vector<Phrase>& note = e.peak_phrases;
+  if (UsesServingRuntime(c))
+    note.push_back(ServingPeakNote(c, d));
+  else if (d.training)
+    note.push_back(Say("Peak at the %s.", {Say(MomentName(e.totals.peak_moment))}));
+  else
+    note.push_back(Say("Inference: weights, KV cache, the prefill workspace and overheads are alive together."));
+  if (d.pp > 1) note.push_back(PipelineNote(c, ends));
   if (e.totals.peak_moment == Moment::kLayerBackward && detail::Fsdp1HoldsRecomputedInputs(d)) {
-    e.peak_note +=
-        " With FSDP1 its reshard hooks also hold each recomputed layer's input gradient until the backward "
-        "ends: they are counted at their most, in the first layer's backward, the last to run.";
+    note.push_back(
+        Say("With FSDP1 its reshard hooks also hold each recomputed layer's input gradient until the backward "
+            "ends: they are counted at their most, in the first layer's backward, the last to run."));
   }
   if (e.totals.loss_cached_bytes > 0) {
-    e.peak_note += " max_memory_reserved also holds " + FormatBytesBoth(e.totals.loss_cached_bytes) +
-                   " at the loss: the freed 16-bit logits' block stays cached while the loss's backward takes a new "
-                   "segment for an fp32 gradient; not counted towards the fit, since the allocator frees cached "
-                   "blocks before it fails [" + std::string(src::kCachingAllocator) + "].";
+    note.push_back(Say("max_memory_reserved also holds %s at the loss: the freed 16-bit logits' block stays cached "
+                       "while the loss's backward takes a new segment for an fp32 gradient; not counted towards the "
+                       "fit, since the allocator frees cached blocks before it fails [%s].",
+                       {FormatBytesBoth(e.totals.loss_cached_bytes), src::kCachingAllocator}));
   }
   if (e.totals.cpu_bytes > 0)
-    e.peak_note += " Offloaded to CPU RAM: " + FormatBytesBoth(e.totals.cpu_bytes) + " per GPU.";
+    note.push_back(Say("Offloaded to CPU RAM: %s per GPU.", {FormatBytesBoth(e.totals.cpu_bytes)}));
   if (e.totals.nvme_bytes > 0)
-    e.peak_note += " Offloaded to NVMe: " + FormatBytesBoth(e.totals.nvme_bytes) + " per GPU.";
+    note.push_back(Say("Offloaded to NVMe: %s per GPU.", {FormatBytesBoth(e.totals.nvme_bytes)}));
+  e.peak_note = Render(note, " ");
   e.quick_rule_formula = FormatNumber(d.P / 1e9, 3) + "B x (" + FormatNumber(BitsPerWeight(c.dtype, c.quant), 3) +
                          "/8) x 1.2 = " + FormatBytesBoth(e.totals.quick_rule_bytes) + "  [" + src::kQuickRule + "]";
   return e;

@@ -12,6 +12,7 @@
 #include "core/config/config.h"
 #include "core/config/not_counted.h"
 #include "core/base/diagnostics.h"
+#include "core/base/phrase.h"
 #include "core/model/model.h"
 
 namespace llmmem::core {
@@ -131,6 +132,8 @@ struct Estimate {
   BreakdownNode tree;       // root "total"
   Diagnostics diagnostics;  // errors make totals.ok false
   std::string peak_note;    // which tensors coexist at the peak (and which pipeline stage), in words
+  std::vector<Phrase> peak_phrases;  // the same sentences as phrases, for the UI to translate:
+                                     // peak_note == Render(peak_phrases, " ")
   // With pipeline stages: the peaks of the first and the last stage; the figures are for
   // the larger (totals.pipeline_stage). Equal when pp == 1.
   double first_stage_peak_bytes = 0;
