@@ -4,10 +4,12 @@ system and every front end reads the same bytes (presets, shaders, the UI font).
 embedded minified (the same values, keys in the same order, without the indentation the
 files keep for people): a smaller page.
 
-usage: embed.py [--drop KEY]... [--keep-config-named-in DIR] OUT.cpp NAMESPACE ARRAY_NAME FILE...
+usage: embed.py [--drop KEY]... [--drop-in-rows KEY]... [--keep-config-named-in DIR] OUT.cpp NAMESPACE ARRAY_NAME FILE...
        (the array lists name, bytes, size)
 --drop leaves a top-level key out of embedded JSON objects: notes for the people who read
 the files, which no front end reads (the presets' params_source, the catalogue's note).
+--drop-in-rows leaves a key out of each object of a top-level list (the page's GPU rows
+without their source and usable_note, which it fetches when a card's details are shown).
 --keep-config-named-in DIR keeps in a preset's config.json, at any depth, only the keys
 that a string in DIR's sources names: a key no code names is never read (rope_theta,
 initializer_range, token ids, ...), so the page does not carry it. tests/cli/cli_test.sh
@@ -41,10 +43,12 @@ def only_named(value, names):
 
 
 def main() -> int:
-    args, drop, named = sys.argv[1:], set(), None
-    while args and args[0] in ("--drop", "--keep-config-named-in"):
+    args, drop, drop_in_rows, named = sys.argv[1:], set(), set(), None
+    while args and args[0] in ("--drop", "--drop-in-rows", "--keep-config-named-in"):
         if args[0] == "--drop":
             drop.add(args[1])
+        elif args[0] == "--drop-in-rows":
+            drop_in_rows.add(args[1])
         else:
             named = names_in_sources(args[1])
         args = args[2:]
@@ -62,6 +66,10 @@ def main() -> int:
             value = json.loads(data)
             if isinstance(value, dict):
                 value = {k: v for k, v in value.items() if k not in drop}
+                for k, v in value.items():  # --drop-in-rows: a key of each object of a top-level list
+                    if isinstance(v, list):
+                        value[k] = [{a: b for a, b in x.items() if a not in drop_in_rows} if isinstance(x, dict) else x
+                                    for x in v]
                 if named is not None and isinstance(value.get("config"), dict):
                     value["config"] = only_named(value["config"], named)
             data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()

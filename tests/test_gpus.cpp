@@ -56,3 +56,12 @@ TEST_CASE("One way to take a GPU: links, JSON, fields and the UI's SelectGpu agr
   }
   CHECK(n >= 50);
 }
+
+TEST_CASE("GPU sources: the page fills in what its catalogue leaves out (AddGpuSources)") {
+  CHECK(GpuSourcesKnown());  // here every row is embedded whole
+  CHECK_FALSE(AddGpuSources("{not json").empty());
+  CHECK(AddGpuSources("{\"gpus\": 3}") == "gpus.json has no \"gpus\" list");
+  const std::string before = Gpus().front().source;
+  CHECK(AddGpuSources("{\"gpus\": [{\"key\": \"" + Gpus().front().key + "\", \"source\": \"elsewhere\"}]}").empty());
+  CHECK(Gpus().front().source == before);  // a source already there is kept
+}

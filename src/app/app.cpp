@@ -29,6 +29,7 @@
 #include "app/theme.h"
 #include "app/ui_defaults.h"
 #include "app/widgets.h"
+#include "core/catalogue/gpus.h"
 #include "core/config/config_json.h"
 #include "core/import/hf_config.h"
 #include "core/parse/json.h"
@@ -460,6 +461,18 @@ void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms
   PlanAnswered(g_state->plan, seq, ok, text, ms);
 }
 
+void RequestGpuSources() {
+  static bool asked = false;
+  if (asked || !g_state || !g_state->hooks.need_gpu_sources || core::GpuSourcesKnown()) return;
+  asked = true;
+  g_state->hooks.need_gpu_sources();
+}
+
+void GpuSourcesArrived(const std::string& gpus_json, const std::string& error) {
+  const std::string why = error.empty() ? core::AddGpuSources(gpus_json) : error;
+  if (g_state && !why.empty()) ReportError("GPU sources", why);
+}
+
 void NetworksArrived(const std::string& bundle, const std::string& error) {
   if (!g_state) return;
   State& s = *g_state;
@@ -655,6 +668,7 @@ std::string TestStateJson() {
   j["units"] = UnitLabel(g_state->units);
   j["theme"] = g_state->dark ? "dark" : "light";
   j["formulas"] = g_state->formulas;
+  j["gpu_sources_known"] = core::GpuSourcesKnown();  // the page: after its first card details
   j["popup_open"] = ImGui::GetCurrentContext() != nullptr &&
                     ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["lang"] = LangId(CurrentLang());

@@ -71,6 +71,9 @@ struct PlatformHooks {
   // The page: fetch the layer-stack presets (core::AddNetworkPresetBundle), which it does not
   // embed; the answer comes back through NetworksArrived. Empty where they are embedded.
   std::function<void()> need_networks;
+  // The page: fetch the GPU catalogue's sources, which its embedded copy leaves out (gpus.h
+  // AddGpuSources); the answer comes back through GpuSourcesArrived. Empty where they are embedded.
+  std::function<void()> need_gpu_sources;
   // Runs one of the core's long calls (bindings/background_calls.h: "plan", "serve_plan", JSON
   // in and out) off the UI thread: the page's Web Worker (web/plan_worker.js), a thread on the
   // desktop. The answer comes back through BackgroundAnswered, later, on the UI's thread.
@@ -148,6 +151,10 @@ void NetworksArrived(const std::string& bundle, const std::string& error);
 // The answer to hooks.background: the call's JSON (ok), or why it could not run (!ok); `ms` the
 // call's own time where the platform measured it. Stale answers (an older seq) are dropped.
 void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms);
+// The answer to hooks.need_gpu_sources: gpus.json's text, or "" with `error`.
+void GpuSourcesArrived(const std::string& gpus_json, const std::string& error);
+// Asks the platform once for the GPU sources when they are not embedded (DrawGpuInfo).
+void RequestGpuSources();
 // A problem the platform met (a file it could not read), shown as a banner.
 void ReportError(const std::string& title, const std::string& message);
 // Saves the state now if a save is pending (the desktop calls it before exiting).

@@ -290,6 +290,10 @@ void DrawGpuInfo(const core::Gpu& g) {
     ImGui::Spacing();
     ImGui::TextDisabled("%s", Tr("Source"));
     ImGui::TextUnformatted(g.source.c_str());
+  } else {
+    RequestGpuSources();  // the page fetches the citations the first time a card's details show
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", Tr("Source: loading..."));
   }
   ImGui::PopTextWrapPos();
 }

@@ -53,6 +53,7 @@ const Translation kStrings[] = {
     {"Beside the estimate: what the %s log says it holds", "与估算对照：%s 日志报告的占用"},
     {"In the log, not modelled by the estimate:", "日志中有、估算未建模的："},
     {"Estimated, not in the log:", "估算中有、日志未报告的："},
+    {"Source: loading...", "来源：加载中..."},
     // The Fit tab's layout search (panel_plan.cpp).
     {"Search every layout: tp, pp, cp, ep, dp, ZeRO/FSDP, recompute, micro-batch, offload",
      "搜索所有布局：tp、pp、cp、ep、dp、ZeRO/FSDP、重计算、微批次、卸载"},

@@ -5,7 +5,8 @@
 
 namespace llmmem::platform::webnetworks {
 
-// Sets hooks->need_networks: fetch networks.json, hand it to app::NetworksArrived, then wake.
+// Sets hooks->need_networks (networks.json to app::NetworksArrived) and hooks->need_gpu_sources
+// (gpus.json to app::GpuSourcesArrived); each wakes the page when its answer is in.
 void Install(app::PlatformHooks* hooks, void (*wake)());
 
 }  // namespace llmmem::platform::webnetworks

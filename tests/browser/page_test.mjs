@@ -193,6 +193,7 @@ try {
   await planTests(browser);
   await jobsTests(browser);
   await runTests(browser);
+  await gpuSourceTests(browser);
   await touchTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
@@ -218,7 +219,7 @@ try {
   // Every request the server saw was for one of the site's own files.
   const paths = existsSync(requestLog) ? readFileSync(requestLog, 'utf8').trim().split('\n') : [];
   const allowed = new Set(['/index.html', '/llmmem.js', '/llmmem.wasm', '/app.css', '/boot.js', '/hub.js', '/networks.json', '/favicon.ico',
-                           '/plan_worker.js', '/llmmem-plan.js', '/llmmem-plan.wasm',
+                           '/plan_worker.js', '/llmmem-plan.js', '/llmmem-plan.wasm', '/gpus.json',
                            '/llmmem-cjk.ttf']);
   const odd = paths.filter(p => !allowed.has(p.split('#')[0].split('?')[0]));
   check('server saw only the site\'s own files', odd.length === 0, odd.join(', '));
@@ -673,6 +674,25 @@ async function touchTests(browser) {
     check(`touch (${name}): no page errors`, errors.length === 0, errors.join('; '));
     await context.close();
   }
+}
+
+// The page's catalogue leaves the GPU rows' citations out (4.6 KB of its first load) and
+// fetches them the first time a card's details are shown (the GPU picker's tooltip).
+async function gpuSourceTests(browser) {
+  const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b');
+  let st = await state(page);
+  check('gpu sources: not in the first load', st.gpu_sources_known === false, JSON.stringify(st.gpu_sources_known));
+  const p = await item(page, 'gpu');
+  await page.mouse.move(p.x, p.y);
+  await settle(page);
+  for (let i = 0; i < 100 && !st.gpu_sources_known; i++) {
+    await page.waitForTimeout(100);
+    await page.mouse.move(p.x + (i % 2), p.y);
+    st = await state(page);
+  }
+  check('gpu sources: fetched when a card\'s details are first shown', st.gpu_sources_known === true, JSON.stringify(st.gpu_sources_known));
+  check('gpu sources: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
 }
 
 // A runtime's start-up log read on the OOM tab (issue 33 part 4), beside the page's estimate:

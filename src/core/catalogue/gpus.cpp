@@ -44,11 +44,34 @@ std::vector<Gpu> Load() {
   return out;
 }
 
+std::vector<Gpu>& Catalogue() {
+  static std::vector<Gpu> gpus = Load();  // filled once; AddGpuSources only adds text to rows
+  return gpus;
+}
+
 }  // namespace
 
-const std::vector<Gpu>& Gpus() {
-  static const std::vector<Gpu> gpus = Load();
-  return gpus;
+const std::vector<Gpu>& Gpus() { return Catalogue(); }
+
+std::string AddGpuSources(const std::string& gpus_json) {
+  const JsonParseResult parsed = ParseJson(gpus_json);
+  const Json* list = parsed.ok ? parsed.value.Find("gpus") : nullptr;
+  if (list == nullptr || !list->IsArray()) return parsed.ok ? "gpus.json has no \"gpus\" list" : parsed.error;
+  for (const Json& row : list->AsArray()) {
+    const std::string key = StringMember(row, "key");
+    for (Gpu& g : Catalogue()) {
+      if (g.key != key) continue;
+      if (g.source.empty()) g.source = StringMember(row, "source");
+      if (g.usable_note.empty()) g.usable_note = StringMember(row, "usable_note");
+    }
+  }
+  return "";
+}
+
+bool GpuSourcesKnown() {
+  for (const Gpu& g : Gpus())
+    if (g.source.empty()) return false;
+  return true;
 }
 
 double ComputeCapability(const std::string& key) {

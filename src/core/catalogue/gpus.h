@@ -35,6 +35,12 @@ struct Gpu {
 };
 
 const std::vector<Gpu>& Gpus();
+// The page embeds the catalogue without each row's source and usable_note (scripts/embed.py
+// --drop-in-rows: 4.6 KB of its first load) and fetches presets/gpus.json when a card's
+// details are first shown: this fills them in from that file's text. Returns "" or why not.
+std::string AddGpuSources(const std::string& gpus_json);
+// True when every card has its source (always, but on the page before AddGpuSources).
+bool GpuSourcesKnown();
 // The compute capability of the catalogue's card with this key (0: not NVIDIA, or not in the
 // catalogue). Remembers the last key asked for, so the per-estimate path stays a string compare.
 double ComputeCapability(const std::string& key);
