@@ -178,7 +178,7 @@ def tr_keys(src_dir):
     for name in sorted(os.listdir(src_dir)):
         if not name.endswith(".cpp") or name == "strings.cpp":
             continue
-        for call in ("Tr", "TrF", "Say"):
+        for call in ("Tr", "TrF", "Say", "ChartText"):
             for key in literal_keys(os.path.join(src_dir, name), call):
                 keys.setdefault(key, name)
     core = os.path.join(os.path.dirname(os.path.abspath(src_dir)), "core")

@@ -35,6 +35,7 @@
 #include "core/parse/json.h"
 #include "core/network/network_json.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // GImGui->LogBuffer (CaptureText)
 
 namespace llmmem::app {
 namespace {
@@ -53,7 +54,11 @@ void DrawBanners(State& s) {
     ImGui::PushID(static_cast<int>(i));
     ImGui::PushStyleColor(ImGuiCol_Text, b.error ? BadColor() : WarnColor());
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%s: %s", b.title.c_str(), b.text.c_str());
+    const std::string title = TrPhrase(b.title), text = TrPhrase(b.text);
+    if (text.empty())
+      ImGui::TextUnformatted(title.c_str());
+    else
+      ImGui::Text(Tr("%s: %s"), title.c_str(), text.c_str());
     for (const core::Diagnostic& d : b.diagnostics) {
       // Bullet + wrapped text: BulletText does not wrap, and a phone's column clipped it.
       ImGui::Bullet();
@@ -112,7 +117,8 @@ void SaveNow(State& s) {
     s.saved_query = s.query;
   } else {
     s.storage_ok = false;  // one banner, not one per keystroke
-    AddBanner(s, {"Saving the state", "could not write " + s.hooks.storage->Where() + ": " + error, {}, true});
+    AddBanner(s, {core::Say("Saving the state"),
+                  core::Say("could not write %s: %s", {s.hooks.storage->Where(), error}), {}, true});
   }
 }
 
@@ -131,9 +137,9 @@ std::string LoadSaved(State& s) {
   if (saved.status == StoredText::Status::kNone) return "";
   if (saved.status == StoredText::Status::kUnreadable) {
     s.storage_ok = false;  // what could not be read is not overwritten either
-    AddBanner(s, {"Saved state",
-                  "could not read " + st->Where() + ": " + saved.error +
-                      ". Starting from the defaults; changes are not saved this session.",
+    AddBanner(s, {core::Say("Saved state"),
+                  core::Say("could not read %s: %s. Starting from the defaults; changes are not saved this session.",
+                            {st->Where(), saved.error}),
                   {},
                   true});
     return "";
@@ -143,18 +149,20 @@ std::string LoadSaved(State& s) {
   if (!parsed.ok) {
     std::string error;
     const std::string moved = st->SetAside(&error);
-    std::string text = st->Where() + " could not be loaded (" + parsed.error + "). ";
+    core::Phrase text;
     if (!moved.empty()) {
-      text += "It was set aside as " + moved + "; starting from the defaults.";
+      text = core::Say("%s could not be loaded (%s). It was set aside as %s; starting from the defaults.",
+                       {st->Where(), parsed.error, moved});
     } else {
       s.storage_ok = false;
-      text +=
-          "It could not be set aside (" + error + "), so it is left as it is and changes are not saved this session.";
+      text = core::Say("%s could not be loaded (%s). It could not be set aside (%s), so it is left as it is and "
+                       "changes are not saved this session.",
+                       {st->Where(), parsed.error, error});
     }
-    AddBanner(s, {"Settings file", text, {}, true});
+    AddBanner(s, {core::Say("Settings file"), text, {}, true});
     return "";
   }
-  if (!parsed.diagnostics.empty()) AddBanner(s, {"Settings file", st->Where(), parsed.diagnostics, false});
+  if (!parsed.diagnostics.empty()) AddBanner(s, {core::Say("Settings file"), st->Where(), parsed.diagnostics, false});
   std::string q = core::ConfigToQuery(parsed.config);
   if (!parsed.view_query.empty()) q += "&" + parsed.view_query;
   return q;
@@ -190,7 +198,7 @@ void Init(const PlatformHooks& hooks, float scale) {
     s.hub.pending_link.clear();
   }
   if (!config_query.empty()) {
-    OpenLinkQuery(s, config_query, base, from_link ? "Link state" : "Saved state");
+    OpenLinkQuery(s, config_query, base, from_link ? core::Say("Link state") : core::Say("Saved state"));
   } else {
     s.config = FirstScreenConfig();
   }
@@ -228,17 +236,18 @@ void AddFont(const std::string& name, const uint8_t* data, size_t size) {
 void AddStrings(const std::string& json) {
   std::string error;
   if (AddTranslations(json, &error) < 0) {
-    StringsFailed("llmmem-zh.json: " + error);
+    StringsFailed("llmmem-zh.json: " + error);  // not UI text: a file name and the parser's message
     return;
   }
   if (!g_state) return;
   State& s = *g_state;
   s.view_dirty = true;
+  RequestFontRebuild();  // the CJK glyphs the new rows use
   if (s.hooks.mirror_changed) s.hooks.mirror_changed(MirrorJson(s));
 }
 
 void StringsFailed(const std::string& why) {
-  if (g_state) AddBanner(*g_state, {"Chinese text", why + "; the page stays in English", {}, true});
+  if (g_state) AddBanner(*g_state, {core::Say("Chinese text"), core::Say("%s; the page stays in English", {why}), {}, true});
 }
 
 namespace {
@@ -272,6 +281,8 @@ void Frame() {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("llmmem", nullptr, flags);
+  const bool capture = s.capture_text;
+  if (capture) ImGui::LogToBuffer();
   DrawToolbar(s);
   DrawBanners(s);
   ImGui::Separator();
@@ -388,6 +399,22 @@ void Frame() {
   }
   if (views_page) ImGui::EndChild();
   ImGui::EndChild();
+  if (capture) {
+    // Read before End, whose LogFinish clears the buffer (a tooltip's End ends the log early).
+    s.drawn_text = GImGui->LogBuffer.c_str();
+    s.capture_text = false;
+    // The characters the font has no glyph for (drawn as '?' boxes), once each.
+    s.missing_glyphs.clear();
+    const ImFont* font = ImGui::GetFont();
+    for (const char* p = s.drawn_text.c_str(); *p != 0;) {
+      unsigned int c = 0;
+      p += ImTextCharFromUtf8(&c, p, nullptr);
+      if (c < 0x20 || font->FindGlyphNoFallback(static_cast<ImWchar>(c)) != nullptr) continue;
+      char utf8[5] = {};
+      ImTextCharToUtf8(utf8, c);
+      if (s.missing_glyphs.find(utf8) == std::string::npos) s.missing_glyphs += utf8;
+    }
+  }
   ImGui::End();
   DrawWeightsWindow(s);
   Refresh(s);
@@ -481,7 +508,7 @@ void NetworksArrived(const std::string& bundle, const std::string& error) {
   if (v.presets_error.empty() && !v.pending_query.empty()) {
     core::Diagnostics notes;
     TakeNetworkKeys(v, v.pending_query, &notes);
-    if (!notes.empty()) AddBanner(s, {"Network in the link", "not used", notes, false});
+    if (!notes.empty()) AddBanner(s, {core::Say("Network in the link"), core::Say("not used"), notes, false});
   }
   v.pending_query.clear();
   v.dirty = true;
@@ -496,21 +523,30 @@ void HubSearched(const HubHits& hits) {
 }
 
 void ReportError(const std::string& title, const std::string& message) {
-  if (g_state) AddBanner(*g_state, {title, message, {}, true});
+  // The platform's title ("Command line") is a key of the table; its message, an error the
+  // system wrote, is shown as it is.
+  if (g_state) AddBanner(*g_state, {core::Say(title), message, {}, true});
 }
+
+namespace {
+// A file the app could not open: "Open NAME" and why.
+void ReportOpenError(const std::string& name, const core::Phrase& why) {
+  if (g_state) AddBanner(*g_state, {core::Say("Open %s", {name}), why, {}, true});
+}
+}  // namespace
 
 void OpenConfigText(const std::string& name, const std::string& text) {
   if (!g_state) return;
   State& s = *g_state;
   const core::JsonParseResult json = core::ParseJson(text);
   if (!json.ok) {
-    AddBanner(s, {"Open " + name, "not JSON: " + json.error + ". Nothing was changed.", {}, true});
+    AddBanner(s, {core::Say("Open %s", {name}), core::Say("not JSON: %s. Nothing was changed.", {json.error}), {}, true});
     return;
   }
   const core::ConfigParse parsed = core::ConfigFromJson(json.value, core::DefaultConfig());
-  ApplyConfig(s, parsed.config, "open " + name);
+  ApplyConfig(s, parsed.config, TrF("open %s", name.c_str()));
   if (!parsed.diagnostics.empty())
-    AddBanner(s, {"Open " + name, "these fields kept their default values", parsed.diagnostics,
+    AddBanner(s, {core::Say("Open %s", {name}), core::Say("these fields kept their default values"), parsed.diagnostics,
                   core::HasErrors(parsed.diagnostics)});
 }
 
@@ -550,7 +586,7 @@ void OpenLink(const std::string& query) {
     s.link_kept.clear();
     s.dirty = true;
   } else {
-    OpenLinkQuery(s, config_query, core::DefaultConfig(), "Link");
+    OpenLinkQuery(s, config_query, core::DefaultConfig(), core::Say("Link"));
   }
   s.pending_label = "link";
   s.view_dirty = true;
@@ -571,19 +607,21 @@ void OpenText(const std::string& name, const std::string& text) {
   std::string model_name = name;
   const size_t slash = model_name.find_last_of("/\\");
   if (slash != std::string::npos) model_name.erase(0, slash + 1);
-  if (model_name == "config.json" || model_name.empty()) model_name = "imported model";
+  if (model_name == "config.json" || model_name.empty()) model_name = Tr("imported model");
   core::HfImport imported = core::ImportHfConfigText(text, model_name);
   if (!imported.ok) {
-    AddBanner(s, {"Import " + name, "not imported; your configuration is unchanged", imported.diagnostics, true});
+    AddBanner(s, {core::Say("Import %s", {name}), core::Say("not imported; your configuration is unchanged"),
+                  imported.diagnostics, true});
     return;
   }
   core::Config c = s.config;
   c.model = imported.model;
   c.model.preset.clear();
   core::StartAtModelContext(c, imported.diagnostics);
-  ApplyConfig(s, c, "import " + name);
+  ApplyConfig(s, c, TrF("import %s", name.c_str()));
   if (!imported.diagnostics.empty())
-    AddBanner(s, {"Import " + name, "imported as the model, with notes", imported.diagnostics, false});
+    AddBanner(s, {core::Say("Import %s", {name}), core::Say("imported as the model, with notes"), imported.diagnostics,
+                  false});
 }
 
 void OpenWeightBytes(const std::string& name, const uint8_t* data, size_t size, uint64_t file_size) {
@@ -603,7 +641,7 @@ void OpenPath(const std::string& path) {
   if (!g_state) return;
   State& s = *g_state;
   if (!s.hooks.read_range) {
-    ReportError("Open " + path, "this platform opens files by drag and drop");
+    ReportOpenError(path, core::Say("this platform opens files by drag and drop"));
     return;
   }
   if (IsLogName(path)) {
@@ -612,7 +650,7 @@ void OpenPath(const std::string& path) {
     const uint64_t from = size.file_size > kOomBoxMaxBytes ? size.file_size - kOomBoxMaxBytes : 0;
     const FilePrefix p = size.ok ? s.hooks.read_range(path, from, kOomBoxMaxBytes) : size;
     if (!p.ok)
-      ReportError("Open " + path, p.error);
+      ReportOpenError(path, p.error);
     else
       OpenOomText(path, p.bytes);
     return;
@@ -620,9 +658,9 @@ void OpenPath(const std::string& path) {
   if (ClassifyFileName(path) == FileKind::kJsonText) {
     const FilePrefix p = s.hooks.read_range(path, 0, core::kJsonMaxBytes + 1);
     if (!p.ok) {
-      ReportError("Open " + path, p.error);
+      ReportOpenError(path, p.error);
     } else if (p.file_size > core::kJsonMaxBytes) {
-      ReportError("Open " + path, "larger than a config.json can be (8 MiB)");
+      ReportOpenError(path, core::Say("larger than a config.json can be (8 MiB)"));
     } else {
       OpenText(path, p.bytes);
     }
@@ -757,7 +795,17 @@ std::string TestStateJson() {
   j["items"] = std::move(items);
   j["inputs_scroll_y"] = static_cast<double>(g_state->inputs_scroll / g_state->scale);
   j["inputs_scroll_max"] = static_cast<double>(g_state->inputs_scroll_max / g_state->scale);
+  if (!g_state->drawn_text.empty()) {
+    j["drawn_text"] = g_state->drawn_text;
+    j["missing_glyphs"] = g_state->missing_glyphs;
+  }
   return j.Dump();
+}
+
+void CaptureText() {
+  if (!g_state) return;
+  g_state->capture_text = true;
+  g_state->drawn_text.clear();
 }
 
 }  // namespace llmmem::app

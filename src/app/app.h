@@ -170,5 +170,9 @@ void ClearColor(float rgba[4]);
 // "approximate", "searching", "hits", "text"}, "also_in_effect": [settings
 // that change the figures and have no control in this mode, listed under "Also in effect"]}.
 std::string TestStateJson();
+// Tests: the next frame records every text the main window draws (Dear ImGui's log, tree
+// nodes opened two levels deep for that frame), then TestStateJson gives it as "drawn_text":
+// the browser test reads each tab in Chinese for English left untranslated.
+void CaptureText();
 
 }  // namespace llmmem::app

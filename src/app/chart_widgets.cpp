@@ -208,7 +208,7 @@ void StackedAreaChart(const char* id, const char* x_label, const CategorySeries&
     dl->AddLine(ImVec2(bx, p.a0.y), ImVec2(bx, p.a1.y), DimColor(), 1.0f);
     char title[96];
     std::snprintf(title, sizeof title, "%s = %lld%s", x_label, static_cast<long long>(series.xs[best]),
-                  series.peak[best] > capacity ? "  (does not fit)" : "");
+                  series.peak[best] > capacity ? ChartText("  (does not fit)") : "");
     CategoryTooltip(title, series.bytes[best], units);
   }
 }

@@ -1,6 +1,7 @@
 // The model box's Hugging Face logic; see hub_view.h.
 #include "app/hub_view.h"
 
+#include "app/i18n.h"
 #include "app/state.h"
 #include "core/config/config_json.h"
 #include "core/hub/hub_ref.h"
@@ -36,7 +37,7 @@ HubResult HubResultFromJson(const std::string& text) {
   HubResult r;
   const core::JsonParseResult j = core::ParseJson(text);
   if (!j.ok || !j.value.IsObject()) {
-    r.error = "the page's loader answered something unreadable";
+    r.error = Tr("the page's loader answered something unreadable");
     return r;
   }
   const core::Json& o = j.value;
@@ -50,7 +51,7 @@ HubResult HubResultFromJson(const std::string& text) {
   const core::Json* result = o.Find("result");
   const core::Json* ok = o.Find("ok");
   if (ok == nullptr || !ok->IsBool() || !ok->AsBool() || result == nullptr || !result->IsObject()) {
-    if (r.error.empty()) r.error = "the model could not be loaded";
+    if (r.error.empty()) r.error = Tr("the model could not be loaded");
     return r;
   }
   if (const core::Json* lines = result->Find("provenance"); lines != nullptr && lines->IsArray()) {
@@ -59,12 +60,12 @@ HubResult HubResultFromJson(const std::string& text) {
   }
   const core::Json* config = result->Find("config");
   if (config == nullptr) {
-    r.error = "the loader's answer has no model";
+    r.error = Tr("the loader's answer has no model");
     return r;
   }
   const core::ConfigParse parsed = core::ConfigFromJsonText(config->Dump(), core::DefaultConfig());
   if (core::HasErrors(parsed.diagnostics)) {
-    r.error = "the loaded model is out of range: " + parsed.diagnostics.front().message;
+    r.error = TrF("the loaded model is out of range: %s", parsed.diagnostics.front().message.c_str());
     return r;
   }
   r.model = parsed.config.model;
@@ -81,7 +82,7 @@ HubHits HubHitsFromJson(const std::string& text) {
   HubHits h;
   const core::JsonParseResult j = core::ParseJson(text);
   if (!j.ok || !j.value.IsObject()) {
-    h.error = "the search answered something unreadable";
+    h.error = Tr("the search answered something unreadable");
     return h;
   }
   h.seq = static_cast<int64_t>(Num(j.value, "seq", 0));
@@ -103,7 +104,7 @@ void ApplyHubResult(State& s, const HubResult& r) {
   if (r.seq != v.seq) return;  // an older request's answer
   v.loading = false;
   if (!r.ok) {
-    v.error = r.error.empty() ? "the model could not be loaded" : r.error;
+    v.error = r.error.empty() ? Tr("the model could not be loaded") : r.error;
     return;
   }
   v.error.clear();

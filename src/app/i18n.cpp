@@ -14,6 +14,7 @@ namespace llmmem::app {
 namespace {
 
 Lang g_lang = Lang::kEn;
+int g_version = 0;
 
 struct Table {
   std::unordered_map<std::string_view, const char*> rows;
@@ -104,8 +105,18 @@ int AddTranslations(const std::string& json, std::string* error) {
     t.rows[std::string_view(key)] = text.c_str();
     ++taken;
   }
+  ++g_version;
   return taken;
 }
+
+std::string ChineseText() {
+  std::string all;
+  for (const auto& row : Chinese().rows)
+    if (row.second != nullptr) all += row.second;
+  return all;
+}
+
+int TranslationsVersion() { return g_version; }
 
 bool HasTranslations() {
   for (const auto& row : Chinese().rows)

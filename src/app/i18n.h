@@ -36,6 +36,10 @@ extern const Translation kStrings[];
 int AddTranslations(const std::string& json, std::string* error);
 // Whether the table has any Chinese row (compiled in, or added).
 bool HasTranslations();
+// Every Chinese row's text, one after the other (the glyphs the CJK font is loaded with), and
+// a count that changes whenever AddTranslations adds rows.
+std::string ChineseText();
+int TranslationsVersion();
 
 Lang CurrentLang();
 void SetLang(Lang lang);

@@ -1,6 +1,7 @@
 // The "Any network" tab's logic (no ImGui): request, refresh, URL keys, stack edits.
 #include "app/network_view.h"
 
+#include "app/i18n.h"
 #include "core/network/network_json.h"
 #include "core/parse/text.h"
 #include "core/network/torch_repr.h"
@@ -161,7 +162,7 @@ bool UsePasted(NetworkView& v) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) {
     v.paste_notes.push_back({core::DiagId::kMissingField, core::Severity::kError, "paste",
-                             "paste what print(model) shows, or a network JSON"});
+                             Tr("paste what print(model) shows, or a network JSON")});
     return false;
   }
   core::NetworkSpec spec;

@@ -46,8 +46,8 @@ void Tooltip(const core::BreakdownNode& n, const core::Estimate& e) {
   if (n.moment_bytes[0] != n.moment_bytes[1] || n.moment_bytes[0] != n.moment_bytes[3]) {
     for (int m = 0; m < core::kMomentCount; ++m) {
       const bool peak = static_cast<int>(e.totals.peak_moment) == m;
-      ImGui::Text(Tr("At the %s: %s%s"), core::MomentName(static_cast<core::Moment>(m)),
-                  core::FormatBytes(n.moment_bytes[m], core::UnitSystem::kDecimal).c_str(), peak ? "  (peak)" : "");
+      ImGui::Text(Tr("At the %s: %s%s"), Tr(core::MomentName(static_cast<core::Moment>(m))),
+                  core::FormatBytes(n.moment_bytes[m], core::UnitSystem::kDecimal).c_str(), peak ? Tr("  (peak)") : "");
     }
   }
   ImGui::PopTextWrapPos();
@@ -204,7 +204,7 @@ void DrawBreakdown(State& s) {
   ImGui::TableSetupColumn(Tr("Per layer"), ImGuiTableColumnFlags_WidthFixed | hide_narrow, em * 6.0f);
   if (s.pinned) {
     const std::string unit = UnitLabel(s.units);
-    ImGui::TableSetupColumn(("Pinned " + unit).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+    ImGui::TableSetupColumn(TrF("Pinned %s", unit.c_str()).c_str(), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
     ImGui::TableSetupColumn(Tr("Change"), ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
   }
   ImGui::TableHeadersRow();

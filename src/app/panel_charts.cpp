@@ -78,14 +78,15 @@ void CollectTerms(const core::BreakdownNode& n, const std::string& parent, std::
     static const ImU32 kGroupColors[] = {IM_COL32(0, 114, 178, 255), IM_COL32(0, 158, 115, 255),
                                          IM_COL32(150, 150, 150, 255), IM_COL32(204, 121, 167, 255),
                                          IM_COL32(230, 159, 0, 255)};
-    out.push_back(Term{parent + ": " + n.name, n.formula, n.per_layer_bytes, kGroupColors[g % 5]});
+    out.push_back(Term{std::string(Tr(parent)) + Tr(": ") + Tr(n.name), n.formula, n.per_layer_bytes, kGroupColors[g % 5]});
     return;
   }
   for (const core::BreakdownNode& c : n.children) CollectTerms(c, n.name, groups, out);
 }
 
 void Update(Cache& cache, const State& s) {
-  const std::string key = s.config_query;
+  // The labels are in the UI's language: a switch, or the page's strings arriving, redoes them.
+  const std::string key = s.config_query + "&lang=" + LangId(CurrentLang()) + "#" + std::to_string(TranslationsVersion());
   if (key == cache.key) return;
   cache.key = key;
   const core::Config& c = s.config;

@@ -71,7 +71,8 @@ void DrawDoctor(State& s) {
       ImGui::PushTextWrapPos(em * 28);
       ImGui::Text(Tr("Changes: %s"), r.change.c_str());
       ImGui::Text(Tr("Trade-off: %s"), r.tradeoff.c_str());
-      if (r.changes_workload) ImGui::TextColored(WarnColor(), "This changes what is run or trained, not only how.");
+      if (r.changes_workload)
+        ImGui::TextColored(WarnColor(), "%s", Tr("This changes what is run or trained, not only how."));
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }

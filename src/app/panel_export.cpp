@@ -41,15 +41,15 @@ void ExportPopup(State& s) {
     ImGui::SameLine(ImGui::GetFontSize() * 6);
     if (ImGui::Button(Tr("Copy"))) {
       const bool ok = s.hooks.copy_text && s.hooks.copy_text(ExportText(s, f));
-      s.export_message = ok ? std::string(kFormats[f].label) + " copied to the clipboard."
-                            : std::string("Could not copy to the clipboard; use Save.");
+      s.export_message = ok ? TrF("%s copied to the clipboard.", kFormats[f].label)
+                            : std::string(Tr("Could not copy to the clipboard; use Save."));
       ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
     if (ImGui::Button(Tr("Save"))) {
       s.export_message = s.hooks.save_text
                              ? s.hooks.save_text(kFormats[f].file_name, kFormats[f].mime, ExportText(s, f))
-                             : std::string("Could not save here.");
+                             : std::string(Tr("Could not save here."));
       ImGui::CloseCurrentPopup();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("Save as %s"), kFormats[f].file_name);

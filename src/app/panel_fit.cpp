@@ -118,11 +118,9 @@ void WrappedDisabled(const std::string& text) {
 void ZeroTable(State& s, const Cache& cache) {
   const core::Config& c = s.config;
   const int64_t others = core::GpusPerReplica(c);
-  char heading[160];
-  std::snprintf(heading, sizeof heading,
-                "Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
-                static_cast<long long>(others));
-  Heading(heading);
+  Heading(TrF("Fewest data-parallel GPUs per ZeRO stage (GPUs = dp x tp x pp x cp = dp x %lld)",
+              static_cast<long long>(others))
+              .c_str());
   const float em = ImGui::GetFontSize();
   const bool narrow = Narrow();
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
@@ -137,6 +135,7 @@ void ZeroTable(State& s, const Cache& cache) {
   ImGui::TableSetupColumn("##apply", ImGuiTableColumnFlags_WidthFixed,
                           ImGui::CalcTextSize(Tr("current")).x + em * 0.8f);
   ImGui::TableHeadersRow();
+  // What each stage shards (keys of the table, translated where shown).
   static const char* const kShards[] = {"nothing sharded (DDP)", "optimizer states", "+ gradients", "+ parameters"};
   const char* unit = UnitLabel(s.units);
   for (int z = 0; z < static_cast<int>(cache.zero.size()); ++z) {
@@ -146,20 +145,21 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", z);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("ZeRO-%d shards %s"), z, kShards[z]);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(Tr("ZeRO-%d shards %s"), z, Tr(kShards[z]));
     const bool valid = row.error.empty() && (f.possible || f.unsharded_bytes > 0 || f.sharded_bytes > 0);
     // The A + B/k column (wide windows only).
     if (!narrow) {
       ImGui::TableNextColumn();
       if (!valid) {
-        ImGui::TextDisabled("%s", row.error.empty() ? "no estimate" : row.error.c_str());
+        ImGui::TextDisabled("%s", row.error.empty() ? Tr("no estimate") : row.error.c_str());
         if (ImGui::IsItemHovered() && !row.error.empty()) ImGui::SetTooltip("%s", row.error.c_str());
       } else {
+        // not UI text: the formula A + B/k with its figures
         ImGui::Text("%.2f + %.2f / k %s", InUnits(f.unsharded_bytes, s.units), InUnits(f.sharded_bytes, s.units), unit);
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(em * 30);
-          ImGui::Text(Tr("ZeRO-%d shards %s over the k data-parallel replicas."), z, kShards[z]);
+          ImGui::Text(Tr("ZeRO-%d shards %s over the k data-parallel replicas."), z, Tr(kShards[z]));
           ImGui::Text(Tr("Kept whole on every GPU (A): %s"), Bytes(f.unsharded_bytes, s).c_str());
           ImGui::Text(Tr("Split over k replicas (B): %s"), Bytes(f.sharded_bytes, s).c_str());
           ImGui::TextDisabled(Tr("Fits when A + B/k <= %s, i.e. k > B / (capacity - A)."),
@@ -173,7 +173,7 @@ void ZeroTable(State& s, const Cache& cache) {
     if (valid && f.possible && f.min_dp == 1) {
       ImGui::TextUnformatted(Tr("any k"));
     } else if (valid && f.possible) {
-      ImGui::Text("k > %.2f", f.threshold);
+      ImGui::Text("k > %.2f", f.threshold);  // not UI text: a formula
     } else if (valid) {
       ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
       ImGui::TextUnformatted(Tr("never"));
@@ -199,10 +199,10 @@ void ZeroTable(State& s, const Cache& cache) {
       } else if (ImGui::SmallButton(Tr("Apply"))) {
         core::Config k = row.config;
         k.dp = f.min_dp;
-        ApplyConfig(s, k, "fit: ZeRO-" + std::to_string(z) + ", dp " + std::to_string(f.min_dp));
+        ApplyConfig(s, k, TrF("fit: ZeRO-%d, dp %lld", z, static_cast<long long>(f.min_dp)));
       } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(Tr("Set ZeRO stage %d and data parallel %lld%s"), z, static_cast<long long>(f.min_dp),
-                          c.zero_group > 0 ? "\n(the ZeRO group is reset to all replicas)" : "");
+                          c.zero_group > 0 ? Tr("\n(the ZeRO group is reset to all replicas)") : "");
       }
     }
     ImGui::PopID();
@@ -218,7 +218,7 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
   if (!Narrow()) ImGui::SameLine(ImGui::GetFontSize() * 14);
   if (found <= 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
-    ImGui::TextUnformatted(is_seq ? "none: even 1 token does not fit" : "none: even 1 does not fit");
+    ImGui::TextUnformatted(is_seq ? Tr("none: even 1 token does not fit") : Tr("none: even 1 does not fit"));
     ImGui::PopStyleColor();
     ImGui::PopID();
     return;
@@ -236,7 +236,7 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
     if (ImGui::SmallButton(Tr("Apply"))) {
       core::Config k = s.config;
       (is_seq ? k.seq : k.batch) = found;
-      ApplyConfig(s, k, std::string("fit: ") + label);
+      ApplyConfig(s, k, TrF("fit: %s", label));
     }
   }
   ImGui::PopID();
@@ -245,13 +245,12 @@ void LimitRow(State& s, const char* label, int64_t found, int64_t current, int64
 void Workload(State& s, const Cache& cache) {
   const bool training = s.config.mode != core::Mode::kInference;
   Heading(Tr("Largest workload on this layout (everything else as configured)"));
-  LimitRow(s, training ? "Largest micro-batch" : "Most concurrent sequences", cache.max_batch, s.config.batch,
+  LimitRow(s, training ? Tr("Largest micro-batch") : Tr("Most concurrent sequences"), cache.max_batch, s.config.batch,
            kBatchSearchLimit, false);
   LimitRow(s, Tr("Longest sequence"), cache.max_seq, s.config.seq, cache.context > 0 ? cache.context : kSeqSearchLimit,
            true);
   if (cache.context > 0 && cache.max_seq >= cache.context)
-    WrappedDisabled(std::string(Tr("The model's context ends there: ")) + core::FormatCount(cache.context) +
-                    Tr(" tokens."));
+    WrappedDisabled(TrF("The model's context ends there: %s tokens.", core::FormatCount(cache.context).c_str()));
   if (cache.max_params > 0) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(Tr("Largest model"));
@@ -265,8 +264,8 @@ void Workload(State& s, const Cache& cache) {
 
 void Formats(State& s, const Cache& cache) {
   const bool inference = s.config.mode == core::Mode::kInference;
-  Heading(inference ? "Most precise formats that fit"
-                    : "Most precise formats that fit, were this model served for inference");
+  Heading(inference ? Tr("Most precise formats that fit")
+                    : Tr("Most precise formats that fit, were this model served for inference"));
   const core::FitFormats& f = cache.formats;
   if (!f.found) {
     ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
@@ -292,7 +291,7 @@ void Formats(State& s, const Cache& cache) {
     k.mode = core::Mode::kInference;
     k.dtype = f.dtype;
     k.kv_dtype = f.kv_dtype;
-    ApplyConfig(s, k, "fit: inference formats");
+    ApplyConfig(s, k, Tr("fit: inference formats"));
   }
 }
 
@@ -311,7 +310,7 @@ void CompatTable(const char* id, const core::CompatEstimate& e, bool cpu_column,
   const float em = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable(id, cpu_column ? 3 : 2, flags)) return;
-  ImGui::TableSetupColumn(cpu_column ? "Option row" : "Line", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(cpu_column ? Tr("Option row") : Tr("Line"), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed, em * 6);
   if (cpu_column) ImGui::TableSetupColumn("CPU", ImGuiTableColumnFlags_WidthFixed, em * 6);
   ImGui::TableHeadersRow();
@@ -361,7 +360,7 @@ void Compatibility(const State& s, const Cache& cache) {
 
   const core::CompatEstimate& ds = cache.deepspeed;
   ImGui::Spacing();
-  ImGui::Text("%s", ds.tool.empty() ? "DeepSpeed estimator" : ds.tool.c_str());
+  ImGui::Text("%s", ds.tool.empty() ? Tr("DeepSpeed estimator") : ds.tool.c_str());
   if (!ds.ok) {
     ImGui::TextDisabled(Tr("Not available: %s"), ds.error.c_str());
   } else {
@@ -374,7 +373,7 @@ void Compatibility(const State& s, const Cache& cache) {
 
   const core::CompatEstimate& mg = cache.megatron;
   ImGui::Spacing();
-  ImGui::Text("%s", mg.tool.empty() ? "Megatron-LM report" : mg.tool.c_str());
+  ImGui::Text("%s", mg.tool.empty() ? Tr("Megatron-LM report") : mg.tool.c_str());
   if (!mg.ok) {
     ImGui::TextDisabled(Tr("Not available: %s"), mg.error.c_str());
   } else {
@@ -425,12 +424,9 @@ void DrawFit(State& s) {
   DrawServingFit(s);  // panel_serving.cpp: the serving runtime's answers
   Compatibility(s, cache);
   ImGui::Spacing();
-  char solved[160];
-  std::snprintf(
-      solved, sizeof solved,
-      "Solved in %.2f ms with the fast estimate; kept until the configuration changes. Apply is undoable (Ctrl+Z).",
-      cache.solve_ms);
-  WrappedDisabled(solved);
+  WrappedDisabled(
+      TrF("Solved in %.2f ms with the fast estimate; kept until the configuration changes. Apply is undoable (Ctrl+Z).",
+          cache.solve_ms));
   ImGui::EndChild();
 }
 

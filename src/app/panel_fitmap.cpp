@@ -116,12 +116,12 @@ gl::GLuint Compile(gl::GLenum type, const std::string& header, const std::string
 void InitGpu(const std::string& header) {
   g_gpu.tried = true;
   if (!gl::Loaded()) {
-    g_gpu.error = "GL entry points unavailable";
+    g_gpu.error = "GL entry points unavailable";  // not UI text: kept for a debugger
     return;
   }
   const std::string vs_src = AssetText("fitmap.vert.glsl"), fs_src = AssetText("fitmap.frag.glsl");
   if (vs_src.empty() || fs_src.empty()) {
-    g_gpu.error = "shaders not embedded";
+    g_gpu.error = "shaders not embedded";  // not UI text: kept for a debugger
     return;
   }
   const gl::GLuint vs = Compile(gl::kVertexShader, header, vs_src, g_gpu.error);
@@ -287,11 +287,11 @@ void DrawFitMap(const State& s) {
     dl->AddLine(ImVec2(a0.x - em * 0.25f, y), ImVec2(a0.x, y), dim);
     dl->AddText(ImVec2(a0.x - ts.x - em * 0.35f, std::max(a0.y, y - ts.y * 0.5f)), dim, buf);
   }
-  const char* x_label = "sequence length (tokens)";
+  const char* x_label = Tr("sequence length (tokens)");
   const ImVec2 xl = ImGui::CalcTextSize(x_label);
   dl->AddText(ImVec2((a0.x + a1.x - xl.x) * 0.5f, p0.y + size.y - xl.y), dim, x_label);
   dl->AddText(ImVec2(p0.x, p0.y), dim,
-              s.config.mode == core::Mode::kInference ? "concurrent sequences" : "micro-batch");
+              s.config.mode == core::Mode::kInference ? Tr("concurrent sequences") : Tr("micro-batch"));
 
   // Current configuration.
   const core::Config& c = s.config;
@@ -313,13 +313,13 @@ void DrawFitMap(const State& s) {
       if (t.ok) {
         ImGui::Text(Tr("%s of %s (%.0f%%)"), core::FormatBytes(t.peak_bytes, s.units).c_str(),
                     core::FormatBytes(t.capacity_bytes, s.units).c_str(), 100.0 * t.peak_bytes / t.capacity_bytes);
-        ImGui::TextColored(t.Fits() ? GoodColor() : BadColor(), "%s", t.Fits() ? "fits" : "out of memory");
+        ImGui::TextColored(t.Fits() ? GoodColor() : BadColor(), "%s", t.Fits() ? Tr("fits") : Tr("out of memory"));
       }
       ImGui::EndTooltip();
     }
   }
   // Legend.
-  ImGui::TextDisabled("%s", g_gpu.ok ? "" : "(drawn without the shader)");
+  ImGui::TextDisabled("%s", g_gpu.ok ? "" : Tr("(drawn without the shader)"));
   ImGui::SameLine();
   static const double kStops[] = {0.25, 0.5, 0.85, 1.0, 1.5, 3.0};
   for (double r : kStops) {

@@ -235,7 +235,7 @@ void AlsoInEffect(State& s) {
   ImGui::TextDisabled("%s", Tr("Also in effect"));
   ImGui::Separator();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("Set by a link or a file; no control in this mode, but they change the figures.");
+  ImGui::TextDisabled("%s", Tr("Set by a link or a file; no control in this mode, but they change the figures."));
   ImGui::PopTextWrapPos();
   const core::Config defaults = core::DefaultConfig();
   for (const std::string& name : hidden) {
@@ -246,10 +246,10 @@ void AlsoInEffect(State& s) {
     ImGui::Text("%s = %s", f->name, f->get(s.config).c_str());
     FieldTooltip(s, f->name, nullptr);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Reset")) {
+    if (ImGui::SmallButton(Tr("Reset"))) {
       core::Config c = s.config;
       f->set(c, f->get(defaults));
-      ApplyConfig(s, c, std::string("reset ") + f->name);
+      ApplyConfig(s, c, TrF("reset %s", f->name));
     }
     ImGui::PopID();
   }

@@ -23,7 +23,7 @@ namespace {
 
 // Imports the box's text as the model; true when it was imported.
 bool ImportText(State& s, const char* text) {
-  core::HfImport imported = core::ImportHfConfigText(text, "imported model");
+  core::HfImport imported = core::ImportHfConfigText(text, Tr("imported model"));
   s.paste.last = imported.diagnostics;
   if (!imported.ok) return false;
   core::Config c = s.config;
@@ -31,8 +31,8 @@ bool ImportText(State& s, const char* text) {
   c.model.preset.clear();
   core::Diagnostics notes;
   core::StartAtModelContext(c, notes);
-  ApplyConfig(s, c, "import config.json");
-  if (!notes.empty()) AddBanner(s, {"Import config.json", "", notes, false});
+  ApplyConfig(s, c, TrF("import %s", "config.json"));
+  if (!notes.empty()) AddBanner(s, {core::Say("Import %s", {"config.json"}), {}, notes, false});
   return !core::HasErrors(s.paste.last);
 }
 
@@ -58,7 +58,8 @@ void DrawImportButtons(State& s) {
     ImGui::SameLine();
     const bool open = ImGui::SmallButton(Tr("Open file..."));
     MarkItem(s, "open_file");
-    if (open && !s.hooks.pick_file()) AddBanner(s, {"Open file", "this platform has no file picker", {}, true});
+    if (open && !s.hooks.pick_file())
+      AddBanner(s, {core::Say("Open file"), core::Say("this platform has no file picker"), {}, true});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "%s",
@@ -66,12 +67,13 @@ void DrawImportButtons(State& s) {
              "You can also drop one anywhere on the page."));
   }
   if (s.paste.open) {
-    ImGui::OpenPopup("Import config.json");
+    ImGui::OpenPopup("###import_config");
     s.paste.open = false;
   }
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
   ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  if (ImGui::BeginPopupModal("Import config.json", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+  const std::string title = TrF("Import %s", "config.json") + "###import_config";
+  if (ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     const float em = ImGui::GetFontSize();
     const float w = std::min(em * 36, ImGui::GetMainViewport()->WorkSize.x - em * 3);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);

@@ -69,10 +69,10 @@ bool EnumCombo(const char* label, E* value, bool (*keep)(const core::RowOf<E>&),
 
 void DrawNetworkPicker(NetworkView& v, bool& changed) {
   const float em = ImGui::GetFontSize();
-  std::string shown = v.model.empty() ? (v.custom.name.empty() ? "Custom stack" : v.custom.name) : v.model;
+  std::string shown = v.model.empty() ? (v.custom.name.empty() ? Tr("Custom stack") : v.custom.name) : v.model;
   if (const core::NetworkPreset* p = v.model.empty() ? nullptr : core::FindNetworkPreset(v.model)) shown = p->spec.name;
   ImGui::SetNextItemWidth(em * 16);
-  if (ImGui::BeginCombo("Network", shown.c_str(), ImGuiComboFlags_HeightLarge)) {
+  if (ImGui::BeginCombo(Tr("Network"), shown.c_str(), ImGuiComboFlags_HeightLarge)) {
     std::string family;
     for (const core::NetworkPreset& p : core::NetworkPresets()) {
       if (p.spec.family != family) {
@@ -90,7 +90,7 @@ void DrawNetworkPicker(NetworkView& v, bool& changed) {
     }
     if (!v.custom.layers.empty()) {
       ImGui::Separator();
-      const std::string name = v.custom.name.empty() ? "Custom stack" : v.custom.name;
+      const std::string name = v.custom.name.empty() ? Tr("Custom stack") : v.custom.name;
       if (ImGui::Selectable((name + "##custom").c_str(), v.model.empty())) {
         changed |= !v.model.empty();
         v.model.clear();
@@ -100,14 +100,14 @@ void DrawNetworkPicker(NetworkView& v, bool& changed) {
   }
   ImGui::SameLine();
   if (!v.model.empty()) {
-    if (ImGui::Button("Edit a copy")) {
+    if (ImGui::Button(Tr("Edit a copy"))) {
       StartCustom(v);
       changed = true;
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Make this preset a custom stack: add, remove and reorder its layers");
+      ImGui::SetTooltip("%s", Tr("Make this preset a custom stack: add, remove and reorder its layers"));
   } else {
-    ImGui::TextDisabled("custom stack: select a row to edit it");
+    ImGui::TextDisabled("%s", Tr("custom stack: select a row to edit it"));
   }
 }
 
@@ -130,13 +130,13 @@ void DrawWorkload(NetworkView& v, bool& changed) {
       changed = true;
     }
     ImGui::SameLine();
-    if (Int64("channels", &c, 1, 100000, em * 5.5f)) {
+    if (Int64(Tr("channels"), &c, 1, 100000, em * 5.5f)) {
       v.channels = c;
       changed = true;
     }
     ImGui::SameLine();
   } else if (!in.empty()) {
-    ImGui::TextDisabled("input %s",
+    ImGui::TextDisabled(Tr("input %s"),
                         [&] {
                           std::string t;
                           for (int64_t d : in) t += (t.empty() ? "" : "x") + std::to_string(d);
@@ -145,14 +145,14 @@ void DrawWorkload(NetworkView& v, bool& changed) {
                             .c_str());
     ImGui::SameLine();
   }
-  changed |= Int64("batch", &v.batch, 1, 1048576, em * 7);
+  changed |= Int64(Tr("batch"), &v.batch, 1, 1048576, em * 7);
   ImGui::SameLine();
-  if (ImGui::RadioButton("training", v.training)) {
+  if (ImGui::RadioButton(Tr("training"), v.training)) {
     changed |= !v.training;
     v.training = true;
   }
   ImGui::SameLine();
-  if (ImGui::RadioButton("inference", !v.training)) {
+  if (ImGui::RadioButton(Tr("inference"), !v.training)) {
     changed |= v.training;
     v.training = false;
   }
@@ -160,18 +160,17 @@ void DrawWorkload(NetworkView& v, bool& changed) {
   changed |= EnumCombo("dtype", &v.dtype, core::IsPlainFloatRow, em * 4.5f);
   if (v.training) {
     ImGui::SameLine();
-    changed |= EnumCombo("optimizer", &v.optimizer, core::LayerStackOptimizer, em * 6.5f);
+    changed |= EnumCombo(Tr("optimizer"), &v.optimizer, core::LayerStackOptimizer, em * 6.5f);
   }
   ImGui::SameLine();
   changed |= EnumCombo("PyTorch", &v.profile, nullptr, em * 7.5f);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "torch2-cuda: PyTorch 2.x on a GPU (the estimate). torch1.13-cpu: what tests/truth measured;\n"
-        "the differences are listed under the table.");
+    ImGui::SetTooltip("%s", Tr("torch2-cuda: PyTorch 2.x on a GPU (the estimate). torch1.13-cpu: what tests/truth "
+                               "measured;\nthe differences are listed under the table."));
   ImGui::SameLine();
-  changed |= EnumCombo("attention", &v.attention, nullptr, em * 5);
+  changed |= EnumCombo(Tr("attention"), &v.attention, nullptr, em * 5);
   ImGui::SameLine();
-  changed |= ImGui::Checkbox("loss", &v.loss);
+  changed |= ImGui::Checkbox(Tr("loss"), &v.loss);
 }
 
 //-----------------------------------------------------------------------------
@@ -181,22 +180,26 @@ void DrawWorkload(NetworkView& v, bool& changed) {
 void DrawSeedView(const State& s, const NetworkView& v) {
   const core::NetworkEstimate& e = v.estimate;
   const core::NetworkAnalysis& a = e.analysis;
-  ImGui::PushFont(LargeFont());
-  ImGui::Text("memory = model + batch x per-sample");
-  ImGui::PopFont();
+  // The large font holds only Latin-1 (the headline's figures): the translated formula is
+  // drawn in the text font.
+  const bool large = CurrentLang() == Lang::kEn;
+  if (large) ImGui::PushFont(LargeFont());
+  ImGui::TextUnformatted(Tr("memory = model + batch x per-sample"));
+  if (large) ImGui::PopFont();
   ImGui::Text("= %s + %lld x %s = %s", Bytes(e.model_bytes).c_str(), static_cast<long long>(e.batch),
               Bytes(e.per_sample_bytes).c_str(), core::FormatBytesBoth(e.total_bytes).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, e.fits ? GoodColor() : BadColor());
-  ImGui::Text("%s %s (%s); the largest batch that fits: %lld", e.fits ? "Fits" : "Does not fit", s.config.gpu.c_str(),
-              core::FormatBytesBoth(e.gpu_bytes).c_str(), static_cast<long long>(e.max_batch));
+  ImGui::Text(e.fits ? Tr("Fits %s (%s); the largest batch that fits: %lld")
+                     : Tr("Does not fit %s (%s); the largest batch that fits: %lld"),
+              s.config.gpu.c_str(), core::FormatBytesBoth(e.gpu_bytes).c_str(), static_cast<long long>(e.max_batch));
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("%s parameters, input %s -> output %s; %zu layers", core::FormatCount(a.params).c_str(),
+  ImGui::TextDisabled(Tr("%s parameters, input %s -> output %s; %zu layers"), core::FormatCount(a.params).c_str(),
                       a.input.ToString().c_str(), a.output.ToString().c_str(), a.rows.size());
 
-  ImGui::Text("Model memory %s (weights, gradients, optimizer, buffers, context)   |   per sample %s (%s)",
+  ImGui::Text(Tr("Model memory %s (weights, gradients, optimizer, buffers, context)   |   per sample %s (%s)"),
               Bytes(e.model_bytes).c_str(), Bytes(e.per_sample_bytes).c_str(),
-              v.request.input.settings.training ? "tensors kept for backward" : "most alive at once");
-  if (!ImGui::TreeNode("Each term, with its formula")) return;
+              v.request.input.settings.training ? Tr("tensors kept for backward") : Tr("most alive at once"));
+  if (!ImGui::TreeNode(Tr("Each term, with its formula"))) return;
   const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("seed_terms", 3, flags)) {
     ImGui::TreePop();
@@ -210,9 +213,9 @@ void DrawSeedView(const State& s, const NetworkView& v) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (strong)
-      ImGui::TextUnformatted(label.c_str());
+      ImGui::TextUnformatted(Tr(label));
     else
-      ImGui::Text("  %s", label.c_str());
+      ImGui::Text("  %s", Tr(label));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(Bytes(bytes).c_str());
     ImGui::TableNextColumn();
@@ -220,17 +223,17 @@ void DrawSeedView(const State& s, const NetworkView& v) {
   };
   for (const core::NetworkTerm& t : e.terms)
     if (!t.per_sample) row(t.label, t.bytes, t.formula, false);
-  row("Model memory", e.model_bytes, "independent of the batch", true);
+  row("Model memory", e.model_bytes, Tr("independent of the batch"), true);
   if (v.request.input.settings.training) {
-    row("kept for backward", a.saved_bytes, "every tensor autograd keeps, once per storage", false);
+    row("kept for backward", a.saved_bytes, Tr("every tensor autograd keeps, once per storage"), false);
     if (a.loss_bytes + a.output_held_bytes + a.input_held_bytes > 0)
       row("loss, output, input", a.loss_bytes + a.output_held_bytes + a.input_held_bytes,
-          "log-probabilities, int64 targets; the output and input when nothing keeps them", false);
-    row("(seed 002: feature maps summed)", a.feature_map_bytes, "every layer's new output, for comparison", false);
+          Tr("log-probabilities, int64 targets; the output and input when nothing keeps them"), false);
+    row("(seed 002: feature maps summed)", a.feature_map_bytes, Tr("every layer's new output, for comparison"), false);
   } else {
-    row("most alive at once", a.inference_peak_bytes, "eval() under no_grad, the input included", false);
+    row("most alive at once", a.inference_peak_bytes, Tr("eval() under no_grad, the input included"), false);
   }
-  row("Per-sample memory", e.per_sample_bytes, "x batch " + std::to_string(e.batch), true);
+  row("Per-sample memory", e.per_sample_bytes, TrF("x batch %lld", static_cast<long long>(e.batch)), true);
   ImGui::EndTable();
   ImGui::TreePop();
 }
@@ -280,20 +283,21 @@ void DrawLayerChart(NetworkView& v) {
     const core::LayerRow& r = a.rows[static_cast<size_t>(hover)];
     ImGui::BeginTooltip();
     ImGui::Text("%s (%s)", r.name.c_str(), core::Info(r.kind).label);
-    ImGui::Text("output %s, %s parameters", r.out.ToString().c_str(), core::FormatCount(r.params).c_str());
-    ImGui::Text("feature map %s per sample", Bytes(r.feature_map_bytes).c_str());
+    ImGui::Text(Tr("output %s, %s parameters"), r.out.ToString().c_str(), core::FormatCount(r.params).c_str());
+    ImGui::Text(Tr("feature map %s per sample"), Bytes(r.feature_map_bytes).c_str());
     if (training)
-      ImGui::Text("kept for backward %s per sample: %s", Bytes(r.saved_bytes).c_str(), r.saved_what.c_str());
+      ImGui::Text(Tr("kept for backward %s per sample: %s"), Bytes(r.saved_bytes).c_str(), r.saved_what.c_str());
     ImGui::EndTooltip();
     if (ImGui::IsMouseClicked(0)) v.selected = hover;
   }
-  std::string legend =
-      training ? "Kept for backward per sample, layer by layer; largest: " : "Feature maps per sample; largest: ";
+  std::string largest_rows;
   for (size_t k = 0; k < largest.size() && k < 3; ++k) {
     const core::LayerRow& r = a.rows[static_cast<size_t>(largest[k])];
-    legend += (k ? ", " : "") + r.name + " " + Bytes(values[static_cast<size_t>(largest[k])]);
+    largest_rows += (k ? ", " : "") + r.name + " " + Bytes(values[static_cast<size_t>(largest[k])]);
   }
-  ImGui::TextDisabled("%s", legend.c_str());
+  ImGui::TextDisabled(training ? Tr("Kept for backward per sample, layer by layer; largest: %s")
+                               : Tr("Feature maps per sample; largest: %s"),
+                      largest_rows.c_str());
 }
 
 //-----------------------------------------------------------------------------
@@ -341,7 +345,7 @@ bool EditLayer(core::Layer& l) {
   char name[128];
   std::snprintf(name, sizeof name, "%s", l.name.c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ImGui::InputText("name", name, sizeof name)) {
+  if (ImGui::InputText(Tr("name"), name, sizeof name)) {
     l.name = name;
     c = true;
   }
@@ -350,9 +354,9 @@ bool EditLayer(core::Layer& l) {
   auto same = [] { ImGui::SameLine(); };
   if (conv || k == K::kLinear || k == K::kEmbedding || k == K::kAttention || k == K::kWindowAttention) {
     if (k == K::kEmbedding)
-      c |= EditInt("rows (vocab)", &l.vocab, 1);
+      c |= EditInt(Tr("rows (vocab)"), &l.vocab, 1);
     else
-      c |= EditInt("in (0: from the shape)", &l.in, 0);
+      c |= EditInt(Tr("in (0: from the shape)"), &l.in, 0);
     if (k != K::kAttention && k != K::kWindowAttention) {
       same();
       c |= EditInt("out", &l.out, 1);
@@ -361,14 +365,14 @@ bool EditLayer(core::Layer& l) {
   if (conv || pool) {
     c |= EditPair("kernel", l.kernel, 1);
     same();
-    c |= EditPair("stride (0: default)", l.stride, 0);
+    c |= EditPair(Tr("stride (0: default)"), l.stride, 0);
     c |= EditPair("padding", l.padding, 0);
     if (k != K::kAvgPool2d) {
       same();
       c |= EditPair("dilation", l.dilation, 1);
     }
   }
-  if (conv || k == K::kGroupNorm) c |= EditInt(conv ? "groups" : "groups (GroupNorm)", &l.groups, 1);
+  if (conv || k == K::kGroupNorm) c |= EditInt(conv ? "groups" : Tr("groups (GroupNorm)"), &l.groups, 1);
   if (k == K::kAttention || k == K::kWindowAttention) c |= EditInt("heads", &l.heads, 1);
   if (k == K::kWindowAttention) {
     c |= EditPair("window", l.window, 1);
@@ -401,7 +405,7 @@ bool EditLayer(core::Layer& l) {
   if (k == K::kReLU || k == K::kReLU6 || k == K::kLeakyReLU || k == K::kGELU || k == K::kSiLU || k == K::kSigmoid ||
       k == K::kTanh || k == K::kHardswish || k == K::kHardsigmoid || k == K::kAdd) {
     if (conv) same();
-    c |= ImGui::Checkbox("in place", &l.inplace);
+    c |= ImGui::Checkbox(Tr("in place"), &l.inplace);
   }
   if (pool) {
     same();
@@ -410,7 +414,7 @@ bool EditLayer(core::Layer& l) {
   if (conv || k == K::kLinear || k == K::kEmbedding || k == K::kBatchNorm || k == K::kLayerNorm || k == K::kGroupNorm ||
       k == K::kLayerScale) {
     same();
-    c |= ImGui::Checkbox("trainable", &l.trainable);
+    c |= ImGui::Checkbox(Tr("trainable"), &l.trainable);
   }
   return c;
 }
@@ -428,7 +432,7 @@ void DrawEditBar(NetworkView& v, bool& changed) {
   }
   ImGui::SameLine();
   const core::Layer fresh = DefaultLayer(static_cast<core::LayerKind>(kind));
-  if (ImGui::Button(has ? "Add after the selected" : "Add at the end")) {
+  if (ImGui::Button(has ? Tr("Add after the selected") : Tr("Add at the end"))) {
     if (InsertLayerAfter(v.custom, path, fresh)) {
       changed = true;
       v.selected = has ? v.selected + 1 : -1;
@@ -439,20 +443,20 @@ void DrawEditBar(NetworkView& v, bool& changed) {
   if (l == nullptr) return;
   for (size_t b = 0; b < l->branches.size(); ++b) {
     ImGui::SameLine();
-    const std::string label = "Into branch " + std::to_string(b) + "##br" + std::to_string(b);
+    const std::string label = TrF("Into branch %zu", b) + "##br" + std::to_string(b);
     if (ImGui::Button(label.c_str()) && InsertLayerInBranch(v.custom, path, static_cast<int>(b), fresh)) changed = true;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Up") && MoveLayer(v.custom, path, -1)) changed = true, v.selected = -1;
+  if (ImGui::Button(Tr("Up")) && MoveLayer(v.custom, path, -1)) changed = true, v.selected = -1;
   ImGui::SameLine();
-  if (ImGui::Button("Down") && MoveLayer(v.custom, path, +1)) changed = true, v.selected = -1;
+  if (ImGui::Button(Tr("Down")) && MoveLayer(v.custom, path, +1)) changed = true, v.selected = -1;
   ImGui::SameLine();
-  if (ImGui::Button("Remove") && RemoveLayer(v.custom, path)) {
+  if (ImGui::Button(Tr("Remove")) && RemoveLayer(v.custom, path)) {
     changed = true;
     v.selected = -1;
     return;
   }
-  ImGui::Text("%s (%s)", l->name.empty() ? "(unnamed)" : l->name.c_str(), core::Info(l->kind).label);
+  ImGui::Text("%s (%s)", l->name.empty() ? Tr("(unnamed)") : l->name.c_str(), core::Info(l->kind).label);
   changed |= EditLayer(*l);
 }
 
@@ -464,13 +468,13 @@ void DrawLayerTable(NetworkView& v, float height) {
   if (!ImGui::BeginTable("layers", 7, flags, ImVec2(0, height))) return;
   const float em = ImGui::GetFontSize();
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Layer", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-  ImGui::TableSetupColumn("Type", ImGuiTableColumnFlags_WidthFixed, em * 7);
-  ImGui::TableSetupColumn("Output", ImGuiTableColumnFlags_WidthFixed, em * 6.5f);
-  ImGui::TableSetupColumn("Params", ImGuiTableColumnFlags_WidthFixed, em * 6);
-  ImGui::TableSetupColumn("Feature map", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
-  ImGui::TableSetupColumn(training ? "Kept" : "Scratch", ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
-  ImGui::TableSetupColumn("Kept what", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn(Tr("Layer"), ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn(Tr("Type"), ImGuiTableColumnFlags_WidthFixed, em * 7);
+  ImGui::TableSetupColumn(Tr("Output"), ImGuiTableColumnFlags_WidthFixed, em * 6.5f);
+  ImGui::TableSetupColumn(Tr("Params"), ImGuiTableColumnFlags_WidthFixed, em * 6);
+  ImGui::TableSetupColumn(Tr("Feature map"), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+  ImGui::TableSetupColumn(training ? Tr("Kept") : Tr("Scratch"), ImGuiTableColumnFlags_WidthFixed, em * 5.5f);
+  ImGui::TableSetupColumn(Tr("Kept what"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(a.rows.size()));
@@ -496,7 +500,7 @@ void DrawLayerTable(NetworkView& v, float height) {
       ImGui::TableNextColumn();
       RightText(Cell(training ? r.saved_bytes : r.workspace_bytes));
       ImGui::TableNextColumn();
-      if (training) ImGui::TextDisabled("%s%s", r.saved_what.c_str(), r.shared_bytes > 0 ? " (already kept)" : "");
+      if (training) ImGui::TextDisabled("%s%s", r.saved_what.c_str(), r.shared_bytes > 0 ? Tr(" (already kept)") : "");
     }
   }
   ImGui::EndTable();
@@ -507,14 +511,14 @@ void DrawLayerTable(NetworkView& v, float height) {
 //-----------------------------------------------------------------------------
 
 void DrawPaste(NetworkView& v, bool& changed) {
-  if (!ImGui::CollapsingHeader("Paste print(model) or a network JSON")) return;
+  if (!ImGui::CollapsingHeader(Tr("Paste print(model) or a network JSON"))) return;
   static std::vector<char> buffer(1 << 19, '\0');  // 512 KiB: print() of the largest torchvision model is ~100 KB
   ImGui::TextDisabled(
-      "PyTorch's module repr: parameters exact for the layers it knows; activations follow the printed\n"
-      "order, and where the repr cannot tell the graph (residual branches of unknown modules) it says so.");
+      "%s", Tr("PyTorch's module repr: parameters exact for the layers it knows; activations follow the printed\n"
+               "order, and where the repr cannot tell the graph (residual branches of unknown modules) it says so."));
   ImGui::InputTextMultiline("##paste", buffer.data(), buffer.size(), ImVec2(-1, ImGui::GetFontSize() * 10),
                             ImGuiInputTextFlags_AllowTabInput);
-  if (ImGui::Button("Use it")) {
+  if (ImGui::Button(Tr("Use it"))) {
     v.paste = buffer.data();
     if (UsePasted(v)) changed = true;
   }
@@ -574,10 +578,10 @@ void DrawNetwork(State& s) {
     if (v.model.empty()) DrawEditBar(v, changed);
     DrawLayerTable(v, std::max(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 6));
     const auto& notes = v.estimate.analysis.notes;
-    if ((!v.differences.empty() || !notes.empty()) && ImGui::TreeNode("Where PyTorch versions and devices differ")) {
+    if ((!v.differences.empty() || !notes.empty()) && ImGui::TreeNode(Tr("Where PyTorch versions and devices differ"))) {
       ImGui::PushTextWrapPos(0);
       for (const core::ProfileDifference& d : v.differences)
-        ImGui::BulletText("%s per sample, %s per step: %s", Bytes(d.bytes_per_sample).c_str(),
+        ImGui::BulletText(Tr("%s per sample, %s per step: %s"), Bytes(d.bytes_per_sample).c_str(),
                           Bytes(d.bytes_per_step).c_str(), d.what.c_str());
       for (const std::string& n : notes) ImGui::BulletText("%s", n.c_str());
       ImGui::PopTextWrapPos();

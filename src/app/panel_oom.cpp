@@ -6,6 +6,7 @@
 // core::ReadOomReport, redone when the text or the configuration changes.
 #include <string>
 
+#include "app/i18n.h"
 #include "app/oom_widgets.h"
 #include "app/panels.h"
 #include "app/theme.h"
@@ -15,8 +16,8 @@
 namespace llmmem::app {
 namespace {
 
-// Seed 002's message: Baichuan-7B (14 GB) on a 24 GB A30.
-constexpr const char* kSeedExample =
+// Seed 002's message: Baichuan-7B (14 GB) on a 24 GB A30 (a sample, shown as PyTorch prints it).
+constexpr const char* kSeedExample =  // not UI text
     "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 86.00 MiB (GPU 0; 22.20 GiB total capacity; "
     "7.47 GiB already allocated; 51.12 MiB free; 7.48 GiB reserved in total by PyTorch) If reserved memory is >> "
     "allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management "
@@ -45,16 +46,17 @@ void Wrapped(const std::string& text) {
 }
 
 void Findings(const core::Observation& o, const core::DeviceReport& d) {
-  Heading(o.IsOom() ? "Diagnosis, most likely cause first" : "What it shows");
+  Heading(o.IsOom() ? Tr("Diagnosis, most likely cause first") : Tr("What it shows"));
   int n = 0;
   for (const core::Finding& f : d.findings) {
     ImGui::PushID(++n);
     const bool cause = f.sufficient && o.IsOom();
-    ImGui::TextColored(cause ? BadColor() : WarnColor(), "%d. %s%s", n, f.title.c_str(),
+    // The core's finding: its title translated where the table has it, its text as written.
+    ImGui::TextColored(cause ? BadColor() : WarnColor(), "%d. %s%s", n, Tr(f.title),
                        f.bytes > 0 ? (" (" + core::FormatTorchSize(f.bytes) + ")").c_str() : "");
     if (cause) {
       ImGui::SameLine();
-      ImGui::TextDisabled("explains the failure alone");
+      ImGui::TextDisabled("%s", Tr("explains the failure alone"));
     }
     ImGui::Indent();
     Wrapped(f.text);
@@ -70,55 +72,55 @@ void Findings(const core::Observation& o, const core::DeviceReport& d) {
 
 void Card(State& s, const core::Observation& o, const core::DeviceReport& d) {
   if (d.matches.empty() && !o.IsOom()) return;
-  Heading("The card");
+  Heading(Tr("The card"));
   if (d.matches.empty()) {
-    ImGui::Text("No catalogue GPU has %s: the estimate can use it as a custom capacity.",
+    ImGui::Text(Tr("No catalogue GPU has %s: the estimate can use it as a custom capacity."),
                 core::FormatTorchSize(d.bar.capacity_bytes).c_str());
   } else {
-    ImGui::Text("%s matches:", core::FormatTorchSize(d.bar.capacity_bytes).c_str());
+    ImGui::Text(Tr("%s matches:"), core::FormatTorchSize(d.bar.capacity_bytes).c_str());
     for (const core::GpuMatch& m : d.matches) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", m.gpu->key.c_str());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s: %s reported (%s)", m.gpu->name.c_str(),
-                          core::FormatTorchSize(m.gpu->UsableBytes()).c_str(), m.why.c_str());
+        ImGui::SetTooltip(Tr("%s: %s reported (%s)"), m.gpu->name.c_str(),
+                          core::FormatTorchSize(m.gpu->UsableBytes()).c_str(), Tr(m.why));
     }
     if (d.matches.size() > 1 && d.matches.front().why == "capacity")
       ImGui::TextDisabled(
-          "The capacity alone cannot tell these apart; an nvidia-smi table in the paste names the card.");
+          "%s", Tr("The capacity alone cannot tell these apart; an nvidia-smi table in the paste names the card."));
   }
-  if (d.has_config && ImGui::Button("Use the card as it was in the estimate")) {
-    ApplyConfig(s, d.suggested, "read an OOM: " + d.suggested.gpu);
+  if (d.has_config && ImGui::Button(Tr("Use the card as it was in the estimate"))) {
+    ApplyConfig(s, d.suggested, TrF("read an OOM: %s", d.suggested.gpu.c_str()));
   }
   if (d.has_config && ImGui::IsItemHovered())
-    ImGui::SetTooltip("GPU %s, %s GB used by others (undo with Ctrl+Z)", d.suggested.gpu.c_str(),
+    ImGui::SetTooltip(Tr("GPU %s, %s GB used by others (undo with Ctrl+Z)"), d.suggested.gpu.c_str(),
                       core::FormatNumber(d.suggested.other_processes_gb).c_str());
 }
 
 void Beside(State& s, const core::DeviceReport& d) {
   if (!d.has_config || !d.comparison.available) return;
-  Heading("Beside the estimate");
-  ImGui::TextDisabled("%s, %s, on %s with %s GB used by others", d.suggested.model.name.c_str(),
+  Heading(Tr("Beside the estimate"));
+  ImGui::TextDisabled(Tr("%s, %s, on %s with %s GB used by others"), d.suggested.model.name.c_str(),
                       ModeLabel(d.suggested.mode), d.suggested.gpu.c_str(),
                       core::FormatNumber(d.suggested.other_processes_gb).c_str());
-  Wrapped("How far the run had got: " + d.comparison.stage);
+  Wrapped(TrF("How far the run had got: %s", d.comparison.stage.c_str()));
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH;
   if (ImGui::BeginTable("oom_compare", 4, flags)) {
     ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("Observed");
-    ImGui::TableSetupColumn("Estimated");
+    ImGui::TableSetupColumn(Tr("Observed"));
+    ImGui::TableSetupColumn(Tr("Estimated"));
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const core::ComparisonRow& r : d.comparison.rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TextUnformatted(Tr(r.label));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.observed >= 0 ? core::FormatTorchSize(r.observed).c_str() : "-");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.estimated >= 0 ? core::FormatTorchSize(r.estimated).c_str() : "-");
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", r.note.c_str());
+      ImGui::TextDisabled("%s", Tr(r.note));
     }
     ImGui::EndTable();
   }
@@ -127,25 +129,28 @@ void Beside(State& s, const core::DeviceReport& d) {
     ImGui::SameLine();
     Wrapped(diff);
   }
-  ImGui::TextColored(d.suggested_fits ? GoodColor() : BadColor(), "The estimate on the card as it was: %s",
-                     d.suggested_fits ? "fits" : "does not fit");
+  ImGui::TextColored(d.suggested_fits ? GoodColor() : BadColor(), "%s",
+                     d.suggested_fits ? Tr("The estimate on the card as it was: fits")
+                                      : Tr("The estimate on the card as it was: does not fit"));
   if (d.remedies.empty()) return;
   const bool elsewhere = !d.findings.empty() && d.findings.front().id == "held_elsewhere";
-  ImGui::TextDisabled("%s", elsewhere ? "If the memory held elsewhere cannot be freed, the run has to fit beside it. "
-                                        "The OOM doctor on that card (each applied alone and re-estimated):"
-                                      : "The OOM doctor on that card (each applied alone and re-estimated):");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", elsewhere ? Tr("If the memory held elsewhere cannot be freed, the run has to fit beside it. "
+                                           "The OOM doctor on that card (each applied alone and re-estimated):")
+                                      : Tr("The OOM doctor on that card (each applied alone and re-estimated):"));
+  ImGui::PopTextWrapPos();
   const core::Remedy* apply = nullptr;
   for (const core::Remedy& r : d.remedies) {
     ImGui::PushID(r.id.c_str());
-    if (ImGui::SmallButton("Apply")) apply = &r;
+    if (ImGui::SmallButton(Tr("Apply"))) apply = &r;
     ImGui::SameLine();
-    ImGui::Text("%s: saves %s%s", r.title.c_str(), core::FormatTorchSize(r.saving_bytes).c_str(),
-                r.fits ? ", fits" : "");
+    ImGui::Text(r.fits ? Tr("%s: saves %s, fits") : Tr("%s: saves %s"), Tr(r.title),
+                core::FormatTorchSize(r.saving_bytes).c_str());
     ImGui::PopID();
   }
   if (apply != nullptr) {
     const core::Remedy chosen = *apply;
-    ApplyConfig(s, chosen.config, "read an OOM: " + chosen.title);
+    ApplyConfig(s, chosen.config, TrF("read an OOM: %s", Tr(chosen.title)));
   }
 }
 
@@ -156,19 +161,19 @@ void DrawOom(State& s) {
   ImGui::BeginChild("oom_scroll", ImVec2(0, 0), false);
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled(
-      "Paste a CUDA out-of-memory message, nvidia-smi's output, torch.cuda.memory_summary() or "
-      "mem_get_info(), or drop a .txt/.log file. It is read here; nothing leaves the page.");
+      "%s", Tr("Paste a CUDA out-of-memory message, nvidia-smi's output, torch.cuda.memory_summary() or "
+               "mem_get_info(), or drop a .txt/.log file. It is read here; nothing leaves the page."));
   ImGui::PopTextWrapPos();
   const float em = ImGui::GetFontSize();
   if (ImGui::InputTextMultiline("##oom_text", &v.text[0], v.text.capacity() + 1, ImVec2(-1, em * 7),
                                 ImGuiInputTextFlags_CallbackResize, GrowString, &v.text))
     v.dirty = true;
-  if (ImGui::SmallButton("Seed 002's example")) {
+  if (ImGui::SmallButton(Tr("Seed 002's example"))) {
     v.text = kSeedExample;
     v.dirty = true;
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("Clear")) {
+  if (ImGui::SmallButton(Tr("Clear"))) {
     v.text.clear();
     v.dirty = true;
   }
@@ -199,7 +204,7 @@ void DrawOom(State& s) {
   }
   if (!r.headline.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, WarnColor());
-    Wrapped("In short: " + r.headline);
+    Wrapped(TrF("In short: %s", r.headline.c_str()));
     ImGui::PopStyleColor();
   }
   if (v.device < 0 || v.device >= static_cast<int>(r.devices.size())) v.device = 0;
@@ -207,7 +212,7 @@ void DrawOom(State& s) {
     for (size_t i = 0; i < r.devices.size(); ++i) {
       const core::Observation& o = r.evidence.observations[r.devices[i].observation];
       std::string label = (o.device >= 0 ? "GPU " + std::to_string(o.device) : std::string("GPU ?")) + ": " +
-                          core::FormInfo(o.form).name;
+                          Tr(core::FormInfo(o.form).name);
       if (label.size() > 48) label = label.substr(0, 46) + "...";
       if (i > 0) ImGui::SameLine();
       if (ImGui::RadioButton((label + "##dev" + std::to_string(i)).c_str(), v.device == static_cast<int>(i)))
@@ -216,14 +221,15 @@ void DrawOom(State& s) {
   }
   const core::DeviceReport& d = r.devices[static_cast<size_t>(v.device)];
   const core::Observation& o = r.evidence.observations[d.observation];
-  ImGui::TextDisabled("Read: %s, line %zu%s%s", core::FormInfo(o.form).name, o.line,
-                      o.device >= 0 ? (", GPU " + std::to_string(o.device)).c_str() : "",
-                      o.repeats > 1 ? (", printed " + std::to_string(o.repeats) + " times").c_str() : "");
+  const std::string gpu = o.device >= 0 ? TrF(", GPU %d", o.device) : std::string();
+  const std::string repeats = o.repeats > 1 ? TrF(", printed %d times", o.repeats) : std::string();
+  ImGui::TextDisabled(Tr("Read: %s, line %zu%s%s"), Tr(core::FormInfo(o.form).name), o.line, gpu.c_str(),
+                      repeats.c_str());
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(em * 34);
     ImGui::TextUnformatted(o.excerpt.c_str());
-    ImGui::TextDisabled("Format: %s", core::FormInfo(o.form).source);
+    ImGui::TextDisabled(Tr("Format: %s"), core::FormInfo(o.form).source);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

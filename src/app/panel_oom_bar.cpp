@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/chart_math.h"
+#include "app/i18n.h"
 #include "app/oom_widgets.h"
 #include "app/theme.h"
 
@@ -74,13 +75,13 @@ void OomBarChart(const char* id, const core::OomBar& bar, float scale) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(em * 34);
     if (on_request) {
-      ImGui::Text("The request that failed: %s", core::FormatTorchSize(bar.request_bytes).c_str());
+      ImGui::Text(Tr("The request that failed: %s"), core::FormatTorchSize(bar.request_bytes).c_str());
     } else if (hovered_seg >= 0) {
       const core::BarSegment& s = bar.segments[static_cast<size_t>(hovered_seg)];
-      ImGui::Text("%s: %s (%.1f%%)", s.label.c_str(), core::FormatTorchSize(s.bytes).c_str(), 100.0 * s.bytes / axis);
+      ImGui::Text("%s: %s (%.1f%%)", Tr(s.label), core::FormatTorchSize(s.bytes).c_str(), 100.0 * s.bytes / axis);
       ImGui::TextDisabled("%s", s.arithmetic.c_str());
     }
-    ImGui::Text("Capacity (line): %s", core::FormatTorchSize(bar.capacity_bytes).c_str());
+    ImGui::Text(Tr("Capacity (line): %s"), core::FormatTorchSize(bar.capacity_bytes).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -92,9 +93,9 @@ void OomBarLegend(const core::OomBar& bar) {
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
   if (!ImGui::BeginTable("oom_legend", 4, flags)) return;
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, em);
-  ImGui::TableSetupColumn("Segment", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("Size", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("From the text", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tr("Segment"), ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn(Tr("Size"), ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn(Tr("From the text"), ImGuiTableColumnFlags_WidthStretch);
   for (const core::BarSegment& s : bar.segments) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -105,7 +106,7 @@ void OomBarLegend(const core::OomBar& bar) {
                                               SegmentColor(s.kind), 2);
     ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(s.label.c_str());
+    ImGui::TextUnformatted(Tr(s.label));
     ImGui::TableNextColumn();
     ImGui::Text("%s  %.0f%%", core::FormatTorchSize(s.bytes).c_str(), axis > 0 ? 100.0 * s.bytes / axis : 0.0);
     ImGui::TableNextColumn();
@@ -118,11 +119,11 @@ void OomBarLegend(const core::OomBar& bar) {
     ImGui::TableNextColumn();
     ImGui::TextColored(BadColor(), "!");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("The request that failed");
+    ImGui::TextUnformatted(Tr("The request that failed"));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(core::FormatTorchSize(bar.request_bytes).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("printed: Tried to allocate %s", core::FormatTorchSize(bar.request_bytes).c_str());
+    ImGui::TextDisabled(Tr("printed: Tried to allocate %s"), core::FormatTorchSize(bar.request_bytes).c_str());
   }
   ImGui::EndTable();
 }

@@ -31,7 +31,7 @@ std::string Bytes(double b, const State& s) { return core::FormatBytes(b, s.unit
 const core::Dtype kVTypes[] = {core::Dtype::kCount, core::Dtype::kFp16,  core::Dtype::kBf16, core::Dtype::kFp32,
                                core::Dtype::kQ8_0,  core::Dtype::kQ5_1,  core::Dtype::kQ5_0, core::Dtype::kQ4_1,
                                core::Dtype::kQ4_0,  core::Dtype::kIQ4_NL};
-const char* VTypeName(int i) { return i == 0 ? "as K (-ctk)" : core::Info(kVTypes[i]).id; }
+const char* VTypeName(int i) { return i == 0 ? Tr("as K (-ctk)") : core::Info(kVTypes[i]).id; }
 
 void Settings(State& s) {
   core::Config& c = s.config;
@@ -43,17 +43,17 @@ void Settings(State& s) {
     }
   }
   const bool ggml = core::IsGgml(c.runtime);
-  FieldInt(s, "batch", &c.batch, ggml ? "Slots (-np)" : "Concurrent requests");
-  FieldInt(s, "seq", &c.seq, ggml ? "Context per slot" : "Context per request");
+  FieldInt(s, "batch", &c.batch, ggml ? Tr("Slots (-np)") : Tr("Concurrent requests"));
+  FieldInt(s, "seq", &c.seq, ggml ? Tr("Context per slot") : Tr("Context per request"));
   if (core::IsPagedServer(c.runtime)) {
     const bool vllm = c.runtime == core::Runtime::kVllm;
     // Short labels; the tooltips name the runtime's own flags.
     FieldDouble(s, "mem_fraction", &c.mem_fraction);
-    FieldInt(s, "prefill_chunk", &c.prefill_chunk, vllm ? "Batched tokens" : nullptr);
-    FieldInt(s, "max_num_seqs", &c.max_num_seqs, vllm ? nullptr : "Graph batch");
+    FieldInt(s, "prefill_chunk", &c.prefill_chunk, vllm ? Tr("Batched tokens") : nullptr);
+    FieldInt(s, "max_num_seqs", &c.max_num_seqs, vllm ? nullptr : Tr("Graph batch"));
     FieldBool(s, "cuda_graphs", &c.cuda_graphs);
-    ImGui::TextDisabled(vllm ? "gpu_memory_utilization, max_num_batched_tokens, max_num_seqs; 0: vLLM's default."
-                             : "mem_fraction_static, chunked_prefill_size, cuda_graph_max_bs; 0: SGLang's default.");
+    ImGui::TextDisabled("%s", vllm ? Tr("gpu_memory_utilization, max_num_batched_tokens, max_num_seqs; 0: vLLM's default.")
+                                   : Tr("mem_fraction_static, chunked_prefill_size, cuda_graph_max_bs; 0: SGLang's default."));
   } else if (ggml) {
     FieldInt(s, "gpu_layers", &c.gpu_layers);
     FieldInt(s, "prefill_chunk", &c.prefill_chunk, "n_ubatch");
@@ -66,25 +66,27 @@ void Settings(State& s) {
     }
     FieldBool(s, "flash_attn", &c.flash_attn);
     FieldDouble(s, "ram_gb", &c.ram_gb);
-    ImGui::TextDisabled("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked.");
+    ImGui::TextDisabled("%s", Tr("-ngl, -ub, -ctv, -fa. GPU layers -1: every layer and the output layer; RAM 0: not checked."));
   } else {  // HF generate
     FieldInt(s, "max_cache_len", &c.max_cache_len);
     ImGui::TextDisabled(
-        "cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence).");
+        "%s", Tr("cache_implementation=\"static\" with max_cache_len; 0: the dynamic cache (grows with the sequence)."));
   }
 }
 
-// A report's lines as three columns: what, the figure, where it comes from.
+// A report's lines as three columns: what, the figure, where it comes from. The core writes
+// them; those the table has a row for are shown translated (a label with a figure in it stays
+// as the core wrote it).
 void LineTable(const char* id, const std::vector<core::ReportLine>& lines) {
   if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
   for (const core::ReportLine& l : lines) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(l.label.c_str());
+    ImGui::TextUnformatted(Tr(l.label));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(l.value.c_str());
+    ImGui::TextUnformatted(Tr(l.value));
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", l.note.c_str());
+    ImGui::TextDisabled("%s", Tr(l.note));
   }
   ImGui::EndTable();
 }
@@ -92,23 +94,23 @@ void LineTable(const char* id, const std::vector<core::ReportLine>& lines) {
 void Report(const State& s) {
   const core::ServingReport r = core::Serve(s.config);
   if (!r.ok) return;
-  Heading("What it allocates");
+  Heading(Tr("What it allocates"));
   LineTable("serving_report", r.lines);
   if (!r.ram_fits)
-    ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "The system RAM set is not enough for what stays off the GPU.");
+    ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "%s", Tr("The system RAM set is not enough for what stays off the GPU."));
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("Source: %s", core::Info(s.config.runtime).source);
+  ImGui::TextDisabled(Tr("Source: %s"), core::Info(s.config.runtime).source);
   ImGui::PopTextWrapPos();
 }
 
 // Speed beside memory (core/speed.h): the roofline's figures and its two assumptions.
 void Speed(State& s) {
-  Heading("Speed (roofline)");
+  Heading(Tr("Speed (roofline)"));
   FieldDouble(s, "bw_efficiency", &s.config.bw_efficiency);
   FieldDouble(s, "mfu", &s.config.mfu);
   const core::SpeedEstimate sp = core::EstimateSpeed(s.config);
   if (!sp.ok) {
-    ImGui::TextDisabled("%s", sp.why_not.c_str());
+    ImGui::TextDisabled("%s", Tr(sp.why_not));
     return;
   }
   LineTable("speed", sp.lines);
@@ -117,18 +119,21 @@ void Speed(State& s) {
 void Launch(State& s) {
   static core::LaunchTarget target = core::LaunchTarget::kVllm;
   static std::string message;
-  Heading("Launch command");
+  Heading(Tr("Launch command"));
   for (const core::LaunchTargetInfo& row : core::TableOf(target)) {
-    if (row.value != core::LaunchTarget{}) ImGui::SameLine();
-    if (ImGui::RadioButton(row.label, target == row.value)) {
+    // The targets flow onto the next line where the window is too narrow for them all.
+    const char* label = Tr(row.label);
+    if (row.value != core::LaunchTarget{})
+      FlowSameLine(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x);
+    if (ImGui::RadioButton(label, target == row.value)) {
       target = row.value;
       message.clear();
     }
   }
   const std::string text = core::ExportLaunch(s.config, target);
-  if (ImGui::Button("Copy")) {
+  if (ImGui::Button(Tr("Copy"))) {
     const bool ok = s.hooks.copy_text && s.hooks.copy_text(text);
-    message = ok ? "Copied to the clipboard." : "Could not copy; select the text below.";
+    message = ok ? Tr("Copied to the clipboard.") : Tr("Could not copy; select the text below.");
   }
   if (!message.empty()) {
     ImGui::SameLine();
@@ -149,34 +154,36 @@ void DrawServingFit(const State& s) {
     fit = core::FitServing(s.config);
   }
   if (!fit.ok) return;
-  Heading((std::string("Serving under ") + core::Info(s.config.runtime).label).c_str());
-  ImGui::Text("Longest context per request: %s tokens%s", core::FormatCount(fit.max_context).c_str(),
-              fit.model_context > 0 ? (" (trained for " + core::FormatCount(fit.model_context) + ")").c_str() : "");
-  ImGui::Text("Most requests of %s tokens at once: %s", core::FormatCount(s.config.seq).c_str(),
+  Heading(TrF("Serving under %s", Tr(core::Info(s.config.runtime).label)).c_str());
+  const std::string trained =
+      fit.model_context > 0 ? TrF(" (trained for %s)", core::FormatCount(fit.model_context).c_str()) : "";
+  ImGui::Text(Tr("Longest context per request: %s tokens%s"), core::FormatCount(fit.max_context).c_str(),
+              trained.c_str());
+  ImGui::Text(Tr("Most requests of %s tokens at once: %s"), core::FormatCount(s.config.seq).c_str(),
               core::FormatCount(fit.max_concurrency).c_str());
   if (fit.ggml) {
     if (fit.max_gpu_layers >= 0) {
-      ImGui::Text("Most layers on the GPU: -ngl %lld of %lld; the rest needs %s of RAM",
+      ImGui::Text(Tr("Most layers on the GPU: -ngl %lld of %lld; the rest needs %s of RAM"),
                   static_cast<long long>(fit.max_gpu_layers), static_cast<long long>(s.config.model.layers + 1),
                   Bytes(fit.ram_bytes_at_max_layers, s).c_str());
     } else {
-      ImGui::TextUnformatted("Not even -ngl 0 fits: the compute buffer and context alone exceed the GPU.");
+      ImGui::TextUnformatted(Tr("Not even -ngl 0 fits: the compute buffer and context alone exceed the GPU."));
     }
   }
   if (fit.formats_found) {
-    ImGui::Text("Most precise formats it runs: weights %s, KV %s", core::Info(fit.dtype).id,
+    ImGui::Text(Tr("Most precise formats it runs: weights %s, KV %s"), core::Info(fit.dtype).id,
                 core::Info(fit.kv_dtype).id);
   }
   if (!fit.gpu_sets.empty() &&
       ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn("GPU set (least memory first)");
-    ImGui::TableSetupColumn("memory");
-    ImGui::TableSetupColumn("requests at once");
+    ImGui::TableSetupColumn(Tr("GPU set (least memory first)"));
+    ImGui::TableSetupColumn(Tr("memory"));
+    ImGui::TableSetupColumn(Tr("requests at once"));
     ImGui::TableHeadersRow();
     for (const core::GpuSetFit& g : fit.gpu_sets) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%lld x %s", static_cast<long long>(g.count), g.gpu.c_str());
+      ImGui::Text("%lld x %s", static_cast<long long>(g.count), g.gpu.c_str());  // a count and a catalogue key
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(Bytes(g.memory_bytes, s).c_str());
       ImGui::TableNextColumn();
@@ -187,18 +194,18 @@ void DrawServingFit(const State& s) {
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("Memory stands in for cost: the catalogue has no prices.");
+  ImGui::TextDisabled("%s", Tr("Memory stands in for cost: the catalogue has no prices."));
 }
 
 void DrawServing(State& s) {
   ImGui::BeginChild("serving_scroll", ImVec2(0, 0), false);
   if (s.config.mode != core::Mode::kInference) {
-    ImGui::TextWrapped("Serving runtimes describe inference. The launch configs for training are below.");
-    if (ImGui::Button("Switch to inference")) {
+    ImGui::TextWrapped("%s", Tr("Serving runtimes describe inference. The launch configs for training are below."));
+    if (ImGui::Button(Tr("Switch to inference"))) {
       core::Config c = s.config;
       c.mode = core::Mode::kInference;
       if (!core::Info(c.dtype).trainable) c.dtype = core::Dtype::kBf16;
-      ApplyConfig(s, c, "switch to inference");
+      ApplyConfig(s, c, Tr("switch to inference"));
     }
   } else {
     Settings(s);

@@ -28,7 +28,7 @@ void DrawToolbar(State& s) {
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("llmmem");
+  ImGui::TextUnformatted("llmmem");  // not UI text: the program's name
   const char* subtitle = Tr("how much GPU memory will this LLM need?");
   const char* undo = Tr("Undo");
   const char* redo = Tr("Redo");
@@ -59,18 +59,16 @@ void DrawToolbar(State& s) {
   ImGui::EndDisabled();
   MarkItem(s, "undo");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", s.undo.empty()
-                                ? Tr("Nothing to undo")
-                                : (std::string(Tr("Undo")) + " \"" + s.undo.back().label + "\" (Ctrl+Z)").c_str());
+    ImGui::SetTooltip("%s", s.undo.empty() ? Tr("Nothing to undo")
+                                           : TrF("Undo \"%s\" (Ctrl+Z)", s.undo.back().label.c_str()).c_str());
   Flow(ButtonWidth(redo));
   ImGui::BeginDisabled(s.redo.empty());
   if (ImGui::Button(redo)) Redo(s);
   ImGui::EndDisabled();
   MarkItem(s, "redo");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(
-        "%s", s.redo.empty() ? Tr("Nothing to redo")
-                             : (std::string(Tr("Redo")) + " \"" + s.redo.back().label + "\" (Ctrl+Shift+Z)").c_str());
+    ImGui::SetTooltip("%s", s.redo.empty() ? Tr("Nothing to redo")
+                                           : TrF("Redo \"%s\" (Ctrl+Shift+Z)", s.redo.back().label.c_str()).c_str());
   Flow(ButtonWidth(reset));
   if (ImGui::Button(reset)) ApplyConfig(s, FirstScreenConfig(), Tr("reset to defaults"));
   MarkItem(s, "reset");

@@ -62,7 +62,7 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
     if (ImGui::Button(Tr("Use this parameter count"))) {
       core::Config c = s.config;
       c.model.params_override = static_cast<int64_t>(r.parameter_count);
-      ApplyConfig(s, c, "parameter count of " + file);
+      ApplyConfig(s, c, TrF("parameter count of %s", file.c_str()));
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(Tr("Set params_override=%llu: the weights' memory uses the file's exact count"),
@@ -76,7 +76,7 @@ void Actions(State& s, const core::WeightHeaderResult& r) {
       if (ImGui::Button(Tr("Use the GGUF hyper-parameters"))) {
         core::Config c = s.config;
         c.model = m;
-        ApplyConfig(s, c, "GGUF hyper-parameters of " + file);
+        ApplyConfig(s, c, TrF("GGUF hyper-parameters of %s", file.c_str()));
       }
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
@@ -102,11 +102,11 @@ void DrawWeightsInput(State& s) {
   RowLabel(Tr("Path"));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   const bool enter =
-      ImGui::InputTextWithHint("##weights_path", ".safetensors, .gguf, index.json or config.json", s.weights.path,
+      ImGui::InputTextWithHint("##weights_path", Tr(".safetensors, .gguf, index.json or config.json"), s.weights.path,
                                sizeof s.weights.path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button(Tr("Open")) || enter) && s.weights.path[0] != 0) OpenPath(s.weights.path);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.hooks.open_hint.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(s.hooks.open_hint));  // the platform's hint, a key of the table
 }
 
 void DrawWeightsWindow(State& s) {
@@ -122,21 +122,22 @@ void DrawWeightsWindow(State& s) {
   ImGui::SetNextWindowSize(ImVec2(em * 34, 0), ImGuiCond_Appearing);
   if (w.focus) ImGui::SetNextWindowFocus();
   w.focus = false;
-  if (!ImGui::Begin("Weights file###weights", &w.open,
+  const std::string title = std::string(Tr("Weights file")) + "###weights";
+  if (!ImGui::Begin(title.c_str(), &w.open,
                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }
   if (w.stream.reading()) {  // the page reads a large header across frames
     ImGui::TextUnformatted(w.stream.name().c_str());
-    ImGui::Text("Reading the header: byte %s of %s",
+    ImGui::Text(Tr("Reading the header: byte %s of %s"),
                 core::FormatCount(static_cast<int64_t>(w.stream.NextOffset())).c_str(),
                 core::FormatCount(static_cast<int64_t>(w.stream.file_size())).c_str());
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    if (ImGui::Button(Tr("Cancel")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
       w.name = w.stream.name();
       w.stream.Cancel();
       w.result = core::WeightHeaderResult{};
-      w.result.message = "cancelled before the header's end";
+      w.result.message = Tr("cancelled before the header's end");
     }
     ImGui::End();
     return;
@@ -149,7 +150,7 @@ void DrawWeightsWindow(State& s) {
   }
   ImGui::PushTextWrapPos(0);
   if (!r.ok()) {
-    ImGui::TextColored(BadColor(), "Could not read the header: %s", r.message.c_str());
+    ImGui::TextColored(BadColor(), Tr("Could not read the header: %s"), r.message.c_str());
   } else {
     if (r.format == core::WeightFormat::kGguf && !r.gguf.architecture.empty())
       ImGui::TextDisabled(Tr("GGUF v%u, %s%s%s"), r.gguf.version, r.gguf.architecture.c_str(),

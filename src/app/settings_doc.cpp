@@ -1,6 +1,7 @@
 // The desktop settings document; see settings_doc.h.
 #include "app/settings_doc.h"
 
+#include "app/i18n.h"
 #include "core/config/config_json.h"
 #include "core/parse/json.h"
 
@@ -20,7 +21,7 @@ SettingsParse ParseSettingsText(const std::string& text) {
     return out;
   }
   if (!parsed.value.IsObject()) {
-    out.error = "the document is not a JSON object";
+    out.error = Tr("the document is not a JSON object");
     return out;
   }
   core::Json::Object& members = parsed.value.MutableObject();

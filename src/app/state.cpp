@@ -34,7 +34,8 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
   } else {
     query = TakeNetworkKeys(s.network, query_in, &network_notes);
   }
-  if (!network_notes.empty()) AddBanner(s, {"Network in the link", "not used", network_notes, false});
+  if (!network_notes.empty())
+    AddBanner(s, {core::Say("Network in the link"), core::Say("not used"), network_notes, false});
   std::string rest;
   size_t i = 0;
   while (i <= query.size()) {
@@ -180,8 +181,9 @@ void RequestNetworks(State& s) {
 
 void AddBanner(State& s, Banner b) {
   // One banner per title: a newer message replaces the older one.
+  const std::string title = core::Render(b.title);
   for (Banner& old : s.banners)
-    if (old.title == b.title) {
+    if (core::Render(old.title) == title) {
       old = std::move(b);
       return;
     }
@@ -189,7 +191,8 @@ void AddBanner(State& s, Banner b) {
 }
 
 namespace {
-constexpr const char* kLinkBanner = "Link state";
+// The link banner's title when none is showing (the same as Init's for a link).
+core::Phrase LinkBannerTitle() { return core::Say("Link state"); }
 
 std::string JoinItems(const std::vector<std::string>& items) {
   std::string out;
@@ -198,16 +201,19 @@ std::string JoinItems(const std::vector<std::string>& items) {
 }
 
 // The banner that holds what the link kept, its field filled with the kept text.
-void ShowKeptLink(State& s, const std::string& title, core::Diagnostics notes) {
+void ShowKeptLink(State& s, const core::Phrase& title, core::Diagnostics notes) {
   const size_t n = std::min(s.link_kept.size(), s.link_edit.size() - 1);
   std::memcpy(s.link_edit.data(), s.link_kept.data(), n);
   s.link_edit[n] = '\0';
-  Banner b{title, s.link_kept.empty() ? "some values were not used" : "some values were not used; they stay in the link until you fix or drop them", std::move(notes), false, !s.link_kept.empty()};
+  Banner b{title,
+           s.link_kept.empty() ? core::Say("some values were not used")
+                               : core::Say("some values were not used; they stay in the link until you fix or drop them"),
+           std::move(notes), false, !s.link_kept.empty()};
   AddBanner(s, std::move(b));
 }
 }  // namespace
 
-void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const std::string& title) {
+void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const core::Phrase& title) {
   core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
   s.config = parsed.config;
   ApplyLinkDefaults(s.config, config_query);  // a named preset without a dtype: its format
@@ -219,8 +225,8 @@ void OpenLinkQuery(State& s, const std::string& config_query, const core::Config
 void ApplyKeptLink(State& s, const std::string& text) {
   core::ConfigParse parsed = core::ConfigFromQuery(text, s.config);
   s.link_kept = JoinItems(parsed.kept_items);
-  ApplyConfig(s, parsed.config, "link values");
-  std::string title = kLinkBanner;
+  ApplyConfig(s, parsed.config, Tr("link values"));
+  core::Phrase title = LinkBannerTitle();
   for (const Banner& b : s.banners)
     if (b.link) title = b.title;
   if (parsed.diagnostics.empty()) {

@@ -18,6 +18,7 @@
 #include "app/run_view.h"
 #include "core/config/config.h"
 #include "core/base/diagnostics.h"
+#include "core/base/phrase.h"
 #include "core/solve/doctor.h"
 #include "core/estimate/estimate.h"
 #include "core/base/units.h"
@@ -27,9 +28,11 @@ namespace llmmem::app {
 
 // A message shown under the toolbar until dismissed: a bad link, a corrupt settings file, a
 // file that could not be imported.
+// Title and text are phrases (core/base/phrase.h): core::Say("Open %s", {name}) is drawn in
+// the UI's language of the moment (app.cpp DrawBanners); a plain string is shown as it is.
 struct Banner {
-  std::string title;  // "Settings file", "Import config.json"
-  std::string text;   // a sentence; may be empty when `diagnostics` say it all
+  core::Phrase title;  // Say("Settings file"), Say("Import %s", {name})
+  core::Phrase text;   // a sentence; may be empty when `diagnostics` say it all
   core::Diagnostics diagnostics;
   bool error = false;
   bool link = false;  // holds the link's untaken items (State::link_kept), editable in place
@@ -112,6 +115,10 @@ struct State {
   float scale = 1;
   std::string copied_link;                         // shown after "Copy link"
   float inputs_scroll = 0, inputs_scroll_max = 0;  // the inputs panel's scroll (px), for tests
+  // Tests (CaptureText): the next frame logs the text it draws in the main window here.
+  bool capture_text = false;
+  std::string drawn_text;
+  std::string missing_glyphs;  // the drawn characters the font has no glyph for
   std::vector<ItemMark> marks;                     // this frame's named controls (widgets.h MarkItem)
   bool copy_failed = false;
 
@@ -141,7 +148,7 @@ void AddBanner(State& s, Banner b);
 void RequestNetworks(State& s);
 // A link's configuration: applied over `base`, with a banner for what was not taken, which is
 // kept (link_kept) rather than dropped. `title` names where it came from ("Link state").
-void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const std::string& title);
+void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const core::Phrase& title);
 // The banner's buttons: read the edited text again over the current configuration (what is now
 // taken is applied as one undo step, what still is not stays kept), or drop what is kept.
 void ApplyKeptLink(State& s, const std::string& text);

@@ -42,15 +42,19 @@ const unsigned char* CjkData(int* size) {
   return nullptr;
 }
 
-// The glyphs the Chinese strings use (and ASCII, which DejaVu draws first anyway).
+// The glyphs the Chinese strings use (and ASCII, which DejaVu draws first anyway): those of
+// the table as it is now (on the page, once llmmem-zh.json has arrived; AddStrings asks for
+// the atlas to be rebuilt then).
 const ImWchar* ChineseRanges() {
   static ImVector<ImWchar> ranges;
-  if (ranges.empty()) {
+  static int built_for = -1;
+  if (ranges.empty() || built_for != TranslationsVersion()) {
+    ranges.clear();
     ImFontGlyphRangesBuilder b;
-    for (const Translation* r = kStrings; r->en != nullptr; ++r)
-      if (r->zh != nullptr) b.AddText(r->zh);
+    b.AddText(ChineseText().c_str());
     b.AddText("中文");
     b.BuildRanges(&ranges);
+    built_for = TranslationsVersion();
   }
   return ranges.Data;
 }

@@ -23,7 +23,8 @@ bool HasCjkFont();
 // The atlas must be rebuilt (the language changed, a font arrived): app::SetScale does it.
 void RequestFontRebuild();
 bool FontRebuildRequested();
-// The headline font (1.7x), loaded with the regular one.
+// The headline font (1.7x), loaded with the regular one. It holds Latin-1 only (figures and
+// units): a translated word drawn in it shows as boxes, so words go in the text font.
 ImFont* LargeFont();
 // Resets ImGui's style to the theme, then scales every size by `scale`.
 void ApplyStyle(bool dark, float scale);

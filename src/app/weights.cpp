@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/i18n.h"
 #include "core/parse/json.h"
 
 namespace llmmem::app {
@@ -63,7 +64,7 @@ core::WeightHeaderResult ProbeWeightHeader(const RangeReader& read, int max_read
       return r;
     }
   }
-  r.message = "the header did not end within " + std::to_string(max_reads) + " reads";
+  r.message = TrF("the header did not end within %d reads", max_reads);
   return r;
 }
 

@@ -39,6 +39,7 @@
 
 #include "app/app.h"
 #include "app/gl_min.h"
+#include "app/i18n.h"
 #include "app/oom_view.h"
 #include "core/config/config_json.h"
 #include "core/estimate/estimate.h"
@@ -286,6 +287,7 @@ EM_JS(void, JsInstallFileHooks, (), {
 EM_JS(void, JsInstallTestHook, (), {
   window.llmmemTestState = function() { return UTF8ToString(_llmmem_test_state()); };
   window.llmmemBusy = function() { return _llmmem_busy() !== 0; };
+  window.llmmemCaptureText = function() { _llmmem_capture_text(); };
   window.llmmemReady = true;
   if (typeof window.llmmemOnReady === "function") window.llmmemOnReady();
 });
@@ -593,6 +595,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE double llmmem_bench_estimate(int n) {
   return (emscripten_get_now() - t0) * 1000.0 / (n > 0 ? n : 1);
 }
 
+// Tests: the next frame's drawn text comes back in llmmemTestState().drawn_text.
+extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_capture_text() {
+  llmmem::app::CaptureText();
+  Wake();
+}
+
 // Whether a frame is due (scheduled, or input waiting): tests wait for 0 ("settled").
 extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_busy() { return g_scheduled ? 1 : 0; }
 
@@ -638,8 +646,9 @@ int main() {
   hooks.storage = &g_storage;
   hooks.copy_text = [](const std::string& text) { return JsCopyText(text.c_str()) != 0; };
   hooks.save_text = [](const std::string& name, const std::string& mime, const std::string& text) {
-    return JsDownload(name.c_str(), mime.c_str(), text.c_str()) != 0 ? "Downloaded " + name
-                                                                      : "Could not download " + name;
+    return JsDownload(name.c_str(), mime.c_str(), text.c_str()) != 0
+               ? llmmem::app::TrF("Downloaded %s", name.c_str())
+               : llmmem::app::TrF("Could not download %s", name.c_str());
   };
   hooks.copy_link = [](const std::string& query) {
     std::string link(8192, '\0');
