@@ -497,7 +497,7 @@ void RequestGpuSources() {
 
 void GpuSourcesArrived(const std::string& gpus_json, const std::string& error) {
   const std::string why = error.empty() ? core::AddGpuSources(gpus_json) : error;
-  if (g_state && !why.empty()) ReportError("GPU sources", why);
+  if (g_state && !why.empty()) ReportError(Tr("GPU sources"), why);
 }
 
 void NetworksArrived(const std::string& bundle, const std::string& error) {

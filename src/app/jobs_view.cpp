@@ -1,5 +1,7 @@
 #include "app/jobs_view.h"
 
+#include "app/i18n.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -12,7 +14,7 @@ double Number(const core::Json& j, const char* key) {
   const core::Json* x = j.Find(key);
   return x != nullptr && x->IsNumber() ? x->AsNumber() : 0.0;
 }
-std::string Text(const core::Json& j, const char* key) {
+std::string Str(const core::Json& j, const char* key) {
   const core::Json* x = j.Find(key);
   return x != nullptr ? x->AsString() : std::string();
 }
@@ -48,11 +50,11 @@ std::vector<JobsExample> JobsExamplesFromJson(const std::string& text, std::stri
   std::vector<JobsExample> out;
   const core::JsonParseResult parsed = core::ParseJson(text);
   if (!parsed.ok || !Bool(parsed.value, "ok", false)) {
-    if (error) *error = parsed.ok ? Text(parsed.value, "error") : parsed.error;
+    if (error) *error = parsed.ok ? Str(parsed.value, "error") : parsed.error;
     return out;
   }
   for (const core::Json& e : List(parsed.value, "examples"))
-    out.push_back({Text(e, "id"), Text(e, "title"), Text(e, "request"), Bool(e, "bare_list", false)});
+    out.push_back({Str(e, "id"), Str(e, "title"), Str(e, "request"), Bool(e, "bare_list", false)});
   return out;
 }
 
@@ -61,18 +63,19 @@ JobsAnswer JobsAnswerFromJson(int64_t seq, const std::string& text) {
   a.seq = seq;
   const core::JsonParseResult parsed = core::ParseJson(text);
   if (!parsed.ok || !parsed.value.IsObject()) {
-    a.error = parsed.ok ? "the planner's answer is not a JSON object" : "the planner's answer: " + parsed.error;
+    a.error = parsed.ok ? std::string(Tr("the planner's answer is not a JSON object"))
+                        : std::string(Tr("the planner's answer: ")) + parsed.error;
     return a;
   }
   const core::Json& j = parsed.value;
   a.ok = Bool(j, "ok", false);
-  a.error = Text(j, "error");
+  a.error = Str(j, "error");
   if (!a.ok) {
-    if (a.error.empty()) a.error = "the planner answered without a plan";
+    if (a.error.empty()) a.error = Tr("the planner answered without a plan");
     return a;
   }
   if (const core::Json* g = j.Find("gpu")) {
-    a.gpu = Text(*g, "key");
+    a.gpu = Str(g, "key");
     a.capacity_bytes = Number(*g, "capacity_bytes");
   }
   a.held_bytes = Number(j, "held_bytes");
@@ -80,22 +83,22 @@ JobsAnswer JobsAnswerFromJson(int64_t seq, const std::string& text) {
   a.headroom = Number(j, "headroom_fraction");
   a.budget_bytes = Number(j, "budget_bytes");
   for (const core::Json& p : List(j, "phases"))
-    a.phases.push_back({Text(p, "id"), Text(p, "name"), Text(p, "driver"), Number(p, "bytes"), Number(p, "over_bytes"),
+    a.phases.push_back({Str(p, "id"), Str(p, "name"), Str(p, "driver"), Number(p, "bytes"), Number(p, "over_bytes"),
                         Bool(p, "fits", true)});
   if (const core::Json* p = j.Find("peak")) {
-    a.peak_phase = Text(*p, "phase");
-    a.peak_driver = Text(*p, "driver");
+    a.peak_phase = Str(p, "phase");
+    a.peak_driver = Str(p, "driver");
     a.peak_bytes = Number(*p, "bytes");
     a.peak_headroom_bytes = Number(*p, "headroom_bytes");
   }
-  a.verdict = Text(j, "verdict");
+  a.verdict = Str(j, "verdict");
   for (const core::Json& r : List(j, "reasons")) a.reasons.push_back(r.AsString());
   for (const core::Json& x : List(j, "jobs")) {
     JobsJob job;
-    job.name = Text(x, "name");
-    job.kind = Text(x, "kind");
-    job.model = Text(x, "model");
-    job.runtime = Text(x, "runtime");
+    job.name = Str(x, "name");
+    job.kind = Str(x, "kind");
+    job.model = Str(x, "model");
+    job.runtime = Str(x, "runtime");
     job.peak_bytes = Number(x, "peak_bytes");
     job.cpu_bytes = Number(x, "cpu_bytes");
     if (const core::Json* s = x.Find("start")) {
@@ -105,12 +108,12 @@ JobsAnswer JobsAnswerFromJson(int64_t seq, const std::string& text) {
       job.requested_bytes = Number(*s, "requested_bytes");
     }
     for (const core::Json& p : List(x, "phases")) {
-      job.states.push_back(Text(p, "state"));
+      job.states.push_back(Str(p, "state"));
       job.bytes.push_back(Number(p, "bytes"));
     }
     a.jobs.push_back(std::move(job));
   }
-  for (const core::Json& c : List(j, "changes")) a.changes.push_back(Text(c, "text"));
+  for (const core::Json& c : List(j, "changes")) a.changes.push_back(Str(c, "text"));
   return a;
 }
 

@@ -74,7 +74,7 @@ void Results(State& s) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(core::FormatBytes(row.peak_bytes, s.units).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f s", row.step_s);
+    ImGui::Text(Tr("%.2f s"), row.step_s);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(Tr("%s tokens a second (the speed model's step time)"),
                         core::FormatNumber(row.tokens_per_s, 0).c_str());
@@ -86,7 +86,7 @@ void Results(State& s) {
   ImGui::EndTable();
   if (chosen != nullptr) {
     char label[64];
-    std::snprintf(label, sizeof label, "plan layout %d", chosen->rank);
+    std::snprintf(label, sizeof label, Tr("plan layout %d"), chosen->rank);
     ApplyConfig(s, chosen->config, label);
   }
   const PlanRow& best = a.best.front();

@@ -1,5 +1,7 @@
 #include "app/plan_view.h"
 
+#include "app/i18n.h"
+
 #include <cmath>
 
 #include "core/config/config_json.h"
@@ -14,7 +16,7 @@ double Number(const core::Json& j, const char* key) {
   return x != nullptr && x->IsNumber() ? x->AsNumber() : 0.0;
 }
 
-std::string Text(const core::Json& j, const char* key) {
+std::string Str(const core::Json& j, const char* key) {
   const core::Json* x = j.Find(key);
   return x != nullptr ? x->AsString() : std::string();
 }
@@ -41,15 +43,16 @@ PlanAnswer PlanAnswerFromJson(int64_t seq, const std::string& text, double ms) {
   a.ms = ms;
   const core::JsonParseResult parsed = core::ParseJson(text);
   if (!parsed.ok || !parsed.value.IsObject()) {
-    a.error = parsed.ok ? "the planner's answer is not a JSON object" : "the planner's answer: " + parsed.error;
+    a.error = parsed.ok ? std::string(Tr("the planner's answer is not a JSON object"))
+                        : std::string(Tr("the planner's answer: ")) + parsed.error;
     return a;
   }
   const core::Json& j = parsed.value;
   const core::Json* ok = j.Find("ok");
   a.ok = ok != nullptr && ok->AsBool();
-  a.error = Text(j, "error");
+  a.error = Str(j, "error");
   if (!a.ok) {
-    if (a.error.empty()) a.error = "the planner answered without a plan";
+    if (a.error.empty()) a.error = Tr("the planner answered without a plan");
     return a;
   }
   a.budget_bytes = Number(j, "budget_bytes");
@@ -65,13 +68,13 @@ PlanAnswer PlanAnswerFromJson(int64_t seq, const std::string& text, double ms) {
     for (const core::Json& k : list->AsArray()) {
       PlanRow row;
       row.rank = static_cast<int>(Number(k, "rank"));
-      row.layout = Text(k, "layout");
+      row.layout = Str(k, "layout");
       row.peak_bytes = Number(k, "peak_bytes");
       row.tokens_per_s = Number(k, "tokens_per_s");
       if (const core::Json* step = k.Find("step")) row.step_s = Number(*step, "total_s");
       if (const core::Json* c = k.Find("config")) row.config = core::ConfigFromJson(*c, core::DefaultConfig()).config;
       if (const core::Json* ns = k.Find("neighbours"))
-        for (const core::Json& n : ns->AsArray()) row.neighbours.push_back(Text(n, "text"));
+        for (const core::Json& n : ns->AsArray()) row.neighbours.push_back(Str(n, "text"));
       a.best.push_back(std::move(row));
     }
   }

@@ -1,5 +1,7 @@
 #include "app/run_view.h"
 
+#include "app/i18n.h"
+
 #include "core/config/config_json.h"
 #include "core/parse/json.h"
 
@@ -10,7 +12,7 @@ double Number(const core::Json& j, const char* key, double otherwise) {
   const core::Json* x = j.Find(key);
   return x != nullptr && x->IsNumber() ? x->AsNumber() : otherwise;
 }
-std::string Text(const core::Json& j, const char* key) {
+std::string Str(const core::Json& j, const char* key) {
   const core::Json* x = j.Find(key);
   return x != nullptr ? x->AsString() : std::string();
 }
@@ -24,9 +26,9 @@ std::vector<RunRow> Rows(const core::Json* comparison, const char* key) {
   std::vector<RunRow> out;
   for (const core::Json& r : List(comparison, key)) {
     RunRow row;
-    row.category = Text(r, "category");
-    row.label = Text(r, "label");
-    row.note = Text(r, "note");
+    row.category = Str(r, "category");
+    row.label = Str(r, "label");
+    row.note = Str(r, "note");
     row.bytes = r.Find("measured") == nullptr && r.Find("estimated") == nullptr;
     row.measured = Number(r, row.bytes ? "measured_bytes" : "measured", -1);
     row.estimated = Number(r, row.bytes ? "estimated_bytes" : "estimated", -1);
@@ -51,19 +53,20 @@ RunAnswer RunAnswerFromJson(int64_t seq, const std::string& text) {
   a.seq = seq;
   const core::JsonParseResult parsed = core::ParseJson(text);
   if (!parsed.ok || !parsed.value.IsObject()) {
-    a.error = parsed.ok ? "the reader's answer is not a JSON object" : "the reader's answer: " + parsed.error;
+    a.error = parsed.ok ? std::string(Tr("the reader's answer is not a JSON object"))
+                        : std::string(Tr("the reader's answer: ")) + parsed.error;
     return a;
   }
   const core::Json* log = parsed.value.Find("log");
   if (log == nullptr) {
-    a.error = Text(parsed.value, "error");
+    a.error = Str(parsed.value, "error");
     return a;
   }
   const core::Json* recognised = log->Find("recognised");
   a.recognised = recognised != nullptr && recognised->IsBool() && recognised->AsBool();
-  a.source = Text(*log, "source");
-  a.source_name = Text(*log, "source_name");
-  a.error = Text(*log, "error");
+  a.source = Str(log, "source");
+  a.source_name = Str(log, "source_name");
+  a.error = Str(log, "error");
   for (const core::Json& n : List(log, "notes")) a.notes.push_back(n.AsString());
   const core::Json* c = parsed.value.Find("comparison");
   a.rows = Rows(c, "rows");
