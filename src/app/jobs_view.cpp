@@ -75,7 +75,7 @@ JobsAnswer JobsAnswerFromJson(int64_t seq, const std::string& text) {
     return a;
   }
   if (const core::Json* g = j.Find("gpu")) {
-    a.gpu = Str(g, "key");
+    a.gpu = Str(*g, "key");
     a.capacity_bytes = Number(*g, "capacity_bytes");
   }
   a.held_bytes = Number(j, "held_bytes");
@@ -86,8 +86,8 @@ JobsAnswer JobsAnswerFromJson(int64_t seq, const std::string& text) {
     a.phases.push_back({Str(p, "id"), Str(p, "name"), Str(p, "driver"), Number(p, "bytes"), Number(p, "over_bytes"),
                         Bool(p, "fits", true)});
   if (const core::Json* p = j.Find("peak")) {
-    a.peak_phase = Str(p, "phase");
-    a.peak_driver = Str(p, "driver");
+    a.peak_phase = Str(*p, "phase");
+    a.peak_driver = Str(*p, "driver");
     a.peak_bytes = Number(*p, "bytes");
     a.peak_headroom_bytes = Number(*p, "headroom_bytes");
   }

@@ -64,9 +64,9 @@ RunAnswer RunAnswerFromJson(int64_t seq, const std::string& text) {
   }
   const core::Json* recognised = log->Find("recognised");
   a.recognised = recognised != nullptr && recognised->IsBool() && recognised->AsBool();
-  a.source = Str(log, "source");
-  a.source_name = Str(log, "source_name");
-  a.error = Str(log, "error");
+  a.source = Str(*log, "source");
+  a.source_name = Str(*log, "source_name");
+  a.error = Str(*log, "error");
   for (const core::Json& n : List(log, "notes")) a.notes.push_back(n.AsString());
   const core::Json* c = parsed.value.Find("comparison");
   a.rows = Rows(c, "rows");
