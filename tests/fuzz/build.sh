@@ -7,7 +7,8 @@ out=build/fuzz
 mkdir -p "$out/obj"
 CXX=${CXX:-clang++-14}
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -Isrc)
-sources=(src/core/*/*.cpp build/native/generated/presets_data.cpp build/native/generated/networks_data.cpp src/cli/cli_args.cpp)
+sources=(src/core/*/*.cpp build/native/generated/presets_data.cpp build/native/generated/networks_data.cpp build/native/generated/job_examples_data.cpp
+         src/cli/cli_args.cpp)
 objs=()
 for src in "${sources[@]}"; do
   obj="$out/obj/$(echo "$src" | tr '/' '_').o"
