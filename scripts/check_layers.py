@@ -24,6 +24,7 @@ LAYERS = [
     ["core/import"],     # config.json and quantization_config onto a model (model-type table)
     ["core/catalogue"],  # GPUs and model presets
     ["core/config"],     # one configuration: fields, enums, validation rules
+    ["core/program_files"],  # a training program's own config file or command, as settings
     ["core/estimate"],   # the accounting: every byte, per stage; serving runtimes
     ["core/solve"],      # inverse questions: fit, doctor, compat modes
     ["core/report"],     # JSON, text and launch exports of results

@@ -52,11 +52,132 @@ void Error(CliParse& r, const std::string& flag, const std::string& message) {
   r.diagnostics.push_back({DiagId::kUnknownValue, Severity::kError, flag, message});
 }
 
+// The folder of a path ("" for none), for the files a --from file names beside it.
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+// Reads each --from FILE (and the settings files it names beside it, once) and returns the
+// arguments with the settings they imply first, as --FIELD=VALUE, then the rest as typed;
+// `origin` holds, per returned argument, the key it came from ("" for a typed one).
+std::vector<std::string> ExpandFromFiles(const std::vector<std::string>& typed, const ReadFileFn& read_file,
+                                         bool can_fetch, CliParse& r, std::vector<std::string>& origin) {
+  std::vector<std::string> files, rest;
+  bool fit = !typed.empty() && typed[0] == "fit";
+  bool model_typed = false;
+  for (size_t i = fit ? 1 : 0; i < typed.size(); ++i) {
+    const std::string& a = typed[i];
+    if (a == "--from" && i + 1 < typed.size()) {
+      files.push_back(typed[++i]);
+      continue;
+    }
+    if (a.compare(0, 7, "--from=") == 0) {
+      files.push_back(a.substr(7));
+      continue;
+    }
+    if (a == "--from") {
+      Error(r, "--from", "--from needs a file: a training program's config (axolotl, LLaMA-Factory, torchtune YAML, "
+                         "TrainingArguments or DeepSpeed JSON, torchtitan TOML, a launch command ...)");
+      continue;
+    }
+    for (const char* m : {"--model", "--hf", "--hf-config", "--config", "--preset"})
+      model_typed |= a == m || a.compare(0, std::string(m).size() + 1, std::string(m) + "=") == 0;
+    rest.push_back(a);
+  }
+  std::vector<std::string> out;
+  if (fit) {
+    out.push_back("fit");
+    origin.push_back("");
+  }
+  if (files.empty()) {
+    out.insert(out.end(), rest.begin(), rest.end());
+    origin.resize(out.size());
+    return out;
+  }
+  std::vector<std::string> seen;
+  std::string model;  // the first file's model
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::string& path = files[f];
+    const std::string shown = core::EchoValue(path, 200);
+    std::string error;
+    const std::optional<std::string> text = read_file(path, error);
+    if (!text) {
+      Error(r, "--from", "--from " + shown + ": cannot read it: " + error);
+      continue;
+    }
+    seen.push_back(path);
+    core::ProgramFileImport file = core::ImportProgramFile(*text, path);
+    for (core::Diagnostic d : file.diagnostics) {
+      d.message = "--from " + shown + ": " + d.message;
+      d.field = "--from";
+      r.diagnostics.push_back(d);
+    }
+    if (!file.ok) continue;
+    for (const core::ProgramSetting& s : file.settings) {
+      // A second file (a DeepSpeed JSON beside an axolotl YAML) keeps the first one's program.
+      if (s.field == "stack" && f > 0 && s.from.key.empty()) continue;
+      out.push_back("--" + s.field + "=" + s.value);
+      origin.push_back("--from " + shown + " " +
+                       (s.from.key.empty() ? "(assumed: " + s.from.note + ")"
+                                           : s.from.key + ": " + core::EchoValue(s.from.value, 60) +
+                                                 (s.from.line > 0 ? " (line " + std::to_string(s.from.line) + ")" : "")));
+    }
+    if (model.empty()) model = file.model;
+    // The settings files it names, read from beside it when they are there.
+    for (const core::ProgramKey& named : file.files_named) {
+      const std::string beside = named.value.empty() || named.value[0] == '/' ? named.value : FolderOf(path) + named.value;
+      bool already = false;
+      for (const std::string& s : seen) already |= s == beside;
+      for (const std::string& s : files) already |= s == beside;
+      std::string ignored;
+      if (!already && files.size() < 8 && read_file(beside, ignored)) {
+        files.push_back(beside);
+        r.diagnostics.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "--from",
+                                 "--from " + shown + " names " + core::EchoValue(named.value, 120) + ": read it too"});
+      } else if (!already) {
+        r.diagnostics.push_back({DiagId::kIgnoredSetting, Severity::kWarning, "--from",
+                                 "--from " + shown + " names " + core::EchoValue(named.value, 120) +
+                                     ", which is not beside it: " + named.note});
+      }
+    }
+    r.options.from_files.emplace_back(path, std::move(file));
+  }
+  if (!model.empty() && !model_typed) {
+    const std::string shown = "--from " + core::EchoValue(files[0], 200) + " (model: " + core::EchoValue(model, 120) + ")";
+    const bool hub_id = model.find('/') != std::string::npos && model[0] != '/' && model[0] != '.' && model[0] != '~' &&
+                        model.find('/') == model.rfind('/');
+    std::string how;
+    if (const core::Preset* p = core::PresetForModelRef(model, &how)) {
+      out.insert(out.begin() + (fit ? 1 : 0), "--model=" + p->key);
+      origin.insert(origin.begin() + (fit ? 1 : 0), shown);
+      if (core::FindPreset(model) == nullptr)
+        r.diagnostics.push_back({DiagId::kIgnoredSetting, Severity::kInfo, "--from",
+                                 shown + ": " + how + "; --hf " + core::EchoValue(model, 120) + " reads its own config"});
+    } else if (hub_id && can_fetch) {
+      out.insert(out.begin() + (fit ? 1 : 0), "--hf=" + model);
+      origin.insert(origin.begin() + (fit ? 1 : 0), shown);
+    } else {
+      r.diagnostics.push_back(
+          {DiagId::kIgnoredSetting, Severity::kWarning, "--from",
+           shown + ": not in the catalogue" + std::string(hub_id ? " and this llmmem cannot fetch it" : " and not a Hub id") +
+               "; give --model, --hf ID or --hf-config its config.json (the default model is used)"});
+    }
+  }
+  out.insert(out.end(), rest.begin(), rest.end());
+  origin.resize(out.size());
+  return out;
+}
+
 }  // namespace
 
-CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_file, const HubLoadFn& hub) {
+CliParse ParseCli(const std::vector<std::string>& typed_args, const ReadFileFn& read_file, const HubLoadFn& hub) {
   CliParse r;
   r.options.config = core::DefaultConfig();
+  // --from FILE: the settings a training program's file implies, as flags typed before all
+  // the others (so a flag overrides them); `origin` says which key each came from.
+  std::vector<std::string> origin;
+  const std::vector<std::string> args = ExpandFromFiles(typed_args, read_file, hub != nullptr, r, origin);
   core::Config& c = r.options.config;
 
   int64_t total_gpus = 0;     // --gpus: resolved into dp once tp, pp and cp are known
@@ -74,13 +195,22 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   // --zero) is refused, naming both flags, not resolved by their order.
   std::map<std::string, std::pair<std::string, std::string>> claims;  // field -> (flag, value)
   std::map<std::string, std::string> given;                           // field -> the flag as typed
-  auto claim = [&](const std::string& field, const std::string& value, const std::string& typed) {
+  std::string current_origin;  // the --from file's key the flag being read came from ("" when typed)
+  std::map<std::string, bool> claimed_from_file;
+  auto claim = [&](const std::string& field, const std::string& value, const std::string& typed_flag) {
+    const std::string typed = current_origin.empty() ? typed_flag : current_origin;
     auto it = claims.find(field);
     if (it != claims.end() && it->second.second != value) {
-      Error(r, typed.substr(0, typed.find(' ')),
-            it->second.first + " and " + typed + " both set " + field + ": give one of them");
+      if (claimed_from_file[field] && current_origin.empty()) {  // a typed flag overrides the file
+        r.diagnostics.push_back({DiagId::kIgnoredSetting, Severity::kInfo, typed_flag.substr(0, typed_flag.find(' ')),
+                                 typed + " overrides " + it->second.first});
+      } else {
+        Error(r, typed.substr(0, typed.find(' ')),
+              it->second.first + " and " + typed + " both set " + field + ": give one of them");
+      }
     }
     claims[field] = {typed, value};
+    claimed_from_file[field] = !current_origin.empty();
     given[field] = typed;
   };
   // --hf-file picks the GGUF file --hf reads, wherever it stands.
@@ -111,6 +241,7 @@ CliParse ParseCli(const std::vector<std::string>& args, const ReadFileFn& read_f
   core::Dtype hub_dtype = core::Dtype::kBf16;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
+    current_origin = i < origin.size() ? origin[i] : "";
     if (i == 0 && arg == "fit") {
       r.options.fit = true;
       continue;
@@ -441,6 +572,11 @@ std::string HelpText() {
       "  --hf-file FILE       the GGUF file of a GGUF repo that --hf reads (default: the Q4_K_M, else the smallest)\n"
       "  --hf-search TEXT     list Hub models matching TEXT, most downloaded first\n"
       "  --config FILE        a saved configuration (the JSON that --json prints under \"config\")\n"
+      "  --from FILE          a training program's own config or launch command: axolotl, LLaMA-Factory\n"
+      "                       or torchtune YAML, TrainingArguments / TRL / DeepSpeed JSON, accelerate YAML,\n"
+      "                       torchtitan TOML, verl, OpenRLHF, ms-swift or fsdp_qlora commands, torchrun and\n"
+      "                       accelerate launch lines; it lists what each key set, assumed, did not count\n"
+      "                       and did not know. Repeatable; flags after it override it\n"
       "                       (both FILEs: a regular file of at most 8 MiB, or - for standard input)\n"
       "  --json               print the whole result as JSON (parameters, per_gpu, breakdown)\n"
       "  --formulas           print each row's formula and source in the table\n"

@@ -13,6 +13,7 @@
 #include "core/base/diagnostics.h"
 #include "core/model/dtype.h"
 #include "core/model/model.h"
+#include "core/program_files/program_file.h"
 
 namespace llmmem::cli {
 
@@ -31,6 +32,9 @@ struct CliOptions {
   bool show_formulas = false;
   bool doctor = false;
   std::string hf_ref;         // --hf: the model as given (id, URL or id@rev)
+  // --from FILE (issue 30 part 2): each training-program file read, with its name; its
+  // settings were applied as if typed first, so the flags override them.
+  std::vector<std::pair<std::string, core::ProgramFileImport>> from_files;
   std::string export_target;  // --export vllm|sglang|llama.cpp|ollama|deepspeed|fsdp|hf-trainer (core/launch_export.h)
 };
 

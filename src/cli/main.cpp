@@ -156,6 +156,12 @@ int main(int argc, char** argv) {
       Print(std::cout, cli::RenderFit(c));
     return 0;
   }
+  // What each --from file set, assumed, did not count or did not know (before the figures).
+  core::Json::Array from_json;
+  for (const auto& [name, file] : parsed.options.from_files) {
+    from_json.push_back(core::ProgramFileToJson(file, name));
+    if (!parsed.options.json && parsed.options.format.empty()) Print(std::cout, core::ProgramFileText(file, name) + "\n");
+  }
   const core::Estimate e = core::Explain(c);
   // Notes on the result itself (the input's were printed above): why a figure is unexpected,
   // and which values the training program (--stack) gave.
@@ -174,6 +180,7 @@ int main(int argc, char** argv) {
   } else if (parsed.options.json) {
     core::Json j = core::EstimateToJson(c, e);
     if (core::Json band = core::PublishedBandJson(c); !band.IsNull()) j["published_runs"] = std::move(band);
+    if (!from_json.empty()) j["from"] = core::Json(std::move(from_json));
     if (!parsed.options.compat.empty()) j["compat"] = core::CompatToJson(compat);
     if (parsed.options.doctor)
       j["doctor"] = core::RemediesToJson(e.totals.GpuHolds() ? std::vector<core::Remedy>{} : core::Diagnose(c));

@@ -292,5 +292,32 @@ expect_exit "plan --jobs malformed" 2 plan --jobs $T/llmmem_jobs_cut.json
 grep -q "line 1, column" $T/llmmem_cli_err && ok "plan --jobs: a parse error has a position" || bad "plan --jobs parse error"
 expect_exit "plan --jobs stray flag" 2 plan --jobs presets/jobs/draft.json --batch 4
 grep -q "is not a flag of plan --jobs" $T/llmmem_cli_err && ok "plan --jobs refuses estimate flags" || bad "plan --jobs stray flag"
+# --from (issue 30 part 2): training programs' own files, each read as the settings it implies.
+P=tests/data/program_files
+from_check() {  # name, python assertion over d (the --json output), --from args...
+  local name=$1 assertion=$2; shift 2
+  "$bin" "$@" --json >$T/llmmem_cli_out 2>$T/llmmem_cli_err
+  python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); c=d['config']; assert $assertion, c" 2>$T/llmmem_py_err \
+    && ok "$name" || { bad "$name"; tail -3 $T/llmmem_py_err; head -5 $T/llmmem_cli_err; }
+}
+from_check "--from axolotl YAML" "c['stack']=='axolotl' and c['mode']=='qlora' and c['seq']==4096 and c['batch']==2 and c['lora_rank']==32 and d['from'][0]['format']=='axolotl'" --from $P/axolotl_llama3_qlora.yml
+from_check "--from: a flag overrides the file" "c['batch']==1 and c['seq']==4096" --from $P/axolotl_llama3_qlora.yml --batch 1
+grep -q "overrides --from" $T/llmmem_cli_err && ok "--from: the override is said" || bad "--from override note"
+from_check "--from LLaMA-Factory YAML + its DeepSpeed JSON" "c['stack']=='llama-factory' and c['mode']=='lora' and c['zero']==3 and c['sharding']=='deepspeed' and c['seq']==2048" --from $P/llama_factory_lora_sft.yaml --from $P/ds_z3_config.json --gpus 8
+from_check "--from torchtune recipe" "c['stack']=='torchtune' and c['mode']=='qlora' and c['model']['preset']=='llama-3.1-8b' and c['loss_kernel']=='chunked'" --from $P/torchtune_8B_qlora_single_device.yaml
+from_check "--from torchtitan TOML" "c['stack']=='torchtitan' and c['seq']==8192 and c['recompute']=='op_selective'" --from $P/torchtitan_llama3_8b.toml
+from_check "--from verl overrides" "c['stack']=='verl' and c['rlhf']=='grpo' and c['dp']==8 and c['seq']==1536 and c['model']['preset']=='qwen2.5-7b'" --from $P/verl_grpo.sh
+from_check "--from fsdp_qlora flags" "c['mode']=='qlora' and c['dp']==2 and c['offload_params']=='cpu' and c['model']['preset']=='llama-2-70b'" --from $P/fsdp_qlora_70b.sh
+from_check "--from torchrun + TrainingArguments" "c['dp']==4 and c['zero']==3 and c['sharding']=='fsdp' and c['batch']==8 and c['seq']==2048" --from $P/hf_trainer_torchrun.sh
+from_check "--from accelerate FSDP2 YAML" "c['fsdp1']==False and c['dp']==8 and c['zero']==3 and c['recompute']=='full'" --from $P/accelerate_fsdp2.yaml
+from_check "--from ms-swift command" "c['stack']=='ms-swift' and c['mode']=='lora' and c['seq']==2048" --from $P/swift_sft_lora.sh
+from_check "--from OpenRLHF command" "c['stack']=='openrlhf' and c['rlhf']=='ppo' and c['zero']==3 and c['rollout_engine']==True" --from $P/openrlhf_ppo.sh
+expect_exit "--from table lists the keys" 0 --from $P/axolotl_llama3_qlora.yml
+grep -q "micro_batch_size: 2 (line 32)  ->  batch = 2" $T/llmmem_cli_out && ok "--from: each key's line and field" || bad "--from table"
+printf 'base_model: x/y\nmicro_batch_size: [1\n' > $T/llmmem_bad.yml
+expect_exit "--from malformed YAML" 2 --from $T/llmmem_bad.yml
+grep -q "line 3" $T/llmmem_cli_err && ok "--from: a YAML error names the line" || { bad "--from YAML error line"; cat $T/llmmem_cli_err; }
+expect_exit "--from missing file" 2 --from /nonexistent/axolotl.yml
+expect_exit "--from not a program's file" 2 --from tests/data/program_files/../../../presets/gpus.json
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,0 +1,11 @@
+python train.py \
+--model_name meta-llama/Llama-2-70b-hf \
+--batch_size 2 \
+--context_length 2048 \
+--precision bf16 \
+--train_type qlora \
+--use_gradient_checkpointing true \
+--use_cpu_offload true \
+--dataset alpaca \
+--reentrant_checkpointing true \
+--world_size 2

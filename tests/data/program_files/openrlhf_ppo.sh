@@ -1,0 +1,13 @@
+python3 -m openrlhf.cli.train_ppo_ray \
+   --pretrain meta-llama/Llama-3.1-8B \
+   --micro_train_batch_size 4 \
+   --train_batch_size 128 \
+   --prompt_max_len 1024 \
+   --generate_max_len 1024 \
+   --zero_stage 3 \
+   --bf16 \
+   --gradient_checkpointing \
+   --flash_attn \
+   --colocate_all_models \
+   --vllm_gpu_memory_utilization 0.5 \
+   --actor_learning_rate 5e-7

@@ -1,0 +1,271 @@
+// --from: a training program's own config file or command read as the settings it implies
+// (issue 30 part 2; core/program_files). Each case states what the program's documented
+// example sets and asserts the fields it becomes, the keys it lists and the errors it gives.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/config/config.h"
+#include "core/config/config_json.h"
+#include "core/config/fields.h"
+#include "core/parse/settings_tree.h"
+#include "core/program_files/program_file.h"
+
+using namespace llmmem::core;
+
+namespace {
+
+std::string SettingOf(const ProgramFileImport& f, const char* field) {
+  for (const ProgramSetting& s : f.settings)
+    if (s.field == field) return s.value;
+  return "";
+}
+int LineOf(const ProgramFileImport& f, const char* field) {
+  for (const ProgramSetting& s : f.settings)
+    if (s.field == field) return s.from.line;
+  return -1;
+}
+bool Listed(const std::vector<ProgramKey>& keys, const char* key) {
+  for (const ProgramKey& k : keys)
+    if (k.key == key) return true;
+  return false;
+}
+bool HasError(const ProgramFileImport& f, const std::string& part) {
+  for (const Diagnostic& d : f.diagnostics)
+    if (d.severity == Severity::kError && d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("settings trees: YAML, TOML, JSON and command lines flatten to dotted keys with lines") {
+  const SettingsTree y = ParseYamlTree("a: 1\nfsdp_config:\n  fsdp_version: 2\nlist: [x, y]\nempty:\n");
+  REQUIRE(y.ok);
+  REQUIRE(y.entries.size() == 5);
+  CHECK(y.entries[1].path == "fsdp_config.fsdp_version");
+  CHECK(y.entries[1].value == "2");
+  CHECK(y.entries[1].line == 3);
+  CHECK(y.entries[3].path == "list[1]");
+  CHECK(y.entries[4].is_null);
+  const SettingsTree t = ParseTomlTree("[training]\nseq_len = 8192\n[parallelism]\ntensor_parallel_degree = 2\n");
+  REQUIRE(t.ok);
+  CHECK(FindSetting(t, "training.seq_len")->value == "8192");
+  CHECK(FindSetting(t, "parallelism.tensor_parallel_degree")->line == 4);
+  const SettingsTree j = ParseJsonTree("{\n  \"zero_optimization\": {\n    \"stage\": 3\n  }\n}");
+  REQUIRE(j.ok);
+  CHECK(FindSetting(j, "zero_optimization.stage")->line == 3);
+  const SettingsTree c = ParseCommandTree(
+      "CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 --standalone train.py \\\n  --bf16 --lr=3e-4 x.y=5 # done\n");
+  REQUIRE(c.ok);
+  CHECK(FindSetting(c, "env.CUDA_VISIBLE_DEVICES")->value == "0,1");
+  CHECK(FindSetting(c, "torchrun.nproc_per_node")->value == "2");
+  CHECK(FindSetting(c, "torchrun.standalone")->value == "true");
+  CHECK(FindSetting(c, "bf16")->value == "true");
+  CHECK(FindSetting(c, "bf16")->line == 2);
+  CHECK(FindSetting(c, "lr")->value == "3e-4");
+  CHECK(FindSetting(c, "x.y")->value == "5");  // a Hydra override
+  REQUIRE(c.words.size() == 2);
+  CHECK(c.words[1] == "train.py");
+}
+
+TEST_CASE("settings trees: malformed input is an error that names the line, and hostile input is bounded") {
+  const SettingsTree y = ParseYamlTree("a: 1\nb: [1, 2\nc: 3\n");
+  CHECK_FALSE(y.ok);
+  CHECK(y.error.find("line") == 0);
+  const SettingsTree t = ParseTomlTree("[training\nx = 1\n");
+  CHECK_FALSE(t.ok);
+  CHECK(t.error.find("line 1") == 0);
+  CHECK_FALSE(ParseCommandTree("python train.py --name 'unclosed").ok);
+  // A billion-laughs alias bomb expands past the entry limit and is refused, not expanded.
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c)
+    bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+            char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + "]\n";
+  const SettingsTree b = ParseYamlTree(bomb);
+  CHECK_FALSE(b.ok);
+  CHECK(b.error.find("20000") != std::string::npos);
+  CHECK_FALSE(ParseYamlTree("- a\n- b\n").ok);  // a list is not a settings file
+}
+
+TEST_CASE("axolotl: the QLoRA example's keys become the fields, each with its line") {
+  const char* yaml =
+      "base_model: NousResearch/Meta-Llama-3.1-8B\n"  // 1
+      "load_in_4bit: true\n"                          // 2
+      "adapter: qlora\n"                              // 3
+      "sequence_len: 4096\n"                          // 4
+      "sample_packing: true\n"                        // 5
+      "lora_r: 32\n"                                  // 6
+      "lora_dropout: 0.05\n"                          // 7
+      "gradient_accumulation_steps: 4\n"              // 8
+      "micro_batch_size: 2\n"                         // 9
+      "optimizer: paged_adamw_8bit\n"                 // 10
+      "bf16: auto\n"                                  // 11
+      "gradient_checkpointing: true\n"                // 12
+      "flash_attention: true\n"                       // 13
+      "learning_rate: 0.0002\n"                       // 14
+      "wandb_project:\n"                              // 15
+      "my_own_key: 3\n";                              // 16
+  const ProgramFileImport f = ImportProgramFile(yaml, "qlora.yml");
+  REQUIRE(f.ok);
+  CHECK(f.format == "axolotl");
+  CHECK(f.stack == "axolotl");
+  CHECK(f.model == "NousResearch/Meta-Llama-3.1-8B");
+  CHECK(SettingOf(f, "stack") == "axolotl");
+  CHECK(SettingOf(f, "mode") == "qlora");
+  CHECK(LineOf(f, "mode") == 2);
+  CHECK(SettingOf(f, "seq") == "4096");
+  CHECK(SettingOf(f, "lora_rank") == "32");
+  CHECK(SettingOf(f, "lora_dropout") == "on");
+  CHECK(SettingOf(f, "grad_accum") == "4");
+  CHECK(SettingOf(f, "batch") == "2");
+  CHECK(SettingOf(f, "optimizer") == "adam8bit");
+  CHECK(SettingOf(f, "paged_optimizer") == "on");
+  CHECK(SettingOf(f, "dtype") == "bf16");
+  CHECK(SettingOf(f, "recompute") == "full");
+  CHECK(SettingOf(f, "framework") == "hf-flash2");
+  CHECK(Listed(f.not_counted, "sample_packing"));
+  CHECK(Listed(f.ignored, "learning_rate"));
+  CHECK(Listed(f.ignored, "adapter"));  // agrees with load_in_4bit: listed, not lost
+  CHECK(Listed(f.unknown, "my_own_key"));
+  CHECK(!Listed(f.unknown, "wandb_project"));
+}
+
+TEST_CASE("--from applies as the user's settings: the program's defaults fill the rest") {
+  const ProgramFileImport f = ImportProgramFile(
+      "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: lora\nlora_rank: 8\n"
+      "cutoff_len: 2048\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nbf16: true\n",
+      "lora.yaml");
+  REQUIRE(f.ok);
+  CHECK(f.format == "llama-factory");
+  Config c = DefaultConfig();
+  Diagnostics out;
+  std::vector<std::string> given;
+  ApplyProgramFile(c, f, out, &given);
+  CHECK(out.empty());
+  CHECK(c.stack == "llama-factory");
+  CHECK(c.mode == Mode::kLora);
+  CHECK(c.seq == 2048);
+  CHECK(c.batch == 1);
+  CHECK(c.grad_accum == 8);
+  CHECK(c.lora_rank == 8);
+  CHECK(c.model.preset == "llama-3-8b");  // the same name under meta-llama: the catalogue's architecture
+  // LLaMA-Factory checkpoints by default (its row: disable_gradient_checkpointing defaults to False).
+  CHECK(c.recompute == Recompute::kFull);
+  CHECK(FindField("reentrant_checkpoint")->get(c) == "1");
+}
+
+TEST_CASE("DeepSpeed JSON: auto is the Trainer's, the stage and offloads are read") {
+  const ProgramFileImport f = ImportProgramFile(
+      "{\"train_micro_batch_size_per_gpu\": \"auto\", \"bf16\": {\"enabled\": true},\n"
+      " \"zero_optimization\": {\"stage\": 3, \"offload_optimizer\": {\"device\": \"cpu\", \"pin_memory\": true},\n"
+      "  \"reduce_bucket_size\": 5e8}}",
+      "ds.json");
+  REQUIRE(f.ok);
+  CHECK(f.format == "deepspeed");
+  CHECK(SettingOf(f, "zero") == "3");
+  CHECK(SettingOf(f, "sharding") == "deepspeed");
+  CHECK(SettingOf(f, "offload_optimizer") == "cpu");
+  CHECK(SettingOf(f, "reduce_bucket") == "500000000");
+  CHECK(SettingOf(f, "batch").empty());
+  CHECK(Listed(f.ignored, "train_micro_batch_size_per_gpu"));
+}
+
+TEST_CASE("launch commands: torchrun's GPUs, the script's TrainingArguments, FSDP words") {
+  const ProgramFileImport f = ImportProgramFile(
+      "torchrun --nproc_per_node 4 --nnodes 2 run_clm.py --model_name_or_path meta-llama/Llama-3.2-1B \\\n"
+      "  --per_device_train_batch_size 8 --bf16 --gradient_checkpointing --fsdp \"full_shard auto_wrap\" --block_size 2048\n",
+      "train.sh");
+  REQUIRE(f.ok);
+  CHECK(f.format == "hf-args");
+  CHECK(SettingOf(f, "gpus") == "8");
+  CHECK(SettingOf(f, "batch") == "8");
+  CHECK(SettingOf(f, "zero") == "3");
+  CHECK(SettingOf(f, "sharding") == "fsdp");
+  CHECK(SettingOf(f, "seq") == "2048");
+  Config c = DefaultConfig();
+  Diagnostics out;
+  ApplyProgramFile(c, f, out);
+  CHECK(out.empty());
+  CHECK(c.dp == 8);
+}
+
+TEST_CASE("torchtune, torchtitan, verl, OpenRLHF, ms-swift and fsdp_qlora each read their own keys") {
+  const ProgramFileImport tune = ImportProgramFile(
+      "model:\n  _component_: torchtune.models.llama3_1.qlora_llama3_1_8b\n  lora_rank: 8\nbatch_size: 2\n"
+      "tokenizer:\n  max_seq_len: 2048\noptimizer_in_bwd: True\nloss:\n  _component_: torchtune.modules.loss.CEWithChunkedOutputLoss\n",
+      "8B_qlora.yaml");
+  REQUIRE(tune.ok);
+  CHECK(tune.format == "torchtune");
+  CHECK(tune.model == "llama-3.1-8b");
+  CHECK(SettingOf(tune, "mode") == "qlora");
+  CHECK(SettingOf(tune, "optimizer_impl") == "in_backward");
+  CHECK(SettingOf(tune, "loss_kernel") == "chunked");
+
+  const ProgramFileImport titan = ImportProgramFile(
+      "[model]\nname = \"llama3\"\nflavor = \"70B\"\n[training]\nlocal_batch_size = 2\nseq_len = 8192\n"
+      "[parallelism]\ntensor_parallel_degree = 8\ndata_parallel_shard_degree = -1\n[activation_checkpoint]\nmode = \"selective\"\n",
+      "llama3_70b.toml");
+  REQUIRE(titan.ok);
+  CHECK(titan.model == "llama-3.1-70b");
+  CHECK(SettingOf(titan, "tp") == "8");
+  CHECK(SettingOf(titan, "recompute") == "op_selective");  // selective_ac_option defaults to "op"
+  CHECK(SettingOf(titan, "dp").empty());                     // -1: whatever the GPUs leave
+
+  const ProgramFileImport verl = ImportProgramFile(
+      "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.max_prompt_length=512 "
+      "data.max_response_length=1024 actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.name=vllm "
+      "trainer.n_gpus_per_node=8 trainer.nnodes=2\n",
+      "run.sh");
+  REQUIRE(verl.ok);
+  CHECK(verl.format == "verl");
+  CHECK(SettingOf(verl, "rlhf") == "grpo");
+  CHECK(SettingOf(verl, "seq") == "1536");
+  CHECK(SettingOf(verl, "gpus") == "16");
+  CHECK(SettingOf(verl, "rollout_engine") == "on");
+
+  const ProgramFileImport rlhf = ImportProgramFile(
+      "python3 -m openrlhf.cli.train_ppo_ray --pretrain meta-llama/Llama-3.1-8B --micro_train_batch_size 4 "
+      "--prompt_max_len 1024 --generate_max_len 1024 --zero_stage 3 --bf16 --gradient_checkpointing --colocate_all_models\n",
+      "ppo.sh");
+  REQUIRE(rlhf.ok);
+  CHECK(rlhf.format == "openrlhf");
+  CHECK(SettingOf(rlhf, "rlhf") == "ppo");
+  CHECK(SettingOf(rlhf, "seq") == "2048");
+  CHECK(SettingOf(rlhf, "zero") == "3");
+  CHECK(SettingOf(rlhf, "rollout_engine") == "on");
+
+  const ProgramFileImport swift = ImportProgramFile(
+      "NPROC_PER_NODE=4 swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora --deepspeed zero3 "
+      "--per_device_train_batch_size 1 --max_length 2048 --quant_bits 4\n",
+      "sft.sh");
+  REQUIRE(swift.ok);
+  CHECK(swift.format == "ms-swift");
+  CHECK(SettingOf(swift, "gpus") == "4");
+  CHECK(SettingOf(swift, "mode") == "qlora");  // quant_bits 4 over train_type lora
+  CHECK(SettingOf(swift, "zero") == "3");
+
+  const ProgramFileImport fq = ImportProgramFile(
+      "python train.py --model_name meta-llama/Llama-2-70b-hf --batch_size 2 --context_length 2048 --precision bf16 "
+      "--train_type qlora --use_cpu_offload true --world_size 2\n",
+      "fsdp_qlora.sh");
+  REQUIRE(fq.ok);
+  CHECK(fq.format == "fsdp-qlora");
+  CHECK(SettingOf(fq, "offload_params") == "cpu");
+  CHECK(SettingOf(fq, "zero") == "3");
+  CHECK(SettingOf(fq, "gpus") == "2");
+}
+
+TEST_CASE("--from refuses what it cannot read, and names what contradicts itself") {
+  CHECK(HasError(ImportProgramFile("a: [1\n", "x.yaml"), "line"));
+  CHECK(HasError(ImportProgramFile("just: keys\nof: nothing\n", "x.yaml"), "not as a training program"));
+  // Two keys that set the batch differently name both lines.
+  const ProgramFileImport twice =
+      ImportProgramFile("base_model: x/y\nmicro_batch_size: 2\nmicro_batch_size_again: 1\nbf16: true\nfp16: true\n", "a.yml");
+  CHECK(twice.ok);  // bf16 and autocast fp16 are different fields: no contradiction here
+  const ProgramFileImport clash = ImportProgramFile(
+      "base_model: x/y\nadapter: lora\nload_in_4bit: true\n", "clash.yml");
+  CHECK(HasError(clash, "line 2"));
+  CHECK(HasError(clash, "line 3"));
+  CHECK(HasError(ImportProgramFile("base_model: x/y\nmicro_batch_size: many\n", "b.yml"), "line 2"));
+}
