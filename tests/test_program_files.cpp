@@ -269,3 +269,38 @@ TEST_CASE("--from refuses what it cannot read, and names what contradicts itself
   CHECK(HasError(clash, "line 3"));
   CHECK(HasError(ImportProgramFile("base_model: x/y\nmicro_batch_size: many\n", "b.yml"), "line 2"));
 }
+
+#ifdef LLMMEM_TEST_CLI
+#include "cli/cli_args.h"
+#include "core/config/config_json.h"
+
+// Two doors, one answer: `llmmem --from FILE` (flags typed first) and ApplyProgramFile (the JS
+// API and the page) give the same configuration for the same file.
+TEST_CASE("--from: the CLI and ApplyProgramFile agree on every program's example") {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"a.yml", "base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nlora_r: 16\nsequence_len: 2048\nmicro_batch_size: 4\n"
+                "gradient_checkpointing: true\nflash_attention: true\n"},
+      {"lf.yaml", "model_name_or_path: Qwen/Qwen2.5-7B-Instruct\nstage: dpo\nfinetuning_type: full\ncutoff_len: 1024\n"
+                  "per_device_train_batch_size: 2\nbf16: true\n"},
+      {"ds.json", "{\"train_micro_batch_size_per_gpu\": 2, \"zero_optimization\": {\"stage\": 2}, \"bf16\": {\"enabled\": true}}"},
+      {"t.toml", "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\nseq_len = 4096\n"},
+      {"run.sh", "torchrun --nproc_per_node 8 train.py --model_name_or_path meta-llama/Llama-3.2-1B "
+                 "--per_device_train_batch_size 4 --fsdp full_shard --bf16\n"},
+      {"v.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.max_prompt_length=256 "
+               "data.max_response_length=512 actor_rollout_ref.model.path=Qwen/Qwen2.5-7B trainer.n_gpus_per_node=4\n"},
+  };
+  for (const auto& [name, text] : files) {
+    CAPTURE(name);
+    const std::string body = text;
+    llmmem::cli::CliParse cli = llmmem::cli::ParseCli(
+        {"--from", name}, [&](const std::string&, std::string&) { return std::optional<std::string>(body); });
+    for (const Diagnostic& d : cli.diagnostics) CHECK_MESSAGE(d.severity != Severity::kError, d.message);
+    const ProgramFileImport f = ImportProgramFile(text, name);
+    REQUIRE(f.ok);
+    Config c = DefaultConfig();
+    Diagnostics out;
+    ApplyProgramFile(c, f, out);
+    CHECK(ConfigToJson(c).Dump() == ConfigToJson(cli.options.config).Dump());
+  }
+}
+#endif

@@ -6,6 +6,7 @@
 #include "core/plan/jobs_json.h"
 #include "core/plan/plan_json.h"
 #include "core/plan/serve_plan_json.h"
+#include "core/program_files/program_file.h"
 #include "core/report/result_json.h"
 #include "core/run/run_compare.h"
 #include "core/run/run_json.h"
@@ -70,6 +71,19 @@ std::string CallBackground(const std::string& fn, const std::string& request_jso
   j["ok"] = core::Json(false);
   j["error"] = core::Json("no background call is named \"" + fn + "\" (known: plan, serve_plan, jobs, jobs_examples, read_run)");
   return j.Dump();
+}
+
+std::string ImportProgramFileJson(const std::string& text, const std::string& file_name) {
+  const core::ProgramFileImport file = core::ImportProgramFile(text, file_name);
+  core::Json::Object out;
+  out["import"] = core::ProgramFileToJson(file, file_name);
+  if (file.ok) {
+    core::Config c = core::DefaultConfig();
+    core::Diagnostics notes;
+    core::ApplyProgramFile(c, file, notes);
+    out["config"] = core::ConfigToJson(c);
+  }
+  return core::Json(std::move(out)).Dump();
 }
 
 }  // namespace llmmem::bindings

@@ -21,6 +21,10 @@ std::string CallBackground(const std::string& fn, const std::string& request_jso
 // A runtime's start-up log, memory_stats() JSON or memory summary read (core/run) and, with a
 // configuration's JSON (not empty), set beside its estimate: the JS API's readRun and `llmmem
 // run --json`'s document; from_log takes the log's own settings (max_model_len, ...).
+// importProgramFile(text, name): a training program's file as `llmmem --from FILE --json`
+// reads it: {"import": what each key set, assumed, did not count or know, "config": the
+// default configuration with the file applied (absent when it did not read)}.
+std::string ImportProgramFileJson(const std::string& text, const std::string& file_name);
 std::string ReadRunJson(const std::string& text, const std::string& config_json, bool from_log);
 
 }  // namespace llmmem::bindings

@@ -15,6 +15,8 @@
 //     llmmem --compat ... --json's "compat")
 //   readOom(text, configJson) -> the reading of a pasted CUDA OOM message / nvidia-smi /
 //     memory_summary / mem_get_info (core/oom_json.h); configJson "" reads without a configuration
+//   importProgramFile(text, name) -> what `llmmem --from FILE --json` reads of a training
+//       program's file: {"import": each key's fate, "config": the defaults with it applied}
 //   readRun(text, configJson, fromLog) -> a serving runtime's start-up log or a memory_stats()
 //     JSON dump read and, with a configuration, set beside the estimate (as llmmem run --json:
 //     core/run/run_json.h); configJson "" reads without one; fromLog takes the log's settings
@@ -251,6 +253,7 @@ EMSCRIPTEN_BINDINGS(llmmem) {
   emscripten::function("diagnose", &Diagnose);
   emscripten::function("readOom", &ReadOom);
   emscripten::function("readRun", &llmmem::bindings::ReadRunJson);  // background_calls.h
+  emscripten::function("importProgramFile", &llmmem::bindings::ImportProgramFileJson);  // --from FILE
   emscripten::function("exportLaunch", &ExportLaunch);
   emscripten::function("fitServing", &FitServing);
   emscripten::function("fit", &Fit);

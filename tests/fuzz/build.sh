@@ -20,7 +20,7 @@ done
 for harness in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$harness" .cpp)
   if [ ! -x "$out/$name" ] || [ "$harness" -nt "$out/$name" ] || [ -n "$(find "$out/obj" -newer "$out/$name" -print -quit)" ]; then
-    "$CXX" "${flags[@]/fuzzer-no-link/fuzzer}" "$harness" "${objs[@]}" -o "$out/$name"
+    "$CXX" "${flags[@]/fuzzer-no-link/fuzzer}" "$harness" "${objs[@]}" -lyaml -o "$out/$name"
   fi
 done
 echo "fuzz harnesses in $out: $(find "$out" -maxdepth 1 -name 'fuzz_*' -type f -executable | wc -l)"

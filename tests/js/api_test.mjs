@@ -280,4 +280,31 @@ check('planJobs: bad input is an error value naming the key', () => {
   assert.match(cut.error, /line 1, column/);
 });
 
+// Issue 30 part 2: importProgramFile reads a training program's file as `llmmem --from FILE`.
+const programDir = root + 'tests/data/program_files/';
+for (const file of ['axolotl_llama3_qlora.yml', 'torchtune_8B_qlora_single_device.yaml', 'torchtitan_llama3_8b.toml',
+                    'verl_grpo.sh', 'fsdp_qlora_70b.sh', 'hf_trainer_torchrun.sh', 'accelerate_fsdp2.yaml',
+                    'swift_sft_lora.sh', 'openrlhf_ppo.sh', 'ds_z3_config.json']) {
+  check(`importProgramFile equals llmmem --from for ${file}`, () => {
+    const js = JSON.parse(api.importProgramFile(readFileSync(programDir + file, 'utf8'), programDir + file));
+    let out;
+    try {
+      out = execFileSync(root + 'build/native/llmmem', ['--from', programDir + file, '--json'],
+                         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch (e) {
+      if (e.status !== 1) throw e;  // 1: does not fit, still a result
+      out = e.stdout;
+    }
+    const native = JSON.parse(out);
+    assert.deepEqual(js.config, native.config);
+    assert.deepEqual(js.import, native.from[0]);
+  });
+}
+check('importProgramFile: malformed YAML is an error naming the line', () => {
+  const js = JSON.parse(api.importProgramFile('base_model: x/y\nmicro_batch_size: [1\n', 'bad.yml'));
+  assert.equal(js.import.ok, false);
+  assert.equal(js.config, undefined);
+  assert.match(js.import.errors[0], /line 3/);
+});
+
 finish();

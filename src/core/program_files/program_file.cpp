@@ -268,10 +268,11 @@ void ApplyProgramFile(Config& c, const ProgramFileImport& file, Diagnostics& out
   for (const char* first : {"stack", "mode"})
     for (const ProgramSetting& s : file.settings)
       if (s.field == first) apply(s);
+  bool model_set = false;
   if (!file.model.empty()) {
     if (const Preset* p = PresetForModelRef(file.model)) {
       Diagnostics d;
-      SetField(c, "model", p->key, d);
+      model_set = SetField(c, "model", p->key, d);
       fields.push_back("model");
     }
   }
@@ -283,6 +284,9 @@ void ApplyProgramFile(Config& c, const ProgramFileImport& file, Diagnostics& out
       if (!why.empty()) out.push_back({DiagId::kInconsistent, Severity::kError, "gpus", s.from.key + ": " + why});
       else fields.push_back("dp");
     }
+  bool seq_set = false;
+  for (const ProgramSetting& s : file.settings) seq_set |= s.field == "seq";
+  if (model_set && !seq_set) StartAtModelContext(c, out);  // as --model without --seq starts
   FollowDefaults(c, before, fields);
   if (given != nullptr) given->insert(given->end(), fields.begin(), fields.end());
 }
