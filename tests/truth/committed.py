@@ -1,7 +1,7 @@
 """Writes a measurement to tests/data, or (--check) fails when the committed file differs from it.
 
 Shared by the small truth scripts (measure_compiled_loss.py, measure_fsdp1_hooks.py,
-measure_training_cache.py): each measures, then calls main(name, stem, data) with its result."""
+measure_training_cache.py, measure_linear_layers.py): each measures, then calls main(name, stem, data) with its result."""
 import argparse
 import json
 import os

@@ -3,6 +3,8 @@
 driver report), for tests/truth/gpu_table.py to set beside llmmem's estimate.
 
     python3 tests/truth/gpu_measure.py --out /tmp/gpu                     # on a CUDA machine
+    python3 tests/truth/gpu_measure.py --plan linear-layers --out /tmp/gpu   # issue 31's mixers, only when asked
+    /usr/bin/python3 tests/truth/gpu_measure.py --device cpu --tiny --plan linear-layers --out /tmp/smoke
     /usr/bin/python3 tests/truth/gpu_measure.py --device cpu --tiny --out /tmp/smoke   # smoke test
 
 The runs are gpu_plan.py's (models built from config dicts with random weights, nothing
@@ -33,6 +35,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, HERE)
 import gpu_build as B  # noqa: E402
 import gpu_counters as C  # noqa: E402
+import gpu_mixers as X  # noqa: E402
 import gpu_plan as P  # noqa: E402
 
 
@@ -165,7 +168,44 @@ def run_infer(run, cfg, device, tf):
     return info
 
 
+def run_mixer(run, cfg, device, tf):
+    """One token mixer (plan linear-layers): load, forward (saved bytes by hooks), backward of
+    out.float().sum() (which keeps nothing itself); the path that ran is in info."""
+    dtype = torch.bfloat16
+    C.clear(device)
+    ph = C.Phases(device)
+    with ph.phase("load") as row:
+        module, call, info = X.build_mixer(cfg, device, dtype, run["layer"], tf)
+        params = list(module.parameters())
+        row["param_bytes"] = C.unique_bytes(params)
+        row["params"] = sum(p.numel() for p in params)
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(run["batch"], run["seq"], cfg["hidden_size"], generator=g).to(device=device, dtype=dtype)
+    x.requires_grad_(True)  # the input norm's output: a gradient flows into it in a model
+    saved = C.SavedBytes(params + [x])
+    with ph.phase("forward") as row:
+        with saved:
+            out = call(x)
+        row.update(saved.result())
+        row["input_bytes"] = C.unique_bytes([x])
+        row["output_bytes"] = C.unique_bytes([out])
+    with ph.phase("backward") as row:
+        out.float().sum().backward()
+        del out
+        row["grad_bytes"] = C.unique_bytes([p.grad for p in params if p.grad is not None])
+    info["phases"] = ph.rows
+    del module, params, x
+    C.clear(device)
+    return info
+
+
 def measure(run, cfg, device, tf, peft):
+    if run["kind"] == "mixer":
+        try:
+            return run_mixer(run, cfg, device, tf)
+        except Exception as e:  # noqa: BLE001 - record it, go on with the next run
+            C.clear(device)
+            return {"error": f"{type(e).__name__}: {e}"[:1000], "phases": []}
     """One run; if the transformers path fails, the same run on the replicas, with the error kept."""
     go = run_infer if run["kind"] == "infer" else run_train
     args = (run, cfg, device, tf) if run["kind"] == "infer" else (run, cfg, device, tf, peft)

@@ -9,7 +9,12 @@ Every run is one dict:
   gc      "none" or "default" (gradient_checkpointing_enable() with transformers' own kwargs)
   optim   AdamW's implementation: "foreach" (torch's default on CUDA), "fused", "forloop"
   batch, seq; prompt, new_tokens for "infer"; attn "sdpa" (default) or "eager"
+  mixer   (kind "mixer") one token mixer on its normalised input, layer `layer` of the model:
+          forward and backward, saved bytes by hooks; which path ran (fused kernels or torch
+          fallback) is recorded by gpu_mixers.py
 """
+import json
+import os
 
 # Hugging Face config.json contents (random weights; sizes chosen to fit one GPU in bf16 with
 # AdamW and to make every term visible). Parameter counts are printed by the run.
@@ -50,6 +55,23 @@ CONFIGS["llama-8b"] = {
     "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "tie_word_embeddings": False,
 }
 
+# One token mixer of a 2025 model (kind "mixer", plan linear-layers): the config.json contents of
+# the catalogue's presets (presets/models/<key>.json "config"), read here so that the GPU measures
+# exactly the shapes the estimate is given.
+_PRESETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "presets",
+                        "models")
+
+
+def preset_config(key):
+    with open(os.path.join(_PRESETS, key + ".json")) as fh:
+        return json.load(fh)["config"]
+
+
+MIXER_PRESETS = {"qwen3-next-gdn": "qwen3-next-80b-a3b", "nemotron-h-mamba2": "nemotron-nano-9b-v2",
+                 "gpt-oss-attn": "gpt-oss-20b"}
+for _name, _key in MIXER_PRESETS.items():
+    CONFIGS[_name] = preset_config(_key)
+
 TINY = {
     "llama-tiny": {**CONFIGS["llama-1.2b"], "vocab_size": 512, "hidden_size": 64, "intermediate_size": 176,
                    "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16},
@@ -62,7 +84,16 @@ TINY = {
     "llama8-tiny": {**CONFIGS["llama-8b"], "vocab_size": 700, "hidden_size": 128, "intermediate_size": 448,
                     "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 32},
 }
-TINY_NAME = {"llama-1.2b": "llama-tiny", "qwen2-0.5b": "qwen2-tiny", "mistral-1.6b": "mistral-tiny",
+TINY["qwen3-next-gdn-tiny"] = {**CONFIGS["qwen3-next-gdn"], "hidden_size": 64, "linear_num_key_heads": 2,
+                               "linear_num_value_heads": 4, "linear_key_head_dim": 16, "linear_value_head_dim": 16}
+TINY["nemotron-h-mamba2-tiny"] = {**CONFIGS["nemotron-h-mamba2"], "hidden_size": 64, "mamba_num_heads": 4,
+                                  "mamba_head_dim": 16, "n_groups": 2, "ssm_state_size": 16, "chunk_size": 32,
+                                  "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16}
+TINY["gpt-oss-attn-tiny"] = {**CONFIGS["gpt-oss-attn"], "hidden_size": 64, "num_attention_heads": 4,
+                             "num_key_value_heads": 2, "head_dim": 16, "sliding_window": 16}
+TINY_NAME = {"qwen3-next-gdn": "qwen3-next-gdn-tiny", "nemotron-h-mamba2": "nemotron-h-mamba2-tiny",
+             "gpt-oss-attn": "gpt-oss-attn-tiny",
+             "llama-1.2b": "llama-tiny", "qwen2-0.5b": "qwen2-tiny", "mistral-1.6b": "mistral-tiny",
              "llama-8b": "llama8-tiny"}
 
 
@@ -115,7 +146,21 @@ def h200_plan_2():
     return p
 
 
-PLANS = {"h200": h200_plan, "h200-2": h200_plan_2}
+def mixer(model, batch=1, seq=4096, layer=0):
+    return {"model": model, "kind": "mixer", "batch": batch, "seq": seq, "layer": layer}
+
+
+def linear_layers_plan():
+    """Issue 31: the layers tests/truth/measure_linear_layers.py measures on the CPU, at the presets'
+    own widths: a Gated DeltaNet layer of Qwen3-Next-80B (layer 0 is linear attention), a Mamba-2
+    mixer of Nemotron-Nano-9B-v2 (block 0 is "M"), gpt-oss-20b's attention in a sliding layer (0)
+    and a full one (1), eager. Only when asked (--plan linear-layers): not part of the H200 plans."""
+    return [mixer("qwen3-next-gdn"), mixer("nemotron-h-mamba2"), mixer("gpt-oss-attn", layer=0),
+            mixer("gpt-oss-attn", layer=1), mixer("qwen3-next-gdn", seq=8192), mixer("nemotron-h-mamba2", seq=8192),
+            mixer("qwen3-next-gdn", batch=2, seq=4096)]
+
+
+PLANS = {"h200": h200_plan, "h200-2": h200_plan_2, "linear-layers": linear_layers_plan}
 
 
 def tiny_plan(name="h200"):
@@ -125,6 +170,8 @@ def tiny_plan(name="h200"):
         t = dict(r, model=TINY_NAME[r["model"]])
         if r["kind"] == "infer":
             t.update(batch=2, prompt=16, new_tokens=8)
+        elif r["kind"] == "mixer":
+            t.update(batch=min(r["batch"], 2), seq=48)
         else:
             t.update(batch=min(r["batch"], 2), seq=max(32, min(512, r["seq"] // 32)))
         out.append(t)
@@ -132,6 +179,8 @@ def tiny_plan(name="h200"):
 
 
 def run_id(r):
+    if r["kind"] == "mixer":
+        return f"{r['model']}_mixer_layer{r['layer']}_b{r['batch']}_s{r['seq']}"
     if r["kind"] == "infer":
         return f"{r['model']}_infer_b{r['batch']}_p{r['prompt']}_n{r['new_tokens']}_{r['attn']}"
     gc = {"none": "", "default": "+gc", "reentrant": "+gc-reentrant", "non_reentrant": "+gc-nonreentrant"}[r["gc"]]

@@ -139,6 +139,15 @@ inline constexpr const char* kUnslothCe =
     "Unsloth kernels/cross_entropy_loss.py Fast_CrossEntropyLoss (saves the logits and logsumexp, writes dlogits "
     "into the logits), as fms-acceleration runs it: plugins/fused-ops-and-kernels/src/fms_acceleration_foak/"
     "kernels/unsloth/cross_entropy_loss.py@24bdadb (FastCrossEntropyLoss, FastForCausalLMLoss)";
+inline constexpr const char* kGatedDeltaNetKernels =
+    "transformers modeling_qwen3_next.py@7515843 Qwen3NextGatedDeltaNet with flash-linear-attention "
+    "(fla ops/gated_delta_rule/chunk.py@92396f2 ChunkGatedDeltaRuleFunction, modules/fused_norm_gate.py@46e7632 "
+    "LayerNormGatedFunction) and causal-conv1d (causal_conv1d_interface.py@dedc05f CausalConv1dFn): their "
+    "ctx.save_for_backward lists; measured by tests/truth/measure_linear_layers.py";
+inline constexpr const char* kMamba2Kernels =
+    "transformers modeling_nemotron_h.py@897753a NemotronHMamba2Mixer.cuda_kernels_forward (training) with "
+    "mamba_ssm ops/triton/ssd_combined.py@d757aef MambaSplitConv1dScanCombinedFn: its ctx.save_for_backward "
+    "list, the out projection recomputed; measured by tests/truth/measure_linear_layers.py";
 inline constexpr const char* kLiger =
     "Liger-Kernel (Hsu et al. 2024, arXiv:2410.10989): LigerRMSNormFunction, LigerSiLUMulFunction, LigerRopeFunction, "
     "LigerFusedLinearCrossEntropyFunction";

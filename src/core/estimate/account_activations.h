@@ -49,6 +49,9 @@ inline std::string RowFormula(const Derived& d, const LayerTensor& t, double per
   const bool split = SplitShare(d, t.split) < 1.0;
   std::string s = FormatNumber(t.elem_bytes) + t.dims + (split ? "/t" : "") + " = " + FormatBytesBoth(per_layer) +
                   " per layer x " + FormatNumber(layers, 3) + "; kept by " + t.node;
+  if (t.share < 1.0)
+    s += "; in " + FormatNumber(t.share * static_cast<double>(d.c.model.layers), 0) + " of the model's " +
+         FormatCount(d.c.model.layers) + " layers, averaged over them";
   if (*t.vs_paper != '\0') s += std::string("; ") + t.vs_paper;
   return s;
 }
@@ -57,6 +60,8 @@ inline const char* GroupId(LayerGroup g) {
   switch (g) {
     case LayerGroup::kAttention:
       return "attention";
+    case LayerGroup::kLinearMixer:
+      return "linear_mixer";
     case LayerGroup::kMlp:
       return "mlp";
     case LayerGroup::kNorms:
@@ -73,6 +78,8 @@ inline const char* GroupName(LayerGroup g) {
   switch (g) {
     case LayerGroup::kAttention:
       return "Attention";
+    case LayerGroup::kLinearMixer:
+      return "Linear-attention / SSM mixer";
     case LayerGroup::kMlp:
       return "MLP";
     case LayerGroup::kNorms:
@@ -269,15 +276,18 @@ void AccountActivations(const Derived& d, Sink& s) {
       // With a frozen embedding (LoRA) nothing flows back into the first layer's input.
       const double layers = !t.first_layer_kept && d.adapters && d.first_stage ? L - d.in_flight : L;
       s.Leaf(t.id, t.name, Category::kActivations, Live::ForwardOnly(per_layer * layers), [&] {
-        return Explanation{detail::RowFormula(d, t, per_layer, layers) +
-                               (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
-                           t.group == LayerGroup::kLora                                    ? src::kLora
-                           : t.group == LayerGroup::kCasts                                 ? src::kAutocast
-                           : hf                                                            ? layer_source
-                           : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
-                           : t.id == std::string("softmax_stats")                          ? src::kFlash
-                                                                                           : src::kKorthikantiLayer,
-                           per_layer};
+        return Explanation{
+            detail::RowFormula(d, t, per_layer, layers) +
+                (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
+            t.group == LayerGroup::kLinearMixer
+                ? (c.model.linear_kind == LinearKind::kMamba2 ? src::kMamba2Kernels : src::kGatedDeltaNetKernels)
+            : t.group == LayerGroup::kLora                                  ? src::kLora
+            : t.group == LayerGroup::kCasts                                 ? src::kAutocast
+            : hf                                                            ? layer_source
+            : t.group == LayerGroup::kMlp && c.model.mlp == MlpKind::kGated ? src::kGatedMlp
+            : t.id == std::string("softmax_stats")                          ? src::kFlash
+                                                                            : src::kKorthikantiLayer,
+            per_layer};
       });
     });
     if (open) s.End();

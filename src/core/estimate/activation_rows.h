@@ -10,7 +10,7 @@ namespace llmmem::core {
 // kTp tensors are split by TP alone; kSp tensors only with sequence parallelism on.
 enum class Split : uint8_t { kTp, kSp };
 
-enum class LayerGroup : uint8_t { kAttention, kMlp, kNorms, kLora, kCasts };
+enum class LayerGroup : uint8_t { kAttention, kLinearMixer, kMlp, kNorms, kLora, kCasts };
 
 struct LayerTensor {
   LayerGroup group;
@@ -27,8 +27,13 @@ struct LayerTensor {
   // into that layer's input, so autograd keeps only what the adapters' gradients need there
   // (HF profiles: not the input norm; q only when K is adapted, and so on).
   bool first_layer_kept = true;
+  // The share of the layers that hold it: a hybrid model's attention rows are in its attention
+  // layers only, its Gated DeltaNet / Mamba-2 rows in its linear layers (Qwen3-Next: 12 and 36 of
+  // 48), its MLP rows in the layers with an MLP (Nemotron-H). The per-layer figure is the
+  // average over the stage's layers, as MoE's widths are (activations_paper.h Widths).
+  double share = 1.0;
 
-  double Bytes() const { return elem_bytes * elements; }
+  double Bytes() const { return elem_bytes * elements * share; }
 };
 
 }  // namespace llmmem::core

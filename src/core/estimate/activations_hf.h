@@ -280,9 +280,149 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
 
 }  // namespace detail
 
+// [SECTION] Hybrid layers: the share of the layers each group of rows is in, and the mixers of
+// the linear layers.
+
+// Linear layers whose saved tensors are counted from their kernels below: Gated DeltaNet and
+// Mamba-2. Kimi Delta Attention's chunk_kda Function is not read yet: its layers are still
+// counted as attention layers, as before.
+inline bool CountsLinearMixer(const ModelSpec& m) { return m.linear_layers > 0 && m.linear_kind != LinearKind::kKda; }
+
+// Shares of the model's layers with softmax attention, with a linear mixer, with an MLP.
+inline double AttentionShare(const ModelSpec& m) {
+  if (m.layers <= 0) return 1.0;
+  const int64_t attention = CountsLinearMixer(m) ? m.AttentionLayers() : m.layers - m.mixer_free_layers;
+  return std::max(0.0, static_cast<double>(attention) / static_cast<double>(m.layers));
+}
+inline double LinearShare(const ModelSpec& m) {
+  if (m.layers <= 0 || !CountsLinearMixer(m)) return 0.0;
+  return std::min(1.0, static_cast<double>(m.linear_layers) / static_cast<double>(m.layers));
+}
+inline double MlpShare(const ModelSpec& m) {
+  if (m.layers <= 0) return 1.0;
+  return std::max(0.0, static_cast<double>(m.MlpLayers()) / static_cast<double>(m.layers));
+}
+
+// Calls f for each row with its share multiplied by `share`; none when the share is 0.
+template <class F>
+auto Shared(double share, F& f) {
+  return [share, &f](LayerTensor t) {
+    if (share <= 0) return;
+    t.share *= share;
+    f(t);
+  };
+}
+
+namespace detail {
+
+// fla's chunked kernels work on chunks of 64 tokens: chunk_local_cumsum(g, chunk_size=64) and the
+// WY matrix A = solve_tril(chunk_scaled_dot_kkt_fwd(...)) of shape (b, s, heads, 64)
+// (fla ops/gated_delta_rule/chunk.py@92396f2 chunk_gated_delta_rule_fwd).
+inline constexpr double kFlaChunk = 64;
+
+// One Gated DeltaNet layer (Qwen3NextGatedDeltaNet.forward, transformers
+// modeling_qwen3_next.py@7515843b617551b008901620ca58f1208bbc330d) as it runs with
+// flash-linear-attention and causal-conv1d installed, the path users who train these models run
+// (is_fast_path_available). Counted: what each autograd node or Function keeps.
+//   in_proj_qkvz / in_proj_ba: their input (MmBackward0 self);
+//   causal_conv1d_fn: CausalConv1dFn saves x (the cat of q, k, v, channel-last, no copy), weight,
+//     bias (causal-conv1d causal_conv1d_interface.py@dedc05ff ctx.save_for_backward);
+//   beta = b.sigmoid(): SigmoidBackward0 keeps its result, which the kernel saves too;
+//   g = -A_log.float().exp() * softplus(a.float() + dt_bias): SoftplusBackward0 keeps its fp32
+//     input, MulBackward0 the fp32 softplus and the fp32 -exp(A_log) per head (ExpBackward0 its result);
+//   chunk_gated_delta_rule: ChunkGatedDeltaRuleFunction saves q, q_rstd, k, k_rstd, v, g, beta, A
+//     (fla ops/gated_delta_rule/chunk.py@92396f2): q and k l2-normalised (new tensors, per value
+//     head after repeat_interleave), one fp32 rstd per token and head each, v made contiguous by
+//     @input_guard (a copy: it is a view of the conv's output), g the fp32 chunk-local cumsum, A in
+//     k's dtype, 64 per token and head; the rest (w, u, h, v_new) is recomputed in backward;
+//   FusedRMSNormGated: LayerNormGatedFunction saves x (the kernel's output o), g (z), weight and an
+//     fp32 rstd per row of head_v_dim (fla modules/fused_norm_gate.py@46e7632);
+//   out_proj: its input (MmBackward0 self).
+// transformers' torch fallback (torch_chunk_gated_delta_rule, nn.Conv1d, Qwen3NextRMSNormGated)
+// keeps every intermediate of its chunk loop instead: measured (tests/truth/measure_linear_layers.py,
+// 24x the kernels' bytes there, growing with the chunk of 64), not counted here.
+template <class F>
+void GatedDeltaNetTensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double hv = static_cast<double>(m.linear_v_heads), dk = static_cast<double>(m.linear_k_dim);
+  const double key = static_cast<double>(m.linear_k_heads) * dk, value = hv * static_cast<double>(m.linear_v_dim);
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node, ""};
+    t.first_layer_kept = !d.adapters;  // under LoRA nothing in the first layer's mixer needs a gradient
+    f(t);
+  };
+  if (LinearKeepsInput(d, 0))
+    row("gdn_in_input", "In projections' input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
+        "MmBackward0 (self) of in_proj_qkvz and in_proj_ba");
+  row("gdn_conv_input", "Causal conv input (q, k, v concatenated)", e, "sb(2 k_heads k_dim + v_heads v_dim)",
+      w.sb * (2 * key + value), Split::kTp, "CausalConv1dFn (x)");
+  row("gdn_beta", "Beta = sigmoid(b)", e, "sb*v_heads", w.sb * hv, Split::kTp,
+      "SigmoidBackward0 (result), ChunkGatedDeltaRuleFunction (beta)");
+  row("gdn_gate", "Decay gate: softplus input and output (fp32)", 4, "sb(2 v_heads)", 2 * w.sb * hv, Split::kTp,
+      "SoftplusBackward0 (self), MulBackward0 (other)");
+  row("gdn_qk", "Q and K, l2-normalised, per value head", e, "sb(2 v_heads k_dim)", 2 * w.sb * hv * dk, Split::kTp,
+      "ChunkGatedDeltaRuleFunction (q, k)");
+  row("gdn_v", "V, made contiguous", e, "sb*v_heads*v_dim", w.sb * value, Split::kTp,
+      "ChunkGatedDeltaRuleFunction (v)");
+  row("gdn_wy", "WY matrix A, 64 per token and head", e, "sb(64 v_heads)", kFlaChunk * w.sb * hv, Split::kTp,
+      "ChunkGatedDeltaRuleFunction (A)");
+  row("gdn_stats", "Q/K rstd, cumulated gate, norm rstd (fp32)", 4, "sb(4 v_heads)", 4 * w.sb * hv, Split::kTp,
+      "ChunkGatedDeltaRuleFunction (q_rstd, k_rstd, g), LayerNormGatedFunction (rstd)");
+  row("gdn_norm", "Gated norm: kernel output and gate z", e, "sb(2 v_heads v_dim)", 2 * w.sb * value, Split::kTp,
+      "LayerNormGatedFunction (x, g)");
+  if (LinearKeepsInput(d, 0))
+    row("gdn_out_input", "Out projection input (gated norm output)", e, "sb*v_heads*v_dim", w.sb * value, Split::kTp,
+        "MmBackward0 (self) of out_proj");
+  row("gdn_decay", "-exp(A_log) per head (fp32)", 4, "(2 v_heads)", 2 * hv, Split::kTp,
+      "ExpBackward0 (result), MulBackward0 (self)");
+}
+
+// One Mamba-2 mixer (NemotronHMamba2Mixer, transformers modeling_nemotron_h.py@897753a012bf;
+// Bamba / Granite-4.0-H and Falcon-H1 alike) as cuda_kernels_forward trains it with mamba_ssm and
+// causal-conv1d installed: in_proj, then mamba_split_conv1d_scan_combined with the gated norm and
+// out_proj inside. MambaSplitConv1dScanCombinedFn (state-spaces/mamba
+// mamba_ssm/ops/triton/ssd_combined.py@d757aef189a5) saves zxbcdt (in_proj's output: z, x, B, C,
+// dt), the scan output out_x before the norm, the norm's fp32 rstd per token and group, A and the
+// weights; the conv, the scan's states and out_proj's input are recomputed in backward. A =
+// -exp(A_log.float()): ExpBackward0 keeps its fp32 result, the Function A. torch_forward (the
+// naive SSD without mamba_ssm) keeps its (chunk x chunk) intermediates instead: measured, not
+// counted (tests/truth/measure_linear_layers.py, 11x the kernel's bytes there).
+template <class F>
+void Mamba2Tensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double heads = static_cast<double>(m.linear_v_heads), groups = static_cast<double>(m.linear_k_heads);
+  const double inner = heads * static_cast<double>(m.linear_v_dim);
+  const double bc = groups * static_cast<double>(m.linear_k_dim);  // n_groups x d_state
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node, ""};
+    t.first_layer_kept = !d.adapters;
+    f(t);
+  };
+  if (LinearKeepsInput(d, 0))
+    row("mamba_in_input", "In projection input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
+        "MmBackward0 (self) of in_proj");
+  row("mamba_zxbcdt", "In projection output: z, x, B, C, dt", e, "sb(2 d_inner + 2 n_groups d_state + heads)",
+      w.sb * (2 * inner + 2 * bc + heads), Split::kTp, "MambaSplitConv1dScanCombinedFn (zxbcdt)");
+  row("mamba_out_x", "Scan output before the gated norm", e, "sb*d_inner", w.sb * inner, Split::kTp,
+      "MambaSplitConv1dScanCombinedFn (out_x)");
+  if (m.linear_norm)
+    row("mamba_rstd", "Gated norm rstd per group (fp32)", 4, "sb*n_groups", w.sb * groups, Split::kTp,
+        "MambaSplitConv1dScanCombinedFn (rstd)");
+  row("mamba_a", "A = -exp(A_log) per head (fp32)", 4, "(2 heads)", 2 * heads, Split::kTp,
+      "ExpBackward0 (result), MambaSplitConv1dScanCombinedFn (A)");
+}
+
+}  // namespace detail
+
 // Calls f(const LayerTensor&) for every tensor one layer keeps under an HF profile.
 template <class F>
 void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
+  auto& f_all = f;
+  auto f_attention = Shared(AttentionShare(d.c.model), f_all);
   const Config& c = d.c;
   const ModelSpec& m = c.model;
   const double e = ActivationBytes(c);
@@ -324,11 +464,12 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     // the first layer under the frozen embedding.
     in.first_layer_kept =
         !d.adapters || ((c.lora_targets & (kLoraQ | kLoraK | kLoraV)) != 0 && !AdapterKeepsOwnInput(c));
-    f(in);
+    f_attention(in);
   }
   if (m.IsMla()) {
-    f(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e, "sb(r_kv + r_q)",
-                  w.sb * static_cast<double>(m.kv_lora_rank + m.q_lora_rank), Split::kSp, "MmBackward0 (self)", ""});
+    f_attention(LayerTensor{LayerGroup::kAttention, "mla_latent", "Latent Q/KV (up-projection inputs)", e,
+                            "sb(r_kv + r_q)", w.sb * static_cast<double>(m.kv_lora_rank + m.q_lora_rank), Split::kSp,
+                            "MmBackward0 (self)", ""});
   }
   // SDPA's math path (torch >= 2.5, _scaled_dot_product_attention_math) upcasts 16-bit
   // q, k and v to fp32 and keeps the fp32 copies and the fp32 softmax.
@@ -342,7 +483,7 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const bool q_grad = (lt & kLoraQ) != 0, k_grad = (lt & kLoraK) != 0, v_grad = (lt & kLoraV) != 0;
   auto emit = [&](LayerTensor t, bool first_layer) {
     t.first_layer_kept = first_layer;
-    f(t);
+    f_attention(t);
   };
   emit(LayerTensor{LayerGroup::kAttention, "q", gpt2 ? "Query Q" : "Query Q (after RoPE)", qkv_bytes, "sb*a*d_head",
                    w.sb * w.q, Split::kTp, qkv_node, math_note},
@@ -355,7 +496,31 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
        q_grad || k_grad);
 
   const double s2 = d.a * d.s_local * d.s * d.b;  // each GPU's queries against all keys
-  if (!fused && keep_scores) {
+  if (!fused && keep_scores && eager && m.attn_sinks && !gpt2) {
+    // gpt-oss's eager_attention_forward (transformers modeling_gpt_oss.py@6edf5b31): the sink logit
+    // per head is concatenated to the scores, combined_logits.max(dim=-1) subtracted (MaxBackward0
+    // keeps its int64 indices), softmax in the scores' own dtype (one tensor of s + 1 columns per
+    // query, kept by SoftmaxBackward0 and, the sink column sliced off, a view of it by P.V). A
+    // sliding window is only the additive mask: the eager path keeps all s x s scores in those layers
+    // too (measured: tests/truth/measure_linear_layers.py, gpt_oss_attention_eager_*_sw16).
+    const double s2_sink = d.a * d.s_local * (d.s + 1) * d.b;
+    emit(LayerTensor{LayerGroup::kAttention, "softmax", "Softmax output with the sink column (s x (s+1) per head)", e,
+                     "as(s+1)b", s2_sink, Split::kTp, "SoftmaxBackward0 (result), MmBackward0 (self) of P.V",
+                     "one softmax in the activation dtype, over the keys and the head's sink logit"},
+         q_grad || k_grad || (!c.dropout && v_grad));
+    emit(LayerTensor{LayerGroup::kAttention, "sink_max_indices", "Max-subtraction indices (int64)", 8, "asb",
+                     d.a * w.sb, Split::kTp, "MaxBackward0 (indices)",
+                     "not in the paper: combined_logits.max(dim=-1) keeps where each row's maximum was"},
+         q_grad || k_grad);
+    if (c.dropout) {
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_mask", "Attention dropout mask (bool)", 1, "as^2b", s2,
+                       Split::kTp, "NativeDropoutBackward0 (mask)", ""},
+           q_grad || k_grad);
+      emit(LayerTensor{LayerGroup::kAttention, "attn_dropout_out", "Attention dropout output (P.V input)", e, "as^2b",
+                       s2, Split::kTp, "BmmBackward0 (self)", ""},
+           v_grad);
+    }
+  } else if (!fused && keep_scores) {
     // Llama-like eager: softmax(dtype=float32) keeps its fp32 result; .to(dtype) makes the
     // copy P.V keeps. GPT-2 eager takes the softmax in the activation dtype (one tensor,
     // kept by both); the math path's is fp32 after its upcast.
@@ -383,34 +548,43 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     }
   }
   if (fused) {
-    f(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", 4, "asb", d.a * w.sb,
-                  Split::kTp, "the fused attention kernel (logsumexp)", ""});
+    f_attention(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", 4, "asb",
+                            d.a * w.sb, Split::kTp, "the fused attention kernel (logsumexp)", ""});
   }
   // The attention output: a fused kernel keeps it (it is also o_proj's input, one
   // storage); otherwise o_proj keeps the contiguous copy when its weight trains.
   if (fused || LinearKeepsInput(d, kLoraO)) {
-    f(LayerTensor{LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
-                  Split::kTp,
-                  fused ? "the fused attention kernel (output), MmBackward0 of o_proj" : "MmBackward0 (self) of o_proj",
-                  ""});
+    f_attention(LayerTensor{
+        LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
+        Split::kTp,
+        fused ? "the fused attention kernel (output), MmBackward0 of o_proj" : "MmBackward0 (self) of o_proj", ""});
   }
   if (c.dropout && gpt2) {
-    f(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask (bool)", 1, "sbh", w.sb * d.h,
-                  Split::kSp, "NativeDropoutBackward0 (mask)", ""});
+    f_attention(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask (bool)", 1, "sbh",
+                            w.sb * d.h, Split::kSp, "NativeDropoutBackward0 (mask)", ""});
   }
-  detail::HfMlp(d, w, f);
+  // The linear layers' mixers (Gated DeltaNet, Mamba-2), in their share of the layers.
+  auto f_linear = Shared(LinearShare(m), f_all);
+  if (LinearShare(m) > 0) {
+    if (m.linear_kind == LinearKind::kMamba2)
+      detail::Mamba2Tensors(d, w, f_linear);
+    else
+      detail::GatedDeltaNetTensors(d, w, f_linear);
+  }
+  auto f_mlp = Shared(MlpShare(m), f_all);
+  detail::HfMlp(d, w, f_mlp);
   // Rows are grouped (attention, MLP, norms, LoRA) so the breakdown opens each group once.
   detail::HfNorm(d, w, true, 1, f);
   const double other_norms = static_cast<double>(m.norms_per_layer) - 1;  // Falcon/Phi-2: one; Gemma 2/3: four
   if (other_norms > 0) detail::HfNorm(d, w, false, other_norms, f);
   if (m.qk_norm != QkNorm::kNone) {
-    f(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4,
-                  "sb((a+kv)d_head + a+kv)", w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp,
-                  "PowBackward0, RsqrtBackward0",
-                  "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
+    f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4,
+                            "sb((a+kv)d_head + a+kv)", w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp,
+                            "PowBackward0, RsqrtBackward0",
+                            "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
     if (!d.adapters) {
-      f(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e, "sb(a+kv)d_head",
-                    w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
+      f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e,
+                              "sb(a+kv)d_head", w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
     }
   }
   ForEachPeftTensor(d, w, f);
