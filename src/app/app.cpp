@@ -23,6 +23,7 @@
 #include "app/i18n.h"
 #include "app/mirror.h"
 #include "app/panels.h"
+#include "app/program_file_view.h"
 #include "app/settings_doc.h"
 #include "app/state.h"
 #include "app/tabs.h"
@@ -485,6 +486,7 @@ void HubLoaded(const HubResult& result) {
 void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms) {
   if (!g_state) return;
   if (JobsAnswered(g_state->jobs, seq, ok, text) || RunAnswered(g_state->run, seq, ok, text)) return;
+  if (ProgramFileAnswered(*g_state, seq, ok, text)) return;
   PlanAnswered(g_state->plan, seq, ok, text, ms);
 }
 
@@ -600,6 +602,11 @@ void OpenText(const std::string& name, const std::string& text) {
     OpenOomText(name, text);
     return;
   }
+  // A training program's file (--from): read by the background worker, applied when it answers.
+  if (ClassifyFileName(name) == FileKind::kProgramText || (!LooksLikeHfConfig(text) && LooksLikeProgramJson(text))) {
+    AskProgramFile(s, name, text);
+    return;
+  }
   if (!LooksLikeHfConfig(text)) {
     OpenConfigText(name, text);
     return;
@@ -655,7 +662,7 @@ void OpenPath(const std::string& path) {
       OpenOomText(path, p.bytes);
     return;
   }
-  if (ClassifyFileName(path) == FileKind::kJsonText) {
+  if (ClassifyFileName(path) == FileKind::kJsonText || ClassifyFileName(path) == FileKind::kProgramText) {
     const FilePrefix p = s.hooks.read_range(path, 0, core::kJsonMaxBytes + 1);
     if (!p.ok) {
       ReportOpenError(path, p.error);

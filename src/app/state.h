@@ -91,6 +91,8 @@ struct State {
   PlanView plan;                          // the Fit tab's layout search (plan_view.h)
   JobsView jobs;                          // the Fit tab's several jobs on one GPU (jobs_view.h)
   RunView run;                            // the OOM tab's run reading beside the estimate (run_view.h)
+  int64_t program_file_seq = -1;           // the training program's file asked of the worker (program_file_view.h)
+  std::string program_file_name;
   int64_t background_seq = 0;             // the last hooks.background request's (each view keeps its own)
   PasteBox paste;
   std::string export_message;  // where the last export went

@@ -26,6 +26,8 @@ FileKind ClassifyFile(const std::string& name, bool oom_tab_open) {
   const std::string& lower = name;  // EndsWith ignores case
   if (EndsWith(lower, ".index.json")) return FileKind::kWeights;
   if (EndsWith(lower, ".json")) return FileKind::kJsonText;
+  for (const char* program : {".yaml", ".yml", ".toml", ".sh"})
+    if (EndsWith(lower, program)) return FileKind::kProgramText;
   for (const char* log : {".txt", ".log", ".out", ".err"})
     if (EndsWith(lower, log)) return FileKind::kLogText;
   bool weights_name = false;

@@ -20,6 +20,7 @@ enum class FileKind {
   kJsonText,  // a .json that is not an index: a Hugging Face config.json or an llmmem config
   kWeights,   // .safetensors, .gguf, model.safetensors.index.json, or anything else (sniffed)
   kLogText,   // a log or a saved message: read on the "Read an OOM" tab, from its end
+  kProgramText,  // a training program's YAML, TOML or launch script (.yaml .yml .toml .sh): --from's reading
 };
 // By the name's ending: .txt, .log, .out and .err (any case; Slurm writes .out/.err) are logs.
 // With the "Read an OOM" tab open, which asks for a log, any file that is not named as weights

@@ -67,9 +67,16 @@ std::string CallBackground(const std::string& fn, const std::string& request_jso
   if (fn == "jobs") return core::JobsJson(request_json);
   if (fn == "jobs_examples") return JobExamplesJson();
   if (fn == "read_run") return ReadRunRequest(request_json);
+  if (fn == "program_file") {  // {"text", "name"}: ImportProgramFileJson's arguments
+    const core::JsonParseResult parsed = core::ParseJson(request_json);
+    const core::Json* text = parsed.ok ? parsed.value.Find("text") : nullptr;
+    const core::Json* name = parsed.ok ? parsed.value.Find("name") : nullptr;
+    if (text != nullptr && text->IsString())
+      return ImportProgramFileJson(text->AsString(), name != nullptr && name->IsString() ? name->AsString() : "");
+  }
   core::Json j(core::Json::Object{});
   j["ok"] = core::Json(false);
-  j["error"] = core::Json("no background call is named \"" + fn + "\" (known: plan, serve_plan, jobs, jobs_examples, read_run)");
+  j["error"] = core::Json("no background call is named \"" + fn + "\" (known: plan, serve_plan, jobs, jobs_examples, read_run, program_file)");
   return j.Dump();
 }
 
