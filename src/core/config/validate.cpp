@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/catalogue/gpus.h"
 #include "core/config/fields.h"
 #include "core/config/framework.h"
 #include "core/config/limits.h"
@@ -313,6 +314,19 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Note(DiagId::kNotCounted, Severity::kWarning, "model", note + ", so the verdict cannot say it fits");
   if (!training && arch && m.arch == Arch::kEncoder) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype", "an encoder-only model keeps no KV cache");
+  }
+  if (c.wired_limit_mb > 0) {  // issue 31: only a unified card's OS limit is raised
+    const Gpu* g = FindGpu(c.gpu);
+    if (g == nullptr || !g->unified || !BudgetRaisable(g->budget)) {
+      k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "wired_limit_mb",
+             "wired_limit_mb raises the limit of a unified-memory GPU whose OS sets one (Apple silicon, Strix Halo); " +
+                 (g == nullptr ? std::string("the card here is custom, so gpu_memory_gb is its memory")
+                               : g->key + " has none to raise"));
+    } else if (c.wired_limit_mb * 1048576.0 > g->RamBytes()) {
+      k.Note(DiagId::kOutOfRange, Severity::kInfo, "wired_limit_mb",
+             "wired_limit_mb = " + FormatNumber(c.wired_limit_mb, 0) + " MiB is more than the " +
+                 FormatNumber(g->RamBytes() / 1048576.0, 0) + " MiB of " + g->key + ": the estimate uses all of it");
+    }
   }
   if (c.sp && c.tp == 1) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "sp",
