@@ -2,6 +2,7 @@
 #include <doctest.h>
 
 #include "core/base/units.h"
+#include "core/import/hf_config.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -96,4 +97,29 @@ TEST_CASE("DeepSeek-V3.2: the lightning indexer's weights and its key in the cac
   // The 851,524,864 parameters issue 31 found missing: 61 x (1536 x 8192 + 7168 x 128 + 2 x 128 + 7168 x 64).
   CHECK(CountParameters(v32->model).total - CountParameters(r1->model).total == 851'524'864);
   CHECK(KvBytes("deepseek-v3.2-exp", 4096) == (512.0 + 64 + 128) * 2 * 61 * 4096);
+}
+
+TEST_CASE("GLM-5 (glm_moe_dsa): DeepSeek-V3.2's indexer at GLM's sizes; dense layers and shared indexers") {
+  const Preset* glm5 = FindPreset("glm-5");
+  REQUIRE(glm5->ok);
+  CHECK(glm5->model.dense_layers == 3);
+  CHECK(glm5->model.MoeLayers() == 75);
+  // The cache: MLA's latent and rope key plus the indexer's 128-wide key, per layer.
+  CHECK(KvBytes("glm-5", 4096) == (512.0 + 64 + 128) * 2 * 78 * 4096);
+  // mlp_layer_types' dense prefix stands for first_k_dense_replace when that is absent.
+  const std::string base =
+      R"("model_type": "glm_moe_dsa", "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 128,
+         "moe_intermediate_size": 32, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 4,
+         "n_routed_experts": 8, "num_experts_per_tok": 2, "n_shared_experts": 1, "kv_lora_rank": 16,
+         "q_lora_rank": 32, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16,
+         "index_n_heads": 2, "index_head_dim": 16)";
+  const HfImport types =
+      ImportHfConfigText("{" + base + R"(, "mlp_layer_types": ["dense", "sparse", "sparse", "sparse"]})", "t");
+  REQUIRE(types.ok);
+  CHECK(types.model.dense_layers == 1);
+  CHECK(types.model.index_heads == 2);
+  // Layers that reuse another layer's top-k hold no indexer: refused, not over-counted.
+  const HfImport shared = ImportHfConfigText(
+      "{" + base + R"(, "indexer_types": ["full", "shared", "full", "shared"]})", "t");
+  CHECK_FALSE(shared.ok);
 }

@@ -11,6 +11,7 @@
 //  falcon: fused qkv, multi-query or new_decoder_architecture groups, LayerNorm, tied
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 //  2025-2026 families (gpt-oss, Qwen3-Next, Llama 4, GLM-4.x MoE, MiniMax-M2, ...): hf_config_families.cpp
+//  glm_moe_dsa (GLM-5): DeepSeek-V3.2's MLA, lightning indexer and MoE (hf_config_families.cpp)
 //  Mamba-2 hybrids (nemotron_h, granitemoehybrid, falcon_h1): hf_config_mamba.cpp
 // model_type -> family is one table (kModelTypes) and one switch, as llama.cpp's LLM_ARCH_NAMES
 // and its loader's switch (arch): a new model_type is a row, a new family a case.
@@ -123,6 +124,7 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"kimi_k2", Family::kDeepseek},
     {"kimi_linear", Family::kKimiLinear},
     {"deepseek_v32", Family::kDeepseekV32},
+    {"glm_moe_dsa", Family::kGlmMoeDsa},
     {"gpt_oss", Family::kGptOss},
     {"llama4", Family::kLlama4},
     {"llama4_text", Family::kLlama4},
@@ -415,6 +417,9 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       break;
     case Family::kKimiLinear:
       ReadKimiLinear(r, m);
+      break;
+    case Family::kGlmMoeDsa:
+      ReadGlmMoeDsa(r, m);
       break;
     case Family::kGlm4MoeLite:
       // GLM-4.7-Flash (modular_glm4_moe_lite.py @75a5f8b5): DeepSeek-V3's MLA with GLM-4.5's MoE,

@@ -96,6 +96,47 @@ void ReadDeepseek(Reader& r, ModelSpec& m) {
   }
 }
 
+// GLM-5 (transformers models/glm_moe_dsa/modular_glm_moe_dsa.py @01f8fa55d98f, configuration
+// @598881bceccf): GlmMoeDsaConfig is DeepseekV32Config with GLM's sizes; GlmMoeDsaIndexer is
+// DeepseekV32Indexer (wq_b, wk, k_norm, weights_proj; only its RoPE is interleaved). The
+// leading dense layers are first_k_dense_replace (default 3) or the "dense" prefix of
+// mlp_layer_types; layer 78, the MTP layer, is left out on load (_keys_to_ignore_on_load_
+// unexpected), as ReadDeepseek notes. A "shared" layer of indexer_types holds no indexer.
+void ReadGlmMoeDsa(Reader& r, ModelSpec& m) {
+  Diagnostics& d = r.diagnostics();
+  ReadDeepseek(r, m);
+  m.index_heads = r.Int("index_n_heads", 32);
+  m.index_dim = r.Int("index_head_dim", 128);
+  if (m.IsMoe()) {
+    int64_t dense = r.Int("first_k_dense_replace", 3);
+    if (const Json* types = r.json().Find("mlp_layer_types"); types != nullptr && types->IsArray()) {
+      int64_t prefix = 0;
+      bool contiguous = true;
+      for (const Json& t : types->AsArray()) {
+        const bool is_dense = t.IsString() && t.AsString() == "dense";
+        if (is_dense && !contiguous) {
+          d.push_back({DiagId::kUnsupported, Severity::kError, "mlp_layer_types",
+                       "dense layers after the first MoE layer are not modelled yet; enter the dimensions by hand"});
+          break;
+        }
+        if (is_dense) ++prefix; else contiguous = false;
+      }
+      if (!r.Has("first_k_dense_replace")) dense = prefix;
+    }
+    m.dense_layers = dense;
+  }
+  // Cross-layer top-k sharing (GlmMoeDsaAttention: indexer None on "shared" layers).
+  bool shared = r.Int("index_topk_freq", 1) > 1 || r.json().Find("index_topk_pattern") != nullptr;
+  if (const Json* types = r.json().Find("indexer_types"); types != nullptr && types->IsArray()) {
+    for (const Json& t : types->AsArray()) shared = shared || (t.IsString() && t.AsString() == "shared");
+  }
+  if (shared) {
+    d.push_back({DiagId::kUnsupported, Severity::kError, "indexer_types",
+                 "layers that share another layer's DSA indexer (indexer_types \"shared\", index_topk_freq) are not "
+                 "modelled yet: each layer would be counted with its own indexer"});
+  }
+}
+
 void ReadGptOss(Reader& r, ModelSpec& m) {
   ReadLlamaLike(r, m);
   m.experts = r.Int("num_local_experts", 0, true);
