@@ -99,6 +99,37 @@ TEST_CASE("DeepSeek-V3.2: the lightning indexer's weights and its key in the cac
   CHECK(KvBytes("deepseek-v3.2-exp", 4096) == (512.0 + 64 + 128) * 2 * 61 * 4096);
 }
 
+TEST_CASE("Gemma 3n: per-layer embeddings, AltUp and LAuReL counted; KV-shared layers keep no cache") {
+  // E2B by hand from the modules (model.h at ple_dim): token table 262400 x 2048, PLE table
+  // 262144 x 30 x 256, per_layer_model_projection 2048 x 7680 and its norm, AltUp's 6 h x h
+  // projections, the final norm, and per layer: q, k, v, o, q/k norms, four norms, the GeGLU MLP,
+  // AltUp (router 2048 x 4, coefs 4 x 4 and 4 x 16, two h-wide vectors), LAuReL (2 x 2048 x 64 and
+  // a norm), the per-layer gate and projection (2 x 2048 x 256) and their norm.
+  const int64_t h = 2048, L = 30;
+  const int64_t layer = h * 2048 * 2 + 2 * h * 512 + 2 * 256 + 3 * h * 8192 + 4 * h + (h * 4 + 16 + 64) + 2 * h +
+                        2 * h * 64 + h + 2 * h * 256 + h;
+  const int64_t e2b = 262400 * h + 262144 * L * 256 + h * L * 256 + 256 + 6 * h * h + L * layer + h;
+  const Preset* small = FindPreset("gemma-3n-e2b");
+  const Preset* large = FindPreset("gemma-3n-e4b");
+  REQUIRE(small->ok);
+  REQUIRE(large->ok);
+  CHECK(e2b == 4'456'156'768);
+  CHECK(CountParameters(small->model).total == e2b);
+  CHECK(CountParameters(large->model).total == 6'866'696'688);
+  // E4B: 35 layers, 28 windowed; the last 15 (12 windowed, 3 full) read layers 18 and 19's cache.
+  CHECK(large->model.sliding_layers == 28);
+  CHECK(large->model.CacheLayers() == 20);
+  CHECK(large->model.CacheSlidingLayers() == 16);
+  const double row = 2.0 * 2 * 256 * 2;  // K and V, 2 heads of 256, bf16
+  CHECK(KvBytes("gemma-3n-e4b", 32768) == row * (4 * 32768.0 + 16 * 512.0));
+  // A MatFormer slice with several MLP widths is refused, not averaged.
+  const HfImport mixed = ImportHfConfigText(
+      R"({"model_type": "gemma3n_text", "num_hidden_layers": 5, "intermediate_size": [8192, 8192, 16384, 8192, 8192],
+          "num_kv_shared_layers": 0})",
+      "t");
+  CHECK_FALSE(mixed.ok);
+}
+
 TEST_CASE("GLM-5 (glm_moe_dsa): DeepSeek-V3.2's indexer at GLM's sizes; dense layers and shared indexers") {
   const Preset* glm5 = FindPreset("glm-5");
   REQUIRE(glm5->ok);

@@ -52,8 +52,10 @@ namespace {
 // with those five files removed the Mamba-2/KDA code gives 0xf5ca797394f9796b unchanged:
 // 0xf5ca797394f9796b before; then the GLM-5 preset (glm_moe_dsa) added, which changes which
 // models the draws pick; the unified-memory budgets before it left the digest as it was:
-// 0x791e19dd3895487a before).
-constexpr uint64_t kFastPathDigest = 0x2225e8bb382922f9ull;
+// 0x791e19dd3895487a before; then the Gemma 3n presets (gemma3n: PLE, AltUp, LAuReL, KV-shared
+// layers) added; with those two files removed the new code gives 0x2225e8bb382922f9 unchanged:
+// 0x2225e8bb382922f9 before).
+constexpr uint64_t kFastPathDigest = 0xd85d250cc7afcec8ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -67,6 +67,9 @@ void CheckModel(const ModelSpec& m, Checker& k) {
                   std::to_string(m.mixer_free_layers) + ") and mlp_free_layers (" + std::to_string(m.mlp_free_layers) +
                   ") cannot take more layers than the model has (" + std::to_string(m.layers) + ")");
     }
+    if (k.ok && m.kv_shared_layers > m.AttentionLayers()) {
+      k.Error(DiagId::kInconsistent, "model.kv_shared_layers", "kv_shared_layers cannot exceed the attention layers");
+    }
     if (k.ok && m.sliding_layers > m.AttentionLayers()) {
       k.Error(DiagId::kInconsistent, "model.linear_layers",
               "linear_layers (" + std::to_string(m.linear_layers) + ") and sliding_layers (" +

@@ -137,6 +137,56 @@ void ReadGlmMoeDsa(Reader& r, ModelSpec& m) {
   }
 }
 
+// Gemma 3n (transformers models/gemma3n/configuration_gemma3n.py @c5d9fba144f6, whose defaults
+// are E4B's, and the modules model.h lists at ple_dim): Gemma 3's layer (four norms, per-head q/k
+// norms, a v_norm without weight, tied, GeGLU) with per-layer embeddings, AltUp, LAuReL and the
+// last num_kv_shared_layers layers reading an earlier layer's cache. MatFormer's per-layer
+// intermediate_size list is read when it is one width (E2B and E4B ship one; a Mix-n-Match slice
+// with several widths is refused).
+void ReadGemma3n(Reader& r, ModelSpec& m) {
+  Diagnostics& d = r.diagnostics();
+  m.vocab = r.Int("vocab_size", 262'400);
+  m.hidden = r.Int("hidden_size", 2048);
+  m.layers = r.Int("num_hidden_layers", 35);
+  m.heads = r.Int("num_attention_heads", 8);
+  m.kv_heads = r.Int("num_key_value_heads", 2);
+  m.head_dim = r.Int("head_dim", 256);
+  m.ffn = 16'384;
+  if (const Json* ffn = r.json().Find("intermediate_size"); ffn != nullptr && ffn->IsArray()) {
+    int64_t width = 0;
+    bool uniform = !ffn->AsArray().empty();
+    for (const Json& w : ffn->AsArray()) {
+      const int64_t v = w.IsNumber() ? static_cast<int64_t>(w.AsNumber()) : 0;
+      if (width == 0) width = v;
+      uniform = uniform && v > 0 && v == width;
+    }
+    if (!uniform) {
+      d.push_back({DiagId::kUnsupported, Severity::kError, "intermediate_size",
+                   "layers of different MLP widths (a MatFormer Mix-n-Match slice) are not modelled yet; enter the "
+                   "dimensions by hand"});
+    }
+    m.ffn = width;
+  } else if (ffn != nullptr) {
+    m.ffn = r.Int("intermediate_size", 16'384);
+  }
+  m.mlp = MlpKind::kGated;
+  m.norm = NormKind::kRmsNorm;
+  m.qkv_bias = m.attn_out_bias = r.Bool("attention_bias", false);
+  m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+  m.norms_per_layer = 4;
+  m.qk_norm = QkNorm::kPerHead;
+  m.ple_dim = r.Int("hidden_size_per_layer_input", 256);
+  m.ple_vocab = r.Int("vocab_size_per_layer_input", 262'144);
+  m.altup_inputs = r.Int("altup_num_inputs", 4);
+  m.laurel_rank = r.Int("laurel_rank", 64);
+  m.kv_shared_layers = r.Int("num_kv_shared_layers", 15);
+  d.push_back({DiagId::kUnsupported, Severity::kWarning, "altup_num_inputs",
+               "Gemma 3n's training activations are those of a Gemma 3 layer: AltUp's extra streams, LAuReL and the "
+               "per-layer inputs keep more, not counted. Its per-layer embedding table (hidden_size_per_layer_input x "
+               "layers wide) is counted on the GPU, as transformers loads it; Google's on-device runtime keeps it "
+               "out of accelerator memory (PLE caching)"});
+}
+
 void ReadGptOss(Reader& r, ModelSpec& m) {
   ReadLlamaLike(r, m);
   m.experts = r.Int("num_local_experts", 0, true);
