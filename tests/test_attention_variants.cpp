@@ -2,6 +2,7 @@
 #include <doctest.h>
 
 #include "core/base/units.h"
+#include "core/import/hf_config.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -96,4 +97,60 @@ TEST_CASE("DeepSeek-V3.2: the lightning indexer's weights and its key in the cac
   // The 851,524,864 parameters issue 31 found missing: 61 x (1536 x 8192 + 7168 x 128 + 2 x 128 + 7168 x 64).
   CHECK(CountParameters(v32->model).total - CountParameters(r1->model).total == 851'524'864);
   CHECK(KvBytes("deepseek-v3.2-exp", 4096) == (512.0 + 64 + 128) * 2 * 61 * 4096);
+}
+
+TEST_CASE("Gemma 3n: per-layer embeddings, AltUp and LAuReL counted; KV-shared layers keep no cache") {
+  // E2B by hand from the modules (model.h at ple_dim): token table 262400 x 2048, PLE table
+  // 262144 x 30 x 256, per_layer_model_projection 2048 x 7680 and its norm, AltUp's 6 h x h
+  // projections, the final norm, and per layer: q, k, v, o, q/k norms, four norms, the GeGLU MLP,
+  // AltUp (router 2048 x 4, coefs 4 x 4 and 4 x 16, two h-wide vectors), LAuReL (2 x 2048 x 64 and
+  // a norm), the per-layer gate and projection (2 x 2048 x 256) and their norm.
+  const int64_t h = 2048, L = 30;
+  const int64_t layer = h * 2048 * 2 + 2 * h * 512 + 2 * 256 + 3 * h * 8192 + 4 * h + (h * 4 + 16 + 64) + 2 * h +
+                        2 * h * 64 + h + 2 * h * 256 + h;
+  const int64_t e2b = 262400 * h + 262144 * L * 256 + h * L * 256 + 256 + 6 * h * h + L * layer + h;
+  const Preset* small = FindPreset("gemma-3n-e2b");
+  const Preset* large = FindPreset("gemma-3n-e4b");
+  REQUIRE(small->ok);
+  REQUIRE(large->ok);
+  CHECK(e2b == 4'456'156'768);
+  CHECK(CountParameters(small->model).total == e2b);
+  CHECK(CountParameters(large->model).total == 6'866'696'688);
+  // E4B: 35 layers, 28 windowed; the last 15 (12 windowed, 3 full) read layers 18 and 19's cache.
+  CHECK(large->model.sliding_layers == 28);
+  CHECK(large->model.CacheLayers() == 20);
+  CHECK(large->model.CacheSlidingLayers() == 16);
+  const double row = 2.0 * 2 * 256 * 2;  // K and V, 2 heads of 256, bf16
+  CHECK(KvBytes("gemma-3n-e4b", 32768) == row * (4 * 32768.0 + 16 * 512.0));
+  // A MatFormer slice with several MLP widths is refused, not averaged.
+  const HfImport mixed = ImportHfConfigText(
+      R"({"model_type": "gemma3n_text", "num_hidden_layers": 5, "intermediate_size": [8192, 8192, 16384, 8192, 8192],
+          "num_kv_shared_layers": 0})",
+      "t");
+  CHECK_FALSE(mixed.ok);
+}
+
+TEST_CASE("GLM-5 (glm_moe_dsa): DeepSeek-V3.2's indexer at GLM's sizes; dense layers and shared indexers") {
+  const Preset* glm5 = FindPreset("glm-5");
+  REQUIRE(glm5->ok);
+  CHECK(glm5->model.dense_layers == 3);
+  CHECK(glm5->model.MoeLayers() == 75);
+  // The cache: MLA's latent and rope key plus the indexer's 128-wide key, per layer.
+  CHECK(KvBytes("glm-5", 4096) == (512.0 + 64 + 128) * 2 * 78 * 4096);
+  // mlp_layer_types' dense prefix stands for first_k_dense_replace when that is absent.
+  const std::string base =
+      R"("model_type": "glm_moe_dsa", "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 128,
+         "moe_intermediate_size": 32, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 4,
+         "n_routed_experts": 8, "num_experts_per_tok": 2, "n_shared_experts": 1, "kv_lora_rank": 16,
+         "q_lora_rank": 32, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "v_head_dim": 16,
+         "index_n_heads": 2, "index_head_dim": 16)";
+  const HfImport types =
+      ImportHfConfigText("{" + base + R"(, "mlp_layer_types": ["dense", "sparse", "sparse", "sparse"]})", "t");
+  REQUIRE(types.ok);
+  CHECK(types.model.dense_layers == 1);
+  CHECK(types.model.index_heads == 2);
+  // Layers that reuse another layer's top-k hold no indexer: refused, not over-counted.
+  const HfImport shared = ImportHfConfigText(
+      "{" + base + R"(, "indexer_types": ["full", "shared", "full", "shared"]})", "t");
+  CHECK_FALSE(shared.ok);
 }

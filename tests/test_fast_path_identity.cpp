@@ -53,8 +53,10 @@ namespace {
 // 0xf5ca797394f9796b before; then the training activations of hybrid layers by kind (Gated
 // DeltaNet and Mamba-2 mixers from their kernels' saved tensors in their layers only, attention
 // and MLP rows in theirs) and gpt-oss's eager sink softmax, as measured by
-// tests/truth/measure_linear_layers.py: 0x791e19dd3895487a before).
-constexpr uint64_t kFastPathDigest = 0xf477163dd5fdc832ull;
+// tests/truth/measure_linear_layers.py: 0x791e19dd3895487a before, 0xf477163dd5fdc832 after;
+// then, merged with it, the GLM-5 and Gemma 3n presets (glm_moe_dsa, gemma3n), which change which
+// models the draws pick (on their own they gave 0xd85d250cc7afcec8 over the old accounting).
+constexpr uint64_t kFastPathDigest = 0x1a72b57f59ec2d27ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -72,6 +72,21 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
     CHECK(p->published_params == row.total);
     CHECK(CountParameters(p->model).total == row.total);
   }
+  // Gemma 3n: the language model (the audio and vision encoders are not counted, and say so).
+  CHECK(CountParameters(FindPreset("gemma-3n-e2b")->model).total == 4'456'156'768);
+  CHECK(CountParameters(FindPreset("gemma-3n-e4b")->model).total == 6'866'696'688);
+  CHECK(FindPreset("gemma-3n-e4b")->model.ple_vocab * 35 * FindPreset("gemma-3n-e4b")->model.ple_dim == 2'348'810'240);
+  // GLM-5 (glm_moe_dsa): no checkpoint total in the index; its README states 744B. The count
+  // is DeepSeek-V3.2's layout at GLM-5's sizes, 78 layers without the MTP layer, and the 78
+  // DSA indexers (wq_b 2048x4096, wk 6144x128, k_norm 2x128, weights_proj 6144x32) in it.
+  const Preset* glm5 = FindPreset("glm-5");
+  REQUIRE(glm5 != nullptr);
+  REQUIRE(glm5->ok);
+  CHECK(CountParameters(glm5->model).total == 743'911'218'432);
+  CHECK(CountParameters(glm5->model).total == doctest::Approx(744e9).epsilon(0.0005));
+  CHECK(CountParameters(glm5->model).active == 41'784'728'832);
+  CHECK(glm5->model.index_heads * glm5->model.index_dim == 32 * 128);
+  CHECK(glm5->model.layers * (2048 * 32 * 128 + 6144 * 128 + 2 * 128 + 6144 * 32) == 731'008'512);
   // Qwen3-Coder-Next's published active count (3,874,929,408: the same public test as its total).
   CHECK(CountParameters(FindPreset("qwen3-coder-next")->model).active == 3'874'929'408);
   // gpt-oss ships its experts in MXFP4 and the rest in bf16.

@@ -213,11 +213,17 @@ void Overheads(State& s) {
 
 void GpuMemory(State& s) {
   core::Config& c = s.config;
-  if (!Section(s, "section_gpu", Tr("GPU memory"), {"gpu", "gpu_memory_gb", "other_processes_gb"})) return;
+  if (!Section(s, "section_gpu", Tr("GPU memory"), {"gpu", "gpu_memory_gb", "wired_limit_mb", "other_processes_gb"}))
+    return;
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", Tr("The card is chosen above; type another size for a card not in the catalogue."));
   ImGui::PopTextWrapPos();
   if (FieldDouble(s, "gpu_memory_gb", &c.gpu_memory_gb)) c.gpu = "custom";
+  // Issue 31: a unified card whose OS limits the GPU (a Mac's iogpu.wired_limit_mb, Strix
+  // Halo's GTT): the raised limit, which the card's memory follows.
+  if (const core::Gpu* g = core::FindGpu(c.gpu); g != nullptr && g->unified && core::BudgetRaisable(g->budget)) {
+    if (FieldDouble(s, "wired_limit_mb", &c.wired_limit_mb)) core::SelectGpu(c, *g);
+  }
   // A shared card (seed 002's OOM): what other processes already hold; "Read an OOM" sets it.
   FieldDouble(s, "other_processes_gb", &c.other_processes_gb);
 }

@@ -81,6 +81,13 @@ void DrawVerdict(State& s) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextColored(dim, "%s", of);
   ImGui::PopTextWrapPos();
+  // Issue 31: on unified memory, what the OS lets the GPU use (the figure above) and how to raise it.
+  if (const core::Phrase budget = core::GpuBudgetNote(c); !budget.text.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(dim, "%s", TrPhrase(budget).c_str());
+    ImGui::PopTextWrapPos();
+    MarkItem(s, "gpu_budget");
+  }
 
   const double pct = t.capacity_bytes > 0 ? 100.0 * t.peak_bytes / t.capacity_bytes : 0;
   if (t.Fits()) {

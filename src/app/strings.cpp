@@ -28,6 +28,27 @@ const Translation kStrings[] = {
     {"On %s: %s, %s held by others, %s free; %.0f%% kept free: the jobs must fit in %s.",
      "%s：%s，他人占用 %s，空闲 %s；保留 %.0f%%：任务须放入 %s。"},
     {"Fits: the peak is %s in %s (driven by %s), %s to spare.", "放得下：峰值 %s 出现在%s（主要来自 %s），余量 %s。"},
+    // Unified memory's budget beside the verdict (core/catalogue/gpu_budget.cpp, issue 31).
+    {"%s: iogpu.wired_limit_mb=%s lets the GPU wire %s of its %s (wired_limit_mb; macOS's default is about %s, "
+     "Metal's recommendedMaxWorkingSetSize)",
+     "%s：iogpu.wired_limit_mb=%s 让 GPU 可锁定 %s（共 %s；wired_limit_mb；macOS 默认约 %s，即 Metal 的 "
+     "recommendedMaxWorkingSetSize）"},
+    {"%s: macOS lets the GPU wire about %s of its %s (Metal's recommendedMaxWorkingSetSize, %s of RAM on macOS "
+     "14-15); sudo sysctl iogpu.wired_limit_mb=N raises it, and wired_limit_mb=N gives the estimate the same limit",
+     "%s：macOS 让 GPU 锁定约 %s（共 %s；Metal 的 recommendedMaxWorkingSetSize，macOS 14-15 上为内存的 %s）；"
+     "sudo sysctl iogpu.wired_limit_mb=N 可提高上限，设 wired_limit_mb=N 让估算使用同一上限"},
+    {"%s: with the BIOS carve-out plus GTT at %s MiB (wired_limit_mb) the GPU may use %s of its %s (amdgpu's "
+     "default is about %s)",
+     "%s：BIOS 预留加 GTT 共 %s MiB（wired_limit_mb）时，GPU 可用 %s（共 %s；amdgpu 默认约 %s）"},
+    {"%s: Linux lets the GPU use about %s of its %s (the BIOS carve-out plus amdgpu's GTT, by default %s of RAM); "
+     "amdgpu.gttsize=N with ttm.pages_limit=N x 256 on the kernel command line raises it, and wired_limit_mb=N plus "
+     "the carve-out gives the estimate the same limit",
+     "%s：Linux 让 GPU 使用约 %s（共 %s；BIOS 预留加 amdgpu 的 GTT，GTT 默认为内存的 %s）；在内核命令行设 "
+     "amdgpu.gttsize=N 与 ttm.pages_limit=N x 256 可提高上限，设 wired_limit_mb=N 加预留量让估算使用同一上限"},
+    {"%s: CUDA reports %s, the OS's MemTotal, shared with the OS, its page cache and the desktop; nothing raises "
+     "it, and other_processes_gb counts what they hold",
+     "%s：CUDA 报告 %s，即系统的 MemTotal，与操作系统、页缓存和桌面共用；无法提高，other_processes_gb 可计入它们占用的部分"},
+    {"%s: unified memory; the estimate compares against %s of its %s", "%s：统一内存；估算按 %s 比较（共 %s）"},
     {"Does not fit: the peak is %s in %s (driven by %s), %s over.", "放不下：峰值 %s 出现在%s（主要来自 %s），超出 %s。"},
     {"%s does not start: %s free when it starts, %s asked.", "%s 无法启动：启动时空闲 %s，需要 %s。"},
     {"What fits:", "可行的调整："},
@@ -367,6 +388,11 @@ const Translation kStrings[] = {
     {"Layers without MLP", "无 MLP 的层数"},
     {"Indexer heads", "索引器头数"},
     {"Indexer head dim", "索引器头维度"},
+    {"Per-layer input dim", "逐层输入维度"},
+    {"Per-layer input vocab", "逐层输入词表"},
+    {"AltUp streams", "AltUp 流数"},
+    {"LAuReL rank", "LAuReL 秩"},
+    {"KV-shared layers", "共享 KV 的层数"},
     {"Vision layers", "视觉编码器层数"},
     {"Vision hidden", "视觉编码器隐藏维度"},
     {"Vision MLP", "视觉编码器 MLP 维度"},
@@ -1052,6 +1078,7 @@ const Translation kStrings[] = {
     {"RAM bandwidth, GB/s", "内存带宽，GB/s"},
     {"Adapter format", "适配器格式"},
     {"Used by others, GB", "其他进程占用，GB"},
+    {"GPU limit, MiB", "GPU 上限，MiB"},
     {nullptr, nullptr},
 };
 

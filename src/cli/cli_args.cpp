@@ -511,7 +511,7 @@ CliParse ParseCli(const std::vector<std::string>& typed_args, const ReadFileFn& 
   if (given.count("gpu") && given.count("gpu_memory_gb") && core::FindGpu(c.gpu) != nullptr) {
     const core::Gpu* g = core::FindGpu(c.gpu);
     Error(r, "--gpu-memory-gb",
-          given["gpu"] + " sets the usable memory to " + core::FormatNumber(g ? g->UsableBytes() / 1e9 : 0, 4) +
+          given["gpu"] + " sets the usable memory to " + core::FormatNumber(g ? g->UsableBytes(c.wired_limit_mb) / 1e9 : 0, 4) +
               " GB, and " + given["gpu_memory_gb"] + " sets it again: give one of the two");
   }
   if (total_gpus > 0 && given.count("dp")) {

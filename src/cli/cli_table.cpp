@@ -106,6 +106,9 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
   }
 
   out += VerdictLine(c, t) + "\n";
+  // Issue 31: on unified memory, the budget the verdict used and how it is raised.
+  if (const core::Phrase budget = core::GpuBudgetNote(c); !budget.text.empty())
+    out += "GPU budget: " + core::Render(budget) + "\n";
   if (core::UsesServingRuntime(c)) {
     const core::ServingReport r = core::Serve(c);
     out += "\n" + std::string(core::Info(c.runtime).label) + ":\n";

@@ -42,6 +42,13 @@ expect_exit "--gpus resolves dp" 1 --model llama-3.3-70b --gpus 16 --tp 8 --zero
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['dp']==2" && ok "--gpus 16 --tp 8 gives dp 2" || bad "--gpus"
 expect_exit "--gpus not a multiple" 2 --gpus 12 --tp 8
 expect_exit "list gpus" 0 --list-gpus
+# Issue 31: a unified-memory card's budget beside the verdict, and the raised limit that moves it.
+expect_exit "unified budget" 0 --model llama-3.1-8b --mode infer --gpu M4-MAX-128GB
+grep -q "^GPU budget: Apple M4 Max.*macOS lets the GPU wire about 96 GiB (103.08 GB) of its 128 GiB.*sudo sysctl iogpu.wired_limit_mb=N raises it" $T/llmmem_cli_out \
+  && ok "M4 Max: 96 GiB of 128 by default, and how to raise it" || bad "unified budget line"
+expect_exit "raised wired limit" 0 --model llama-3.1-8b --mode infer --gpu M4-MAX-128GB --wired-limit-mb 114688 --json
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); g=d['per_gpu']; assert g['capacity_bytes']==112*2**30 and 'iogpu.wired_limit_mb=114688' in g['budget_note']" \
+  && ok "--wired-limit-mb 114688: 112 GiB, said in per_gpu.budget_note" || bad "--wired-limit-mb"
 # (fits: hf-trainer trains a bf16 model pure bf16, its FSDP1 shards 8 bytes a parameter)
 expect_exit "fsdp hybrid shard" 0 --model gpt-neox-20b --fsdp hybrid_shard --gpus-per-node 4 --dp 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['zero']==3 and d['config']['zero_group']==4" \

@@ -36,6 +36,12 @@ std::vector<Gpu> Load() {
       g.compute_capability = number("compute_capability");
       if (const Json* u = row.Find("unified"); u != nullptr && u->IsBool()) g.unified = u->AsBool();
       g.gpu_share = g.unified ? NumberMember(row, "gpu_share", 0.75) : 1.0;
+      const std::string budget = text("budget");
+      g.budget = !g.unified            ? UnifiedBudget::kNone
+                 : budget == "metal"   ? UnifiedBudget::kMetal
+                 : budget == "amd-gtt" ? UnifiedBudget::kAmdGtt
+                 : budget == "cuda"    ? UnifiedBudget::kCuda
+                                       : UnifiedBudget::kNone;
       g.source = text("source");
       g.usable_note = text("usable_note");
       if (!g.key.empty() && g.memory_gb > 0) out.push_back(std::move(g));

@@ -2,12 +2,23 @@
 // bytes the device actually reports where known, bandwidth, and the source of each row.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace llmmem::core {
+
+// Unified memory (issue 31): what bounds the share of RAM the GPU may use, by default and
+// raised; each kind's rule and its sources are in gpu_budget.h.
+enum class UnifiedBudget {
+  kNone,    // not unified, or unknown
+  kMetal,   // macOS: Metal's recommendedMaxWorkingSetSize; sudo sysctl iogpu.wired_limit_mb raises it
+  kAmdGtt,  // Linux amdgpu APU: the BIOS carve-out plus GTT (amdgpu.gttsize, ttm.pages_limit)
+  kCuda,    // NVIDIA GB10: CUDA reports the OS's MemTotal, shared with the OS; nothing raises it
+};
+constexpr bool BudgetRaisable(UnifiedBudget b) { return b == UnifiedBudget::kMetal || b == UnifiedBudget::kAmdGtt; }
 
 struct Gpu {
   std::string key;  // "H100-SXM-80GB"; used in URLs and --gpu
@@ -21,16 +32,23 @@ struct Gpu {
   double fp8_tflops = 0;          // dense FP8 tensor throughput where the cited document gives it; 0: none/unknown
   double int8_tops = 0;           // dense INT8 tensor throughput likewise
   double compute_capability = 0;  // NVIDIA's CUDA compute capability (9.0: Hopper); 0: not NVIDIA
-  bool unified = false;           // Apple silicon: memory shared with the CPU
-  double gpu_share = 1;           // of unified memory, what the GPU may wire by default (macOS: 2/3 or 3/4)
+  bool unified = false;           // memory shared with the CPU (Apple silicon, Strix Halo, GB10)
+  double gpu_share = 1;           // of unified memory, what the GPU may use by default (gpu_budget.h)
+  UnifiedBudget budget = UnifiedBudget::kNone;  // who sets that share and how it is raised
   std::string source;
   std::string usable_note;
 
-  // What the estimate compares against: the reported bytes when known, else nominal GB; on
-  // unified memory, the share the GPU may wire.
-  double UsableBytes() const {
-    const double bytes = memory_bytes > 0 ? memory_bytes : memory_gb * 1e9;
-    return unified ? std::floor(bytes * gpu_share) : bytes;
+  // The memory as the device (or, unified, the OS) reports it: memory_bytes, else nominal GB.
+  double RamBytes() const { return memory_bytes > 0 ? memory_bytes : memory_gb * 1e9; }
+  // What the estimate compares against: the reported bytes; on unified memory, the share the
+  // GPU may use by default, or the raised limit the user gives (wired_limit_mb, MiB: the value
+  // of macOS's iogpu.wired_limit_mb; 0: the default), never above the memory itself. A
+  // budget nothing raises (GB10's) ignores the limit.
+  double UsableBytes(double wired_limit_mb = 0) const {
+    const double bytes = RamBytes();
+    if (!unified) return bytes;
+    if (wired_limit_mb > 0 && BudgetRaisable(budget)) return std::min(std::floor(wired_limit_mb * 1048576.0), bytes);
+    return std::floor(bytes * gpu_share);
   }
 };
 

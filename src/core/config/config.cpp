@@ -68,7 +68,7 @@ std::string LoraTargetsId(uint32_t targets) {
 
 void SelectGpu(Config& c, const Gpu& g) {
   c.gpu = g.key;
-  c.gpu_memory_gb = g.UsableBytes() / 1e9;
+  c.gpu_memory_gb = g.UsableBytes(c.wired_limit_mb) / 1e9;
 }
 
 std::string ResolveGpuTotal(Config& c, int64_t total_gpus) {

@@ -145,6 +145,10 @@ struct Config {
   // The card the verdict compares against.
   std::string gpu = "H100-SXM-80GB";
   double gpu_memory_gb = 85.520809984;  // per-GPU memory the device reports, GB (1e9 bytes): 81559 MiB
+  // Unified memory (issue 31): the GPU's raised limit in MiB, as macOS's sudo sysctl
+  // iogpu.wired_limit_mb=N takes it (Strix Halo: the carve-out plus amdgpu.gttsize); 0: the
+  // default share (catalogue/gpu_budget.h). A unified catalogue card's memory follows it.
+  double wired_limit_mb = 0;
 };
 
 // Inference under a serving runtime other than HF generate: the runtime decides the accounting.
@@ -171,7 +175,7 @@ inline Dtype AdapterDtype(const Config& c) {
 
 struct Gpu;
 // The one way a configuration takes a catalogue GPU (issue 29: six copies did it): its key,
-// and the memory software sees of it (gpus.h Gpu::UsableBytes), in GB.
+// and the memory software sees of it (gpus.h Gpu::UsableBytes, under c.wired_limit_mb), in GB.
 void SelectGpu(Config& c, const Gpu& g);
 
 }  // namespace llmmem::core

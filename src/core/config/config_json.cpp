@@ -110,7 +110,7 @@ void ReconcileGpu(Config& c, bool gpu_given, bool memory_given, Diagnostics& out
   if (!gpu_given || !memory_given) return;
   const Gpu* g = FindGpu(c.gpu);
   if (g == nullptr) return;
-  const double card = g->UsableBytes() / 1e9;
+  const double card = g->UsableBytes(c.wired_limit_mb) / 1e9;
   if (std::fabs(card - c.gpu_memory_gb) <= 1e-9 * card) return;
   out.push_back({DiagId::kInconsistent, Severity::kInfo, "gpu",
                  "gpu_memory_gb = " + FormatJsonNumber(c.gpu_memory_gb) + " is not the " + FormatNumber(card, 4) +
@@ -387,7 +387,7 @@ std::string ConfigToQuery(const Config& c) {
   // A catalogue card states its memory: gpu_memory_gb is written only when it differs from
   // the card's, so the link (and the CLI flags made from it) never sets the memory twice.
   const Gpu* card = FindGpu(c.gpu);
-  const bool memory_is_cards = card != nullptr && c.gpu_memory_gb == card->UsableBytes() / 1e9;
+  const bool memory_is_cards = card != nullptr && c.gpu_memory_gb == card->UsableBytes(c.wired_limit_mb) / 1e9;
   for (const FieldDef& f : Fields()) {
     const std::string v = f.get(c);
     // Likewise kv_heads when heads changed: loading would derive it (DeriveDependentDims).

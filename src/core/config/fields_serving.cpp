@@ -48,6 +48,19 @@ std::string SetGpu(Config& c, const std::string& t) {
   return std::string();
 }
 
+// The memory of a unified catalogue card follows its limit, unless it was set apart (a link's
+// gpu_memory_gb that is not the card's: ReconcileGpu makes that a custom card).
+std::string SetWiredLimit(Config& c, const std::string& t) {
+  double v = 0;
+  std::string e = ParseNumber(t, v);
+  if (!e.empty()) return e;
+  const Gpu* g = FindGpu(c.gpu);
+  const bool follows = g != nullptr && c.gpu_memory_gb == g->UsableBytes(c.wired_limit_mb) / 1e9;
+  c.wired_limit_mb = v;
+  if (follows) SelectGpu(c, *g);
+  return e;
+}
+
 }  // namespace
 
 void AddServingRows(std::vector<FieldDef>& out) {
@@ -154,6 +167,13 @@ void AddServingRows(std::vector<FieldDef>& out) {
       // figures no device has.
       LLMMEM_NUM("gpu_memory_gb", gpu_memory_gb, G::kGpu, "Memory", "GB", 0.001, 2'048, 1, "%.2f",
                  "usable memory of one GPU (no device has more than 2,048 GB)"),
+      // Issue 31: a unified card's memory is the share the OS lets the GPU use; this gives the
+      // raised limit, in the sysctl's own MiB (2,097,152 MiB: the 2,048 GB bound above).
+      FieldDef{"wired_limit_mb", FieldKind::kNumber, false, G::kGpu, "GPU limit", "MiB",
+               "unified memory: the GPU's raised limit, as sudo sysctl iogpu.wired_limit_mb=N sets it on a Mac "
+               "(Strix Halo: the BIOS carve-out plus amdgpu.gttsize); 0: the OS's default share",
+               0, 2'097'152, 1024, 0, "%.0f", [](const Config& c) { return NumText(c.wired_limit_mb); },
+               SetWiredLimit, [](const Config& c) { return c.wired_limit_mb; }, nullptr, &Config::wired_limit_mb},
   };
   out.insert(out.end(), std::begin(rows), std::end(rows));
 }

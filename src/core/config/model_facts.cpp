@@ -30,7 +30,9 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.linear_conv_bias == b.linear_conv_bias && a.linear_proj_bias == b.linear_proj_bias &&
          a.linear_norm == b.linear_norm && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
          a.mlp_free_layers == b.mlp_free_layers &&
-         a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.vision_layers == b.vision_layers &&
+         a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.ple_dim == b.ple_dim &&
+         a.ple_vocab == b.ple_vocab && a.altup_inputs == b.altup_inputs && a.laurel_rank == b.laurel_rank &&
+         a.kv_shared_layers == b.kv_shared_layers && a.vision_layers == b.vision_layers &&
          a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
          a.vision_image == b.vision_image && a.vision_kind == b.vision_kind && a.vision_merge == b.vision_merge &&
          a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack;

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/catalogue/gpus.h"
 #include "core/config/fields.h"
 #include "core/config/framework.h"
 #include "core/config/limits.h"
@@ -65,6 +66,9 @@ void CheckModel(const ModelSpec& m, Checker& k) {
               "linear_layers (" + std::to_string(m.linear_layers) + "), mixer_free_layers (" +
                   std::to_string(m.mixer_free_layers) + ") and mlp_free_layers (" + std::to_string(m.mlp_free_layers) +
                   ") cannot take more layers than the model has (" + std::to_string(m.layers) + ")");
+    }
+    if (k.ok && m.kv_shared_layers > m.AttentionLayers()) {
+      k.Error(DiagId::kInconsistent, "model.kv_shared_layers", "kv_shared_layers cannot exceed the attention layers");
     }
     if (k.ok && m.sliding_layers > m.AttentionLayers()) {
       k.Error(DiagId::kInconsistent, "model.linear_layers",
@@ -313,6 +317,19 @@ void Check(const Config& c, Checker& k, bool model_checked = false) {
     k.Note(DiagId::kNotCounted, Severity::kWarning, "model", note + ", so the verdict cannot say it fits");
   if (!training && arch && m.arch == Arch::kEncoder) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "kv_dtype", "an encoder-only model keeps no KV cache");
+  }
+  if (c.wired_limit_mb > 0) {  // issue 31: only a unified card's OS limit is raised
+    const Gpu* g = FindGpu(c.gpu);
+    if (g == nullptr || !g->unified || !BudgetRaisable(g->budget)) {
+      k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "wired_limit_mb",
+             "wired_limit_mb raises the limit of a unified-memory GPU whose OS sets one (Apple silicon, Strix Halo); " +
+                 (g == nullptr ? std::string("the card here is custom, so gpu_memory_gb is its memory")
+                               : g->key + " has none to raise"));
+    } else if (c.wired_limit_mb * 1048576.0 > g->RamBytes()) {
+      k.Note(DiagId::kOutOfRange, Severity::kInfo, "wired_limit_mb",
+             "wired_limit_mb = " + FormatNumber(c.wired_limit_mb, 0) + " MiB is more than the " +
+                 FormatNumber(g->RamBytes() / 1048576.0, 0) + " MiB of " + g->key + ": the estimate uses all of it");
+    }
   }
   if (c.sp && c.tp == 1) {
     k.Note(DiagId::kIgnoredSetting, Severity::kInfo, "sp",

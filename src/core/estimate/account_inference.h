@@ -79,8 +79,8 @@ inline double KvCacheBytes(const Derived& d) {
   const double per_token_layer = KvCacheWidth(d);
   // Layers on this stage by kind: softmax attention (full or windowed) and linear attention.
   const double share = d.L > 0 ? d.stage_layers / d.L : 0;
-  const double attention = share * static_cast<double>(m.AttentionLayers());
-  const double sliding = m.sliding_window > 0 ? share * static_cast<double>(m.sliding_layers) : 0;
+  const double attention = share * static_cast<double>(m.CacheLayers());  // Gemma 3n's shared layers keep none
+  const double sliding = m.sliding_window > 0 ? share * static_cast<double>(m.CacheSlidingLayers()) : 0;
   const double tokens = KvCacheTokens(d);
   const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
   const double token_layers = std::fmax(0.0, attention - sliding) * tokens + sliding * windowed;

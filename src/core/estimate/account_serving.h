@@ -110,7 +110,7 @@ inline ServingPlan PlanServing(const Derived& d) {
     p.weights = detail::WeightsByGroup(d, c.dtype).total;
     p.kv_token_layer = KvTokenLayerBytes(d, c.kv_dtype, KvDtypeV(c));
     // Only softmax-attention layers hold KV pages (linear-attention layers keep a state instead).
-    p.layers_here = d.L > 0 ? d.stage_layers * static_cast<double>(m.AttentionLayers()) / d.L : 0;
+    p.layers_here = d.L > 0 ? d.stage_layers * static_cast<double>(m.CacheLayers()) / d.L : 0;
     p.kinds = LayerKindsHere(d, p.kv_token_layer);
     const double mbt = static_cast<double>(p.set.batched_tokens);
     // vLLM's layers keep one more h-wide tensor beside the MLP's gate_up and activation than
@@ -226,15 +226,15 @@ inline ServingPlan PlanServing(const Derived& d) {
                                : d.kv * d.hd * (Info(p.set.k_type).bits + Info(p.set.v_type).bits) / 8.0;
   p.kv_token_layer = row;
   p.kv_layer = row * n_ctx;
-  const double attention_share = static_cast<double>(m.AttentionLayers()) / L;
+  const double attention_share = static_cast<double>(m.CacheLayers()) / L;
   double avg_layer = p.kv_layer * attention_share;
-  if (m.sliding_window > 0 && m.sliding_layers > 0) {
+  if (m.sliding_window > 0 && m.CacheSlidingLayers() > 0) {
     const double swa_cells =
         std::min(n_ctx, std::ceil((static_cast<double>(m.sliding_window) * static_cast<double>(p.set.slots) +
                                    static_cast<double>(p.set.n_ubatch)) /
                                   256.0) *
                             256.0);
-    const double share = static_cast<double>(m.sliding_layers) / L;
+    const double share = static_cast<double>(m.CacheSlidingLayers()) / L;
     avg_layer = row * (n_ctx * (attention_share - share) + swa_cells * share);
   }
   // Linear-attention layers: llama-memory-recurrent.cpp's r_l and s_l, f32, one per slot.

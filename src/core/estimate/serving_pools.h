@@ -40,9 +40,9 @@ inline LayerKinds LayerKindsHere(const Derived& d, double token_row) {
   const ModelSpec& m = d.c.model;
   const double share = d.L > 0 ? d.stage_layers / d.L : 0;
   LayerKinds k;
-  const double sliding = m.sliding_window > 0 ? static_cast<double>(m.sliding_layers) : 0;
+  const double sliding = m.sliding_window > 0 ? static_cast<double>(m.CacheSlidingLayers()) : 0;
   k.sliding = std::round(share * sliding);
-  k.full = std::round(share * static_cast<double>(m.AttentionLayers())) - k.sliding;
+  k.full = std::round(share * static_cast<double>(m.CacheLayers())) - k.sliding;
   k.linear = std::round(share * static_cast<double>(m.linear_layers));
   k.window = static_cast<double>(m.sliding_window);
   k.token_row = token_row;

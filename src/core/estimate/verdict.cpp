@@ -1,6 +1,9 @@
 // The verdict's inputs and words (verdict.h).
 #include "core/estimate/verdict.h"
 
+#include <cmath>
+
+#include "core/catalogue/gpu_budget.h"
 #include "core/estimate/serving.h"
 #include "core/base/units.h"
 
@@ -24,6 +27,13 @@ std::string HostShortNote(const Config& c, const Totals& t) {
          FormatBytesBoth(t.host_bytes) + " kept there" +
          (IsGgml(c.runtime) && UsesServingRuntime(c) ? " (the layers left on the CPU, their KV cache, host buffers)"
                                                      : " (this GPU's share of the offloaded states)");
+}
+
+Phrase GpuBudgetNote(const Config& c) {
+  const Gpu* g = FindGpu(c.gpu);
+  if (g == nullptr || !g->unified) return Phrase();
+  if (std::fabs(c.gpu_memory_gb - g->UsableBytes(c.wired_limit_mb) / 1e9) > 1e-9 * c.gpu_memory_gb) return Phrase();
+  return UnifiedBudgetNote(*g, c.wired_limit_mb);
 }
 
 std::string VerdictNote(const Config& c, const Totals& t) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/base/phrase.h"
 #include "core/config/config.h"
 #include "core/estimate/estimate.h"
 
@@ -15,5 +16,10 @@ namespace llmmem::core {
 // "the host RAM set (ram_gb 16 GB) cannot hold the 814 GB kept there (...)"; empty when
 // it can or is not checked.
 std::string HostShortNote(const Config& c, const Totals& t);
+
+// Issue 31: on a unified-memory card, what the OS lets the GPU use and how it is raised
+// (catalogue/gpu_budget.h), shown beside the verdict; empty text on other cards and on a
+// card whose memory was set apart (gpu_memory_gb not the card's).
+Phrase GpuBudgetNote(const Config& c);
 
 }  // namespace llmmem::core

@@ -11,6 +11,8 @@
 //  falcon: fused qkv, multi-query or new_decoder_architecture groups, LayerNorm, tied
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 //  2025-2026 families (gpt-oss, Qwen3-Next, Llama 4, GLM-4.x MoE, MiniMax-M2, ...): hf_config_families.cpp
+//  gemma3n / gemma3n_text: Gemma 3's layer plus PLE, AltUp, LAuReL, KV-shared layers (hf_config_families.cpp)
+//  glm_moe_dsa (GLM-5): DeepSeek-V3.2's MLA, lightning indexer and MoE (hf_config_families.cpp)
 //  Mamba-2 hybrids (nemotron_h, granitemoehybrid, falcon_h1): hf_config_mamba.cpp
 // model_type -> family is one table (kModelTypes) and one switch, as llama.cpp's LLM_ARCH_NAMES
 // and its loader's switch (arch): a new model_type is a row, a new family a case.
@@ -72,6 +74,8 @@ void ReadSlidingWindow(const Json& j, Reader& r, Family family, ModelSpec& m, Di
   int64_t sliding = m.AttentionLayers();
   if (family == Family::kGemma2) {
     sliding = (m.layers + 1) / 2;
+  } else if (family == Family::kGemma3n) {  // four sliding layers, then a full one (configuration_gemma3n.py)
+    sliding = m.layers - m.layers / 5;
   } else if (family == Family::kGemma3Text || family == Family::kGemma3) {
     const int64_t pattern = r.Int("sliding_window_pattern", 6);
     sliding = pattern > 0 ? m.layers - m.layers / pattern : m.layers;
@@ -114,6 +118,8 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"gemma2", Family::kGemma2},
     {"gemma3_text", Family::kGemma3Text},
     {"gemma3", Family::kGemma3},
+    {"gemma3n", Family::kGemma3n},
+    {"gemma3n_text", Family::kGemma3n},
     {"phi3", Family::kPhi3},
     {"olmo2", Family::kOlmo2},
     {"olmo3", Family::kOlmo3},
@@ -123,6 +129,7 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"kimi_k2", Family::kDeepseek},
     {"kimi_linear", Family::kKimiLinear},
     {"deepseek_v32", Family::kDeepseekV32},
+    {"glm_moe_dsa", Family::kGlmMoeDsa},
     {"gpt_oss", Family::kGptOss},
     {"llama4", Family::kLlama4},
     {"llama4_text", Family::kLlama4},
@@ -416,6 +423,17 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
     case Family::kKimiLinear:
       ReadKimiLinear(r, m);
       break;
+    case Family::kGlmMoeDsa:
+      ReadGlmMoeDsa(r, m);
+      break;
+    case Family::kGemma3n:
+      ReadGemma3n(r, m);
+      if (&tj != &j && j.Find("audio_config") != nullptr) {
+        d.push_back({DiagId::kUnsupported, Severity::kWarning, "audio_config",
+                     "Gemma 3n's audio encoder (audio_config) is not counted, only its language model: the "
+                     "checkpoint stores more than the estimate"});
+      }
+      break;
     case Family::kGlm4MoeLite:
       // GLM-4.7-Flash (modular_glm4_moe_lite.py @75a5f8b5): DeepSeek-V3's MLA with GLM-4.5's MoE,
       // whose router always holds e_score_correction_bias (Glm4MoeTopkRouter).
@@ -430,6 +448,13 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
                  "language model (text_config): the checkpoint stores more than the estimate"});
   }
   ReadSlidingWindow(tj, r, family, m, d);
+  // Gemma 3n's KV-shared layers take the attention pattern's share of the windowed layers
+  // (ModelSpec::CacheSlidingLayers): the pattern's size must divide them.
+  if (m.kv_shared_layers > 0 && m.layers > 0 && (m.kv_shared_layers * m.sliding_layers) % m.layers != 0) {
+    d.push_back({DiagId::kUnsupported, Severity::kError, "num_kv_shared_layers",
+                 "num_kv_shared_layers is not a whole number of attention patterns: which of the shared layers "
+                 "are windowed is not modelled; enter the dimensions by hand"});
+  }
   ReadActivation(tj, family, m, d);
   m.max_positions = r.Int("max_position_embeddings", r.Int("n_positions", 0));
   if (m.heads > 0 && m.head_dim <= 0) {

@@ -96,6 +96,97 @@ void ReadDeepseek(Reader& r, ModelSpec& m) {
   }
 }
 
+// GLM-5 (transformers models/glm_moe_dsa/modular_glm_moe_dsa.py @01f8fa55d98f, configuration
+// @598881bceccf): GlmMoeDsaConfig is DeepseekV32Config with GLM's sizes; GlmMoeDsaIndexer is
+// DeepseekV32Indexer (wq_b, wk, k_norm, weights_proj; only its RoPE is interleaved). The
+// leading dense layers are first_k_dense_replace (default 3) or the "dense" prefix of
+// mlp_layer_types; layer 78, the MTP layer, is left out on load (_keys_to_ignore_on_load_
+// unexpected), as ReadDeepseek notes. A "shared" layer of indexer_types holds no indexer.
+void ReadGlmMoeDsa(Reader& r, ModelSpec& m) {
+  Diagnostics& d = r.diagnostics();
+  ReadDeepseek(r, m);
+  m.index_heads = r.Int("index_n_heads", 32);
+  m.index_dim = r.Int("index_head_dim", 128);
+  if (m.IsMoe()) {
+    int64_t dense = r.Int("first_k_dense_replace", 3);
+    if (const Json* types = r.json().Find("mlp_layer_types"); types != nullptr && types->IsArray()) {
+      int64_t prefix = 0;
+      bool contiguous = true;
+      for (const Json& t : types->AsArray()) {
+        const bool is_dense = t.IsString() && t.AsString() == "dense";
+        if (is_dense && !contiguous) {
+          d.push_back({DiagId::kUnsupported, Severity::kError, "mlp_layer_types",
+                       "dense layers after the first MoE layer are not modelled yet; enter the dimensions by hand"});
+          break;
+        }
+        if (is_dense) ++prefix; else contiguous = false;
+      }
+      if (!r.Has("first_k_dense_replace")) dense = prefix;
+    }
+    m.dense_layers = dense;
+  }
+  // Cross-layer top-k sharing (GlmMoeDsaAttention: indexer None on "shared" layers).
+  bool shared = r.Int("index_topk_freq", 1) > 1 || r.json().Find("index_topk_pattern") != nullptr;
+  if (const Json* types = r.json().Find("indexer_types"); types != nullptr && types->IsArray()) {
+    for (const Json& t : types->AsArray()) shared = shared || (t.IsString() && t.AsString() == "shared");
+  }
+  if (shared) {
+    d.push_back({DiagId::kUnsupported, Severity::kError, "indexer_types",
+                 "layers that share another layer's DSA indexer (indexer_types \"shared\", index_topk_freq) are not "
+                 "modelled yet: each layer would be counted with its own indexer"});
+  }
+}
+
+// Gemma 3n (transformers models/gemma3n/configuration_gemma3n.py @c5d9fba144f6, whose defaults
+// are E4B's, and the modules model.h lists at ple_dim): Gemma 3's layer (four norms, per-head q/k
+// norms, a v_norm without weight, tied, GeGLU) with per-layer embeddings, AltUp, LAuReL and the
+// last num_kv_shared_layers layers reading an earlier layer's cache. MatFormer's per-layer
+// intermediate_size list is read when it is one width (E2B and E4B ship one; a Mix-n-Match slice
+// with several widths is refused).
+void ReadGemma3n(Reader& r, ModelSpec& m) {
+  Diagnostics& d = r.diagnostics();
+  m.vocab = r.Int("vocab_size", 262'400);
+  m.hidden = r.Int("hidden_size", 2048);
+  m.layers = r.Int("num_hidden_layers", 35);
+  m.heads = r.Int("num_attention_heads", 8);
+  m.kv_heads = r.Int("num_key_value_heads", 2);
+  m.head_dim = r.Int("head_dim", 256);
+  m.ffn = 16'384;
+  if (const Json* ffn = r.json().Find("intermediate_size"); ffn != nullptr && ffn->IsArray()) {
+    int64_t width = 0;
+    bool uniform = !ffn->AsArray().empty();
+    for (const Json& w : ffn->AsArray()) {
+      const int64_t v = w.IsNumber() ? static_cast<int64_t>(w.AsNumber()) : 0;
+      if (width == 0) width = v;
+      uniform = uniform && v > 0 && v == width;
+    }
+    if (!uniform) {
+      d.push_back({DiagId::kUnsupported, Severity::kError, "intermediate_size",
+                   "layers of different MLP widths (a MatFormer Mix-n-Match slice) are not modelled yet; enter the "
+                   "dimensions by hand"});
+    }
+    m.ffn = width;
+  } else if (ffn != nullptr) {
+    m.ffn = r.Int("intermediate_size", 16'384);
+  }
+  m.mlp = MlpKind::kGated;
+  m.norm = NormKind::kRmsNorm;
+  m.qkv_bias = m.attn_out_bias = r.Bool("attention_bias", false);
+  m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+  m.norms_per_layer = 4;
+  m.qk_norm = QkNorm::kPerHead;
+  m.ple_dim = r.Int("hidden_size_per_layer_input", 256);
+  m.ple_vocab = r.Int("vocab_size_per_layer_input", 262'144);
+  m.altup_inputs = r.Int("altup_num_inputs", 4);
+  m.laurel_rank = r.Int("laurel_rank", 64);
+  m.kv_shared_layers = r.Int("num_kv_shared_layers", 15);
+  d.push_back({DiagId::kUnsupported, Severity::kWarning, "altup_num_inputs",
+               "Gemma 3n's training activations are those of a Gemma 3 layer: AltUp's extra streams, LAuReL and the "
+               "per-layer inputs keep more, not counted. Its per-layer embedding table (hidden_size_per_layer_input x "
+               "layers wide) is counted on the GPU, as transformers loads it; Google's on-device runtime keeps it "
+               "out of accelerator memory (PLE caching)"});
+}
+
 void ReadGptOss(Reader& r, ModelSpec& m) {
   ReadLlamaLike(r, m);
   m.experts = r.Int("num_local_experts", 0, true);

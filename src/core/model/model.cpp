@@ -98,6 +98,11 @@ int64_t CountParameterTensors(const ModelSpec& m) {
   if (m.type_vocab > 0) n += 1;
   if (m.embedding_norm) n += norm;
   if (m.final_norm) n += norm;
+  // Gemma 3n: embed_tokens_per_layer, per_layer_model_projection, per_layer_projection_norm and per
+  // layer gate, projection, norm; AltUp's 2 (n - 1) projections and per layer its 5; LAuReL's 3.
+  if (m.ple_dim > 0) n += 3 + 3 * L;
+  if (m.altup_inputs > 1) n += 2 * (m.altup_inputs - 1) + 5 * L;
+  if (m.laurel_rank > 0) n += 3 * L;
   if (!m.tied_embeddings && m.arch == Arch::kDecoder) n += 1;
   if (m.pooler) n += 2;
   return n;

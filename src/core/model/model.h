@@ -126,6 +126,21 @@ struct ModelSpec {
   // MLA layer wq_b, wk, k_norm and weights_proj, and one index_dim key per token in the cache.
   int64_t index_heads = 0;
   int64_t index_dim = 0;
+  // Gemma 3n (transformers models/gemma3n, Gemma3nTextModel and Gemma3nTextDecoderLayer; mlx-lm's
+  // port has the same modules): per-layer embeddings (PLE), a ple_vocab x (layers x ple_dim) table
+  // (embed_tokens_per_layer), per_layer_model_projection h -> layers x ple_dim and its norm, and per
+  // layer per_layer_input_gate h -> ple_dim, per_layer_projection ple_dim -> h, a norm; AltUp over
+  // altup_inputs streams (altup_projections and altup_unembed_projections, inputs - 1 of h x h each,
+  // and per layer correct_output_scale, correction_coefs n x n, prediction_coefs n x n^2,
+  // modality_router h x n, router_norm); LAuReL (linear_left h -> laurel_rank, linear_right back,
+  // post_laurel_norm). The last kv_shared_layers layers keep their K and V projections but reuse
+  // the cache of the last earlier layer of their kind (Gemma3nTextConfig num_kv_shared_layers), so
+  // they hold no cache: CacheLayers.
+  int64_t ple_dim = 0;
+  int64_t ple_vocab = 0;
+  int64_t altup_inputs = 0;
+  int64_t laurel_rank = 0;
+  int64_t kv_shared_layers = 0;
   // A vision tower and its projector; vision_layers == 0: text only. SigLIP with Gemma 3's projector,
   // Qwen2.5-VL's and Qwen3-VL's towers with their patch mergers, Llama 4's with its pixel-shuffle
   // adapter, Pixtral with Mistral 3's patch merger (the tensors: ForEachTensor).
@@ -157,6 +172,13 @@ struct ModelSpec {
     return IsMoe() ? n / k - first / k : 0;
   }
   bool HasArchitecture() const { return hidden > 0 && layers > 0 && heads > 0; }
+  // Attention layers that keep a KV cache of their own, and the windowed ones among them: the
+  // shared layers follow the attention pattern (its size divides kv_shared_layers, configuration_
+  // gemma3n.py), so they take the sliding layers' share of it.
+  int64_t CacheLayers() const { return AttentionLayers() - kv_shared_layers; }
+  int64_t CacheSlidingLayers() const {
+    return layers > 0 ? sliding_layers - kv_shared_layers * sliding_layers / layers : sliding_layers;
+  }
 };
 
 // The roles a weight tensor plays; LoRA targets and Adafactor's factoring use them.
@@ -180,6 +202,7 @@ enum class TensorRole : uint8_t {
   kIndexer,  // DSA lightning indexer
   kLinearAttention,  // Gated DeltaNet projections, conv and state parameters
   kVision,   // vision tower and projector
+  kPerLayer,  // Gemma 3n's per-layer input projections, AltUp and LAuReL
 };
 
 // Which line of the itemised parameter count a tensor adds to.
@@ -418,6 +441,25 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     if (m.shared_expert_gate) f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, 1, moe, false});
   }
 
+  if (m.ple_dim > 0) {  // Gemma 3n's per-layer inputs (the rows above ple_dim in model.h)
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kEmbedding, m.ple_vocab, L * m.ple_dim, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kPerLayer, h, L * m.ple_dim, 1, false});
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kNorm, m.ple_dim, 1, 1, false});
+    f(TensorShape{ParamGroup::kMlp, TensorRole::kPerLayer, h, m.ple_dim, L, false});
+    f(TensorShape{ParamGroup::kMlp, TensorRole::kPerLayer, m.ple_dim, h, L, false});
+    f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, h, 1, L, false});
+  }
+  if (m.altup_inputs > 1) {
+    const int64_t n = m.altup_inputs;
+    f(TensorShape{ParamGroup::kEmbedding, TensorRole::kPerLayer, h, h, 2 * (n - 1), false});
+    f(TensorShape{ParamGroup::kMlp, TensorRole::kPerLayer, h + n + n * n, n, L, false});  // router, coefs
+    f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, 2 * h, 1, L, false});  // correct_output_scale, router_norm
+  }
+  if (m.laurel_rank > 0) {
+    f(TensorShape{ParamGroup::kMlp, TensorRole::kPerLayer, h, m.laurel_rank, L, false});
+    f(TensorShape{ParamGroup::kMlp, TensorRole::kPerLayer, m.laurel_rank, h, L, false});
+    f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, h, 1, L, false});
+  }
   if (m.final_norm) f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, norm_width * h, 1, 1, false});
   if (!m.tied_embeddings && m.arch == Arch::kDecoder)
     f(TensorShape{ParamGroup::kHead, TensorRole::kHead, h, m.vocab, 1, false});

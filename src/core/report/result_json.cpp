@@ -115,6 +115,7 @@ Json EstimateToJson(const Config& c, const Estimate& e) {
   // The verdict (issue 28): "incomplete" when what is counted fits but a part is unknown.
   gpu["verdict"] = Json(VerdictId(t.Judge()));
   gpu["verdict_note"] = Json(VerdictNote(c, t));
+  gpu["budget_note"] = Json(Render(GpuBudgetNote(c)));  // issue 31: unified memory's budget; "" elsewhere
   Json not_counted(Json::Array{});
   if (t.not_counted & kNotCountedKvCache) not_counted.MutableArray().push_back(Json("kv_cache"));
   if (t.not_counted & kNotCountedActivations) not_counted.MutableArray().push_back(Json("activations"));
