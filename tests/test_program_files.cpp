@@ -1,7 +1,7 @@
 // --from: a training program's own config file or command read as the settings it implies
 // (issue 30 part 2; core/program_files). Each case states what the program's documented
 // example sets and asserts the fields it becomes, the keys it lists and the errors it gives.
-#include <doctest/doctest.h>
+#include <doctest.h>
 
 #include <string>
 

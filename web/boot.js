@@ -107,8 +107,15 @@
     return turn();
   }
 
+  // A training program's own file (YAML, TOML, a launch script): text, read by --from's reader.
+  function isProgramName(name) {
+    var n = name.toLowerCase();
+    return n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".toml") || n.endsWith(".sh");
+  }
+
   function isWeightsName(name) {
     var n = name.toLowerCase();
+    if (isProgramName(n)) return false;
     return n.endsWith(".index.json") || !n.endsWith(".json");
   }
 

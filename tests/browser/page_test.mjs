@@ -196,6 +196,7 @@ try {
   await planTests(browser);
   await jobsTests(browser);
   await runTests(browser);
+  await programFileTests(browser);
   await gpuSourceTests(browser);
   await touchTests(browser);
 
@@ -842,6 +843,38 @@ async function runTests(browser) {
         got === want && st.run.not_modelled === cli.comparison.not_modelled.length, `${got} | ${want}`);
   await page.screenshot({ path: `${shots}/web-run-vllm.png` });
   check('run: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
+}
+
+// A training program's own file dropped on the page (issue 30 part 2): read in the worker by
+// --from's reader and applied, the same settings as llmmem --from gives.
+async function programFileTests(browser) {
+  const { context, page, errors } = await newPage(browser, '');
+  const file = root + 'tests/data/program_files/axolotl_llama3_qlora.yml';
+  await page.evaluate(text => window.llmmemOpenText('qlora.yml', text), readFileSync(file, 'utf8'));
+  let st = await state(page);
+  for (let i = 0; i < 200 && !/mode=qlora/.test(st.config); i++) {
+    await page.waitForTimeout(100);
+    st = await state(page);
+  }
+  await settle(page);
+  st = await state(page);
+  let out;
+  try {
+    out = execFileSync(root + 'build/native/llmmem', ['--from', file, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    out = e.stdout;
+  }
+  const c = JSON.parse(out).config;
+  const q = new URLSearchParams(st.config);
+  // The link leaves out what equals its program's default: the keys it holds must match.
+  const same = ['mode', 'stack', 'seq', 'batch', 'grad_accum', 'lora_rank', 'recompute', 'optimizer']
+    .filter(k => q.has(k) && String(q.get(k)) !== String(c[k]));
+  check('program file: a dropped axolotl YAML is applied as llmmem --from reads it', /mode=qlora/.test(st.config) &&
+        q.get('stack') === 'axolotl' && q.get('lora_rank') === '32' && q.get('batch') === '2' && same.length === 0,
+        `${st.config} differs in ${same.join(', ')}`);
+  await page.screenshot({ path: `${shots}/web-program-file.png` });
+  check('program file: no page errors', errors.length === 0, errors.join('; '));
   await context.close();
 }
 
