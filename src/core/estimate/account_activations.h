@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/estimate/activation_rows.h"
 #include "core/estimate/activations_hf.h"
 #include "core/estimate/activations_paper.h"
 #include "core/estimate/derived.h"
@@ -15,15 +16,16 @@
 
 namespace llmmem::core {
 
-// Calls f(const LayerTensor&) for every tensor one transformer layer saves for backward
-// under the configured profile. keep_scores: false under selective recompute (the s x s
-// tensors are recomputed).
+// Every tensor one transformer layer saves for backward under the configured profile
+// (layer_tensors.cpp). keep_scores: false under selective recompute (the s x s tensors are
+// recomputed).
+LayerTensorList CollectLayerTensors(const Derived& d, bool keep_scores);
+
+// Calls f(const LayerTensor&) for each of them, in the profile's order.
 template <class F>
 void ForEachLayerActivation(const Derived& d, bool keep_scores, F&& f) {
-  if (IsHuggingFace(d.c.framework))
-    ForEachHfLayerTensor(d, keep_scores, f);
-  else
-    ForEachPaperLayerTensor(d, keep_scores, f);
+  const LayerTensorList list = CollectLayerTensors(d, keep_scores);
+  for (const LayerTensor& t : list) f(t);
 }
 
 namespace detail {

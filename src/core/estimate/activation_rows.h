@@ -36,4 +36,26 @@ struct LayerTensor {
   double Bytes() const { return elem_bytes * elements * share; }
 };
 
+// One layer's saved tensors in the order the profile emits them, collected once by
+// CollectLayerTensors (layer_tensors.cpp). The accounting, the Explain tree and the recompute
+// terms all read this list, so the profiles' row builders are compiled once rather than once
+// per caller: four copies of ForEachHfLayerTensor cost the page about 29 KB of wasm.
+// Fixed capacity: the numeric fast path allocates nothing. The largest list any profile emits
+// is tested (test_layer_tensors in tests/test_linear_layers.cpp) to stay well under it.
+struct LayerTensorList {
+  static constexpr int kCapacity = 96;
+  LayerTensor items[kCapacity];
+  int size = 0;
+  bool overflowed = false;  // a row past kCapacity: never expected, and tested
+
+  void Add(const LayerTensor& t) {
+    if (size < kCapacity)
+      items[size++] = t;
+    else
+      overflowed = true;
+  }
+  const LayerTensor* begin() const { return items; }
+  const LayerTensor* end() const { return items + size; }
+};
+
 }  // namespace llmmem::core
