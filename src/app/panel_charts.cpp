@@ -15,6 +15,7 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "imgui.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::app {
 namespace {
@@ -118,8 +119,7 @@ void Update(Cache& cache, const State& s) {
   if (act == nullptr) act = s.estimate.tree.Find("activations");
   std::vector<std::string> groups;
   if (act != nullptr) CollectTerms(*act, act->name, groups, cache.terms);
-  std::stable_sort(cache.terms.begin(), cache.terms.end(),
-                   [](const Term& a, const Term& b) { return a.bytes > b.bytes; });
+  core::StableSort(cache.terms, [](const Term& a, const Term& b) { return a.bytes > b.bytes; });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/catalogue/embedded.h"
 #include "core/parse/text.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 
@@ -423,7 +424,7 @@ void SortPresets(std::vector<NetworkPreset>& all) {
     return 100;
   };
   // The key breaks ties: the same order whatever order the files come in.
-  std::stable_sort(all.begin(), all.end(), [&](const NetworkPreset& a, const NetworkPreset& b) {
+  StableSort(all, [&](const NetworkPreset& a, const NetworkPreset& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     if (a.spec.published_params != b.spec.published_params) return a.spec.published_params < b.spec.published_params;
     return a.key < b.key;

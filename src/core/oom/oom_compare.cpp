@@ -11,6 +11,7 @@
 #include "core/oom/oom_report.h"
 #include "core/parse/text.h"
 #include "core/base/units.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -69,7 +70,7 @@ std::vector<GpuMatch> MatchGpus(double capacity_bytes, bool cuda_total, const st
   }
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  StableSort(order, [&](size_t a, size_t b) {
     if (scores[a] != scores[b]) return scores[a] > scores[b];
     return std::fabs(out[a].gap_bytes) < std::fabs(out[b].gap_bytes);
   });

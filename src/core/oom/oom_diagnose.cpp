@@ -12,6 +12,7 @@
 
 #include "core/oom/oom_report.h"
 #include "core/base/units.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -284,7 +285,7 @@ std::vector<Finding> DiagnoseOom(const Observation& o, const OomBar& bar, double
     ForTorchOom(o, bar, context_bytes, out);
   else
     ForOther(o, out);
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+  StableSort(out, [](const Finding& a, const Finding& b) {
     const bool am = a.id == "missing_figures", bm = b.id == "missing_figures";
     if (am != bm) return am;
     if (a.sufficient != b.sufficient) return a.sufficient;

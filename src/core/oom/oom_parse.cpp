@@ -5,6 +5,7 @@
 #include "core/base/safe_text.h"
 #include "core/oom/oom_evidence.h"
 #include "core/oom/oom_scan.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -73,8 +74,7 @@ Evidence ReadEvidence(const std::string& input) {
   oom::ReadNvidiaSmiCsv(lines, list);
   oom::ReadTorchSummaries(text, lines, list);
   std::vector<Observation>& found = list.items();
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Observation& a, const Observation& b) { return a.line < b.line; });
+  StableSort(found, [](const Observation& a, const Observation& b) { return a.line < b.line; });
   // Repeats are looked for among the failures only (the other blocks are never folded), so
   // thousands of nvidia-smi rows cost no comparisons.
   std::vector<size_t> failures;

@@ -6,6 +6,7 @@
 #include "core/estimate/estimate.h"
 #include "core/oom/oom_report.h"
 #include "core/base/units.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -36,7 +37,7 @@ OomReport ReadOomReport(const std::string& text, const Config* loaded) {
   const std::vector<Observation>& obs = r.evidence.observations;
   std::vector<size_t> order(obs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return obs[a].IsOom() && !obs[b].IsOom(); });
+  StableSort(order, [&](size_t a, size_t b) { return obs[a].IsOom() && !obs[b].IsOom(); });
   const double context = loaded != nullptr ? loaded->cuda_context_gb * kGB : -1;
   for (size_t i : order) {
     const Observation& o = obs[i];

@@ -18,6 +18,7 @@
 
 #include "core/base/safe_text.h"
 #include "core/parse/weight_headers.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core::detail {
 
@@ -179,8 +180,7 @@ class Tally {
   void Fill(WeightHeaderResult& r) const {
     r.by_type.clear();
     for (const auto& kv : by_type_) r.by_type.push_back(kv.second);
-    std::stable_sort(r.by_type.begin(), r.by_type.end(),
-                     [](const WeightTypeTally& a, const WeightTypeTally& b) { return a.bytes > b.bytes; });
+    StableSort(r.by_type, [](const WeightTypeTally& a, const WeightTypeTally& b) { return a.bytes > b.bytes; });
     r.tensor_count = tensors_;
     r.parameter_count = parameters_;
     r.weight_bytes = bytes_;

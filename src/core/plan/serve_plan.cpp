@@ -10,6 +10,7 @@
 #include "core/solve/fit.h"
 #include "core/solve/largest_fitting.h"
 #include "core/solve/serve_fit.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 ServePlan PlanServing(const ServePlanRequest& r) {
@@ -89,7 +90,7 @@ ServePlan PlanServing(const ServePlanRequest& r) {
     }
   }
   auto goal = [&](const ServeOption& o) { return r.goal == ServeGoal::kConcurrency ? o.concurrency : o.context; };
-  std::stable_sort(out.options.begin(), out.options.end(), [&](const ServeOption& a, const ServeOption& b) {
+  StableSort(out.options, [&](const ServeOption& a, const ServeOption& b) {
     if (goal(a) != goal(b)) return goal(a) > goal(b);
     if (a.gpus != b.gpus) return a.gpus < b.gpus;
     return a.gpu_layers == -1 && b.gpu_layers != -1;

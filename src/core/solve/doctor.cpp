@@ -8,6 +8,7 @@
 
 #include "core/estimate/estimate.h"
 #include "core/solve/fit.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -33,7 +34,7 @@ class Builder {
   }
   // Remedies that fit first, then those that keep the workload, then by saving.
   std::vector<Remedy> Sorted() {
-    std::stable_sort(list_.begin(), list_.end(), [](const Remedy& a, const Remedy& b) {
+    StableSort(list_, [](const Remedy& a, const Remedy& b) {
       if (a.fits != b.fits) return a.fits;
       if (a.changes_workload != b.changes_workload) return !a.changes_workload;
       return a.saving_bytes > b.saving_bytes;

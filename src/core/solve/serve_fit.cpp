@@ -10,6 +10,7 @@
 #include "core/config/validate.h"
 #include "core/solve/fit.h"
 #include "core/solve/largest_fitting.h"
+#include "core/base/stable_order.h"
 
 namespace llmmem::core {
 namespace {
@@ -85,8 +86,7 @@ ServeFit FitServing(const Config& c, int gpu_set_limit) {
       break;  // the fewest of this card
     }
   }
-  std::stable_sort(r.gpu_sets.begin(), r.gpu_sets.end(),
-                   [](const GpuSetFit& a, const GpuSetFit& b) { return a.memory_bytes < b.memory_bytes; });
+  StableSort(r.gpu_sets, [](const GpuSetFit& a, const GpuSetFit& b) { return a.memory_bytes < b.memory_bytes; });
   if (static_cast<int>(r.gpu_sets.size()) > gpu_set_limit) r.gpu_sets.resize(static_cast<size_t>(gpu_set_limit));
   return r;
 }
