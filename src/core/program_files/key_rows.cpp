@@ -45,8 +45,9 @@ bool MapValue(const char* values, const std::string& v, std::string& to) {
     const std::string pair = map.substr(i, j - i);
     const size_t eq = pair.find('=');
     if (eq != std::string::npos) {
-      const std::string from = pair.substr(0, eq);
-      if (from == "*" || AsciiLower(from) == lower) {
+      const std::string from = AsciiLower(pair.substr(0, eq));
+      // `true=` and `false=` take every spelling of a truth value (yes, on, 1, a bare flag).
+      if (from == "*" || from == lower || (from == "true" && Truthy(v)) || (from == "false" && Falsy(v))) {
         to = pair.substr(eq + 1);
         if (to == "*") to = v;  // `*=*`: passed on as written
         return true;
@@ -147,25 +148,7 @@ void SetHfOptimizer(const SettingsEntry& e, ImportState& s) {
 
 void ImportState::Set(const SettingsEntry& e, const char* field, const std::string& value, const std::string& why) {
   ProgramKey key = KeyOf(e, why);
-  if (std::string(field) == "gpus") {  // not a field: links, JSON and the CLI resolve it into dp
-    if (!IsCount(value)) {
-      out_.diagnostics.push_back({DiagId::kWrongType, Severity::kError, e.path,
-                                  Where(key) + ": \"" + EchoValue(value, 40) + "\" is not a whole number of GPUs"});
-      return;
-    }
-    for (ProgramSetting& have : out_.settings)
-      if (have.field == "gpus" && have.value != value && !have.from.key.empty()) {
-        out_.diagnostics.push_back({DiagId::kInconsistent, Severity::kError, e.path,
-                                    Where(have.from) + " says " + have.value + " GPUs, and " + Where(key) + " says " +
-                                        value + ": the file says two things"});
-        return;
-      } else if (have.field == "gpus") {
-        have = {"gpus", value, key};
-        return;
-      }
-    out_.settings.push_back({"gpus", value, key});
-    return;
-  }
+  if (std::string(field) == "gpus") return SetGpus(e, value, why);
   const FieldDef* f = FindField(field);
   if (f == nullptr) {  // a row naming no field is this table's mistake, said plainly
     out_.diagnostics.push_back({DiagId::kUnknownKey, Severity::kError, e.path,
@@ -194,6 +177,27 @@ void ImportState::Set(const SettingsEntry& e, const char* field, const std::stri
     return;
   }
   out_.settings.push_back({f->name, value, key});
+}
+
+void ImportState::SetGpus(const SettingsEntry& e, const std::string& value, const std::string& why) {
+  ProgramKey key = KeyOf(e, why);
+  if (!IsCount(value)) {
+    out_.diagnostics.push_back({DiagId::kWrongType, Severity::kError, e.path,
+                                Where(key) + ": \"" + EchoValue(value, 40) + "\" is not a whole number of GPUs"});
+    return;
+  }
+  for (ProgramSetting& have : out_.settings) {
+    if (have.field != "gpus") continue;
+    if (have.value != value && !have.from.key.empty()) {
+      out_.diagnostics.push_back({DiagId::kInconsistent, Severity::kError, e.path,
+                                  Where(have.from) + " says " + have.value + " GPUs, and " + Where(key) + " says " +
+                                      value + ": the file says two things"});
+      return;
+    }
+    have = {"gpus", value, key};
+    return;
+  }
+  out_.settings.push_back({"gpus", value, key});
 }
 
 void ImportState::Replace(const SettingsEntry& e, const char* field, const std::string& value, const std::string& why) {
@@ -279,6 +283,13 @@ void RunEntry(const std::vector<KeyRow>& rows, const SettingsEntry& full, size_t
     case KeyUse::kFile: s.NameFile(e, row->why); break;
     case KeyUse::kIgnored: s.Ignore(e, row->why); break;
     case KeyUse::kNotCounted: s.NotCount(e, row->why); break;
+    case KeyUse::kGpusPerNode: {
+      if (!IsCount(e.value)) return s.NotCount(e, std::string(row->why) + " given as " + e.value);
+      const SettingsEntry* nodes = s.Find(row->field);
+      const int64_t n = nodes != nullptr && IsCount(nodes->value) ? std::stoll(nodes->value) : 1;
+      s.SetGpus(e, std::to_string(std::stoll(e.value) * n), std::string(row->why) + " x " + row->field);
+      break;
+    }
   }
 }
 

@@ -20,6 +20,7 @@ enum class KeyUse {
   kFile,        // names another settings file (a DeepSpeed JSON, an accelerate YAML)
   kIgnored,     // changes no memory (`why` says what it is)
   kNotCounted,  // changes memory in a way the estimate does not count (`why` says how)
+  kGpusPerNode,  // GPUs per node; `field` names the key of the node count (1 when absent)
 };
 
 struct KeyRow {
@@ -41,6 +42,10 @@ inline KeyRow Ignored(const char* key, const char* why) { return {KeyUse::kIgnor
 inline KeyRow NotCounted(const char* key, const char* why) {
   return {KeyUse::kNotCounted, key, "", "", why, nullptr};
 }
+// A launcher's processes per node, times the nodes another key gives: the job's GPU count.
+inline KeyRow GpusPerNode(const char* key, const char* nodes_key, const char* why) {
+  return {KeyUse::kGpusPerNode, key, nodes_key, "", why, nullptr};
+}
 
 // What an import builds while its rows run.
 class ImportState {
@@ -53,6 +58,9 @@ class ImportState {
   // naming the key's line. A field set twice to different values by two keys is an error
   // naming both. `why` says what the key means when it is not the key's row's text.
   void Set(const SettingsEntry& e, const char* field, const std::string& value, const std::string& why = "");
+  // The job's GPU count (not a field: links, JSON and the CLI resolve it into dp once tp, pp
+  // and cp are known). Two keys that give different counts are an error naming both.
+  void SetGpus(const SettingsEntry& e, const std::string& value, const std::string& why);
   // Sets `field` over what another key set (a 4-bit base makes LoRA QLoRA).
   void Replace(const SettingsEntry& e, const char* field, const std::string& value, const std::string& why);
   // Sets a field the file is silent on, saying why (listed as an assumption).
@@ -71,7 +79,8 @@ class ImportState {
   ProgramFileImport& out_;
 };
 
-// YAML/JSON/flag truth values: true, True, yes, on, 1 (a bare flag is "true").
+// YAML/JSON/flag truth values: true, True, yes, on, 1 (a bare flag is "true"). A kSets row's
+// `true=` and `false=` take all of them.
 bool Truthy(const std::string& v);
 bool Falsy(const std::string& v);
 // A whole positive number written as such ("4", not "auto").
@@ -115,8 +124,6 @@ const std::vector<KeyRow>& SwiftRows();
 const std::vector<KeyRow>& FsdpQloraRows();
 const std::vector<KeyRow>& LauncherRows();  // torchrun., accelerate., deepspeed. and env. keys
 
-void FinishAxolotl(ImportState& s);
-void FinishLlamaFactory(ImportState& s);
 void FinishTorchtune(ImportState& s);
 void FinishHfArgs(ImportState& s);
 void FinishDeepSpeed(ImportState& s);

@@ -20,16 +20,14 @@ enum class Parser { kYaml, kToml, kJson, kCommand };
 struct FormatRow {
   ProgramFormat info;
   const std::vector<KeyRow>& (*rows)();
-  void (*finish)(ImportState&);
+  void (*finish)(ImportState&);  // what the format adds once every key is read; null: nothing
 };
-
-void NoFinish(ImportState&) {}
 
 const std::vector<FormatRow>& FormatRows() {
   static const std::vector<FormatRow> rows = {
-      {{"axolotl", "axolotl YAML", "axolotl", "YAML with base_model"}, AxolotlRows, FinishAxolotl},
+      {{"axolotl", "axolotl YAML", "axolotl", "YAML with base_model"}, AxolotlRows, nullptr},
       {{"llama-factory", "LLaMA-Factory YAML", "llama-factory", "YAML with model_name_or_path and stage, finetuning_type or cutoff_len"},
-       LlamaFactoryRows, FinishLlamaFactory},
+       LlamaFactoryRows, nullptr},
       {{"torchtune", "torchtune recipe YAML", "torchtune", "YAML with model._component_"}, TorchtuneRows, FinishTorchtune},
       {{"torchtitan", "torchtitan job TOML", "torchtitan", "TOML ([model], [training], [parallelism])"}, TorchtitanRows,
        FinishTorchtitan},
@@ -42,7 +40,7 @@ const std::vector<FormatRow>& FormatRows() {
        HfArgsRows, FinishHfArgs},
       {{"trl", "TRL config (SFT, DPO, GRPO)", "trl", "TrainingArguments with TRL's keys (max_seq_length, num_generations, ...)"},
        HfArgsRows, FinishHfArgs},
-      {{"trainer-state", "HF trainer_state.json", "hf-trainer", "JSON with log_history"}, TrainerStateRows, NoFinish},
+      {{"trainer-state", "HF trainer_state.json", "hf-trainer", "JSON with log_history"}, TrainerStateRows, nullptr},
       {{"verl", "verl config", "verl", "YAML with actor_rollout_ref, or python -m verl.trainer.main_ppo key=value overrides"},
        VerlRows, FinishVerl},
       {{"openrlhf", "OpenRLHF command", "openrlhf", "python -m openrlhf.cli.train_* with its flags"}, OpenRlhfRows,
@@ -185,7 +183,7 @@ ProgramFileImport ImportProgramFile(std::string_view text, const std::string& fi
   if (parser != Parser::kCommand) rows.clear();
   for (const KeyRow& r : row->rows()) rows.push_back(r);
   RunRows(rows, state);
-  row->finish(state);
+  if (row->finish != nullptr) row->finish(state);
   // Commands that name the file that holds the settings (llamafactory-cli train x.yaml).
   if (parser == Parser::kCommand)
     for (const std::string& w : tree.words)

@@ -35,11 +35,6 @@ void AxolotlCheckpointing(const SettingsEntry& e, ImportState& s) {
   } else s.NotCount(e, "a gradient_checkpointing value llmmem does not know");
 }
 
-void AttentionFlag(const SettingsEntry& e, ImportState& s, const char* framework) {
-  if (Truthy(e.value)) s.Set(e, "framework", framework, "the attention kernel");
-  else s.Ignore(e, "this attention kernel off");
-}
-
 void LoadIn4Bit(const SettingsEntry& e, ImportState& s) {
   if (Truthy(e.value)) s.Set(e, "mode", "qlora", "a 4-bit (NF4) base under the adapters");
   else s.Ignore(e, "no 4-bit base");
@@ -154,9 +149,9 @@ const std::vector<KeyRow>& AxolotlRows() {
       Handled("gradient_checkpointing", AxolotlCheckpointing, "activation checkpointing"),
       Sets("gradient_checkpointing_kwargs.use_reentrant", "reentrant_checkpoint", "true=on false=off", "the checkpoint's reentrancy"),
       Sets("activation_offloading", "offload_activations", "true=on false=off legacy=on disk=on", "activations kept on the CPU"),
-      Handled("flash_attention", [](const SettingsEntry& e, ImportState& s) { AttentionFlag(e, s, "hf-flash2"); }, "FlashAttention-2"),
-      Handled("sdp_attention", [](const SettingsEntry& e, ImportState& s) { AttentionFlag(e, s, "hf-sdpa"); }, "SDPA"),
-      Handled("eager_attention", [](const SettingsEntry& e, ImportState& s) { AttentionFlag(e, s, "hf-eager"); }, "eager attention"),
+      Sets("flash_attention", "framework", "true=hf-flash2 false=", "FlashAttention-2"),
+      Sets("sdp_attention", "framework", "true=hf-sdpa false=", "SDPA"),
+      Sets("eager_attention", "framework", "true=hf-eager false=", "eager attention"),
       NotCounted("xformers_attention", "xformers' attention: counted as SDPA's memory-efficient kernel"),
       NotCounted("flex_attention", "flex attention"),
       Handled("optimizer", SetHfOptimizer, "the optimizer (TrainingArguments.optim's names)"),
@@ -218,8 +213,6 @@ const std::vector<KeyRow>& AxolotlRows() {
   return rows;
 }
 
-void FinishAxolotl(ImportState&) {}
-
 const std::vector<KeyRow>& LlamaFactoryRows() {
   static const std::vector<KeyRow> rows = {
       Model("model_name_or_path"),
@@ -279,8 +272,6 @@ const std::vector<KeyRow>& LlamaFactoryRows() {
   };
   return rows;
 }
-
-void FinishLlamaFactory(ImportState&) {}
 
 const std::vector<KeyRow>& SwiftRows() {
   static const std::vector<KeyRow> rows = {

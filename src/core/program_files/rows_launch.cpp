@@ -148,7 +148,7 @@ const std::vector<KeyRow>& AccelerateRows() {
                 else s.NotCount(e, "mixed_precision " + e.value + " (fp8 is not counted)");
               }, "autocast"),
       Handled("num_processes", [](const SettingsEntry& e, ImportState& s) {
-                s.Set(e, "gpus", e.value, "processes (one per GPU) over all machines");
+                s.SetGpus(e, e.value, "processes (one per GPU) over all machines");
               }, "GPUs"),
       Ignored("num_machines", "machines (num_processes counts every GPU)"),
       Handled("fsdp_config.*", FsdpConfigKey, "FSDP's settings"),
@@ -185,12 +185,7 @@ void FinishAccelerate(ImportState& s) {
 // Launchers' own flags (before the script) and the environment they read.
 const std::vector<KeyRow>& LauncherRows() {
   static const std::vector<KeyRow> rows = {
-      Handled("torchrun.nproc_per_node", [](const SettingsEntry& e, ImportState& s) {
-                if (!IsCount(e.value)) return s.NotCount(e, "GPUs per node given as " + e.value + " (gpu, auto)");
-                const SettingsEntry* nodes = s.Find("torchrun.nnodes");
-                int64_t n = nodes != nullptr && IsCount(nodes->value) ? std::stol(nodes->value) : 1;
-                s.Set(e, "gpus", std::to_string(std::stol(e.value) * n), "torchrun: processes per node x nodes");
-              }, "GPUs per node"),
+      GpusPerNode("torchrun.nproc_per_node", "torchrun.nnodes", "torchrun: processes per node"),
       Ignored("torchrun.nnodes", "nodes (counted with nproc_per_node)"),
       Ignored("torchrun.*", "the launcher's rendezvous"),
       Sets("accelerate.num_processes", "gpus", "", "processes (one per GPU)"),
@@ -206,19 +201,9 @@ const std::vector<KeyRow>& LauncherRows() {
       Handled("accelerate.zero_stage", DsStage, "the ZeRO stage"),
       File("accelerate.deepspeed_config_file", "DeepSpeed's JSON: give it too"),
       Ignored("accelerate.*", "the launcher's own settings"),
-      Handled("deepspeed.num_gpus", [](const SettingsEntry& e, ImportState& s) {
-                if (!IsCount(e.value)) return s.NotCount(e, "GPUs given as " + e.value);
-                const SettingsEntry* nodes = s.Find("deepspeed.num_nodes");
-                int64_t n = nodes != nullptr && IsCount(nodes->value) ? std::stol(nodes->value) : 1;
-                s.Set(e, "gpus", std::to_string(std::stol(e.value) * n), "the deepspeed launcher: GPUs per node x nodes");
-              }, "GPUs"),
+      GpusPerNode("deepspeed.num_gpus", "deepspeed.num_nodes", "the deepspeed launcher: GPUs per node"),
       Ignored("deepspeed.*", "the launcher's own settings"),
-      Handled("env.NPROC_PER_NODE", [](const SettingsEntry& e, ImportState& s) {
-                if (!IsCount(e.value)) return s.NotCount(e, "GPUs per node given as " + e.value);
-                const SettingsEntry* nodes = s.Find("env.NNODES");
-                int64_t n = nodes != nullptr && IsCount(nodes->value) ? std::stol(nodes->value) : 1;
-                s.Set(e, "gpus", std::to_string(std::stol(e.value) * n), "ms-swift / LLaMA-Factory's NPROC_PER_NODE x NNODES");
-              }, "GPUs per node"),
+      GpusPerNode("env.NPROC_PER_NODE", "env.NNODES", "ms-swift / LLaMA-Factory's NPROC_PER_NODE"),
       Handled("env.CUDA_VISIBLE_DEVICES", [](const SettingsEntry& e, ImportState& s) {
                 s.Ignore(e, "which GPUs are visible");
                 if (s.Find("env.NPROC_PER_NODE") != nullptr || s.Find("torchrun.nproc_per_node") != nullptr ||

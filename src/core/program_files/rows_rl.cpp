@@ -31,14 +31,6 @@ void VerlSequence(ImportState& s) {
   s.Set(*prompt, "seq", std::to_string(total), "max_prompt_length + max_response_length: the longest sequence trained");
 }
 
-void VerlGpus(ImportState& s) {
-  const SettingsEntry* per = s.Find("trainer.n_gpus_per_node");
-  if (per == nullptr || !IsCount(per->value)) return;
-  const SettingsEntry* nodes = s.Find("trainer.nnodes");
-  const long n = nodes != nullptr && IsCount(nodes->value) ? std::stol(nodes->value) : 1;
-  s.Set(*per, "gpus", std::to_string(std::stol(per->value) * n), "n_gpus_per_node x nnodes");
-}
-
 void OpenRlhfAdvantage(const SettingsEntry& e, ImportState& s) {
   const std::string v = AsciiLower(e.value);
   if (v == "gae") s.Set(e, "rlhf", "ppo", "advantage_estimator gae: a critic");
@@ -53,11 +45,6 @@ void OpenRlhfSequence(ImportState& s) {
   if (prompt == nullptr || gen == nullptr || !IsCount(prompt->value) || !IsCount(gen->value)) return;
   s.Set(*prompt, "seq", std::to_string(std::stol(prompt->value) + std::stol(gen->value)),
         "prompt_max_len + generate_max_len: the longest sequence trained");
-}
-
-void Switch(const SettingsEntry& e, ImportState& s, const char* field, const char* on, const char* why) {
-  if (Falsy(e.value)) return s.Ignore(e, std::string(why) + " off");
-  s.Set(e, field, on, why);
 }
 
 }  // namespace
@@ -93,7 +80,7 @@ const std::vector<KeyRow>& VerlRows() {
       Sets("reward_model.enable", "reward_model", "true=on false=off", "a reward model"),
       Ignored("reward_model.*", "the reward model's options"),
       Ignored("critic.*", "the critic (with gae)"),
-      Ignored("trainer.n_gpus_per_node", "GPUs per node (x nnodes)"), Ignored("trainer.nnodes", "nodes"),
+      GpusPerNode("trainer.n_gpus_per_node", "trainer.nnodes", "n_gpus_per_node"), Ignored("trainer.nnodes", "nodes (counted with n_gpus_per_node)"),
       Ignored("trainer.*", "logging and checkpoints"), Ignored("ray_init.*", "Ray"), Ignored("ray_kwargs.*", "Ray"),
       Ignored("custom_reward_function.*", "rewards"), Ignored("global_profiler.*", "profiling"), Ignored("hydra.*", "Hydra"),
   };
@@ -102,7 +89,6 @@ const std::vector<KeyRow>& VerlRows() {
 
 void FinishVerl(ImportState& s) {
   VerlSequence(s);
-  VerlGpus(s);
   s.Assume("mode", "rlhf", "verl's PPO trainer (main_ppo)");
   s.Assume("zero", "3", "verl's FSDP workers shard fully (fsdp_config: FULL_SHARD, verl/workers/fsdp_workers.py@v0.7.0)");
   s.Assume("rlhf", "ppo", "adv_estimator defaults to gae (verl/trainer/config/algorithm: a critic)");
@@ -118,27 +104,20 @@ const std::vector<KeyRow>& OpenRlhfRows() {
       Ignored("prompt_max_len", "the prompt (with generate_max_len: the sequence)"),
       Ignored("generate_max_len", "the completion (with prompt_max_len: the sequence)"),
       Sets("zero_stage", "zero", "", "the ZeRO stage"), Sets("ds.zero_stage", "zero", "", "the ZeRO stage"),
-      Handled("bf16", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "dtype", "bf16", "bf16"); }, "bf16"),
-      Handled("ds.bf16", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "dtype", "bf16", "bf16"); }, "bf16"),
-      Handled("gradient_checkpointing", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "recompute", "full", "checkpointing"); },
-              "activation checkpointing"),
-      Handled("actor.gradient_checkpointing_enable",
-              [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "recompute", "full", "checkpointing"); }, "checkpointing"),
-      Handled("gradient_checkpointing_use_reentrant",
-              [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "reentrant_checkpoint", "on", "reentrant checkpointing"); }, "reentrancy"),
-      Handled("actor.gradient_checkpointing_reentrant",
-              [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "reentrant_checkpoint", "on", "reentrant checkpointing"); }, "reentrancy"),
-      Handled("flash_attn", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "framework", "hf-flash2", "FlashAttention-2"); }, "FlashAttention"),
+      Sets("bf16", "dtype", "true=bf16 false=", "bf16"), Sets("ds.bf16", "dtype", "true=bf16 false=", "bf16"),
+      Sets("gradient_checkpointing", "recompute", "true=full false=", "activation checkpointing"),
+      Sets("actor.gradient_checkpointing_enable", "recompute", "true=full false=", "activation checkpointing"),
+      Sets("gradient_checkpointing_use_reentrant", "reentrant_checkpoint", "true=on false=", "reentrant checkpointing"),
+      Sets("actor.gradient_checkpointing_reentrant", "reentrant_checkpoint", "true=on false=", "reentrant checkpointing"),
+      Sets("flash_attn", "framework", "true=hf-flash2 false=", "FlashAttention-2"),
       Handled("attn_implementation", [](const SettingsEntry& e, ImportState& s) {
                 const std::string v = AsciiLower(e.value);
                 s.Set(e, "framework", v == "eager" ? "hf-eager" : v == "sdpa" ? "hf-sdpa" : "hf-flash2", "the attention kernel");
               }, "the attention kernel"),
-      Handled("adam_offload", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "offload_optimizer", "cpu", "Adam on the CPU"); }, "offload"),
-      Handled("ds.adam_offload", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "offload_optimizer", "cpu", "Adam on the CPU"); }, "offload"),
-      Handled("colocate_all_models", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "rollout_engine", "on", "vLLM beside the actor"); },
-              "colocation"),
-      Handled("train.colocate_all", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "rollout_engine", "on", "vLLM beside the actor"); },
-              "colocation"),
+      Sets("adam_offload", "offload_optimizer", "true=cpu false=", "Adam on the CPU"),
+      Sets("ds.adam_offload", "offload_optimizer", "true=cpu false=", "Adam on the CPU"),
+      Sets("colocate_all_models", "rollout_engine", "true=on false=", "vLLM beside the actor"),
+      Sets("train.colocate_all", "rollout_engine", "true=on false=", "vLLM beside the actor"),
       NotCounted("vllm_gpu_memory_utilization", "the engine's share: `llmmem plan --jobs` lays it beside training"),
       NotCounted("vllm.gpu_memory_utilization", "the engine's share: `llmmem plan --jobs` lays it beside training"),
       Handled("advantage_estimator", OpenRlhfAdvantage, "the advantage estimator"),
@@ -148,7 +127,7 @@ const std::vector<KeyRow>& OpenRlhfRows() {
                 s.Set(e, "lora_rank", e.value, "LoRA rank");
                 s.Set(e, "mode", "lora", "LoRA adapters");
               }, "LoRA"),
-      Handled("load_in_4bit", [](const SettingsEntry& e, ImportState& s) { Switch(e, s, "mode", "qlora", "a 4-bit base"); }, "4-bit"),
+      Sets("load_in_4bit", "mode", "true=qlora false=", "a 4-bit base"),
       NotCounted("packing_samples", "rows packed together"), NotCounted("ring_attn_size", "ring attention"),
   };
   return rows;
