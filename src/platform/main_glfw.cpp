@@ -202,6 +202,20 @@ Args ParseArgs(int argc, char** argv) {
   return a;
 }
 
+// An event arrived since the last frame: the pacer (render_frame.h) draws until it settles.
+// Set by callbacks installed before ImGui's, which ImGui's GLFW backend chains to.
+bool g_input = false;
+
+void WatchInput(GLFWwindow* window) {
+  glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { g_input = true; });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { g_input = true; });
+  glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
+  glfwSetKeyCallback(window, [](GLFWwindow*, int, int, int, int) { g_input = true; });
+  glfwSetCharCallback(window, [](GLFWwindow*, unsigned int) { g_input = true; });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { g_input = true; });
+}
+
 void OnDrop(GLFWwindow*, int count, const char** paths) {
   for (int i = 0; i < count; ++i) llmmem::app::OpenPath(paths[i]);
 }
@@ -273,7 +287,10 @@ int main(int argc, char** argv) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
+  WatchInput(window);  // before ImGui's callbacks, which call these after their own
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { g_input = true; });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { g_input = true; });
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   const std::string config_dir = ConfigDir();
@@ -320,13 +337,30 @@ int main(int argc, char** argv) {
   for (const std::string& path : args.paths) llmmem::app::OpenPath(path);
   glfwSetDropCallback(window, OnDrop);
 
+  // Drawn on demand, as the page is (render_frame.h FramePacer): idle, the loop sleeps until
+  // an event, an answer from the Hub's or the planner's thread (glfwPostEmptyEvent) or the
+  // next timed frame (app::NextFrameIn), and draws nothing meanwhile.
+  llmmem::platform::FramePacer pacer;
+  bool more = true;
   while (!glfwWindowShouldClose(window)) {
-    glfwWaitEventsTimeout(0.25);           // idle without spinning; input wakes it at once
+    if (more) {
+      glfwPollEvents();
+    } else {
+      const double in = llmmem::app::NextFrameIn();
+      if (in >= 0)
+        glfwWaitEventsTimeout(in + 0.001);
+      else
+        glfwWaitEvents();
+      g_input = true;  // whatever woke it: an event, an answer or the timer
+    }
+    if (g_input) pacer.Woken();
+    g_input = false;
     llmmem::platform::desktophub::Poll();  // a Hugging Face model or search the worker fetched
     llmmem::platform::desktopbackground::Poll();  // a plan its thread found
     GlfwBackend backend{window};
     llmmem::platform::RenderFrame(backend, UiScale(window));
     glfwSwapBuffers(window);
+    more = pacer.Drawn(ImGui::GetDrawData());
   }
 
   llmmem::app::Shutdown();

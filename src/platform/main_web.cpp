@@ -326,9 +326,6 @@ float DevicePixelRatio() {
 // Drawing on demand
 //-----------------------------------------------------------------------------
 
-constexpr int kSettleFrames = 2;        // frames after an event (popups open a frame later)
-constexpr int kMaxChangingFrames = 240;  // an animation stops after 4 s without input
-
 struct Canvas {
   int fb_w = 0, fb_h = 0;      // backing store, device pixels
   double css_w = 0, css_h = 0;
@@ -336,9 +333,7 @@ struct Canvas {
 };
 Canvas g_canvas;
 bool g_scheduled = false;
-int g_settle = 0;
-int g_changing = 0;              // consecutive frames whose picture changed
-uint64_t g_last_hash = 0;
+llmmem::platform::FramePacer g_pacer;  // render_frame.h: when to draw again
 double g_last_time = -1;         // ms, of the last frame
 long g_timer = 0;                // the pending wake-up timeout, 0 when none
 double g_timer_at = 0;
@@ -358,34 +353,6 @@ void FitCanvas() {
     c.fb_w = w;
     c.fb_h = h;
   }
-}
-
-// A 64-bit hash of what a frame draws: its vertices, indices and commands. Two equal
-// hashes in a row mean the picture settled.
-uint64_t HashDrawData(const ImDrawData* dd) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const void* p, size_t bytes) {
-    const unsigned char* b = static_cast<const unsigned char*>(p);
-    size_t i = 0;
-    for (; i + 4 <= bytes; i += 4) {
-      uint32_t w;
-      std::memcpy(&w, b + i, 4);
-      h = (h ^ w) * 1099511628211ull;
-    }
-    for (; i < bytes; ++i) h = (h ^ b[i]) * 1099511628211ull;
-  };
-  if (dd == nullptr) return h;
-  mix(&dd->DisplaySize, sizeof dd->DisplaySize);
-  for (int n = 0; n < dd->CmdListsCount; ++n) {
-    const ImDrawList* l = dd->CmdLists[n];
-    mix(l->VtxBuffer.Data, static_cast<size_t>(l->VtxBuffer.Size) * sizeof(ImDrawVert));
-    mix(l->IdxBuffer.Data, static_cast<size_t>(l->IdxBuffer.Size) * sizeof(ImDrawIdx));
-    for (const ImDrawCmd& c : l->CmdBuffer) {
-      mix(&c.ClipRect, sizeof c.ClipRect);
-      mix(&c.ElemCount, sizeof c.ElemCount);
-    }
-  }
-  return h;
 }
 
 // The platform side of RenderFrame (render_frame.h) for WebGL2.
@@ -421,15 +388,8 @@ EM_BOOL Tick(double now_ms, void*) {
   JsMark("frame_start");
   llmmem::platform::RenderFrame(backend, g_canvas.dpr);
   llmmem::platform::webinput::FrameDone();
-  const uint64_t hash = HashDrawData(ImGui::GetDrawData());
-  g_changing = hash != g_last_hash ? g_changing + 1 : 0;
-  g_last_hash = hash;
-  bool more = backend.events_left || llmmem::platform::webinput::Held() ||
-              (g_changing > 0 && g_changing < kMaxChangingFrames);
-  if (g_settle > 0) {
-    --g_settle;
-    more = true;
-  }
+  const bool paced = g_pacer.Drawn(ImGui::GetDrawData());
+  const bool more = backend.events_left || llmmem::platform::webinput::Held() || paced;
   if (more) {
     Schedule();
   } else {
@@ -457,8 +417,7 @@ void Schedule() {
 
 // Every input, resize and focus change: draw, and let the picture settle.
 void Wake() {
-  g_settle = kSettleFrames;
-  g_changing = 0;
+  g_pacer.Woken();
   Schedule();
 }
 
