@@ -22,6 +22,7 @@
 #include "core/config/model_changes.h"
 #include "core/catalogue/gpus.h"
 #include "core/config/gpu_count.h"
+#include "core/config/stacks.h"
 #include "core/catalogue/presets.h"
 #include "core/base/units.h"
 #include "imgui.h"
@@ -227,6 +228,59 @@ void ModelCell(State& s) {
   DrawHubBox(s);
 }
 
+// "With which program?" (issue 30): the training program and its version, whose defaults the
+// mechanism settings start from (core/config/stacks.h). Picking one moves only the settings
+// still at the old program's defaults, as --stack does in the CLI (FollowStack).
+void PickStack(State& s, const std::string& stack, const char* label) {
+  core::Config c = s.config;
+  const std::string old = c.stack;
+  c.stack = stack;
+  core::FollowStack(c, old, c.mode);
+  ApplyConfig(s, c, std::string(Tr("Training program")) + " " + label);
+}
+
+void StackPicker(State& s) {
+  const std::string& stack = s.config.stack;
+  const size_t at = stack.find('@');
+  const std::string name = stack.substr(0, at);
+  const std::string version = at == std::string::npos ? std::string() : stack.substr(at + 1);
+  const core::StackRow* row = core::FindStack(stack);
+  ImGui::TextUnformatted(Tr("Program"));
+  ImGui::SameLine();
+  const float version_width = ImGui::GetFontSize() * 5.5f;
+  ImGui::SetNextItemWidth(-version_width - ImGui::GetStyle().ItemSpacing.x);
+  const bool open = ImGui::BeginCombo("##stack", row != nullptr ? row->label : stack.c_str(), ImGuiComboFlags_HeightLarge);
+  MarkItem(s, "stack");
+  s.shown_fields.push_back("stack");
+  if (!open && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", Tr("The program you train with: its defaults fill checkpointing, the attention kernel, the "
+                               "optimizer and sharding; what you set yourself stays."));
+  if (open) {
+    const char* last = "";
+    for (const core::StackRow& r : core::StackRows()) {
+      if (std::strcmp(r.name, last) == 0) continue;  // one item a program; its versions are beside
+      last = r.name;
+      if (ImGui::Selectable(r.label, name == r.name) && name != r.name) PickStack(s, r.name, r.label);
+      MarkItem(s, (std::string("stack_") + r.name).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(version_width);
+  if (ImGui::BeginCombo("##stack_version", version.empty() ? Tr("latest") : version.c_str())) {
+    if (ImGui::Selectable(Tr("latest"), version.empty()) && !version.empty()) PickStack(s, name, name.c_str());
+    for (const core::StackRow& r : core::StackRows()) {
+      if (name != r.name) continue;
+      const std::string pinned = name + "@" + r.version;
+      if (ImGui::Selectable(r.version, version == r.version) && version != r.version) PickStack(s, pinned, pinned.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(Tr("the row that holds from %s on; a version between rows takes the earlier row"), r.version);
+    }
+    ImGui::EndCombo();
+  }
+  MarkItem(s, "stack_version");
+}
+
 void PurposeCell(State& s) {
   Question(Tr("What for?"));
   PurposePicker(s);
@@ -236,6 +290,7 @@ void PurposeCell(State& s) {
       ImGui::TextDisabled("%s", Tr(p.help));
       ImGui::PopTextWrapPos();
     }
+  if (s.config.mode != core::Mode::kInference) StackPicker(s);
 }
 
 // How many? (issue 32 part 2): the job's GPU count, dp x tp x pp x cp, asked beside the card

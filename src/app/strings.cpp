@@ -12,6 +12,11 @@ namespace llmmem::app {
 const Translation kStrings[] = {
     {"Also in effect", "其他生效的设置"},
     {"How many?", "几张？"},
+    {"Program", "程序"},
+    {"latest", "最新"},
+    {"The program you train with: its defaults fill checkpointing, the attention kernel, the optimizer and sharding; what you set yourself stays.",
+     "你用来训练的程序：它的默认值决定检查点、注意力内核、优化器和分片；你自己设置的值保持不变。"},
+    {"the row that holds from %s on; a version between rows takes the earlier row", "自 %s 起适用的那一行；介于两行之间的版本取较早的一行"},
     {"(%s)  of %s (%s) on each of %lld x %s", "（%s），每张 %s（%s），共 %lld 张 %s"},
     // The Fit tab's several jobs on one GPU (panel_jobs.cpp).
     {"Several jobs on one GPU: a trainer and its rollout engine, an LLM beside an embedder, a draft model, memory others hold",
