@@ -121,6 +121,21 @@ Config GptOssCase(bool fp32) {
   return c;
 }
 
+// A Qwen3-Next full-attention layer: 4 heads of 16 (2 KV heads), per-head q/k norms, the output
+// gate and the (1 + w) fp32 RMSNorm.
+Config Qwen3NextAttentionCase(bool fp32) {
+  Config c = Case(fp32);
+  ModelSpec& m = c.model;
+  m.hidden = Dim("qwen3_next", "hidden");
+  m.heads = Dim("qwen3_next", "heads");
+  m.kv_heads = Dim("qwen3_next", "kv_heads");
+  m.head_dim = Dim("qwen3_next", "head_dim");
+  m.qk_norm = QkNorm::kPerHead;
+  m.attn_output_gate = true;
+  m.norm_unit_offset = true;
+  return c;
+}
+
 // The estimate's rows of one group, one layer.
 double GroupBytes(const Config& c, LayerGroup g) {
   const Derived d(c, 0);
@@ -189,6 +204,45 @@ TEST_CASE("gpt-oss's eager sink attention: one softmax of s + 1 columns and the 
   // 2 x 48 tokens, 4 heads of 16 (2 KV heads, repeated): 61,440 bytes of q, k, v, inputs and output,
   // 37,632 of softmax (4 x 48 x 49 x 2 x 2 B), 3,072 of int64 indices.
   CHECK(Measured("gpt_oss_attention_eager_bf16") == 102144);
+}
+
+// The attention group, the input norm's rows and the q/k norms' rows: what the replica's input norm
+// and attention keep.
+double InputNormAndAttentionBytes(const Config& c) {
+  const Derived d(c, 0);
+  double sum = 0;
+  ForEachLayerActivation(d, true, [&](const LayerTensor& t) {
+    const std::string id = t.id;
+    if (t.group == LayerGroup::kAttention || id.rfind("norm1_", 0) == 0 || id.rfind("qk_norm", 0) == 0)
+      sum += t.Bytes();
+  });
+  return sum;
+}
+
+TEST_CASE("Qwen3-Next's attention layer: the output gate and the (1 + w) fp32 norms, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    const Config c = Qwen3NextAttentionCase(fp32);
+    const double measured = Measured(std::string("qwen3_next_attention_eager_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13's MeanBackward1 keeps x^2 in fp32 for each of the three norms (2.x keeps its size
+    // only; test_truth.cpp Torch113LayerExtra): the input norm's h and q/k norms' (a + kv) d_head.
+    const ModelSpec& m = c.model;
+    const double tokens = static_cast<double>(c.seq * c.batch);
+    const double mean_x2 = 4 * tokens * static_cast<double>(m.hidden + (m.heads + m.kv_heads) * m.head_dim);
+    const double estimate = InputNormAndAttentionBytes(c);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + mean_x2 == measured);
+  }
+  // 2 x 48 tokens, h 64: 196,608 B of attention (the gate's sigmoid and the pre-gate output 12,288
+  // each), 125,952 B of norms (fp32 normalised copies instead of Llama's bf16 ones, 1 + w: 384 B),
+  // 61,440 B of torch 1.13's x^2.
+  CHECK(Measured("qwen3_next_attention_eager_bf16") == 384000);
+  CHECK(Measured("qwen3_next_attention_eager_fp32") == 457728);
+  // Against the same layer without the gate and with Llama's norm (bf16): the gate adds its sigmoid
+  // and the pre-gate output (2 x 12,288 B), the norms keep fp32 normalised copies instead of bf16
+  // ones (12,288 + 18,432 B more) and their 1 + w (256 + 128 B).
+  Config plain = Qwen3NextAttentionCase(false);
+  plain.model.attn_output_gate = plain.model.norm_unit_offset = false;
+  CHECK(InputNormAndAttentionBytes(Qwen3NextAttentionCase(false)) - InputNormAndAttentionBytes(plain) == 55680);
 }
 
 TEST_CASE("A hybrid model's layer is its attention and linear layers averaged by their counts") {

@@ -371,6 +371,7 @@ const Translation kStrings[] = {
     {"Sliding layers", "滑动窗口层数"},
     {"Attention sinks", "注意力汇聚项"},
     {"Attention output gate", "注意力输出门"},
+    {"Norm scale 1 + w in fp32", "归一化按 1 + w 缩放（fp32）"},
     {"MoE layer step", "MoE 层间隔"},
     {"Linear-attention layers", "线性注意力层数"},
     {"Linear K heads", "线性注意力 K 头数"},

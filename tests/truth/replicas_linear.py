@@ -33,6 +33,12 @@ mixer's output, as transformers runs them in training (no cache, no padding mask
   rotary on halves, repeat_kv, one learnt sink logit per head concatenated to the scores, max
   subtracted, softmax in the scores' dtype, the sink column dropped; a sliding window is only the
   additive mask create_sliding_window_causal_mask builds (no grad).
+* Qwen3NextAttentionBlock: a Qwen3-Next full-attention layer's input norm and attention,
+  Qwen3NextRMSNorm then Qwen3NextAttention.forward with eager_attention_forward (transformers
+  models/qwen3_next/modeling_qwen3_next.py @01cdc6081c7500f9e50c98b1b943c90ecb665db3): the (1 + w)
+  RMSNorm computed in fp32 and cast back after the scale (input, q_norm, k_norm); q_proj twice as
+  wide, torch.chunk'ed into query and gate; partial rotary (partial_rotary_factor of head_dim);
+  repeat_kv, fp32 softmax cast back; attn_output * torch.sigmoid(gate) before o_proj.
 """
 import math
 
@@ -494,4 +500,89 @@ class GptOssAttention(nn.Module):
         return self.o_proj(attn_output)
 
 
-__all__ = ["GatedDeltaNet", "Mamba2Mixer", "GptOssAttention", "gpt_oss_rotary", "sliding_window_mask", "math"]
+# ----------------------------------------------------------------------------- Qwen3-Next attention
+
+class Qwen3NextRMSNorm(nn.Module):
+    """Qwen3NextRMSNorm: weight initialised to zeros, output = norm(x.float()) * (1 + weight.float()), then
+    type_as(x) (the scale in fp32, unlike Llama's x.to(dtype) * w)."""
+
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.zeros(dim))
+
+    def _norm(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+    def forward(self, x):
+        output = self._norm(x.float())
+        output = output * (1.0 + self.weight.float())
+        return output.type_as(x)
+
+
+def rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def qwen3_next_rotary(head_dim, partial, s, dtype, base=10000000.0):
+    """Qwen3NextRotaryEmbedding (default rope): cos and sin over int(head_dim * partial) dimensions."""
+    dim = int(head_dim * partial)
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+    freqs = torch.arange(s, dtype=torch.float32)[:, None] * inv_freq[None, :]
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos()[None].to(dtype), emb.sin()[None].to(dtype)
+
+
+def qwen3_next_apply_rotary(q, k, cos, sin):
+    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+    rotary_dim = cos.shape[-1]
+    q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]
+    k_rot, k_pass = k[..., :rotary_dim], k[..., rotary_dim:]
+    q_embed = (q_rot * cos) + (rotate_half(q_rot) * sin)
+    k_embed = (k_rot * cos) + (rotate_half(k_rot) * sin)
+    return torch.cat([q_embed, q_pass], dim=-1), torch.cat([k_embed, k_pass], dim=-1)
+
+
+class Qwen3NextAttentionBlock(nn.Module):
+    """input_layernorm then Qwen3NextAttention (eager, no dropout: attention_dropout 0.0)."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, partial_rotary, eps=1e-6):
+        super().__init__()
+        self.head_dim, self.num_key_value_groups = head_dim, heads // kv_heads
+        self.scaling = head_dim ** -0.5
+        self.input_layernorm = Qwen3NextRMSNorm(hidden, eps)
+        self.q_proj = nn.Linear(hidden, heads * head_dim * 2, bias=False)
+        self.k_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.v_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.o_proj = nn.Linear(heads * head_dim, hidden, bias=False)
+        self.q_norm = Qwen3NextRMSNorm(head_dim, eps)
+        self.k_norm = Qwen3NextRMSNorm(head_dim, eps)
+
+    def forward(self, residual, cos, sin, attention_mask):
+        hidden_states = self.input_layernorm(residual)
+        input_shape = hidden_states.shape[:-1]
+        hidden_shape = (*input_shape, -1, self.head_dim)
+        query_states, gate = torch.chunk(self.q_proj(hidden_states).view(*input_shape, -1, self.head_dim * 2), 2,
+                                         dim=-1)
+        gate = gate.reshape(*input_shape, -1)
+        query_states = self.q_norm(query_states.view(hidden_shape)).transpose(1, 2)
+        key_states = self.k_norm(self.k_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+        value_states = self.v_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+        query_states, key_states = qwen3_next_apply_rotary(query_states, key_states, cos, sin)
+        # eager_attention_forward
+        key_states = repeat_kv(key_states, self.num_key_value_groups)
+        value_states = repeat_kv(value_states, self.num_key_value_groups)
+        attn_weights = torch.matmul(query_states, key_states.transpose(2, 3)) * self.scaling
+        attn_weights = attn_weights + attention_mask
+        attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query_states.dtype)
+        attn_output = torch.matmul(attn_weights, value_states)
+        attn_output = attn_output.transpose(1, 2).contiguous()
+        attn_output = attn_output.reshape(*input_shape, -1).contiguous()
+        attn_output = attn_output * torch.sigmoid(gate)
+        return self.o_proj(attn_output)
+
+
+__all__ = ["GatedDeltaNet", "Mamba2Mixer", "GptOssAttention", "gpt_oss_rotary", "sliding_window_mask",
+           "Qwen3NextAttentionBlock", "qwen3_next_rotary", "math"]

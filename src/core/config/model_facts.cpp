@@ -23,6 +23,7 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.sliding_window == b.sliding_window && a.sliding_layers == b.sliding_layers &&
          a.max_positions == b.max_positions && a.params_override == b.params_override &&
          a.attn_sinks == b.attn_sinks && a.attn_output_gate == b.attn_output_gate &&
+         a.norm_unit_offset == b.norm_unit_offset &&
          a.moe_layer_step == b.moe_layer_step && a.linear_layers == b.linear_layers &&
          a.linear_k_heads == b.linear_k_heads && a.linear_v_heads == b.linear_v_heads &&
          a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&

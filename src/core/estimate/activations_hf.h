@@ -207,6 +207,27 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
                                  : "Other norms: rsqrt per token (fp32)",
                    4, "sb", w.sb * copies, Split::kSp, "RsqrtBackward0 (result)",
                    "not in the paper: one fp32 value per token"});
+  if (c.model.norm_unit_offset) {
+    // Qwen3NextRMSNorm (transformers modeling_qwen3_next.py@01cdc6081c75 forward):
+    // output = self._norm(x.float()) * (1.0 + self.weight.float()), then output.type_as(x). The
+    // product keeps the fp32 normalised tensor for the weight's gradient (MulBackward0 self) and the
+    // fp32 (1 + weight) for the input's (MulBackward0 other: h floats, whatever trains).
+    if (!d.adapters) {
+      emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
+                       first         ? "Input norm: normalised input (fp32)"
+                       : copies == 1 ? "Post-attention norm: normalised (fp32)"
+                                     : "Other norms: normalised inputs (fp32)",
+                       4, "sbh", w.sb * d.h * copies, Split::kSp, "MulBackward0 (self) of normalised x (1 + weight)",
+                       "not in the paper: the (1 + w) norm scales in fp32 and keeps the fp32 normalised tensor"});
+    }
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_scale" : "norm2_scale",
+                     first         ? "Input norm: 1 + weight (fp32)"
+                     : copies == 1 ? "Post-attention norm: 1 + weight (fp32)"
+                                   : "Other norms: 1 + weight (fp32)",
+                     4, "h", d.h * copies, Split::kSp, "MulBackward0 (other) of normalised x (1 + weight)",
+                     "not in the paper: the fp32 1 + weight the product keeps, h floats per norm"});
+    return;
+  }
   if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
     emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
                      first         ? "Input norm: normalised input, cast back"
@@ -551,9 +572,30 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     f_attention(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", 4, "asb",
                             d.a * w.sb, Split::kTp, "the fused attention kernel (logsumexp)", ""});
   }
+  // Qwen3-Next's output gate (Qwen3NextAttention.forward, transformers
+  // modeling_qwen3_next.py@01cdc6081c75): q_proj's output is torch.chunk'ed into query and gate,
+  // gate.reshape(...) copies the gate half, attn_output * torch.sigmoid(gate) goes to o_proj.
+  // SigmoidBackward0 keeps its result, which MulBackward0 keeps too (other); MulBackward0 keeps the
+  // attention output before the gate (self, for the gate's gradient; a fused kernel's own output);
+  // o_proj keeps the gated product (below, when its weight trains).
+  if (m.attn_output_gate) {
+    emit(LayerTensor{LayerGroup::kAttention, "attn_output_pregate", "Attention output before the gate", e,
+                     "sb*a*d_head", w.sb * w.out, Split::kTp,
+                     fused ? "the fused attention kernel (output), MulBackward0 (self) of x sigmoid(gate)"
+                           : "MulBackward0 (self) of x sigmoid(gate)",
+                     "not in the paper: the output gate keeps the attention output and its gate's sigmoid"},
+         fused || q_grad);
+    emit(LayerTensor{LayerGroup::kAttention, "attn_gate_sigmoid", "Output gate: sigmoid(gate)", e, "sb*a*d_head",
+                     w.sb * w.out, Split::kTp, "SigmoidBackward0 (result), MulBackward0 (other)", ""},
+         q_grad || k_grad || v_grad);
+    if (LinearKeepsInput(d, kLoraO)) {
+      f_attention(LayerTensor{LayerGroup::kAttention, "o_input", "Gated attention output (o_proj input)", e,
+                              "sb*a*d_head", w.sb * w.out, Split::kTp, "MmBackward0 (self) of o_proj", ""});
+    }
+  }
   // The attention output: a fused kernel keeps it (it is also o_proj's input, one
   // storage); otherwise o_proj keeps the contiguous copy when its weight trains.
-  if (fused || LinearKeepsInput(d, kLoraO)) {
+  if (!m.attn_output_gate && (fused || LinearKeepsInput(d, kLoraO))) {
     f_attention(LayerTensor{
         LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
         Split::kTp,
@@ -578,11 +620,24 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const double other_norms = static_cast<double>(m.norms_per_layer) - 1;  // Falcon/Phi-2: one; Gemma 2/3: four
   if (other_norms > 0) detail::HfNorm(d, w, false, other_norms, f);
   if (m.qk_norm != QkNorm::kNone) {
+    // With the output gate in an fp32 activation stream x.float() is q_proj's output itself, a view
+    // whose storage holds the gate half too (torch.chunk): the kept storage is twice the query's.
+    const double q_in = m.attn_output_gate && e == 4 ? 2 * w.q : w.q;
     f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4,
-                            "sb((a+kv)d_head + a+kv)", w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp,
+                            "sb((a+kv)d_head + a+kv)", w.sb * (q_in + w.kv + d.a + d.kv), Split::kTp,
                             "PowBackward0, RsqrtBackward0",
-                            "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
-    if (!d.adapters) {
+                            q_in != w.q ? "in fp32 the query's norm keeps q_proj's output, query and gate, as its input"
+                                        : "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
+    if (m.norm_unit_offset) {  // Qwen3NextRMSNorm as q_norm and k_norm: see HfNorm
+      if (!d.adapters) {
+        f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised (fp32)", 4,
+                                "sb(a+kv)d_head", w.sb * (w.q + w.kv), Split::kTp,
+                                "MulBackward0 (self) of normalised x (1 + weight)", ""});
+      }
+      f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_scale", "Q/K norms: 1 + weight (fp32)", 4, "2 d_head",
+                              2 * static_cast<double>(m.head_dim), Split::kSp,
+                              "MulBackward0 (other) of normalised x (1 + weight)", ""});
+    } else if (!d.adapters) {
       f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e,
                               "sb(a+kv)d_head", w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
     }

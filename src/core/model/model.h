@@ -54,6 +54,10 @@ struct ModelSpec {
   MlpKind mlp = MlpKind::kGated;
   ActivationFn act = ActivationFn::kSilu;
   NormKind norm = NormKind::kRmsNorm;
+  // Qwen3-Next's RMSNorm (Qwen3NextRMSNorm, transformers modeling_qwen3_next.py@01cdc608): the
+  // weight is stored as an offset from one and scales in fp32 before the cast back,
+  // norm(x.float()) * (1.0 + weight.float()); Llama's casts back first, weight * x.to(dtype).
+  bool norm_unit_offset = false;
   bool qkv_bias = false;
   bool fused_qkv = false;  // Q, K and V stored as one matrix (GPT-2, GPT-NeoX, Falcon: GGUF attn_qkv)
   bool attn_out_bias = false;
