@@ -1,10 +1,10 @@
 // Training activations of 2025's token mixers against what PyTorch keeps: a Gated DeltaNet layer
-// (Qwen3-Next), a Mamba-2 mixer (Nemotron-H) and gpt-oss's sink attention with and without its
-// sliding window. tests/truth/measure_linear_layers.py runs replicas of transformers' modules
+// (Qwen3-Next), a Mamba-2 mixer (Nemotron-H), a Kimi Delta Attention layer (Kimi-Linear), gpt-oss's
+// sink attention with and without its sliding window, and Qwen3-Next's gated full-attention layer. tests/truth/measure_linear_layers.py runs replicas of transformers' modules
 // (tests/truth/replicas_linear.py) under saved-tensor hooks on Debian's torch 1.13 (CPU) and commits
 // every saved storage to tests/data/linear_layers_*.json. The estimate counts the fused-kernel path
 // (flash-linear-attention, mamba_ssm, causal-conv1d: activations_hf.h GatedDeltaNetTensors,
-// Mamba2Tensors); the replicas measure it through Functions that save the kernels'
+// Mamba2Tensors, KdaTensors); the replicas measure it through Functions that save the kernels'
 // ctx.save_for_backward lists, and the torch fallbacks as transformers runs them without the kernels.
 #include <doctest.h>
 
@@ -121,6 +121,23 @@ Config GptOssCase(bool fp32) {
   return c;
 }
 
+// Kimi-Linear's KDA layer: num_heads = k_heads = v_heads, head_dim = k_dim = v_dim (the importer's
+// mapping of linear_attn_config).
+Config KdaCase(bool fp32) {
+  Config c = Case(fp32);
+  ModelSpec& m = c.model;
+  m.hidden = Dim("kda", "hidden");
+  m.heads = 4;
+  m.kv_heads = 4;
+  m.head_dim = 16;
+  m.linear_layers = 1;
+  m.linear_kind = LinearKind::kKda;
+  m.linear_k_heads = m.linear_v_heads = Dim("kda", "heads");
+  m.linear_k_dim = m.linear_v_dim = Dim("kda", "head_dim");
+  m.linear_conv = Dim("kda", "conv");
+  return c;
+}
+
 // A Qwen3-Next full-attention layer: 4 heads of 16 (2 KV heads), per-head q/k norms, the output
 // gate and the (1 + w) fp32 RMSNorm.
 Config Qwen3NextAttentionCase(bool fp32) {
@@ -178,6 +195,22 @@ TEST_CASE("Mamba-2 with mamba_split_conv1d_scan_combined: the mixer's rows are w
     CHECK(estimate == measured);
   }
   CHECK(Measured("mamba2_kernels_bf16") == 63008);
+}
+
+TEST_CASE("Kimi Delta Attention with fla's kernels: the mixer's rows are what the Functions save, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    const Config c = KdaCase(fp32);
+    const double measured = Measured(std::string("kda_kernels_") + (fp32 ? "fp32" : "bf16"));
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate == measured);
+    CHECK(GroupBytes(c, LayerGroup::kAttention) == 0);  // a KDA layer keeps no attention rows
+  }
+  // 2 x 48 tokens, h 64, 4 heads of 16: 190,464 bf16 bytes (Akk 49,152) and 129,024 fp32 (Aqk 98,304,
+  // the per-channel decay's cumsum 24,576): Gated DeltaNet's list with a gate per key channel, fp32 Aqk
+  // and the three convs' inputs.
+  CHECK(Measured("kda_kernels_bf16") == 319488);
+  CHECK(Measured("kda_kernels_fp32") == 509952);
 }
 
 TEST_CASE("Without the kernels transformers' torch fallbacks keep every chunk's intermediates (not counted)") {

@@ -7,8 +7,8 @@ measure.py's saved-tensor hooks and graph walk (de-duplicated by storage, parame
 Each mixer is measured twice where transformers has two paths: the torch fallback (what runs
 without flash-linear-attention / mamba_ssm / causal-conv1d) and the fused kernels, replaced by
 autograd Functions that save exactly the kernels' ctx.save_for_backward lists. gpt-oss's
-attention is measured with and without its 128-token-style sliding window (here 16 of 48), and a
-Qwen3-Next full-attention layer (its (1 + w) fp32 input norm, output gate and (1 + w) q/k norms).
+attention is measured with and without its 128-token-style sliding window (here 16 of 48), , Kimi-Linear's
+KDA layer through its kernels (fla v0.4.0's Functions), and a Qwen3-Next full-attention layer (its (1 + w) fp32 input norm, output gate and (1 + w) q/k norms).
 tests/test_linear_layers.cpp compares the estimate's attention group with these figures.
 
   /usr/bin/python3 tests/truth/measure_linear_layers.py           # writes tests/data/linear_layers_torch-<v>_cpu.json
@@ -29,6 +29,7 @@ BATCH, TOKENS = 2, 48
 GDN = dict(hidden=64, k_heads=2, v_heads=4, k_dim=16, v_dim=16, conv=4)
 MAMBA = dict(hidden=64, heads=4, head_dim=16, n_groups=2, d_state=16, conv=4, chunk_size=32)
 GPT_OSS = dict(hidden=64, heads=4, kv_heads=2, head_dim=16)
+KDA = dict(hidden=64, heads=4, head_dim=16, conv=4)
 QWEN3_NEXT = dict(hidden=64, heads=4, kv_heads=2, head_dim=16, partial_rotary=0.25)
 WINDOW = 16
 
@@ -76,6 +77,9 @@ def measure_all():
             torch.manual_seed(0)
             mamba = RL.Mamba2Mixer(**MAMBA, kernels=kernels).to(dtype).train()
             cases[f"mamba2_{path}_{dname}"] = measure_module(mamba, leaf_input(MAMBA["hidden"], dtype))
+        torch.manual_seed(0)
+        kda = RL.KimiDeltaAttention(**KDA).to(dtype).train()
+        cases[f"kda_kernels_{dname}"] = measure_module(kda, leaf_input(KDA["hidden"], dtype))
         for window in (None, WINDOW):
             torch.manual_seed(0)
             attn = RL.GptOssAttention(**GPT_OSS, window=window).to(dtype).train()
@@ -94,7 +98,7 @@ def measure_all():
                     "by Functions saving their ctx.save_for_backward lists",
             "torch": torch.__version__.split("+")[0],
             "batch": BATCH, "tokens": TOKENS, "gated_deltanet": GDN, "mamba2": MAMBA, "gpt_oss": GPT_OSS,
-            "qwen3_next": QWEN3_NEXT, "window": WINDOW, "cases": cases}
+            "qwen3_next": QWEN3_NEXT, "kda": KDA, "window": WINDOW, "cases": cases}
 
 
 if __name__ == "__main__":

@@ -304,10 +304,9 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
 // [SECTION] Hybrid layers: the share of the layers each group of rows is in, and the mixers of
 // the linear layers.
 
-// Linear layers whose saved tensors are counted from their kernels below: Gated DeltaNet and
-// Mamba-2. Kimi Delta Attention's chunk_kda Function is not read yet: its layers are still
-// counted as attention layers, as before.
-inline bool CountsLinearMixer(const ModelSpec& m) { return m.linear_layers > 0 && m.linear_kind != LinearKind::kKda; }
+// Linear layers whose saved tensors are counted from their kernels below: Gated DeltaNet, Mamba-2
+// and Kimi Delta Attention.
+inline bool CountsLinearMixer(const ModelSpec& m) { return m.linear_layers > 0; }
 
 // Shares of the model's layers with softmax attention, with a linear mixer, with an MLP.
 inline double AttentionShare(const ModelSpec& m) {
@@ -435,6 +434,69 @@ void Mamba2Tensors(const Derived& d, const LayerWidths& w, F&& f) {
         "MambaSplitConv1dScanCombinedFn (rstd)");
   row("mamba_a", "A = -exp(A_log) per head (fp32)", 4, "(2 heads)", 2 * heads, Split::kTp,
       "ExpBackward0 (result), MambaSplitConv1dScanCombinedFn (A)");
+}
+
+// One Kimi Delta Attention layer (KimiDeltaAttention.forward in the checkpoint's own
+// modeling_kimi.py, moonshotai/Kimi-Linear-48B-A3B-Instruct, which imports flash-linear-attention
+// and asks for v0.4.0: fla-org/flash-linear-attention@2e0f6c31f9db50f010cb157c712c048b8a3a89d2) in
+// training. Heads H = num_heads, head_dim D, P = H x D for q, k, v and both gates. Counted:
+//   q/k/v_proj, f_a_proj, g_a_proj, b_proj: their shared input (MmBackward0 self);
+//   q/k/v_conv1d (ShortConvolution, default triton backend): CausalConv1dFunction saves its input x,
+//     each projection's (b, t, P) output, weight and bias (fla/modules/convolution.py);
+//   f_b_proj and g_b_proj: their D-wide inputs, the f_a / g_a outputs (MmBackward0 self);
+//   fused_kda_gate: KDAGateFunction saves g, f_b_proj's output, and A (fla/ops/kda/gate.py); it
+//     returns -exp(A) softplus(g + dt_bias) in fp32, one decay per key channel;
+//   beta = b_proj(x).float().sigmoid(): SigmoidBackward0 keeps its fp32 result, saved by the kernel too;
+//   chunk_kda: ChunkKDAFunction saves q, q_rstd, k, k_rstd, v, g, beta, Aqk, Akk (fla/ops/kda/chunk.py):
+//     q and k l2-normalised (new tensors) with one fp32 rstd per token and head, v the conv's output,
+//     g the fp32 chunk-local cumsum of the per-channel gate (P per token where Gated DeltaNet keeps one
+//     per head), Aqk fp32 and Akk in k's dtype, 64 per token and head each (chunk_kda_fwd_intra
+//     output_dtype=torch.float32, solve_tril output_dtype=k.dtype); w, u, h, v_new are recomputed;
+//   o_norm (FusedRMSNormGated, sigmoid): LayerNormGatedFunction saves x (the kernel's output), g
+//     (g_b_proj's output), weight and an fp32 rstd per token and head (fla/modules/fused_norm_gate.py);
+//   o_proj: its input (MmBackward0 self).
+// Measured: tests/truth/measure_linear_layers.py (kda_kernels_*), equal to the byte.
+template <class F>
+void KdaTensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double heads = static_cast<double>(m.linear_v_heads), dim = static_cast<double>(m.linear_v_dim);
+  const double p = heads * dim;
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node, ""};
+    t.first_layer_kept = !d.adapters;  // under LoRA nothing in the first layer's mixer needs a gradient
+    f(t);
+  };
+  const bool trains = LinearKeepsInput(d, 0);
+  if (trains)
+    row("kda_in_input", "Projections' input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
+        "MmBackward0 (self) of q/k/v_proj, f_a_proj, g_a_proj, b_proj");
+  row("kda_conv_inputs", "Short conv inputs (q, k, v projections)", e, "sb(3 heads head_dim)", 3 * w.sb * p,
+      Split::kTp, "CausalConv1dFunction (x) of q/k/v_conv1d");
+  if (trains)
+    row("kda_low_rank", "Gates' low-rank inputs (f_a, g_a outputs)", e, "sb(2 head_dim)", 2 * w.sb * dim, Split::kSp,
+        "MmBackward0 (self) of f_b_proj and g_b_proj");
+  row("kda_gate_input", "Decay gate input (f_b_proj output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp,
+      "KDAGateFunction (g)");
+  row("kda_beta", "Beta = sigmoid(b) (fp32)", 4, "sb*heads", w.sb * heads, Split::kTp,
+      "SigmoidBackward0 (result), ChunkKDAFunction (beta)");
+  row("kda_qk", "Q and K, l2-normalised", e, "sb(2 heads head_dim)", 2 * w.sb * p, Split::kTp,
+      "ChunkKDAFunction (q, k)");
+  row("kda_v", "V (conv output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp, "ChunkKDAFunction (v)");
+  row("kda_g_cumsum", "Per-channel decay, chunk-local cumsum (fp32)", 4, "sb*heads*head_dim", w.sb * p, Split::kTp,
+      "ChunkKDAFunction (g)");
+  row("kda_aqk", "Intra-chunk Aqk, 64 per token and head (fp32)", 4, "sb(64 heads)", kFlaChunk * w.sb * heads,
+      Split::kTp, "ChunkKDAFunction (Aqk)");
+  row("kda_akk", "Intra-chunk Akk inverse, 64 per token and head", e, "sb(64 heads)", kFlaChunk * w.sb * heads,
+      Split::kTp, "ChunkKDAFunction (Akk)");
+  row("kda_stats", "Q/K rstd, norm rstd (fp32)", 4, "sb(3 heads)", 3 * w.sb * heads, Split::kTp,
+      "ChunkKDAFunction (q_rstd, k_rstd), LayerNormGatedFunction (rstd)");
+  row("kda_norm", "Gated norm: kernel output and gate", e, "sb(2 heads head_dim)", 2 * w.sb * p, Split::kTp,
+      "LayerNormGatedFunction (x, g)");
+  if (trains)
+    row("kda_out_input", "Out projection input (gated norm output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp,
+        "MmBackward0 (self) of o_proj");
 }
 
 }  // namespace detail
@@ -605,11 +667,13 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     f_attention(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask (bool)", 1, "sbh",
                             w.sb * d.h, Split::kSp, "NativeDropoutBackward0 (mask)", ""});
   }
-  // The linear layers' mixers (Gated DeltaNet, Mamba-2), in their share of the layers.
+  // The linear layers' mixers (Gated DeltaNet, Mamba-2, KDA), in their share of the layers.
   auto f_linear = Shared(LinearShare(m), f_all);
   if (LinearShare(m) > 0) {
     if (m.linear_kind == LinearKind::kMamba2)
       detail::Mamba2Tensors(d, w, f_linear);
+    else if (m.linear_kind == LinearKind::kKda)
+      detail::KdaTensors(d, w, f_linear);
     else
       detail::GatedDeltaNetTensors(d, w, f_linear);
   }
