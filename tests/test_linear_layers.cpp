@@ -5,7 +5,8 @@
 // every saved storage to tests/data/linear_layers_*.json. The estimate counts the fused-kernel path
 // (flash-linear-attention, mamba_ssm, causal-conv1d: activations_hf.h GatedDeltaNetTensors,
 // Mamba2Tensors, KdaTensors); the replicas measure it through Functions that save the kernels'
-// ctx.save_for_backward lists, and the torch fallbacks as transformers runs them without the kernels.
+// ctx.save_for_backward lists, and the torch fallbacks as transformers runs them without the kernels
+// (counted with linear_kernels torch: GatedDeltaNetTorchTensors, Mamba2TorchTensors).
 #include <doctest.h>
 
 #include <cstring>
@@ -106,6 +107,7 @@ Config Mamba2Case(bool fp32) {
   m.linear_conv = Dim("mamba2", "conv");
   m.linear_conv_bias = true;
   m.linear_norm = true;
+  m.linear_chunk = Dim("mamba2", "chunk_size");
   return c;
 }
 
@@ -213,8 +215,39 @@ TEST_CASE("Kimi Delta Attention with fla's kernels: the mixer's rows are what th
   CHECK(Measured("kda_kernels_fp32") == 509952);
 }
 
-TEST_CASE("Without the kernels transformers' torch fallbacks keep every chunk's intermediates (not counted)") {
-  // Measured only: the estimate counts the kernels' path, what users training these models run.
+TEST_CASE("Gated DeltaNet without the kernels (linear_kernels torch): the torch fallback's rows, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    Config c = GatedDeltaNetCase(fp32);
+    c.linear_kernels = LinearKernels::kTorch;
+    const double measured = Measured(std::string("gated_deltanet_torch_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13 beside 2.x: the gated norm's MeanBackward1 keeps x^2 (fp32, sb v_heads v_dim) and
+    // repeat_interleave's index_select its int64 index.
+    const double mean_x2 = 4.0 * static_cast<double>(c.seq * c.batch * c.model.linear_v_heads * c.model.linear_v_dim);
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + mean_x2 + Torch113RepeatIndex(c) == measured);
+  }
+  CHECK(Measured("gated_deltanet_torch_fp32") == 4225152);
+}
+
+TEST_CASE("Mamba-2 without the kernels (linear_kernels torch): torch_forward's rows, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    Config c = Mamba2Case(fp32);
+    c.linear_kernels = LinearKernels::kTorch;
+    const double measured = Measured(std::string("mamba2_torch_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13 beside 2.x: the gated norm's MeanBackward1 keeps x^2 (fp32, sb d_inner) and
+    // repeat_interleave (called for B and C even at one head per group) its int64 index.
+    const ModelSpec& m = c.model;
+    const double torch113 = 4.0 * static_cast<double>(c.seq * c.batch * m.linear_v_heads * m.linear_v_dim) +
+                            2.0 * 8 * static_cast<double>(m.linear_v_heads);
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + torch113 == measured);
+  }
+  CHECK(Measured("mamba2_torch_fp32") == 811154);
+}
+
+TEST_CASE("Without the kernels transformers' torch fallbacks keep every chunk's intermediates") {
   // torch_chunk_gated_delta_rule keeps its 63 per-row clones of each 64 x 64 chunk and fp32 copies
   // of q, k, v; Mamba-2's naive SSD its (chunk x chunk x heads x d_state) products.
   CHECK(Measured("gated_deltanet_torch_bf16") == 4098432);

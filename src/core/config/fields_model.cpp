@@ -108,6 +108,9 @@ void AddModelRows(std::vector<FieldDef>& out) {
                        "linear-attention value head width"),
       LLMMEM_MODEL_INT("linear_conv", linear_conv, kArch, "Linear conv kernel", 0, 1024, 1, 1,
                        "linear-attention causal conv1d kernel width"),
+      LLMMEM_MODEL_INT("linear_chunk", linear_chunk, kArch, "Mamba-2 chunk", 1, 65'536, 16, 64,
+                       "Mamba-2's SSD chunk size (chunk_size / mamba_chunk_size; only the torch fallback keeps "
+                       "chunk x chunk tensors)"),
       LLMMEM_MODEL_ENUM("linear_kind", linear_kind, kArch, "Linear mixer",
                         "the linear layers' mixer (Mamba-2: k heads = n_groups, k dim = d_state, v heads and dim = "
                         "the SSM heads): ",

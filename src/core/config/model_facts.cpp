@@ -29,7 +29,7 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&
          a.linear_kind == b.linear_kind && a.linear_parallel == b.linear_parallel &&
          a.linear_conv_bias == b.linear_conv_bias && a.linear_proj_bias == b.linear_proj_bias &&
-         a.linear_norm == b.linear_norm && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
+         a.linear_norm == b.linear_norm && a.linear_chunk == b.linear_chunk && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
          a.mlp_free_layers == b.mlp_free_layers &&
          a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.ple_dim == b.ple_dim &&
          a.ple_vocab == b.ple_vocab && a.altup_inputs == b.altup_inputs && a.laurel_rank == b.laurel_rank &&

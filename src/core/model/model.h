@@ -118,6 +118,9 @@ struct ModelSpec {
   bool linear_conv_bias = false;  // Mamba-2: conv1d bias (use_conv_bias / mamba_conv_bias)
   bool linear_proj_bias = false;  // Mamba-2: in_proj and out_proj biases (mamba_proj_bias)
   bool linear_norm = true;        // Mamba-2: the gated RMSNorm over d_inner (Falcon-H1: mamba_rms_norm)
+  // Mamba-2's SSD chunk (config chunk_size / mamba_chunk_size): only transformers' torch fallback
+  // keeps tensors of its size (chunk x chunk per head), the fused kernel's saved list has none.
+  int64_t linear_chunk = 256;
   // vLLM keeps Nemotron-H's SSM state in float32 when --mamba-ssm-cache-dtype is auto (vllm
   // model_executor/models/config.py NemotronHForCausalLMConfig: the config's mamba_ssm_cache_dtype,
   // float32 when absent); other models' state is in the model's dtype there.
