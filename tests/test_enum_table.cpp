@@ -73,6 +73,7 @@ TEST_CASE("Enum tables: every id and alias parses back to its enumerator, in any
   // tests/check_enum_tables.py fails when a table of src/core is missing here.
   RoundTrips<Arch>();
   RoundTrips<LossKernel>();
+  RoundTrips<LinearKernels>();
   RoundTrips<MlpKind>();
   RoundTrips<NormKind>();
   RoundTrips<QkNorm>();

@@ -55,8 +55,13 @@ namespace {
 // and MLP rows in theirs) and gpt-oss's eager sink softmax, as measured by
 // tests/truth/measure_linear_layers.py: 0x791e19dd3895487a before, 0xf477163dd5fdc832 after;
 // then, merged with it, the GLM-5 and Gemma 3n presets (glm_moe_dsa, gemma3n), which change which
-// models the draws pick (on their own they gave 0xd85d250cc7afcec8 over the old accounting).
-constexpr uint64_t kFastPathDigest = 0x1a72b57f59ec2d27ull;
+// models the draws pick (on their own they gave 0xd85d250cc7afcec8 over the old accounting):
+// 0x1a72b57f59ec2d27 before; then Qwen3-Next's attention output gate (its sigmoid, the pre-gate
+// output) and its (1 + w) fp32 norms (fp32 normalised copies, 1 + w) counted, as measured by
+// tests/truth/measure_linear_layers.py (the norm_unit_offset field alone leaves the digest as it was):
+// 0x665ca7127a181fd2 before; then Kimi-Linear's KDA layers counted as linear mixers from fla v0.4.0's
+// saved tensors (they were attention layers before), as measured there (kda_kernels_*).
+constexpr uint64_t kFastPathDigest = 0xe27c0e4e8ee82400ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -1,11 +1,12 @@
 // Training activations of 2025's token mixers against what PyTorch keeps: a Gated DeltaNet layer
-// (Qwen3-Next), a Mamba-2 mixer (Nemotron-H) and gpt-oss's sink attention with and without its
-// sliding window. tests/truth/measure_linear_layers.py runs replicas of transformers' modules
+// (Qwen3-Next), a Mamba-2 mixer (Nemotron-H), a Kimi Delta Attention layer (Kimi-Linear), gpt-oss's
+// sink attention with and without its sliding window, and Qwen3-Next's gated full-attention layer. tests/truth/measure_linear_layers.py runs replicas of transformers' modules
 // (tests/truth/replicas_linear.py) under saved-tensor hooks on Debian's torch 1.13 (CPU) and commits
 // every saved storage to tests/data/linear_layers_*.json. The estimate counts the fused-kernel path
 // (flash-linear-attention, mamba_ssm, causal-conv1d: activations_hf.h GatedDeltaNetTensors,
-// Mamba2Tensors); the replicas measure it through Functions that save the kernels'
-// ctx.save_for_backward lists, and the torch fallbacks as transformers runs them without the kernels.
+// Mamba2Tensors, KdaTensors); the replicas measure it through Functions that save the kernels'
+// ctx.save_for_backward lists, and the torch fallbacks as transformers runs them without the kernels
+// (counted with linear_kernels torch: GatedDeltaNetTorchTensors, Mamba2TorchTensors).
 #include <doctest.h>
 
 #include <cstring>
@@ -106,6 +107,7 @@ Config Mamba2Case(bool fp32) {
   m.linear_conv = Dim("mamba2", "conv");
   m.linear_conv_bias = true;
   m.linear_norm = true;
+  m.linear_chunk = Dim("mamba2", "chunk_size");
   return c;
 }
 
@@ -118,6 +120,38 @@ Config GptOssCase(bool fp32) {
   m.head_dim = Dim("gpt_oss", "head_dim");
   m.qkv_bias = m.attn_out_bias = true;
   m.attn_sinks = true;
+  return c;
+}
+
+// Kimi-Linear's KDA layer: num_heads = k_heads = v_heads, head_dim = k_dim = v_dim (the importer's
+// mapping of linear_attn_config).
+Config KdaCase(bool fp32) {
+  Config c = Case(fp32);
+  ModelSpec& m = c.model;
+  m.hidden = Dim("kda", "hidden");
+  m.heads = 4;
+  m.kv_heads = 4;
+  m.head_dim = 16;
+  m.linear_layers = 1;
+  m.linear_kind = LinearKind::kKda;
+  m.linear_k_heads = m.linear_v_heads = Dim("kda", "heads");
+  m.linear_k_dim = m.linear_v_dim = Dim("kda", "head_dim");
+  m.linear_conv = Dim("kda", "conv");
+  return c;
+}
+
+// A Qwen3-Next full-attention layer: 4 heads of 16 (2 KV heads), per-head q/k norms, the output
+// gate and the (1 + w) fp32 RMSNorm.
+Config Qwen3NextAttentionCase(bool fp32) {
+  Config c = Case(fp32);
+  ModelSpec& m = c.model;
+  m.hidden = Dim("qwen3_next", "hidden");
+  m.heads = Dim("qwen3_next", "heads");
+  m.kv_heads = Dim("qwen3_next", "kv_heads");
+  m.head_dim = Dim("qwen3_next", "head_dim");
+  m.qk_norm = QkNorm::kPerHead;
+  m.attn_output_gate = true;
+  m.norm_unit_offset = true;
   return c;
 }
 
@@ -165,8 +199,55 @@ TEST_CASE("Mamba-2 with mamba_split_conv1d_scan_combined: the mixer's rows are w
   CHECK(Measured("mamba2_kernels_bf16") == 63008);
 }
 
-TEST_CASE("Without the kernels transformers' torch fallbacks keep every chunk's intermediates (not counted)") {
-  // Measured only: the estimate counts the kernels' path, what users training these models run.
+TEST_CASE("Kimi Delta Attention with fla's kernels: the mixer's rows are what the Functions save, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    const Config c = KdaCase(fp32);
+    const double measured = Measured(std::string("kda_kernels_") + (fp32 ? "fp32" : "bf16"));
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate == measured);
+    CHECK(GroupBytes(c, LayerGroup::kAttention) == 0);  // a KDA layer keeps no attention rows
+  }
+  // 2 x 48 tokens, h 64, 4 heads of 16: 190,464 bf16 bytes (Akk 49,152) and 129,024 fp32 (Aqk 98,304,
+  // the per-channel decay's cumsum 24,576): Gated DeltaNet's list with a gate per key channel, fp32 Aqk
+  // and the three convs' inputs.
+  CHECK(Measured("kda_kernels_bf16") == 319488);
+  CHECK(Measured("kda_kernels_fp32") == 509952);
+}
+
+TEST_CASE("Gated DeltaNet without the kernels (linear_kernels torch): the torch fallback's rows, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    Config c = GatedDeltaNetCase(fp32);
+    c.linear_kernels = LinearKernels::kTorch;
+    const double measured = Measured(std::string("gated_deltanet_torch_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13 beside 2.x: the gated norm's MeanBackward1 keeps x^2 (fp32, sb v_heads v_dim) and
+    // repeat_interleave's index_select its int64 index.
+    const double mean_x2 = 4.0 * static_cast<double>(c.seq * c.batch * c.model.linear_v_heads * c.model.linear_v_dim);
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + mean_x2 + Torch113RepeatIndex(c) == measured);
+  }
+  CHECK(Measured("gated_deltanet_torch_fp32") == 4225152);
+}
+
+TEST_CASE("Mamba-2 without the kernels (linear_kernels torch): torch_forward's rows, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    Config c = Mamba2Case(fp32);
+    c.linear_kernels = LinearKernels::kTorch;
+    const double measured = Measured(std::string("mamba2_torch_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13 beside 2.x: the gated norm's MeanBackward1 keeps x^2 (fp32, sb d_inner) and
+    // repeat_interleave (called for B and C even at one head per group) its int64 index.
+    const ModelSpec& m = c.model;
+    const double torch113 = 4.0 * static_cast<double>(c.seq * c.batch * m.linear_v_heads * m.linear_v_dim) +
+                            2.0 * 8 * static_cast<double>(m.linear_v_heads);
+    const double estimate = GroupBytes(c, LayerGroup::kLinearMixer);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + torch113 == measured);
+  }
+  CHECK(Measured("mamba2_torch_fp32") == 811154);
+}
+
+TEST_CASE("Without the kernels transformers' torch fallbacks keep every chunk's intermediates") {
   // torch_chunk_gated_delta_rule keeps its 63 per-row clones of each 64 x 64 chunk and fp32 copies
   // of q, k, v; Mamba-2's naive SSD its (chunk x chunk x heads x d_state) products.
   CHECK(Measured("gated_deltanet_torch_bf16") == 4098432);
@@ -189,6 +270,45 @@ TEST_CASE("gpt-oss's eager sink attention: one softmax of s + 1 columns and the 
   // 2 x 48 tokens, 4 heads of 16 (2 KV heads, repeated): 61,440 bytes of q, k, v, inputs and output,
   // 37,632 of softmax (4 x 48 x 49 x 2 x 2 B), 3,072 of int64 indices.
   CHECK(Measured("gpt_oss_attention_eager_bf16") == 102144);
+}
+
+// The attention group, the input norm's rows and the q/k norms' rows: what the replica's input norm
+// and attention keep.
+double InputNormAndAttentionBytes(const Config& c) {
+  const Derived d(c, 0);
+  double sum = 0;
+  ForEachLayerActivation(d, true, [&](const LayerTensor& t) {
+    const std::string id = t.id;
+    if (t.group == LayerGroup::kAttention || id.rfind("norm1_", 0) == 0 || id.rfind("qk_norm", 0) == 0)
+      sum += t.Bytes();
+  });
+  return sum;
+}
+
+TEST_CASE("Qwen3-Next's attention layer: the output gate and the (1 + w) fp32 norms, to the byte") {
+  for (const bool fp32 : {false, true}) {
+    const Config c = Qwen3NextAttentionCase(fp32);
+    const double measured = Measured(std::string("qwen3_next_attention_eager_") + (fp32 ? "fp32" : "bf16"));
+    // torch 1.13's MeanBackward1 keeps x^2 in fp32 for each of the three norms (2.x keeps its size
+    // only; test_truth.cpp Torch113LayerExtra): the input norm's h and q/k norms' (a + kv) d_head.
+    const ModelSpec& m = c.model;
+    const double tokens = static_cast<double>(c.seq * c.batch);
+    const double mean_x2 = 4 * tokens * static_cast<double>(m.hidden + (m.heads + m.kv_heads) * m.head_dim);
+    const double estimate = InputNormAndAttentionBytes(c);
+    INFO((fp32 ? "fp32" : "bf16") << ": estimate " << estimate << " B, measured " << measured << " B");
+    CHECK(estimate + mean_x2 == measured);
+  }
+  // 2 x 48 tokens, h 64: 196,608 B of attention (the gate's sigmoid and the pre-gate output 12,288
+  // each), 125,952 B of norms (fp32 normalised copies instead of Llama's bf16 ones, 1 + w: 384 B),
+  // 61,440 B of torch 1.13's x^2.
+  CHECK(Measured("qwen3_next_attention_eager_bf16") == 384000);
+  CHECK(Measured("qwen3_next_attention_eager_fp32") == 457728);
+  // Against the same layer without the gate and with Llama's norm (bf16): the gate adds its sigmoid
+  // and the pre-gate output (2 x 12,288 B), the norms keep fp32 normalised copies instead of bf16
+  // ones (12,288 + 18,432 B more) and their 1 + w (256 + 128 B).
+  Config plain = Qwen3NextAttentionCase(false);
+  plain.model.attn_output_gate = plain.model.norm_unit_offset = false;
+  CHECK(InputNormAndAttentionBytes(Qwen3NextAttentionCase(false)) - InputNormAndAttentionBytes(plain) == 55680);
 }
 
 TEST_CASE("A hybrid model's layer is its attention and linear layers averaged by their counts") {

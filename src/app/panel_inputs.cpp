@@ -60,7 +60,7 @@ void MemorySavers(State& s, bool training) {
   const std::vector<const char*> fields =
       training ? std::vector<const char*>{"recompute",      "framework",           "flash_attn",
                                           "dropout",        "offload_activations", "reentrant_checkpoint",
-                                          "train_use_cache"}
+                                          "train_use_cache",  "linear_kernels"}
                : std::vector<const char*>{"flash_attn"};
   if (!Section(s, "section_savers", Tr("Memory savers"), fields)) return;
   if (training) {
@@ -79,6 +79,9 @@ void MemorySavers(State& s, bool training) {
     // GPTBigCode's quirk, offered where it applies; left on elsewhere, "Also in effect" lists it.
     if (c.recompute == core::Recompute::kFull && core::IsHuggingFace(c.framework))
       FieldBool(s, "train_use_cache", &c.train_use_cache);
+    // Offered where it changes the count: a hybrid model's Gated DeltaNet or Mamba-2 layers.
+    if (c.model.linear_layers > 0 && c.model.linear_kind != core::LinearKind::kKda)
+      FieldEnum(s, "linear_kernels", &c.linear_kernels);
   }
 }
 

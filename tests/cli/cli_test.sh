@@ -167,6 +167,13 @@ print(next(c for c in t['children'] if c['id']=='total.activations')['bytes_at_f
 eager=$(acts hf-eager); sdpa=$(acts hf-sdpa); paper=$(acts megatron); liger=$(acts liger)
 [ "$eager" -gt "$sdpa" ] && [ "$sdpa" -gt "$paper" ] && [ "$paper" -gt "$liger" ] \
   && ok "activations: hf-eager > hf-sdpa > megatron (paper) > liger" || bad "profile order $eager $sdpa $paper $liger"
+# Hybrid models' linear layers (issue 31): the torch fallback keeps every chunk's intermediates.
+lacts() { "$bin" --model qwen3-next-80b-a3b --mode lora --seq 4096 --linear-kernels "$1" --json 2>/dev/null | python3 -c "
+import json,sys; t=json.load(sys.stdin)['breakdown']
+print(next(c for c in t['children'] if c['id']=='total.activations')['bytes_at_forward_end'])"; }
+fusedk=$(lacts fused); torchk=$(lacts torch)
+[ "$torchk" -gt "$fusedk" ] && ok "--linear-kernels torch keeps more than the fused kernels" || bad "linear kernels $fusedk $torchk"
+expect_exit "unknown linear kernels" 2 --model qwen3-next-80b-a3b --linear-kernels triton
 "$bin" --model llama-3.2-1b --framework hf-eager --formulas >$T/llmmem_cli_out 2>/dev/null
 grep -q "kept by SoftmaxBackward0 (result); the paper keeps a 16-bit softmax" $T/llmmem_cli_out \
   && ok "formulas name the autograd node and the departure from the paper" || bad "formula node text"

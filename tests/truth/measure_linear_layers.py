@@ -7,7 +7,8 @@ measure.py's saved-tensor hooks and graph walk (de-duplicated by storage, parame
 Each mixer is measured twice where transformers has two paths: the torch fallback (what runs
 without flash-linear-attention / mamba_ssm / causal-conv1d) and the fused kernels, replaced by
 autograd Functions that save exactly the kernels' ctx.save_for_backward lists. gpt-oss's
-attention is measured with and without its 128-token-style sliding window (here 16 of 48).
+attention is measured with and without its 128-token-style sliding window (here 16 of 48), , Kimi-Linear's
+KDA layer through its kernels (fla v0.4.0's Functions), and a Qwen3-Next full-attention layer (its (1 + w) fp32 input norm, output gate and (1 + w) q/k norms).
 tests/test_linear_layers.cpp compares the estimate's attention group with these figures.
 
   /usr/bin/python3 tests/truth/measure_linear_layers.py           # writes tests/data/linear_layers_torch-<v>_cpu.json
@@ -28,6 +29,8 @@ BATCH, TOKENS = 2, 48
 GDN = dict(hidden=64, k_heads=2, v_heads=4, k_dim=16, v_dim=16, conv=4)
 MAMBA = dict(hidden=64, heads=4, head_dim=16, n_groups=2, d_state=16, conv=4, chunk_size=32)
 GPT_OSS = dict(hidden=64, heads=4, kv_heads=2, head_dim=16)
+KDA = dict(hidden=64, heads=4, head_dim=16, conv=4)
+QWEN3_NEXT = dict(hidden=64, heads=4, kv_heads=2, head_dim=16, partial_rotary=0.25)
 WINDOW = 16
 
 
@@ -74,6 +77,9 @@ def measure_all():
             torch.manual_seed(0)
             mamba = RL.Mamba2Mixer(**MAMBA, kernels=kernels).to(dtype).train()
             cases[f"mamba2_{path}_{dname}"] = measure_module(mamba, leaf_input(MAMBA["hidden"], dtype))
+        torch.manual_seed(0)
+        kda = RL.KimiDeltaAttention(**KDA).to(dtype).train()
+        cases[f"kda_kernels_{dname}"] = measure_module(kda, leaf_input(KDA["hidden"], dtype))
         for window in (None, WINDOW):
             torch.manual_seed(0)
             attn = RL.GptOssAttention(**GPT_OSS, window=window).to(dtype).train()
@@ -81,12 +87,18 @@ def measure_all():
             mask = RL.sliding_window_mask(TOKENS, window, dtype)
             name = f"gpt_oss_attention_eager_{dname}" + (f"_sw{window}" if window else "")
             cases[name] = measure_module(attn, leaf_input(GPT_OSS["hidden"], dtype), cos, sin, mask)
+        torch.manual_seed(0)
+        block = RL.Qwen3NextAttentionBlock(**QWEN3_NEXT).to(dtype).train()
+        cos, sin = RL.qwen3_next_rotary(QWEN3_NEXT["head_dim"], QWEN3_NEXT["partial_rotary"], TOKENS, dtype)
+        mask = RL.sliding_window_mask(TOKENS, None, dtype)
+        cases[f"qwen3_next_attention_eager_{dname}"] = measure_module(block, leaf_input(QWEN3_NEXT["hidden"], dtype),
+                                                                      cos, sin, mask)
     return {"what": "bytes one token mixer keeps for backward (saved-tensor hooks + graph walk, storages de-duplicated, "
                     "parameters apart), its input a leaf that requires grad; 'kernels' cases replace the fused kernels "
                     "by Functions saving their ctx.save_for_backward lists",
             "torch": torch.__version__.split("+")[0],
             "batch": BATCH, "tokens": TOKENS, "gated_deltanet": GDN, "mamba2": MAMBA, "gpt_oss": GPT_OSS,
-            "window": WINDOW, "cases": cases}
+            "qwen3_next": QWEN3_NEXT, "kda": KDA, "window": WINDOW, "cases": cases}
 
 
 if __name__ == "__main__":

@@ -28,11 +28,34 @@ mixer's output, as transformers runs them in training (no cache, no padding mask
   @d757aef189a5215ab3568516825a145e49f7b7ed MambaSplitConv1dScanCombinedFn): save_for_backward(zxbcdt,
   conv1d_weight, conv1d_bias, out_x, A, D, dt_bias, initial_states, seq_idx, rmsnorm_weight, rstd,
   outproj_weight, outproj_bias); the out projection runs inside the Function (its input is recomputed).
+* KimiDeltaAttention: Kimi-Linear's KDA layer as the checkpoint's own modeling_kimi.py runs it
+  (moonshotai/Kimi-Linear-48B-A3B-Instruct, KimiDeltaAttention.forward; it requires
+  flash-linear-attention v0.4.0, fla-org/flash-linear-attention@2e0f6c31f9db50f010cb157c712c048b8a3a89d2):
+  q/k/v_proj, three ShortConvolutions (silu), f_a/f_b_proj into fused_kda_gate, beta =
+  b_proj(x).float().sigmoid(), chunk_kda(use_qk_l2norm_in_kernel=True), g_a/g_b_proj into
+  FusedRMSNormGated(activation="sigmoid"), o_proj. Kernels only (the checkpoint's code imports fla
+  unconditionally), replaced by Functions saving the same lists as at v0.4.0:
+    CausalConv1dFunction (fla/modules/convolution.py, ShortConvolution's default triton backend):
+      save_for_backward(x, weight, bias, residual, initial_state), x the projection's (b, t, d) output
+    KDAGateFunction (fla/ops/kda/gate.py): save_for_backward(g, A), g the f_b_proj output; returns
+      -exp(A) * softplus(g + g_bias) in fp32, (b, t, heads, head_dim)
+    ChunkKDAFunction (fla/ops/kda/chunk.py): save_for_backward(q, q_rstd, k, k_rstd, v, g, beta, Aqk,
+      Akk, initial_state, cu_seqlens): q, k l2-normalised (l2norm_fwd: new tensors, one fp32 rstd per
+      row), g the fp32 chunk-local cumsum of the per-channel gate (chunk_local_cumsum output_dtype
+      float), Aqk fp32 and Akk in k's dtype, (b, t, heads, 64) each (chunk_kda_fwd_intra,
+      solve_tril(output_dtype=k.dtype))
+    LayerNormGatedFunction (fla/modules/fused_norm_gate.py): as for Gated DeltaNet, sigmoid gate.
 * GptOssAttention: GptOssAttention.forward with eager_attention_forward (transformers
   models/gpt_oss/modeling_gpt_oss.py @6edf5b311854175ff83c59179b3360beca1ceffc): q/k/v/o with biases,
   rotary on halves, repeat_kv, one learnt sink logit per head concatenated to the scores, max
   subtracted, softmax in the scores' dtype, the sink column dropped; a sliding window is only the
   additive mask create_sliding_window_causal_mask builds (no grad).
+* Qwen3NextAttentionBlock: a Qwen3-Next full-attention layer's input norm and attention,
+  Qwen3NextRMSNorm then Qwen3NextAttention.forward with eager_attention_forward (transformers
+  models/qwen3_next/modeling_qwen3_next.py @01cdc6081c7500f9e50c98b1b943c90ecb665db3): the (1 + w)
+  RMSNorm computed in fp32 and cast back after the scale (input, q_norm, k_norm); q_proj twice as
+  wide, torch.chunk'ed into query and gate; partial rotary (partial_rotary_factor of head_dim);
+  repeat_kv, fp32 softmax cast back; attn_output * torch.sigmoid(gate) before o_proj.
 """
 import math
 
@@ -178,15 +201,17 @@ class ChunkGatedDeltaRuleFunction(torch.autograd.Function):
 
 
 class LayerNormGatedFunction(torch.autograd.Function):
-    """fla rms_norm_gated (is_rms_norm=True, no residual): y = x * rstd * weight * silu(g)."""
+    """fla rms_norm_gated (is_rms_norm=True, no residual): y = x * rstd * weight * act(g), act silu
+    (Gated DeltaNet) or sigmoid (KDA's o_norm); the same save_for_backward list at v0.4.0."""
 
     @staticmethod
-    def forward(ctx, x, g, weight, eps):
+    def forward(ctx, x, g, weight, eps, activation="silu"):
         x_shape = x.shape
         x = x.contiguous().reshape(-1, x.shape[-1])
         g = g.contiguous().reshape(-1, g.shape[-1])
         rstd = torch.rsqrt(x.float().pow(2).mean(-1) + eps)
-        y = (x.float() * rstd[:, None] * weight.float() * F.silu(g.float())).to(x.dtype)
+        act = F.silu(g.float()) if activation in ("silu", "swish") else torch.sigmoid(g.float())
+        y = (x.float() * rstd[:, None] * weight.float() * act).to(x.dtype)
         ctx.save_for_backward(x, g, weight, rstd)
         return y.reshape(x_shape)
 
@@ -196,13 +221,13 @@ class LayerNormGatedFunction(torch.autograd.Function):
 
 
 class FusedRMSNormGated(nn.Module):
-    def __init__(self, hidden_size, eps=1e-6):
+    def __init__(self, hidden_size, eps=1e-6, activation="silu"):
         super().__init__()
         self.weight = nn.Parameter(torch.ones(hidden_size))
-        self.eps = eps
+        self.eps, self.activation = eps, activation
 
     def forward(self, x, g):
-        return LayerNormGatedFunction.apply(x, g, self.weight, self.eps)
+        return LayerNormGatedFunction.apply(x, g, self.weight, self.eps, self.activation)
 
 
 class GatedDeltaNet(nn.Module):
@@ -494,4 +519,212 @@ class GptOssAttention(nn.Module):
         return self.o_proj(attn_output)
 
 
-__all__ = ["GatedDeltaNet", "Mamba2Mixer", "GptOssAttention", "gpt_oss_rotary", "sliding_window_mask", "math"]
+# ----------------------------------------------------------------------------- Qwen3-Next attention
+
+class Qwen3NextRMSNorm(nn.Module):
+    """Qwen3NextRMSNorm: weight initialised to zeros, output = norm(x.float()) * (1 + weight.float()), then
+    type_as(x) (the scale in fp32, unlike Llama's x.to(dtype) * w)."""
+
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.zeros(dim))
+
+    def _norm(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+    def forward(self, x):
+        output = self._norm(x.float())
+        output = output * (1.0 + self.weight.float())
+        return output.type_as(x)
+
+
+def rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def qwen3_next_rotary(head_dim, partial, s, dtype, base=10000000.0):
+    """Qwen3NextRotaryEmbedding (default rope): cos and sin over int(head_dim * partial) dimensions."""
+    dim = int(head_dim * partial)
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+    freqs = torch.arange(s, dtype=torch.float32)[:, None] * inv_freq[None, :]
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos()[None].to(dtype), emb.sin()[None].to(dtype)
+
+
+def qwen3_next_apply_rotary(q, k, cos, sin):
+    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+    rotary_dim = cos.shape[-1]
+    q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]
+    k_rot, k_pass = k[..., :rotary_dim], k[..., rotary_dim:]
+    q_embed = (q_rot * cos) + (rotate_half(q_rot) * sin)
+    k_embed = (k_rot * cos) + (rotate_half(k_rot) * sin)
+    return torch.cat([q_embed, q_pass], dim=-1), torch.cat([k_embed, k_pass], dim=-1)
+
+
+class Qwen3NextAttentionBlock(nn.Module):
+    """input_layernorm then Qwen3NextAttention (eager, no dropout: attention_dropout 0.0)."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, partial_rotary, eps=1e-6):
+        super().__init__()
+        self.head_dim, self.num_key_value_groups = head_dim, heads // kv_heads
+        self.scaling = head_dim ** -0.5
+        self.input_layernorm = Qwen3NextRMSNorm(hidden, eps)
+        self.q_proj = nn.Linear(hidden, heads * head_dim * 2, bias=False)
+        self.k_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.v_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.o_proj = nn.Linear(heads * head_dim, hidden, bias=False)
+        self.q_norm = Qwen3NextRMSNorm(head_dim, eps)
+        self.k_norm = Qwen3NextRMSNorm(head_dim, eps)
+
+    def forward(self, residual, cos, sin, attention_mask):
+        hidden_states = self.input_layernorm(residual)
+        input_shape = hidden_states.shape[:-1]
+        hidden_shape = (*input_shape, -1, self.head_dim)
+        query_states, gate = torch.chunk(self.q_proj(hidden_states).view(*input_shape, -1, self.head_dim * 2), 2,
+                                         dim=-1)
+        gate = gate.reshape(*input_shape, -1)
+        query_states = self.q_norm(query_states.view(hidden_shape)).transpose(1, 2)
+        key_states = self.k_norm(self.k_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+        value_states = self.v_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+        query_states, key_states = qwen3_next_apply_rotary(query_states, key_states, cos, sin)
+        # eager_attention_forward
+        key_states = repeat_kv(key_states, self.num_key_value_groups)
+        value_states = repeat_kv(value_states, self.num_key_value_groups)
+        attn_weights = torch.matmul(query_states, key_states.transpose(2, 3)) * self.scaling
+        attn_weights = attn_weights + attention_mask
+        attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query_states.dtype)
+        attn_output = torch.matmul(attn_weights, value_states)
+        attn_output = attn_output.transpose(1, 2).contiguous()
+        attn_output = attn_output.reshape(*input_shape, -1).contiguous()
+        attn_output = attn_output * torch.sigmoid(gate)
+        return self.o_proj(attn_output)
+
+
+# ----------------------------------------------------------------------------- Kimi Delta Attention
+
+class FlaCausalConv1dFunction(torch.autograd.Function):
+    """fla CausalConv1dFunction (triton backend): saves its (b, t, d) input x, weight, bias."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, activation):
+        x = x.contiguous()  # @input_guard
+        ctx.save_for_backward(x, weight, bias)
+        t, width = x.shape[1], weight.shape[-1]
+        y = F.conv1d(x.transpose(1, 2), weight, bias, padding=width - 1, groups=x.shape[-1])[..., :t]
+        if activation in ("silu", "swish"):
+            y = F.silu(y)
+        return y.transpose(1, 2).contiguous()  # causal_conv1d_fwd: a new (b, t, d) tensor
+
+    @staticmethod
+    def backward(ctx, dy):
+        raise NotImplementedError("measured for its saved tensors only")
+
+
+class ShortConvolution(nn.Module):
+    def __init__(self, hidden_size, kernel_size, activation="silu"):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(hidden_size, 1, kernel_size) * 0.1)  # nn.Conv1d's (d, 1, w)
+        self.activation = activation
+
+    def forward(self, x):
+        return FlaCausalConv1dFunction.apply(x, self.weight, None, self.activation)
+
+
+class KDAGateFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, g, A, head_k_dim, g_bias):
+        g = g.contiguous()  # @input_guard
+        ctx.save_for_backward(g, A)
+        heads = A.numel()
+        x = g.float().view(*g.shape[:-1], heads, head_k_dim) + g_bias.float().view(heads, head_k_dim)
+        return -A.float().view(heads, 1).exp() * F.softplus(x)  # kda_gate_fwd: y fp32, (..., H, D)
+
+    @staticmethod
+    def backward(ctx, dy):
+        raise NotImplementedError("measured for its saved tensors only")
+
+
+def chunk_local_cumsum_vector(g, chunk_size=64):
+    """fla chunk_local_cumsum on a (b, t, h, d) gate: cumsum within each chunk, fp32 output."""
+    b, t, h, d = g.shape
+    pad = (chunk_size - t % chunk_size) % chunk_size
+    gp = F.pad(g.float(), (0, 0, 0, 0, 0, pad)).reshape(b, -1, chunk_size, h, d).cumsum(2)
+    return gp.reshape(b, -1, h, d)[:, :t].contiguous()
+
+
+def l2norm_fwd(x, eps=1e-6):
+    """fla l2norm_fwd: y = x * rstd in x's dtype (a new tensor), rstd one fp32 per row."""
+    rows = x.reshape(-1, x.shape[-1]).float()
+    rstd = torch.rsqrt((rows * rows).sum(-1) + eps)
+    return (rows * rstd[:, None]).to(x.dtype).view(x.shape), rstd
+
+
+class ChunkKDAFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, g, beta, scale):
+        q, k, v, g, beta = (x.contiguous() for x in (q, k, v, g, beta))  # @input_guard
+        q, q_rstd = l2norm_fwd(q)
+        k, k_rstd = l2norm_fwd(k)
+        # The output by the recurrence (fla/ops/kda/naive.py's order), fp32: S <- S * exp(g_t) per key
+        # channel, then the delta rule with beta_t, o_t = S^T (q_t * scale).
+        b, t, h, dk = k.shape
+        state = torch.zeros(b, h, dk, v.shape[-1])
+        out = torch.empty(b, t, h, v.shape[-1])
+        for i in range(t):
+            state = state * g[:, i].float().exp()[..., None]
+            k_i, v_i = k[:, i].float(), v[:, i].float()
+            delta = (v_i - (state * k_i[..., None]).sum(-2)) * beta[:, i].float()[..., None]
+            state = state + k_i[..., None] * delta[..., None, :]
+            out[:, i] = (state * (q[:, i].float() * scale)[..., None]).sum(-2)
+        g = chunk_local_cumsum_vector(g)
+        Aqk = torch.empty(b, t, h, 64, dtype=torch.float32)  # chunk_kda_fwd_intra(output_dtype=torch.float32)
+        Akk = torch.empty(b, t, h, 64, dtype=k.dtype)  # solve_tril(A=Akk, output_dtype=k.dtype)
+        ctx.save_for_backward(q, q_rstd, k, k_rstd, v, g, beta, Aqk, Akk)
+        return out.to(q.dtype)
+
+    @staticmethod
+    def backward(ctx, do):
+        raise NotImplementedError("measured for its saved tensors only")
+
+
+class KimiDeltaAttention(nn.Module):
+    def __init__(self, hidden, heads, head_dim, conv, eps=1e-6):
+        super().__init__()
+        self.num_heads, self.head_dim = heads, head_dim
+        size = heads * head_dim
+        self.q_proj = nn.Linear(hidden, size, bias=False)
+        self.k_proj = nn.Linear(hidden, size, bias=False)
+        self.v_proj = nn.Linear(hidden, size, bias=False)
+        self.q_conv1d = ShortConvolution(size, conv)
+        self.k_conv1d = ShortConvolution(size, conv)
+        self.v_conv1d = ShortConvolution(size, conv)
+        self.A_log = nn.Parameter(torch.log(torch.empty(heads).uniform_(1, 16)).view(1, 1, -1, 1))
+        self.f_a_proj = nn.Linear(hidden, head_dim, bias=False)
+        self.f_b_proj = nn.Linear(head_dim, size, bias=False)
+        self.dt_bias = nn.Parameter(torch.zeros(size))
+        self.b_proj = nn.Linear(hidden, heads, bias=False)
+        self.g_a_proj = nn.Linear(hidden, head_dim, bias=False)
+        self.g_b_proj = nn.Linear(head_dim, size, bias=False)
+        self.o_norm = FusedRMSNormGated(head_dim, eps, activation="sigmoid")
+        self.o_proj = nn.Linear(size, hidden, bias=False)
+
+    def forward(self, hidden_states):
+        b, t, _ = hidden_states.shape
+        q = self.q_conv1d(self.q_proj(hidden_states))
+        k = self.k_conv1d(self.k_proj(hidden_states))
+        v = self.v_conv1d(self.v_proj(hidden_states))
+        g = self.f_b_proj(self.f_a_proj(hidden_states))
+        g = KDAGateFunction.apply(g, self.A_log, self.head_dim, self.dt_bias)
+        beta = self.b_proj(hidden_states).float().sigmoid()
+        q, k, v = (x.view(b, t, -1, self.head_dim) for x in (q, k, v))  # rearrange "... (h d) -> ... h d"
+        o = ChunkKDAFunction.apply(q, k, v, g, beta, self.head_dim ** -0.5)
+        g = self.g_b_proj(self.g_a_proj(hidden_states)).view(b, t, -1, self.head_dim)
+        o = self.o_norm(o, g)
+        return self.o_proj(o.reshape(b, t, -1))
+
+
+__all__ = ["KimiDeltaAttention", "GatedDeltaNet", "Mamba2Mixer", "GptOssAttention", "gpt_oss_rotary", "sliding_window_mask",
+           "Qwen3NextAttentionBlock", "qwen3_next_rotary", "math"]

@@ -148,6 +148,11 @@ inline constexpr const char* kMamba2Kernels =
     "transformers modeling_nemotron_h.py@897753a NemotronHMamba2Mixer.cuda_kernels_forward (training) with "
     "mamba_ssm ops/triton/ssd_combined.py@d757aef MambaSplitConv1dScanCombinedFn: its ctx.save_for_backward "
     "list, the out projection recomputed; measured by tests/truth/measure_linear_layers.py";
+inline constexpr const char* kKdaKernels =
+    "Kimi-Linear's modeling_kimi.py KimiDeltaAttention (moonshotai/Kimi-Linear-48B-A3B-Instruct) with "
+    "flash-linear-attention v0.4.0 (@2e0f6c3: ops/kda/chunk.py ChunkKDAFunction, ops/kda/gate.py KDAGateFunction, "
+    "modules/convolution.py CausalConv1dFunction, modules/fused_norm_gate.py LayerNormGatedFunction): their "
+    "ctx.save_for_backward lists; measured by tests/truth/measure_linear_layers.py";
 inline constexpr const char* kLiger =
     "Liger-Kernel (Hsu et al. 2024, arXiv:2410.10989): LigerRMSNormFunction, LigerSiLUMulFunction, LigerRopeFunction, "
     "LigerFusedLinearCrossEntropyFunction";

@@ -71,6 +71,7 @@ struct Config {
   Recompute recompute = Recompute::kNone;
   Framework framework = Framework::kHfSdpa;  // whose code runs the model: decides the saved tensors
   bool flash_attn = true;                    // FlashAttention / SDPA memory-efficient kernels: no s x s tensors kept
+  LinearKernels linear_kernels = LinearKernels::kFused;  // hybrid models' linear layers: fused kernels or torch
   bool reentrant_checkpoint = true;          // torch.utils.checkpoint(use_reentrant=True): transformers' default
   bool train_use_cache = false;              // the model returns its KV cache in training (transformers' GPTBigCode)
   bool dropout = false;                      // dropout layers active (Korthikanti's masks); off in most LLM fine-tunes

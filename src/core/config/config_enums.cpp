@@ -72,6 +72,15 @@ constexpr LossKernelInfo kLossKernels[] = {
 };
 static_assert(OneRowPerEnumerator(kLossKernels, EnumCount(LossKernel::kLast)), "one row per LossKernel, in order");
 
+constexpr LinearKernelsInfo kLinearKernels[] = {
+    {LinearKernels::kFused, "fused", "fla kernels", "fused kernels",
+     "flash-linear-attention, causal-conv1d and mamba_ssm installed: each kernel keeps its ctx.save_for_backward list"},
+    {LinearKernels::kTorch, "torch", "fallback", "torch fallback",
+     "none of them installed: transformers' torch_chunk_gated_delta_rule and Mamba-2's torch_forward keep every "
+     "chunk's intermediates in fp32"},
+};
+static_assert(OneRowPerEnumerator(kLinearKernels, EnumCount(LinearKernels::kLast)), "one row per LinearKernels, in order");
+
 constexpr OptimizerInfo kOptimizers[] = {
     {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true},
     {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true,
@@ -92,6 +101,7 @@ EnumTable<RlhfInfo> TableOf(Rlhf) { return TableFrom(kRlhfs); }
 EnumTable<ShardingInfo> TableOf(Sharding) { return TableFrom(kShardings); }
 EnumTable<RecomputeInfo> TableOf(Recompute) { return TableFrom(kRecomputes); }
 EnumTable<LossKernelInfo> TableOf(LossKernel) { return TableFrom(kLossKernels); }
+EnumTable<LinearKernelsInfo> TableOf(LinearKernels) { return TableFrom(kLinearKernels); }
 EnumTable<OptimizerInfo> TableOf(Optimizer) { return TableFrom(kOptimizers); }
 
 }  // namespace llmmem::core

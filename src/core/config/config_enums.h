@@ -32,6 +32,11 @@ enum class LossKernel : uint8_t {
   kChunkedCompiled,
   kLast = kChunkedCompiled
 };
+// What runs a hybrid model's linear-attention layers (Gated DeltaNet, Mamba-2) in training: the
+// fused kernels (flash-linear-attention, causal-conv1d, mamba_ssm installed: transformers'
+// is_fast_path_available) or transformers' torch fallback without them (torch_chunk_gated_delta_rule,
+// Mamba-2's torch_forward), which keeps every chunk's intermediates.
+enum class LinearKernels : uint8_t { kFused, kTorch, kLast = kTorch };
 enum class Optimizer : uint8_t { kSgd, kSgdMomentum, kAdamW, kAdam8bit, kAdafactor, kLion, kLast = kLion };
 
 using ModeInfo = EnumInfo<Mode>;
@@ -41,6 +46,7 @@ using RlhfInfo = EnumInfo<Rlhf>;
 using ShardingInfo = EnumInfo<Sharding>;
 using RecomputeInfo = EnumInfo<Recompute>;
 using LossKernelInfo = EnumInfo<LossKernel>;
+using LinearKernelsInfo = EnumInfo<LinearKernels>;
 
 struct OptimizerInfo {
   Optimizer value;
@@ -59,6 +65,7 @@ EnumTable<RlhfInfo> TableOf(Rlhf);
 EnumTable<ShardingInfo> TableOf(Sharding);
 EnumTable<RecomputeInfo> TableOf(Recompute);
 EnumTable<LossKernelInfo> TableOf(LossKernel);
+EnumTable<LinearKernelsInfo> TableOf(LinearKernels);
 EnumTable<OptimizerInfo> TableOf(Optimizer);
 
 inline bool LayerStackOptimizer(const OptimizerInfo& row) { return row.layer_stack; }

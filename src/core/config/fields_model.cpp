@@ -54,6 +54,8 @@ void AddModelRows(std::vector<FieldDef>& out) {
       LLMMEM_MODEL_BOOL("tied_embeddings", tied_embeddings, kDims, "Tied embeddings",
                         "output head shares the embedding matrix"),
       LLMMEM_MODEL_BOOL("final_norm", final_norm, kArch, "Final norm", "a norm after the last layer"),
+      LLMMEM_MODEL_BOOL("norm_unit_offset", norm_unit_offset, kArch, "Norm scale 1 + w in fp32",
+                        "RMSNorm scales by (1 + weight) in fp32 before casting back (Qwen3-Next)"),
       LLMMEM_MODEL_INT("learned_positions", learned_positions, kArch, "Learned positions", 0, 16'777'216, 512, 2048,
                        "rows of a learned position-embedding table (0: none)"),
       LLMMEM_MODEL_INT("type_vocab", type_vocab, kArch, "Token types", 0, 1024, 1, 1, "token-type embeddings (BERT)"),
@@ -106,6 +108,9 @@ void AddModelRows(std::vector<FieldDef>& out) {
                        "linear-attention value head width"),
       LLMMEM_MODEL_INT("linear_conv", linear_conv, kArch, "Linear conv kernel", 0, 1024, 1, 1,
                        "linear-attention causal conv1d kernel width"),
+      LLMMEM_MODEL_INT("linear_chunk", linear_chunk, kArch, "Mamba-2 chunk", 1, 65'536, 16, 64,
+                       "Mamba-2's SSD chunk size (chunk_size / mamba_chunk_size; only the torch fallback keeps "
+                       "chunk x chunk tensors)"),
       LLMMEM_MODEL_ENUM("linear_kind", linear_kind, kArch, "Linear mixer",
                         "the linear layers' mixer (Mamba-2: k heads = n_groups, k dim = d_state, v heads and dim = "
                         "the SSM heads): ",

@@ -77,6 +77,10 @@ void AddWorkloadRows(std::vector<FieldDef>& out) {
       LLMMEM_ENUM("framework", framework, G::kMemorySavers, "Framework",
                   "implementation profile, which code runs the model (hf-sdpa default): ", "a framework"),
       LLMMEM_BOOL("flash_attn", flash_attn, G::kMemorySavers, "FlashAttention", "FlashAttention"),
+      LLMMEM_ENUM("linear_kernels", linear_kernels, G::kMemorySavers, "Linear-attention kernels",
+                  "what runs Gated DeltaNet and Mamba-2 layers in training (fused: flash-linear-attention, "
+                  "causal-conv1d, mamba_ssm; torch: transformers' fallback without them): ",
+                  "a linear-attention implementation"),
       LLMMEM_BOOL("reentrant_checkpoint", reentrant_checkpoint, G::kMemorySavers, "Reentrant checkpointing",
                   "torch.utils.checkpoint(use_reentrant=True), transformers' gradient_checkpointing default (off: "
                   "non-reentrant, as torchtune, torchtitan and accelerate's FSDP activation_checkpointing run it)"),

@@ -23,12 +23,13 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.sliding_window == b.sliding_window && a.sliding_layers == b.sliding_layers &&
          a.max_positions == b.max_positions && a.params_override == b.params_override &&
          a.attn_sinks == b.attn_sinks && a.attn_output_gate == b.attn_output_gate &&
+         a.norm_unit_offset == b.norm_unit_offset &&
          a.moe_layer_step == b.moe_layer_step && a.linear_layers == b.linear_layers &&
          a.linear_k_heads == b.linear_k_heads && a.linear_v_heads == b.linear_v_heads &&
          a.linear_k_dim == b.linear_k_dim && a.linear_v_dim == b.linear_v_dim && a.linear_conv == b.linear_conv &&
          a.linear_kind == b.linear_kind && a.linear_parallel == b.linear_parallel &&
          a.linear_conv_bias == b.linear_conv_bias && a.linear_proj_bias == b.linear_proj_bias &&
-         a.linear_norm == b.linear_norm && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
+         a.linear_norm == b.linear_norm && a.linear_chunk == b.linear_chunk && a.linear_ssm_fp32 == b.linear_ssm_fp32 && a.mixer_free_layers == b.mixer_free_layers &&
          a.mlp_free_layers == b.mlp_free_layers &&
          a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.ple_dim == b.ple_dim &&
          a.ple_vocab == b.ple_vocab && a.altup_inputs == b.altup_inputs && a.laurel_rank == b.laurel_rank &&

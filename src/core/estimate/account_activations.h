@@ -282,7 +282,9 @@ void AccountActivations(const Derived& d, Sink& s) {
             detail::RowFormula(d, t, per_layer, layers) +
                 (layers < L ? " (not in the first layer: the frozen embedding needs no gradient)" : ""),
             t.group == LayerGroup::kLinearMixer
-                ? (c.model.linear_kind == LinearKind::kMamba2 ? src::kMamba2Kernels : src::kGatedDeltaNetKernels)
+                ? (c.model.linear_kind == LinearKind::kMamba2 ? src::kMamba2Kernels
+                   : c.model.linear_kind == LinearKind::kKda  ? src::kKdaKernels
+                                                              : src::kGatedDeltaNetKernels)
             : t.group == LayerGroup::kLora                                  ? src::kLora
             : t.group == LayerGroup::kCasts                                 ? src::kAutocast
             : hf                                                            ? layer_source

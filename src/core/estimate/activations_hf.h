@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/model/activation_fn.h"
 #include "core/estimate/activations_paper.h"
@@ -207,6 +208,27 @@ void HfNorm(const Derived& d, const LayerWidths& w, bool first, double copies, F
                                  : "Other norms: rsqrt per token (fp32)",
                    4, "sb", w.sb * copies, Split::kSp, "RsqrtBackward0 (result)",
                    "not in the paper: one fp32 value per token"});
+  if (c.model.norm_unit_offset) {
+    // Qwen3NextRMSNorm (transformers modeling_qwen3_next.py@01cdc6081c75 forward):
+    // output = self._norm(x.float()) * (1.0 + self.weight.float()), then output.type_as(x). The
+    // product keeps the fp32 normalised tensor for the weight's gradient (MulBackward0 self) and the
+    // fp32 (1 + weight) for the input's (MulBackward0 other: h floats, whatever trains).
+    if (!d.adapters) {
+      emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
+                       first         ? "Input norm: normalised input (fp32)"
+                       : copies == 1 ? "Post-attention norm: normalised (fp32)"
+                                     : "Other norms: normalised inputs (fp32)",
+                       4, "sbh", w.sb * d.h * copies, Split::kSp, "MulBackward0 (self) of normalised x (1 + weight)",
+                       "not in the paper: the (1 + w) norm scales in fp32 and keeps the fp32 normalised tensor"});
+    }
+    emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_scale" : "norm2_scale",
+                     first         ? "Input norm: 1 + weight (fp32)"
+                     : copies == 1 ? "Post-attention norm: 1 + weight (fp32)"
+                                   : "Other norms: 1 + weight (fp32)",
+                     4, "h", d.h * copies, Split::kSp, "MulBackward0 (other) of normalised x (1 + weight)",
+                     "not in the paper: the fp32 1 + weight the product keeps, h floats per norm"});
+    return;
+  }
   if (!d.adapters) {  // weight * normalised keeps the normalised tensor for the weight's gradient
     emit(LayerTensor{LayerGroup::kNorms, first ? "norm1_normalised" : "norm2_normalised",
                      first         ? "Input norm: normalised input, cast back"
@@ -283,10 +305,9 @@ void HfMlp(const Derived& d, const LayerWidths& w, F&& f) {
 // [SECTION] Hybrid layers: the share of the layers each group of rows is in, and the mixers of
 // the linear layers.
 
-// Linear layers whose saved tensors are counted from their kernels below: Gated DeltaNet and
-// Mamba-2. Kimi Delta Attention's chunk_kda Function is not read yet: its layers are still
-// counted as attention layers, as before.
-inline bool CountsLinearMixer(const ModelSpec& m) { return m.linear_layers > 0 && m.linear_kind != LinearKind::kKda; }
+// Linear layers whose saved tensors are counted from their kernels below: Gated DeltaNet, Mamba-2
+// and Kimi Delta Attention.
+inline bool CountsLinearMixer(const ModelSpec& m) { return m.linear_layers > 0; }
 
 // Shares of the model's layers with softmax attention, with a linear mixer, with an MLP.
 inline double AttentionShare(const ModelSpec& m) {
@@ -339,8 +360,8 @@ inline constexpr double kFlaChunk = 64;
 //     fp32 rstd per row of head_v_dim (fla modules/fused_norm_gate.py@46e7632);
 //   out_proj: its input (MmBackward0 self).
 // transformers' torch fallback (torch_chunk_gated_delta_rule, nn.Conv1d, Qwen3NextRMSNormGated)
-// keeps every intermediate of its chunk loop instead: measured (tests/truth/measure_linear_layers.py,
-// 24x the kernels' bytes there, growing with the chunk of 64), not counted here.
+// keeps every intermediate of its chunk loop instead (24x the kernels' bytes in
+// tests/truth/measure_linear_layers.py): GatedDeltaNetTorchTensors, with linear_kernels torch.
 template <class F>
 void GatedDeltaNetTensors(const Derived& d, const LayerWidths& w, F&& f) {
   const ModelSpec& m = d.c.model;
@@ -379,6 +400,81 @@ void GatedDeltaNetTensors(const Derived& d, const LayerWidths& w, F&& f) {
       "ExpBackward0 (result), MulBackward0 (self)");
 }
 
+// One Gated DeltaNet layer through transformers' torch fallback (linear_kernels torch: neither
+// flash-linear-attention nor causal-conv1d installed): nn.Conv1d + silu, torch_chunk_gated_delta_rule
+// (chunk_size 64, use_qk_l2norm_in_kernel) and Qwen3NextRMSNormGated, modeling_qwen3_next.py@7515843b6175
+// as replicas_linear.py runs it op for op. Autograd keeps, with n = ceil(s / 64) chunks of C = 64
+// and S = n C padded tokens per sequence (all of the rule in fp32):
+//   the conv's input and the silu's input (the conv's output, s + conv - 1 columns); beta's sigmoid; the
+//   gate's fp32 softplus input and output and -exp(A_log);
+//   l2norm: each of q and k (repeat_interleave's copies; without repetition both are views of the
+//   conv's output, that one storage) and its rsqrt per row;
+//   per padded token and head: the fp32 value, key, beta, query (scaled), k_beta, v_beta, exp(g),
+//   k_beta exp(g), each chunk's exp(g_i), k_cumdecay from the second chunk on;
+//   per chunk, six C x C fp32 matrices (exp of the decay, k_beta k^T, the decay mask, attn after the
+//   eye, q_i k_i^T and its masked product) and the forward substitution's clones, row i and the
+//   i x i block for i = 1..63; two C x C bool masks;
+//   the chunk loop: the state entering each chunk (dk x dv per head), q_i exp(g_i) from the second
+//   chunk on, v_new, exp(g_last), exp(g_last - g_i) and k_i exp(...) per chunk;
+//   the gated norm: the fp32 upcast, rsqrt, the normalised tensor cast back (for the weight), the
+//   weighted product, the fp32 gate and silu(gate) (in fp32 without repetition the gate is a view of
+//   in_proj_qkvz's output, that storage);
+//   in_proj's and out_proj's inputs when their weights train.
+// torch 1.13 keeps two more (MeanBackward1's x^2, index_select's index): test_linear_layers.cpp adds them.
+template <class F>
+void GatedDeltaNetTorchTensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double hk = static_cast<double>(m.linear_k_heads), hv = static_cast<double>(m.linear_v_heads);
+  const double dk = static_cast<double>(m.linear_k_dim), dv = static_cast<double>(m.linear_v_dim);
+  const double key = hk * dk, value = hv * dv, conv_dim = 2 * key + value, T = w.sb, b = d.b;
+  const double s = d.s_local, C = kFlaChunk, n = std::ceil(s / C), S = n * C, bh = b * hv;
+  const bool repeated = m.linear_v_heads > m.linear_k_heads;
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node,
+                  "transformers' torch fallback: every chunk's intermediates kept"};
+    t.first_layer_kept = !d.adapters;
+    f(t);
+  };
+  const bool trains = LinearKeepsInput(d, 0);
+  if (trains)
+    row("gdn_in_input", "In projections' input (norm output)", e, "sbh", T * d.h, Split::kSp,
+        "MmBackward0 (self) of in_proj_qkvz and in_proj_ba");
+  row("gdnt_conv", "Conv1d input and its padded output (silu input)", e, "b(2 k_heads k_dim + v_heads v_dim)(2s + conv - 1)",
+      T * conv_dim + b * conv_dim * (s + static_cast<double>(m.linear_conv) - 1), Split::kTp,
+      "ConvolutionBackward0 (input), SiluBackward0 (self)");
+  row("gdn_beta", "Beta = sigmoid(b)", e, "sb*v_heads", T * hv, Split::kTp, "SigmoidBackward0 (result)");
+  row("gdnt_gate", "Decay gate: softplus input and output, -exp(A_log) (fp32)", 4, "2 sb v_heads + 2 v_heads",
+      2 * T * hv + 2 * hv, Split::kTp, "SoftplusBackward0 (self), MulBackward0, ExpBackward0 (result)");
+  row("gdnt_l2norm", "l2norm: q and k, their rsqrt per row", e,
+      repeated ? "sb(2 v_heads k_dim + 2 v_heads)" : "sb(2 k_heads k_dim + v_heads v_dim + 2 v_heads)",
+      (repeated ? 2 * T * hv * dk : T * conv_dim) + 2 * T * hv, Split::kTp, "MulBackward0 (self, other), RsqrtBackward0");
+  row("gdnt_tokens", "Padded fp32 q, k, v, beta, gates and their products per token", 4,
+      "bS*v_heads(2 v_dim + 4 k_dim + 3)", b * S * hv * (2 * dv + 4 * dk + 3 + (n >= 2 ? dk : 0)), Split::kTp,
+      "MulBackward0, BmmBackward0, ExpBackward0 of torch_chunk_gated_delta_rule");
+  row("gdnt_chunk_matrices", "Six 64 x 64 matrices per chunk and head (fp32)", 4, "6 b v_heads n 64^2",
+      6 * bh * n * C * C, Split::kTp, "ExpBackward0, MulBackward0, BmmBackward0 (decay mask, attn, q k^T)");
+  row("gdnt_substitution", "Forward substitution's clones, rows and blocks (fp32)", 4,
+      "b v_heads n sum(i + i^2), i < 64", bh * n * ((C - 1) * C / 2 + (C - 1) * C * (2 * C - 1) / 6), Split::kTp,
+      "MulBackward0 (self, other) of row x sub");
+  row("gdnt_masks", "Causal masks (bool, 64 x 64)", 1, "2 x 64^2", 2 * C * C, Split::kTp,
+      "MaskedFillBackward0 (mask)");
+  row("gdnt_loop", "Chunk loop: states, v_new, decays, decayed keys (fp32)", 4,
+      "b v_heads(n k_dim v_dim + (n-1)64 k_dim + n 64(v_dim + k_dim + 1) + n)",
+      bh * (n * dk * dv + (n - 1) * C * dk + n * C * (dv + dk + 1) + n), Split::kTp,
+      "MulBackward0, BmmBackward0 (mat2) of the recurrence");
+  const double gate = e == 4 && !repeated ? T * (2 * key + 2 * value) : T * value;
+  row("gdnt_norm_fp32", "Gated norm: fp32 upcast, rsqrt, gate and silu(gate)", 4,
+      repeated || e != 4 ? "sb(3 v_heads v_dim + v_heads)" : "sb(2 v_heads v_dim + v_heads + 2 k_heads k_dim + 2 v_heads v_dim)",
+      2 * T * value + gate + T * hv, Split::kTp, "MulBackward0, RsqrtBackward0, SiluBackward0 (self)");
+  row("gdnt_norm", "Gated norm: weighted product and its normalised input, cast back", e, "sb(2 v_heads v_dim)",
+      (trains ? 2 : 1) * T * value, Split::kTp, "MulBackward0 (self, other) of weight x normalised x silu(gate)");
+  if (trains)
+    row("gdn_out_input", "Out projection input (gated norm output)", e, "sb*v_heads*v_dim", T * value, Split::kTp,
+        "MmBackward0 (self) of out_proj");
+}
+
 // One Mamba-2 mixer (NemotronHMamba2Mixer, transformers modeling_nemotron_h.py@897753a012bf;
 // Bamba / Granite-4.0-H and Falcon-H1 alike) as cuda_kernels_forward trains it with mamba_ssm and
 // causal-conv1d installed: in_proj, then mamba_split_conv1d_scan_combined with the gated norm and
@@ -387,8 +483,8 @@ void GatedDeltaNetTensors(const Derived& d, const LayerWidths& w, F&& f) {
 // dt), the scan output out_x before the norm, the norm's fp32 rstd per token and group, A and the
 // weights; the conv, the scan's states and out_proj's input are recomputed in backward. A =
 // -exp(A_log.float()): ExpBackward0 keeps its fp32 result, the Function A. torch_forward (the
-// naive SSD without mamba_ssm) keeps its (chunk x chunk) intermediates instead: measured, not
-// counted (tests/truth/measure_linear_layers.py, 11x the kernel's bytes there).
+// naive SSD without mamba_ssm) keeps its (chunk x chunk) intermediates instead (11x the kernel's
+// bytes in tests/truth/measure_linear_layers.py): Mamba2TorchTensors, with linear_kernels torch.
 template <class F>
 void Mamba2Tensors(const Derived& d, const LayerWidths& w, F&& f) {
   const ModelSpec& m = d.c.model;
@@ -414,6 +510,135 @@ void Mamba2Tensors(const Derived& d, const LayerWidths& w, F&& f) {
         "MambaSplitConv1dScanCombinedFn (rstd)");
   row("mamba_a", "A = -exp(A_log) per head (fp32)", 4, "(2 heads)", 2 * heads, Split::kTp,
       "ExpBackward0 (result), MambaSplitConv1dScanCombinedFn (A)");
+}
+
+// One Kimi Delta Attention layer (KimiDeltaAttention.forward in the checkpoint's own
+// modeling_kimi.py, moonshotai/Kimi-Linear-48B-A3B-Instruct, which imports flash-linear-attention
+// and asks for v0.4.0: fla-org/flash-linear-attention@2e0f6c31f9db50f010cb157c712c048b8a3a89d2) in
+// training. Heads H = num_heads, head_dim D, P = H x D for q, k, v and both gates. Counted:
+//   q/k/v_proj, f_a_proj, g_a_proj, b_proj: their shared input (MmBackward0 self);
+//   q/k/v_conv1d (ShortConvolution, default triton backend): CausalConv1dFunction saves its input x,
+//     each projection's (b, t, P) output, weight and bias (fla/modules/convolution.py);
+//   f_b_proj and g_b_proj: their D-wide inputs, the f_a / g_a outputs (MmBackward0 self);
+//   fused_kda_gate: KDAGateFunction saves g, f_b_proj's output, and A (fla/ops/kda/gate.py); it
+//     returns -exp(A) softplus(g + dt_bias) in fp32, one decay per key channel;
+//   beta = b_proj(x).float().sigmoid(): SigmoidBackward0 keeps its fp32 result, saved by the kernel too;
+//   chunk_kda: ChunkKDAFunction saves q, q_rstd, k, k_rstd, v, g, beta, Aqk, Akk (fla/ops/kda/chunk.py):
+//     q and k l2-normalised (new tensors) with one fp32 rstd per token and head, v the conv's output,
+//     g the fp32 chunk-local cumsum of the per-channel gate (P per token where Gated DeltaNet keeps one
+//     per head), Aqk fp32 and Akk in k's dtype, 64 per token and head each (chunk_kda_fwd_intra
+//     output_dtype=torch.float32, solve_tril output_dtype=k.dtype); w, u, h, v_new are recomputed;
+//   o_norm (FusedRMSNormGated, sigmoid): LayerNormGatedFunction saves x (the kernel's output), g
+//     (g_b_proj's output), weight and an fp32 rstd per token and head (fla/modules/fused_norm_gate.py);
+//   o_proj: its input (MmBackward0 self).
+// Measured: tests/truth/measure_linear_layers.py (kda_kernels_*), equal to the byte.
+template <class F>
+void KdaTensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double heads = static_cast<double>(m.linear_v_heads), dim = static_cast<double>(m.linear_v_dim);
+  const double p = heads * dim;
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node, ""};
+    t.first_layer_kept = !d.adapters;  // under LoRA nothing in the first layer's mixer needs a gradient
+    f(t);
+  };
+  const bool trains = LinearKeepsInput(d, 0);
+  if (trains)
+    row("kda_in_input", "Projections' input (norm output)", e, "sbh", w.sb * d.h, Split::kSp,
+        "MmBackward0 (self) of q/k/v_proj, f_a_proj, g_a_proj, b_proj");
+  row("kda_conv_inputs", "Short conv inputs (q, k, v projections)", e, "sb(3 heads head_dim)", 3 * w.sb * p,
+      Split::kTp, "CausalConv1dFunction (x) of q/k/v_conv1d");
+  if (trains)
+    row("kda_low_rank", "Gates' low-rank inputs (f_a, g_a outputs)", e, "sb(2 head_dim)", 2 * w.sb * dim, Split::kSp,
+        "MmBackward0 (self) of f_b_proj and g_b_proj");
+  row("kda_gate_input", "Decay gate input (f_b_proj output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp,
+      "KDAGateFunction (g)");
+  row("kda_beta", "Beta = sigmoid(b) (fp32)", 4, "sb*heads", w.sb * heads, Split::kTp,
+      "SigmoidBackward0 (result), ChunkKDAFunction (beta)");
+  row("kda_qk", "Q and K, l2-normalised", e, "sb(2 heads head_dim)", 2 * w.sb * p, Split::kTp,
+      "ChunkKDAFunction (q, k)");
+  row("kda_v", "V (conv output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp, "ChunkKDAFunction (v)");
+  row("kda_g_cumsum", "Per-channel decay, chunk-local cumsum (fp32)", 4, "sb*heads*head_dim", w.sb * p, Split::kTp,
+      "ChunkKDAFunction (g)");
+  row("kda_aqk", "Intra-chunk Aqk, 64 per token and head (fp32)", 4, "sb(64 heads)", kFlaChunk * w.sb * heads,
+      Split::kTp, "ChunkKDAFunction (Aqk)");
+  row("kda_akk", "Intra-chunk Akk inverse, 64 per token and head", e, "sb(64 heads)", kFlaChunk * w.sb * heads,
+      Split::kTp, "ChunkKDAFunction (Akk)");
+  row("kda_stats", "Q/K rstd, norm rstd (fp32)", 4, "sb(3 heads)", 3 * w.sb * heads, Split::kTp,
+      "ChunkKDAFunction (q_rstd, k_rstd), LayerNormGatedFunction (rstd)");
+  row("kda_norm", "Gated norm: kernel output and gate", e, "sb(2 heads head_dim)", 2 * w.sb * p, Split::kTp,
+      "LayerNormGatedFunction (x, g)");
+  if (trains)
+    row("kda_out_input", "Out projection input (gated norm output)", e, "sb*heads*head_dim", w.sb * p, Split::kTp,
+        "MmBackward0 (self) of o_proj");
+}
+
+// One Mamba-2 mixer through transformers' torch fallback (linear_kernels torch: no mamba_ssm /
+// causal-conv1d): NemotronHMamba2Mixer.torch_forward (modeling_nemotron_h.py@897753a012bf, the naive
+// SSD without einsums, Zamba2RMSNormGated) as replicas_linear.py runs it op for op. With chunk
+// C = linear_chunk, n = ceil(s / C) chunks and S = n C padded tokens, autograd keeps:
+//   the conv's input (a view of in_proj's output: all of it) and the silu's input (the conv's output,
+//   s + conv - 1 columns); dt's softplus input, clamp input and the clamped dt; A = -exp(A_log);
+//   x (fp32, for x dt; in fp32 a view of the silu's output, that storage), per padded token the
+//   D-residual's padded x, x, B and C in chunks, B decayed, the decay of the states and of the output
+//   (per head), C times the states summed;
+//   per chunk and head three C x C fp32 tensors (L = exp(segsum), G, M); per head (n+1)^2 chunk
+//   decays, the (n+1) states and their decayed sum (head_dim x d_state each); four bool masks;
+//   the gated norm: y (the padded sum, fp32), the fp32 gate (in fp32 a view of in_proj's output,
+//   already counted), silu(gate), the gated product, rsqrt per group, the normalised tensor;
+//   in_proj's and out_proj's inputs when their weights train.
+// torch 1.13 keeps two more (MeanBackward1's x^2, repeat_interleave's index): test_linear_layers.cpp
+// adds them. Without the gated norm (Falcon-H1's mamba_rms_norm off) its rows are left out, unmeasured.
+template <class F>
+void Mamba2TorchTensors(const Derived& d, const LayerWidths& w, F&& f) {
+  const ModelSpec& m = d.c.model;
+  const double e = ActivationBytes(d.c);
+  const double H = static_cast<double>(m.linear_v_heads), hd = static_cast<double>(m.linear_v_dim);
+  const double G = static_cast<double>(m.linear_k_heads), ds = static_cast<double>(m.linear_k_dim);
+  const double inner = H * hd, conv_dim = inner + 2 * G * ds, proj = inner + conv_dim + H, T = w.sb, b = d.b;
+  const double s = d.s_local, C = static_cast<double>(std::max<int64_t>(1, m.linear_chunk));
+  const double n = std::ceil(s / C), S = n * C;
+  auto row = [&](const char* id, const char* name, double bytes, const char* dims, double elements, Split split,
+                 const char* node) {
+    LayerTensor t{LayerGroup::kLinearMixer, id, name, bytes, dims, elements, split, node,
+                  "transformers' torch fallback: every chunk's intermediates kept"};
+    t.first_layer_kept = !d.adapters;
+    f(t);
+  };
+  const bool trains = LinearKeepsInput(d, 0);
+  if (trains)
+    row("mamba_in_input", "In projection input (norm output)", e, "sbh", T * d.h, Split::kSp,
+        "MmBackward0 (self) of in_proj");
+  row("mambat_conv", "Conv1d input (in_proj's output) and its padded output (silu input)", e,
+      "sb(2 d_inner + 2 n_groups d_state + heads) + b(d_inner + 2 n_groups d_state)(s + conv - 1)",
+      T * proj + b * conv_dim * (s + static_cast<double>(m.linear_conv) - 1), Split::kTp,
+      "ConvolutionBackward0 (input), SiluBackward0 (self)");
+  row("mambat_dt", "dt: softplus input, clamp input, clamped dt", e, "3 sb heads", 3 * T * H, Split::kTp,
+      "SoftplusBackward0, ClampBackward1 (self), MulBackward0 (other)");
+  row("mamba_a", "A = -exp(A_log) per head (fp32)", 4, "(2 heads)", 2 * H, Split::kTp,
+      "ExpBackward0 (result), MulBackward0 (self)");
+  row("mambat_tokens", "x, B, C, their chunks, decays and products per token (fp32)", 4,
+      e == 4 ? "sb(d_inner + 2 n_groups d_state) + bS(3 d_inner + 3 heads d_state + 2 heads)"
+             : "sb d_inner + bS(3 d_inner + 3 heads d_state + 2 heads)",
+      (e == 4 ? T * conv_dim : T * inner) + b * S * (3 * inner + 3 * H * ds + 2 * H), Split::kTp,
+      "MulBackward0, ExpBackward0 of the naive SSD");
+  row("mambat_chunk_matrices", "L, G and M: three C x C tensors per chunk and head (fp32)", 4, "3 b heads n C^2",
+      3 * b * H * n * C * C, Split::kTp, "ExpBackward0 (result), MulBackward0 (self, other)");
+  row("mambat_states", "Chunk states, their decays and decayed sums (fp32)", 4,
+      "b heads (n+1)(2 head_dim d_state + n + 1)", b * H * (n + 1) * (2 * hd * ds + n + 1), Split::kTp,
+      "MulBackward0 (self, other) of decay_chunk x states, C x states");
+  row("mambat_masks", "Segment-sum masks (bool)", 1, "2 C^2 + 2 (n+1)^2", 2 * C * C + 2 * (n + 1) * (n + 1),
+      Split::kTp, "MaskedFillBackward0 (mask)");
+  if (m.linear_norm)
+    row("mambat_norm", "Gated norm: y, gate, silu(gate), gated product, rsqrt, normalised (fp32)", 4,
+        "bS d_inner + sb(3 d_inner + n_groups) (+ sb d_inner gate)",
+        b * S * inner + T * ((e == 4 ? 2 : 3) * inner + G) + (trains ? T * inner : 0), Split::kTp,
+        "MulBackward0, SiluBackward0, RsqrtBackward0 of Zamba2RMSNormGated");
+  if (trains)
+    row("mamba_out_input", "Out projection input", e, "sb*d_inner", T * inner, Split::kTp,
+        "MmBackward0 (self) of out_proj");
 }
 
 }  // namespace detail
@@ -551,9 +776,30 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     f_attention(LayerTensor{LayerGroup::kAttention, "softmax_stats", "Softmax statistics (logsumexp, fp32)", 4, "asb",
                             d.a * w.sb, Split::kTp, "the fused attention kernel (logsumexp)", ""});
   }
+  // Qwen3-Next's output gate (Qwen3NextAttention.forward, transformers
+  // modeling_qwen3_next.py@01cdc6081c75): q_proj's output is torch.chunk'ed into query and gate,
+  // gate.reshape(...) copies the gate half, attn_output * torch.sigmoid(gate) goes to o_proj.
+  // SigmoidBackward0 keeps its result, which MulBackward0 keeps too (other); MulBackward0 keeps the
+  // attention output before the gate (self, for the gate's gradient; a fused kernel's own output);
+  // o_proj keeps the gated product (below, when its weight trains).
+  if (m.attn_output_gate) {
+    emit(LayerTensor{LayerGroup::kAttention, "attn_output_pregate", "Attention output before the gate", e,
+                     "sb*a*d_head", w.sb * w.out, Split::kTp,
+                     fused ? "the fused attention kernel (output), MulBackward0 (self) of x sigmoid(gate)"
+                           : "MulBackward0 (self) of x sigmoid(gate)",
+                     "not in the paper: the output gate keeps the attention output and its gate's sigmoid"},
+         fused || q_grad);
+    emit(LayerTensor{LayerGroup::kAttention, "attn_gate_sigmoid", "Output gate: sigmoid(gate)", e, "sb*a*d_head",
+                     w.sb * w.out, Split::kTp, "SigmoidBackward0 (result), MulBackward0 (other)", ""},
+         q_grad || k_grad || v_grad);
+    if (LinearKeepsInput(d, kLoraO)) {
+      f_attention(LayerTensor{LayerGroup::kAttention, "o_input", "Gated attention output (o_proj input)", e,
+                              "sb*a*d_head", w.sb * w.out, Split::kTp, "MmBackward0 (self) of o_proj", ""});
+    }
+  }
   // The attention output: a fused kernel keeps it (it is also o_proj's input, one
   // storage); otherwise o_proj keeps the contiguous copy when its weight trains.
-  if (fused || LinearKeepsInput(d, kLoraO)) {
+  if (!m.attn_output_gate && (fused || LinearKeepsInput(d, kLoraO))) {
     f_attention(LayerTensor{
         LayerGroup::kAttention, "o_input", "Attention output (o_proj input)", e, "sb*a*d_head", w.sb * w.out,
         Split::kTp,
@@ -563,11 +809,17 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
     f_attention(LayerTensor{LayerGroup::kAttention, "attn_residual_mask", "Residual dropout mask (bool)", 1, "sbh",
                             w.sb * d.h, Split::kSp, "NativeDropoutBackward0 (mask)", ""});
   }
-  // The linear layers' mixers (Gated DeltaNet, Mamba-2), in their share of the layers.
+  // The linear layers' mixers (Gated DeltaNet, Mamba-2, KDA), in their share of the layers.
   auto f_linear = Shared(LinearShare(m), f_all);
   if (LinearShare(m) > 0) {
-    if (m.linear_kind == LinearKind::kMamba2)
+    if (m.linear_kind == LinearKind::kMamba2 && c.linear_kernels == LinearKernels::kTorch)
+      detail::Mamba2TorchTensors(d, w, f_linear);
+    else if (m.linear_kind == LinearKind::kMamba2)
       detail::Mamba2Tensors(d, w, f_linear);
+    else if (m.linear_kind == LinearKind::kKda)
+      detail::KdaTensors(d, w, f_linear);
+    else if (c.linear_kernels == LinearKernels::kTorch)
+      detail::GatedDeltaNetTorchTensors(d, w, f_linear);
     else
       detail::GatedDeltaNetTensors(d, w, f_linear);
   }
@@ -578,11 +830,24 @@ void ForEachHfLayerTensor(const Derived& d, bool keep_scores, F&& f) {
   const double other_norms = static_cast<double>(m.norms_per_layer) - 1;  // Falcon/Phi-2: one; Gemma 2/3: four
   if (other_norms > 0) detail::HfNorm(d, w, false, other_norms, f);
   if (m.qk_norm != QkNorm::kNone) {
+    // With the output gate in an fp32 activation stream x.float() is q_proj's output itself, a view
+    // whose storage holds the gate half too (torch.chunk): the kept storage is twice the query's.
+    const double q_in = m.attn_output_gate && e == 4 ? 2 * w.q : w.q;
     f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_inputs", "Q/K norms: fp32 inputs and rsqrt", 4,
-                            "sb((a+kv)d_head + a+kv)", w.sb * (w.q + w.kv + d.a + d.kv), Split::kTp,
+                            "sb((a+kv)d_head + a+kv)", w.sb * (q_in + w.kv + d.a + d.kv), Split::kTp,
                             "PowBackward0, RsqrtBackward0",
-                            "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
-    if (!d.adapters) {
+                            q_in != w.q ? "in fp32 the query's norm keeps q_proj's output, query and gate, as its input"
+                                        : "HF's per-head RMSNorm keeps fp32 copies where the paper keeps 16-bit inputs"});
+    if (m.norm_unit_offset) {  // Qwen3NextRMSNorm as q_norm and k_norm: see HfNorm
+      if (!d.adapters) {
+        f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised (fp32)", 4,
+                                "sb(a+kv)d_head", w.sb * (w.q + w.kv), Split::kTp,
+                                "MulBackward0 (self) of normalised x (1 + weight)", ""});
+      }
+      f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_scale", "Q/K norms: 1 + weight (fp32)", 4, "2 d_head",
+                              2 * static_cast<double>(m.head_dim), Split::kSp,
+                              "MulBackward0 (other) of normalised x (1 + weight)", ""});
+    } else if (!d.adapters) {
       f_attention(LayerTensor{LayerGroup::kNorms, "qk_norm_normalised", "Q/K norms: normalised, cast back", e,
                               "sb(a+kv)d_head", w.sb * (w.q + w.kv), Split::kTp, "MulBackward0 (other)", ""});
     }

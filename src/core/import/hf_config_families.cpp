@@ -204,6 +204,7 @@ void ReadQwen3Next(Reader& r, ModelSpec& m) {
   m.qkv_bias = m.attn_out_bias = r.Bool("attention_bias", false);
   m.qk_norm = QkNorm::kPerHead;
   m.attn_output_gate = r.Bool("attn_output_gate", true);  // Qwen3.5 states it; Qwen3-Next always has it
+  m.norm_unit_offset = true;  // Qwen3NextRMSNorm: norm(x.float()) * (1.0 + weight.float()), then type_as(x)
   m.linear_k_heads = r.Int("linear_num_key_heads", 0, true);
   m.linear_v_heads = r.Int("linear_num_value_heads", 0, true);
   m.linear_k_dim = r.Int("linear_key_head_dim", 0, true);

@@ -123,6 +123,8 @@ void ReadNemotronH(Reader& r, ModelSpec& m) {
             IntOf(r, {"conv_kernel", "mamba_d_conv"}, 4));
   m.linear_conv_bias = BoolOf(r, {"use_conv_bias", "mamba_conv_bias"}, true);
   m.linear_proj_bias = r.Bool("use_bias", false);  // NemotronHMamba2Mixer: in_proj/out_proj bias=config.use_bias
+  // NemotronHConfig chunk_size: int = 128, mamba_chunk_size its older name (configuration_nemotron_h.py@13923c63).
+  m.linear_chunk = IntOf(r, {"chunk_size", "mamba_chunk_size"}, 128);
   // vLLM's NemotronHForCausalLMConfig: the config's mamba_ssm_cache_dtype, float32 when absent.
   const Json* ssm_dtype = r.json().Find("mamba_ssm_cache_dtype");
   m.linear_ssm_fp32 = ssm_dtype == nullptr || !ssm_dtype->IsString() || ssm_dtype->AsString() == "float32";
@@ -178,6 +180,7 @@ void ReadGraniteMoeHybrid(Reader& r, ModelSpec& m) {
             r.Int("mamba_d_conv", 4));
   m.linear_conv_bias = r.Bool("mamba_conv_bias", true);
   m.linear_proj_bias = r.Bool("mamba_proj_bias", false);
+  m.linear_chunk = r.Int("mamba_chunk_size", m.linear_chunk);  // absent: the field's 256
 }
 
 void ReadFalconH1(Reader& r, ModelSpec& m) {
@@ -194,6 +197,7 @@ void ReadFalconH1(Reader& r, ModelSpec& m) {
   m.linear_conv_bias = r.Bool("mamba_conv_bias", true);
   m.linear_proj_bias = r.Bool("mamba_proj_bias", false);
   m.linear_norm = r.Bool("mamba_rms_norm", false);
+  m.linear_chunk = r.Int("mamba_chunk_size", m.linear_chunk);  // Falcon-H1-7B's config states 128
   if (r.Bool("projectors_bias", false) != m.linear_proj_bias) {
     d.push_back({DiagId::kUnsupported, Severity::kError, "projectors_bias",
                  "a Mamba-2 out_proj bias (projectors_bias) different from the in_proj bias (mamba_proj_bias) is not "

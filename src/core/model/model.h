@@ -54,6 +54,10 @@ struct ModelSpec {
   MlpKind mlp = MlpKind::kGated;
   ActivationFn act = ActivationFn::kSilu;
   NormKind norm = NormKind::kRmsNorm;
+  // Qwen3-Next's RMSNorm (Qwen3NextRMSNorm, transformers modeling_qwen3_next.py@01cdc608): the
+  // weight is stored as an offset from one and scales in fp32 before the cast back,
+  // norm(x.float()) * (1.0 + weight.float()); Llama's casts back first, weight * x.to(dtype).
+  bool norm_unit_offset = false;
   bool qkv_bias = false;
   bool fused_qkv = false;  // Q, K and V stored as one matrix (GPT-2, GPT-NeoX, Falcon: GGUF attn_qkv)
   bool attn_out_bias = false;
@@ -114,6 +118,9 @@ struct ModelSpec {
   bool linear_conv_bias = false;  // Mamba-2: conv1d bias (use_conv_bias / mamba_conv_bias)
   bool linear_proj_bias = false;  // Mamba-2: in_proj and out_proj biases (mamba_proj_bias)
   bool linear_norm = true;        // Mamba-2: the gated RMSNorm over d_inner (Falcon-H1: mamba_rms_norm)
+  // Mamba-2's SSD chunk (config chunk_size / mamba_chunk_size): only transformers' torch fallback
+  // keeps tensors of its size (chunk x chunk per head), the fused kernel's saved list has none.
+  int64_t linear_chunk = 256;
   // vLLM keeps Nemotron-H's SSM state in float32 when --mamba-ssm-cache-dtype is auto (vllm
   // model_executor/models/config.py NemotronHForCausalLMConfig: the config's mamba_ssm_cache_dtype,
   // float32 when absent); other models' state is in the model's dtype there.
