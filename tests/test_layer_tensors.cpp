@@ -1,6 +1,7 @@
 // The collected list of one layer's saved tensors (activation_rows.h LayerTensorList) holds every
 // row any profile emits: its fixed capacity is never reached, for every preset under every
-// framework profile, with and without adapters, dropout, flash attention and selective recompute.
+// framework profile, with and without adapters, dropout, flash attention, the linear layers'
+// torch fallbacks and selective recompute.
 #include <doctest.h>
 
 #include <algorithm>
@@ -25,6 +26,7 @@ TEST_CASE("Layer tensors: the collected list never reaches its capacity") {
           c.mode = mode;
           c.dropout = flags;
           c.flash_attn = !flags;
+          c.linear_kernels = flags ? LinearKernels::kTorch : LinearKernels::kFused;
           const Derived d(c, 0);
           for (const bool keep_scores : {true, false}) {
             const LayerTensorList list = CollectLayerTensors(d, keep_scores);
