@@ -12,6 +12,8 @@
 #include "core/config/stacks.h"
 #include "core/config/validate.h"
 #include "core/estimate/estimate.h"
+#include "core/solve/doctor.h"
+#include "core/solve/fit.h"
 #include "setups.h"
 #if LLMMEM_TEST_CLI
 #include "cli/cli_args.h"
@@ -375,4 +377,29 @@ TEST_CASE("stacks: torchtitan computes the loss under loss_parallel with TP, and
   const Config tp = FromJson("{\"stack\": \"torchtitan\", \"mode\": \"train\", \"tp\": 8, \"sp\": true, \"dp\": 4, \"zero\": 3}");
   CHECK(tp.loss_kernel == LossKernel::kLossParallel);
   CHECK_FALSE(HasErrors(Validate(tp)));
+}
+
+TEST_CASE("Stacks: the fit solver, the doctor and the planner follow the program's conditional defaults") {
+  // Under hf-trainer, full training in bf16 at ZeRO-0 steps the parameters as loaded (no fp32
+  // master copy, bf16 AdamW states); under DeepSpeed ZeRO-3 the engine keeps fp32 masters and
+  // states. A stage the solver tries is what the program would run at that stage: the same
+  // configuration a link with zero=3 gives.
+  const Config base = FromQuery("v=1&mode=training&dtype=bf16&zero=0&dp=8");
+  REQUIRE_FALSE(base.master_weights);
+  const Config linked = FromQuery("v=1&mode=training&dtype=bf16&zero=3&dp=8");
+  REQUIRE(linked.master_weights);
+  const std::vector<ZeroStageFit> stages = FewestGpusPerZeroStage(base, 80e9);
+  REQUIRE(stages.size() == 4);
+  CHECK(stages[3].config.master_weights == linked.master_weights);
+  CHECK(stages[3].config.optimizer_dtype == linked.optimizer_dtype);
+  CHECK(EstimateTotals(stages[3].config).peak_bytes == EstimateTotals(linked).peak_bytes);
+  CHECK_FALSE(stages[0].config.master_weights);  // ZeRO-0 keeps the Trainer's own default
+  // The doctor's ZeRO remedies likewise.
+  for (const Remedy& r : Diagnose(base))
+    if (r.id == "zero3") CHECK(r.config.master_weights);
+  // A setting not at the program's default is the user's and stays: fp16 states at ZeRO-0
+  // (the Trainer's default there is bf16) stay fp16 at ZeRO-3 (whose default is fp32).
+  const Config mine = FromQuery("v=1&mode=training&dtype=bf16&zero=0&dp=8&optimizer_dtype=fp16");
+  REQUIRE(mine.optimizer_dtype == Dtype::kFp16);
+  CHECK(FewestGpusPerZeroStage(mine, 80e9)[3].config.optimizer_dtype == Dtype::kFp16);
 }

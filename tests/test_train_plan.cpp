@@ -107,4 +107,25 @@ TEST_CASE("plan step time: the pipeline bubble and tensor-parallel all-reduces, 
   CHECK(st.tp_comm_s == doctest::Approx(2560 * 201326592.0 / 450e9));
 }
 
+
+TEST_CASE("plan: every point's estimate is the configuration ApplyPlanSettings gives (the program's defaults followed)") {
+  // The search follows the program's conditional defaults through a memo (stacks.h
+  // StackFollower); each recorded point must be what ApplyPlanSettings, which calls
+  // FollowChanged itself, gives for its settings.
+  TrainPlanRequest r = SmallRequest(true);
+  r.base = WithSettings("llama-3.2-1b", {{"gpu", "RTX-4090-24GB"}, {"mode", "training"}, {"dtype", "bf16"}});
+  const TrainPlan plan = PlanTraining(r);
+  REQUIRE(plan.ok);
+  REQUIRE(plan.feasible.size() > 20);
+  bool masters_follow = false;
+  for (size_t i = 0; i < plan.feasible.size(); i += std::max<size_t>(1, plan.feasible.size() / 40)) {
+    const PlanPoint& p = plan.feasible[i];
+    const Config c = ApplyPlanSettings(r.base, r.seq, p.settings);
+    CHECK(EstimateTotals(c).peak_bytes == p.peak_bytes);
+    if (p.settings.zero >= 1 && !p.settings.fsdp) masters_follow = masters_follow || c.master_weights;
+  }
+  CHECK_FALSE(r.base.master_weights);  // the Trainer at ZeRO-0 steps bf16 parameters as loaded
+  CHECK(masters_follow);               // DeepSpeed's ZeRO keeps fp32 masters: the plan counts them
+}
+
 }  // namespace llmmem::test

@@ -4,7 +4,10 @@
 // row leaves at the core's default, the row's comment says so and why.
 #include "core/config/stacks.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 
 #include "core/config/config_json.h"
 #include "core/config/fields.h"
@@ -625,6 +628,69 @@ void FollowDefaults(Config& c, const Config& before, const std::vector<std::stri
     from = now;
     from_row = row;
   }
+}
+
+void FollowChanged(Config& c, const Config& before) {
+  std::vector<std::string> changed;
+  for (const FieldDef* f : FieldsOf({FindStack(before.stack), FindStack(c.stack)}, false))
+    if (f->get(c) != f->get(before)) changed.push_back(f->name);
+  FollowDefaults(c, before, changed);
+}
+
+namespace {
+
+// Every field any row's condition reads ("sharding=fsdp and autocast!=off" -> sharding, autocast).
+const std::vector<const FieldDef*>& ConditionFields() {
+  static const std::vector<const FieldDef*> fields = [] {
+    std::vector<const FieldDef*> out;
+    for (const StackRow& r : StackRows())
+      for (const StackCell& cell : r.cells) {
+        const std::string when = cell.when;
+        size_t i = 0;
+        while (i < when.size()) {
+          size_t j = i;
+          while (j < when.size() && (std::isalnum(static_cast<unsigned char>(when[j])) || when[j] == '_')) ++j;
+          const std::string name = when.substr(i, j - i);
+          const FieldDef* f = FindField(name);
+          if (f != nullptr && std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+          // on to the next clause
+          size_t next = std::string::npos;
+          for (const char* sep : {" and ", " or "}) {
+            const size_t k = when.find(sep, j);
+            if (k != std::string::npos && k < next) next = k + std::strlen(sep);
+          }
+          i = next;
+        }
+      }
+    return out;
+  }();
+  return fields;
+}
+
+}  // namespace
+
+StackFollower::StackFollower(const Config& base) : base_(base) {
+  fields_ = FieldsOf({FindStack(base.stack)}, false);
+  for (const FieldDef* f : ConditionFields())
+    if (std::find(fields_.begin(), fields_.end(), f) == fields_.end()) fields_.push_back(f);
+}
+
+void StackFollower::Apply(Config& c) {
+  if (c.stack != base_.stack || c.mode != base_.mode) return FollowChanged(c, base_);
+  std::string key;
+  for (const FieldDef* f : fields_) key += f->get(c) + '\x1f';
+  for (const Outcome& o : memo_)
+    if (o.key == key) {
+      for (const auto& [f, value] : o.sets) f->set(c, value);
+      return;
+    }
+  Config followed = c;
+  FollowChanged(followed, base_);
+  Outcome o{key, {}};
+  for (const FieldDef* f : fields_)
+    if (f->get(followed) != f->get(c)) o.sets.push_back({f, f->get(followed)});
+  c = followed;
+  memo_.push_back(std::move(o));
 }
 
 void FollowStack(Config& c, const std::string& old_stack, Mode old_mode) {

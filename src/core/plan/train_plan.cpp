@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/config/gpu_count.h"
+#include "core/config/stacks.h"
 #include "core/config/validate.h"
 #include "core/estimate/speed.h"
 #include "core/base/units.h"
@@ -127,7 +128,10 @@ struct SpeedCache {
 
 }  // namespace
 
-Config ApplyPlanSettings(const Config& base, int64_t seq, const PlanSettings& s) {
+namespace {
+
+// The point's settings on the base, before the program's defaults follow them.
+Config PlanSettingsOnly(const Config& base, int64_t seq, const PlanSettings& s) {
   Config c = base;
   c.seq = seq;
   c.tp = s.tp;
@@ -153,6 +157,14 @@ Config ApplyPlanSettings(const Config& base, int64_t seq, const PlanSettings& s)
   return c;
 }
 
+}  // namespace
+
+Config ApplyPlanSettings(const Config& base, int64_t seq, const PlanSettings& s) {
+  Config c = PlanSettingsOnly(base, seq, s);
+  FollowChanged(c, base);  // the program's defaults under these settings (stacks.h)
+  return c;
+}
+
 // [SECTION] the search ---------------------------------------------------------------------
 
 namespace {
@@ -164,6 +176,7 @@ struct Search {
   double budget;
   SpeedCache speed;
   TrainPlan& out;
+  StackFollower follow;  // ApplyPlanSettings' FollowChanged, memoised for the search
 
   void Record(const Config& c, const Totals& t, const PlanSettings& s) {
     ++out.counts.feasible;
@@ -173,14 +186,17 @@ struct Search {
   }
 
   // One layout of the model states: every recompute x micro-batch, bounded (train_plan.h).
-  void StatesLayout(Config& c, PlanSettings& s, const std::vector<int64_t>& mbs) {
+  void StatesLayout(const Config& layout, PlanSettings& s, const std::vector<int64_t>& mbs) {
+    Config c;
     const int64_t n = static_cast<int64_t>(mbs.size());
     const int64_t all = n * static_cast<int64_t>(std::size(kRecomputes));
     out.counts.considered += all;
     int64_t limit = n;
     for (const Recompute rec : kRecomputes) {
       s.recompute = rec;
+      c = layout;
       c.recompute = rec;
+      follow.Apply(c);  // = ApplyPlanSettings(r.base, seq, s): the program's defaults follow
       out.counts.pruned += n - limit;  // larger than a heavier recompute's largest fit
       int64_t fit_upto = r.prune ? 0 : n;
       for (int64_t i = 0; i < limit; ++i) {
@@ -237,7 +253,7 @@ struct Search {
             s.pp = pp;
             s.cp = cp;
             s.dp = dp;
-            Config c = ApplyPlanSettings(r.base, seq, s);
+            Config c = PlanSettingsOnly(r.base, seq, s);
             for (const int64_t vpp : vpps)
               for (const int64_t ep : eps)
                 for (const Strategy& st : kStrategies)
@@ -249,7 +265,7 @@ struct Search {
                       s.fsdp = st.fsdp;
                       s.offload = offload;
                       s.optimizer_impl = impl;
-                      c = ApplyPlanSettings(r.base, seq, s);
+                      c = PlanSettingsOnly(r.base, seq, s);
                       StatesLayout(c, s, mbs);
                     }
           }
@@ -392,7 +408,7 @@ TrainPlan PlanTraining(const TrainPlanRequest& r) {
   }
   out.capacity_bytes = CapacityBytes(r.base);
   out.budget_bytes = AnswerBudget(r.base);  // the one headroom policy (fit.h AnswerBudget)
-  Search search{r, seq, r.global_batch_tokens / seq, out.budget_bytes, {}, out};
+  Search search{r, seq, r.global_batch_tokens / seq, out.budget_bytes, SpeedCache{}, out, StackFollower(r.base)};
   search.Run();
   std::sort(out.feasible.begin(), out.feasible.end(), Faster);
   double least = INFINITY;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/config/stacks.h"
 #include "core/estimate/estimate.h"
 #include "core/solve/fit.h"
 #include "core/base/stable_order.h"
@@ -15,9 +16,13 @@ namespace {
 
 class Builder {
  public:
-  Builder(double base_peak, double capacity) : base_peak_(base_peak), capacity_(capacity) {}
+  Builder(const Config& base, double base_peak, double capacity)
+      : base_(base), base_peak_(base_peak), capacity_(capacity) {}
 
+  // A remedy: `c` is the base with the remedy's settings. The settings still at the program's
+  // defaults follow them (stacks.h FollowChanged), as they would in the program.
   void Add(const char* id, std::string title, std::string change, std::string tradeoff, Config c, bool workload) {
+    FollowChanged(c, base_);
     const Totals t = EstimateTotals(c);
     if (!t.ok || t.peak_bytes >= base_peak_) return;
     Remedy r;
@@ -43,6 +48,7 @@ class Builder {
   }
 
  private:
+  const Config& base_;
   double base_peak_;
   double capacity_;
   std::vector<Remedy> list_;
@@ -54,7 +60,7 @@ std::vector<Remedy> Diagnose(const Config& c) {
   const Totals base = EstimateTotals(c);
   if (!base.ok) return {};
   const double capacity = base.capacity_bytes;
-  Builder b(base.peak_bytes, capacity);
+  Builder b(c, base.peak_bytes, capacity);
   const bool training = c.mode != Mode::kInference;
 
   if (c.metrics_logits) {

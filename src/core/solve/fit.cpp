@@ -5,6 +5,7 @@
 #include "core/estimate/estimate.h"
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
+#include "core/config/stacks.h"
 #include "core/base/units.h"
 #include "core/config/validate.h"
 #include "core/solve/largest_fitting.h"
@@ -63,6 +64,7 @@ Config AtZeroStage(const Config& c, int stage) {
   k.zero = stage;
   if (stage < 3) k.offload_params = Offload::kNone;
   k.zero_group = 0;
+  FollowChanged(k, c);  // the program's defaults under this stage (stacks.h)
   return k;
 }
 
