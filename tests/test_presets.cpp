@@ -76,6 +76,28 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
   CHECK(CountParameters(FindPreset("gemma-3n-e2b")->model).total == 4'456'156'768);
   CHECK(CountParameters(FindPreset("gemma-3n-e4b")->model).total == 6'866'696'688);
   CHECK(FindPreset("gemma-3n-e4b")->model.ple_vocab * 35 * FindPreset("gemma-3n-e4b")->model.ple_dim == 2'348'810'240);
+  // Gemma 4 (presets' params_source names the Hub totals: the HF API's safetensors total, every
+  // tensor of the checkpoint). The language model is counted; the towers are not, so each check
+  // compares like with like. 26B-A4B and 31B store a vision tower only: Gemma4VisionModel
+  // (modeling_gemma4.py @c308a309e651) of 27 layers at 1152 (q, k, v, o; gate, up, down of 4304;
+  // four norms; q_norm and k_norm of 72, v_norm without weight), patch_embedder.input_proj
+  // 768 x 1152, position_embedding_table 2 x 10240 x 1152, std_bias and std_scale, and
+  // embed_vision's projection 1152 x hidden: with it each sum is the Hub total exactly.
+  const int64_t tower = 27 * (4 * 1152 * 1152 + 3 * 1152 * 4304 + 4 * 1152 + 2 * 72) + 768 * 1152 +
+                        2 * 10240 * 1152 + 2 * 1152;
+  const ModelSpec g31 = FindPreset("gemma-4-31b")->model, g26 = FindPreset("gemma-4-26b-a4b")->model;
+  CHECK(CountParameters(g31).total == 30'697'345'340);
+  CHECK(CountParameters(g31).total + tower + 1152 * 5376 == 31'273'088'876);
+  CHECK(CountParameters(g26).total == 25'233'141'790);
+  CHECK(CountParameters(g26).total + tower + 1152 * 2816 == 25'805'936'206);
+  // E2B and E4B also store an audio tower (not counted): both store the same towers, whose
+  // projectors map 768 (vision) and 1536 (audio) wide outputs to the text width, so what the Hub
+  // totals hold beyond the counts differs by exactly those projectors' extra columns.
+  const int64_t e2b = CountParameters(FindPreset("gemma-4-e2b")->model).total;
+  const int64_t e4b = CountParameters(FindPreset("gemma-4-e4b")->model).total;
+  CHECK(e2b == 4'647'449'891);
+  CHECK(e4b == 7'518'069'034);
+  CHECK((7'996'156'490 - e4b) - (5'123'178'051 - e2b) == (768 + 1536) * (2560 - 1536));
   // GLM-5 (glm_moe_dsa): no checkpoint total in the index; its README states 744B. The count
   // is DeepSeek-V3.2's layout at GLM-5's sizes, 78 layers without the MTP layer, and the 78
   // DSA indexers (wq_b 2048x4096, wk 6144x128, k_norm 2x128, weights_proj 6144x32) in it.
