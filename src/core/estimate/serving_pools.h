@@ -145,7 +145,14 @@ inline SglangPools PlanSglangPools(const LayerKinds& k, double rest, double mode
   }
   s.cell = k.full_row * k.full + k.token_row * k.sliding;
   const double profiled = rest > 0 && s.cell > 0 ? std::floor(rest / s.cell) : 0;
-  if (k.sliding > 0 && k.full > 0) {
+  if (k.sliding > 0 && k.full > 0 && k.full_row != k.token_row) {
+    // Rows of two widths (Gemma 4): the full pool and 0.8 of it in the sliding layers fill the
+    // memory, full x full_row x F + 0.8 x full x row x S = rest.
+    const double r = kSglangSwaFullTokensRatio;
+    const double both = k.full_row * k.full + r * k.token_row * k.sliding;
+    s.full_tokens = rest > 0 && both > 0 ? std::floor(rest / both) : 0;
+    s.swa_tokens = std::floor(s.full_tokens * r);
+  } else if (k.sliding > 0 && k.full > 0) {
     const double r = kSglangSwaFullTokensRatio;
     s.full_tokens = std::floor(profiled * (k.full + k.sliding) / (k.full + r * k.sliding));
     s.swa_tokens = std::floor(s.full_tokens * r);
