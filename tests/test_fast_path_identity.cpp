@@ -60,8 +60,10 @@ namespace {
 // heads, K = V, double-wide shared-layer MLPs, the MoE beside the dense MLP), which change which
 // models the draws pick; with those four files removed the new code gives 0x1a72b57f59ec2d27
 // unchanged: 0x1b7593aa75aa4d49 with them; then SGLang's pools for rows of two widths (the full
-// pool and 0.8 of it sharing the memory left), which only those presets have.
-constexpr uint64_t kFastPathDigest = 0x9fabc981b8cff529ull;
+// pool and 0.8 of it sharing the memory left), which only those presets have: 0x9fabc981b8cff529
+// before; then Gemma 4's vision tower counted in those presets (VisionKind::kGemma4); without
+// the four files the digest is still 0x1a72b57f59ec2d27.
+constexpr uint64_t kFastPathDigest = 0xc5b07a508a025e93ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

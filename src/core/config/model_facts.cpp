@@ -38,7 +38,9 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.router_scale == b.router_scale && a.vision_layers == b.vision_layers &&
          a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
          a.vision_image == b.vision_image && a.vision_kind == b.vision_kind && a.vision_merge == b.vision_merge &&
-         a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack;
+         a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack &&
+         a.vision_head_dim == b.vision_head_dim && a.vision_clipped == b.vision_clipped &&
+         a.vision_standardize == b.vision_standardize;
 }
 
 namespace {

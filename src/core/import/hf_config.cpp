@@ -441,8 +441,8 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
       break;
     case Family::kGemma4:
       ReadGemma4(r, m);
-      // The towers the checkpoint stores beside the language model (Gemma4Model vision_tower,
-      // embed_vision, audio_tower, embed_audio) are not counted yet.
+      // Gemma4Model's vision_tower and embed_vision are counted; audio_tower and embed_audio not yet.
+      if (&tj != &j) ReadGemma4VisionTower(j, m, d);
       if (&tj != &j && j.Find("audio_config") != nullptr && !j.Find("audio_config")->IsNull()) {
         d.push_back({DiagId::kUnsupported, Severity::kWarning, "audio_config",
                      "Gemma 4's audio encoder and its projector (audio_config) are not counted, only its language "

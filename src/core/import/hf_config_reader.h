@@ -70,7 +70,8 @@ void ReadLlamaLike(Reader& r, ModelSpec& m);
 void ReadDeepseek(Reader& r, ModelSpec& m);
 void ReadGlmMoeDsa(Reader& r, ModelSpec& m);
 void ReadGemma3n(Reader& r, ModelSpec& m);  // Gemma 3n: PLE, AltUp, LAuReL, KV-shared layers
-void ReadGemma4(Reader& r, ModelSpec& m);   // Gemma 4: per-kind heads, K = V, PLE, KV-shared layers, MoE
+void ReadGemma4(Reader& r, ModelSpec& m);
+void ReadGemma4VisionTower(const Json& top, ModelSpec& m, Diagnostics& d);  // hf_config_vision.cpp   // Gemma 4: per-kind heads, K = V, PLE, KV-shared layers, MoE
 // The 2025-2026 families (hf_config_families.cpp). `top` is the whole config.json when the
 // text model sits under text_config (r reads that text config).
 void ReadGptOss(Reader& r, ModelSpec& m);

@@ -52,6 +52,8 @@ int64_t VisionTensors(const ModelSpec& m) {
       return 7 + 16 * VL + 3;
     case VisionKind::kPixtral:  // patch conv, ln_pre, 9 per layer, projector norm and three Linears
       return 2 + 9 * VL + 4;
+    case VisionKind::kGemma4:  // patch, positions, 13 per layer, std_bias/std_scale, projector (bounds are buffers)
+      return 2 + 13 * VL + (m.vision_standardize ? 2 : 0) + 1;
   }
   return 0;
 }

@@ -35,7 +35,7 @@ enum class ActivationFn : uint8_t {
   kLast = kRelu2
 };
 // Which vision tower, with its projector, the checkpoint stores (ForEachTensor lists each one's tensors).
-enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kLast = kPixtral };
+enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kGemma4, kLast = kGemma4 };
 // Which recurrent mixer the linear layers hold (their weights differ; their per-sequence state has
 // one shape: a conv state and a state matrix per head).
 enum class LinearKind : uint8_t { kGatedDeltaNet, kMamba2, kKda, kLast = kKda };
@@ -167,7 +167,13 @@ struct ModelSpec {
   int64_t vision_image = 0;     // learned positions cover (image / patch)^2 patches (SigLIP, Qwen3-VL, Llama 4)
   int64_t vision_merge = 0;     // patches merged per side: spatial_merge_size, or 1 / pixel_shuffle_ratio
   int64_t vision_out = 0;       // the merger's output width (Qwen out_hidden_size, Llama 4 projector dims)
-  int64_t vision_deepstack = 0;  // Qwen3-VL: extra mergers feeding early decoder layers (deepstack_visual_indexes)
+  int64_t vision_deepstack = 0;
+  // Gemma 4's tower (Gemma4VisionModel): per-head q_norm and k_norm of vision_head_dim, the four
+  // bounds each Gemma4ClippableLinear stores (use_clipped_linears), std_bias and std_scale
+  // (standardize). Its position tables have vision_image rows each (position_embedding_size).
+  int64_t vision_head_dim = 0;
+  bool vision_clipped = false;
+  bool vision_standardize = false;  // Qwen3-VL: extra mergers feeding early decoder layers (deepstack_visual_indexes)
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
@@ -264,6 +270,11 @@ struct ParamCounts {
 //    for (image / patch)^2 + 1, pre and post LayerNorms, per layer two LayerNorms, q/k/v/o and
 //    fc1/fc2 with biases; the pixel-shuffle MLP (fc1 ffn x out, fc2 out x out, no biases) and the
 //    projector Linear(out, hidden) without bias.
+//  Gemma 4 (modeling_gemma4.py @c308a309e651 Gemma4VisionModel, Gemma4MultimodalEmbedder): the
+//    patch input_proj 3 p^2 x h without bias, a 2 x position_embedding_size x h position table, per
+//    layer q/k/v/o and a gated MLP without biases, four RMSNorms, q_norm and k_norm of head_dim
+//    (v_norm has no weight) and, clipped, 4 bounds per linear; std_bias and std_scale when
+//    standardized; embed_vision's projection h x hidden (its pre-projection norm has no weight).
 //  Pixtral (modeling_pixtral.py): patch conv without bias, ln_pre, per layer two RMSNorms, q/k/v/o
 //    and a gated MLP without biases; Mistral3MultiModalProjector: RMSNorm, the patch merger
 //    Linear(merge^2 h, h) and Linear(h, hidden), Linear(hidden, hidden) (multimodal_projector_bias false).
@@ -323,6 +334,17 @@ void ForEachVisionTensor(const ModelSpec& m, F&& f) {
       add(vf, m.vision_out, 1);           // vision_adapter fc1
       add(m.vision_out, m.vision_out, 1);  // vision_adapter fc2
       add(m.vision_out, m.hidden, 1);      // multi_modal_projector linear_1
+      break;
+    case VisionKind::kGemma4:
+      add(3 * p * p, vh, 1);                             // patch_embedder.input_proj
+      add(2 * m.vision_image, vh, 1);                    // position_embedding_table
+      add(vh, vh, 4 * VL);                               // q, k, v, o
+      add(vh, vf, 2 * VL);                               // gate_proj, up_proj
+      add(vf, vh, VL);                                   // down_proj
+      add(4 * vh + 2 * m.vision_head_dim, 1, VL);        // four norms, q_norm, k_norm
+      if (m.vision_clipped) add(7 * 4, 1, VL);           // input/output min/max of 7 linears
+      if (m.vision_standardize) add(2 * vh, 1, 1);       // std_bias, std_scale
+      add(vh, m.hidden, 1);                              // embed_vision.embedding_projection
       break;
     case VisionKind::kPixtral:
       add(3 * p * p, vh, 1);
