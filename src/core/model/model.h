@@ -158,7 +158,7 @@ struct ModelSpec {
   bool router_scale = false;
   // A vision tower and its projector; vision_layers == 0: text only. SigLIP with Gemma 3's projector,
   // Qwen2.5-VL's and Qwen3-VL's towers with their patch mergers, Llama 4's with its pixel-shuffle
-  // adapter, Pixtral with Mistral 3's patch merger (the tensors: ForEachTensor).
+  // adapter, Pixtral with Mistral 3's patch merger, Gemma 4's with embed_vision (the tensors: ForEachTensor).
   VisionKind vision_kind = VisionKind::kSiglip;
   int64_t vision_layers = 0;
   int64_t vision_hidden = 0;
