@@ -130,6 +130,63 @@ TEST_CASE("Gemma 3n: per-layer embeddings, AltUp and LAuReL counted; KV-shared l
   CHECK_FALSE(mixed.ok);
 }
 
+TEST_CASE("Gemma 4: full layers of their own heads, K = V, double-wide shared layers; the cache by kind") {
+  // 31B by hand (Gemma4TextAttention / Gemma4TextMLP / Gemma4TextDecoderLayer, modeling_gemma4.py
+  // @c308a309e651): 50 sliding layers (q 5376 x 32 x 256, k and v 16 x 256, o, q/k norms of 256) and
+  // 10 full ones (q 32 x 512, k 4 x 512 and no v_proj: attention_k_eq_v, q/k norms of 512), every
+  // layer's GeGLU of 21504, four norms and its layer_scalar, the tied table and the final norm.
+  const int64_t h = 5376, f = 21504;
+  const int64_t sliding = 2 * h * 8192 + 2 * h * 4096 + 2 * 256, full = 2 * h * 16384 + h * 2048 + 2 * 512;
+  const int64_t g31 = 262144 * h + h + 50 * sliding + 10 * full + 60 * (3 * h * f + 4 * h + 1);
+  const Preset* p31 = FindPreset("gemma-4-31b");
+  REQUIRE(p31->ok);
+  CHECK(g31 == 30'697'345'340);
+  ModelSpec text31 = p31->model;
+  text31.vision_layers = 0;  // its vision tower: tests/test_presets.cpp
+  CHECK(CountParameters(text31).total == g31);
+  CHECK(p31->model.sliding_layers == 50);
+  CHECK(p31->model.GlobalLayers() == 10);
+  // The cache at 32768 tokens, bf16: sliding layers keep the 1024-token window of 2 x 16 x 256,
+  // full layers every token of 2 x 4 x 512 (K = V still caches both).
+  CHECK(KvBytes("gemma-4-31b", 32768) == 2.0 * (50 * 1024.0 * 2 * 16 * 256 + 10 * 32768.0 * 2 * 4 * 512));
+  CHECK(KvBytes("gemma-4-31b", 32768) == 3'523'215'360.0);
+  // E2B: 35 layers, 28 windowed (four of five); the last 20 (16 windowed, 4 full) read layers 13
+  // and 14's cache, so 12 windowed and 3 full keep one: 2 x 1 x 256 and 2 x 1 x 512 per token.
+  const Preset* e2b = FindPreset("gemma-4-e2b");
+  REQUIRE(e2b->ok);
+  CHECK(e2b->model.CacheLayers() == 15);
+  CHECK(e2b->model.CacheSlidingLayers() == 12);
+  CHECK(KvBytes("gemma-4-e2b", 32768) == 2.0 * (12 * 512.0 * 2 * 256 + 3 * 32768.0 * 2 * 512));
+  CHECK(KvBytes("gemma-4-e2b", 32768) == 207'618'048.0);
+  // Its shared layers' MLP is twice as wide (use_double_wide_mlp): 20 x 3 x 1536 x 6144 more.
+  ModelSpec narrow = e2b->model;
+  narrow.double_wide_mlp = false;
+  CHECK(CountParameters(e2b->model).total - CountParameters(narrow).total == 20 * 3 * 1536 * 6144);
+  // gemma4_text on its own reads the same; the wrapper says which towers it leaves out.
+  const HfImport text = ImportHfConfigText(
+      R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 16, "global_head_dim": 32, "intermediate_size": 128,
+          "vocab_size": 1000, "sliding_window": 8, "attention_k_eq_v": true, "num_global_key_value_heads": 1,
+          "hidden_size_per_layer_input": null})",
+      "t");
+  REQUIRE(text.ok);
+  CHECK(text.model.sliding_layers == 5);  // (i + 1) % 6: one full layer, the last
+  CHECK(text.model.ple_dim == 0);
+  CHECK(CountParameters(text.model).total ==
+        1000 * 64 + 64 + 5 * (2 * 64 * 64 + 2 * 64 * 32 + 2 * 16) + (2 * 64 * 128 + 64 * 32 + 2 * 32) +
+            6 * (3 * 64 * 128 + 4 * 64 + 1));
+  const HfImport wrapped = ImportHfConfigText(
+      R"({"model_type": "gemma4", "text_config": {"model_type": "gemma4_text", "num_hidden_layers": 6},
+          "vision_config": {"model_type": "gemma4_vision"}, "audio_config": {"model_type": "gemma4_audio"}})",
+      "t");
+  REQUIRE(wrapped.ok);
+  CHECK(wrapped.model.vision_kind == VisionKind::kGemma4);
+  CHECK(wrapped.model.vision_layers == 16);  // Gemma4VisionConfig's defaults
+  int audio = 0;
+  for (const auto& diag : wrapped.diagnostics) audio += diag.field == "audio_config";
+  CHECK(audio == 1);
+}
+
 TEST_CASE("GLM-5 (glm_moe_dsa): DeepSeek-V3.2's indexer at GLM's sizes; dense layers and shared indexers") {
   const Preset* glm5 = FindPreset("glm-5");
   REQUIRE(glm5->ok);

@@ -60,8 +60,12 @@ namespace {
 // output) and its (1 + w) fp32 norms (fp32 normalised copies, 1 + w) counted, as measured by
 // tests/truth/measure_linear_layers.py (the norm_unit_offset field alone leaves the digest as it was):
 // 0x665ca7127a181fd2 before; then Kimi-Linear's KDA layers counted as linear mixers from fla v0.4.0's
-// saved tensors (they were attention layers before), as measured there (kda_kernels_*).
-constexpr uint64_t kFastPathDigest = 0xe27c0e4e8ee82400ull;
+// saved tensors (they were attention layers before), as measured there (kda_kernels_*):
+// 0xe27c0e4e8ee82400 before; then, merged, the four Gemma 4 presets (gemma4: full layers of their
+// own heads, K = V, double-wide shared-layer MLPs, the MoE beside the dense MLP, SGLang's pools for
+// rows of two widths, the vision tower), which change which models the draws pick (on the Gemma 4
+// branch alone, without the four files, the digest was the unchanged 0x1a72b57f59ec2d27).
+constexpr uint64_t kFastPathDigest = 0xb6c0c60f6102a6dcull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -56,12 +56,13 @@ TEST_CASE("Fields: every row is complete, and numeric rows carry a range, steps 
     REQUIRE(f.set(c, Text(f.min)).empty());
     CHECK(f.Number(c) == f.min);
   }
-  CHECK(numeric == 85);  // the 58 ranges limits.h held before they became columns of the rows, cublas_workspace_mib,
+  CHECK(numeric == 88);  // the 58 ranges limits.h held before they became columns of the rows, cublas_workspace_mib,
                          // and issue 31's 14 model widths (moe_layer_step, linear_*, index_*, vision_*), then
                          // the vision towers' vision_merge, vision_out and vision_deepstack, then the
                          // Nemotron-H block counts mixer_free_layers and mlp_free_layers, then unified
                          // memory's wired_limit_mb, then Gemma 3n's ple_dim, ple_vocab, altup_inputs,
-                         // laurel_rank and kv_shared_layers, then Mamba-2's linear_chunk
+                         // laurel_rank and kv_shared_layers, then Mamba-2's linear_chunk, then Gemma 4's
+                         // global_head_dim and global_kv_heads, and its tower's vision_head_dim
 }
 
 TEST_CASE(

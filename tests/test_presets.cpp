@@ -76,6 +76,31 @@ TEST_CASE("Presets: this year's models count what their checkpoints store (issue
   CHECK(CountParameters(FindPreset("gemma-3n-e2b")->model).total == 4'456'156'768);
   CHECK(CountParameters(FindPreset("gemma-3n-e4b")->model).total == 6'866'696'688);
   CHECK(FindPreset("gemma-3n-e4b")->model.ple_vocab * 35 * FindPreset("gemma-3n-e4b")->model.ple_dim == 2'348'810'240);
+  // Gemma 4 (presets' params_source names the Hub totals: the HF API's safetensors total, every
+  // tensor of the checkpoint). 26B-A4B and 31B (also in the vision-language table below) store a
+  // language model and a vision tower; E2B and E4B an audio tower too, not counted (and said so).
+  // Their language models alone:
+  auto text_only = [](const char* key) {
+    ModelSpec m = FindPreset(key)->model;
+    m.vision_layers = 0;
+    return CountParameters(m).total;
+  };
+  CHECK(text_only("gemma-4-31b") == 30'697'345'340);
+  CHECK(text_only("gemma-4-26b-a4b") == 25'233'141'790);
+  CHECK(text_only("gemma-4-e2b") == 4'647'449'891);
+  CHECK(text_only("gemma-4-e4b") == 7'518'069'034);
+  // E2B's tower: 16 layers of 768 (q, k, v, o; gate, up, down of 3072; four norms; q_norm and
+  // k_norm of 64; 7 clipped linears x 4 bounds), input_proj 768 x 768, positions 2 x 10240 x 768,
+  // embed_vision 768 x 1536.
+  const int64_t e2b = CountParameters(FindPreset("gemma-4-e2b")->model).total;
+  const int64_t e4b = CountParameters(FindPreset("gemma-4-e4b")->model).total;
+  CHECK(e2b - 4'647'449'891 ==
+        16 * (4 * 768 * 768 + 3 * 768 * 3072 + 4 * 768 + 2 * 64 + 28) + 768 * 768 + 2 * 10240 * 768 + 768 * 1536);
+  CHECK(e2b == 4'815'994'595);
+  CHECK(e4b == 7'687'400'170);
+  // Both store the same audio tower, whose projector maps its 1536-wide output to the text
+  // width: what the Hub totals hold beyond the counts differs by that projector's extra columns.
+  CHECK((7'996'156'490 - e4b) - (5'123'178'051 - e2b) == 1536 * (2560 - 1536));
   // GLM-5 (glm_moe_dsa): no checkpoint total in the index; its README states 744B. The count
   // is DeepSeek-V3.2's layout at GLM-5's sizes, 78 layers without the MTP layer, and the 78
   // DSA indexers (wq_b 2048x4096, wk 6144x128, k_norm 2x128, weights_proj 6144x32) in it.
@@ -108,6 +133,12 @@ TEST_CASE("Presets: vision-language checkpoints count their towers and projector
       {"llama-4-scout", 108'641'793'536, 871'932'416, VisionKind::kLlama4},
       {"mistral-small-3.1-24b", 24'011'361'280, 438'958'080, VisionKind::kPixtral},
       {"gemma-3-4b", 4'300'079'472, 419'816'304, VisionKind::kSiglip},
+      // Gemma4VisionModel (modeling_gemma4.py @c308a309e651): 27 layers at 1152 (q, k, v, o; gate,
+      // up, down of 4304; four norms; q_norm and k_norm of 72, v_norm without weight),
+      // input_proj 768 x 1152, positions 2 x 10240 x 1152, std_bias and std_scale, and
+      // embed_vision 1152 x hidden: 27 x 14,949,792 + 23,478,528 + hidden x 1152.
+      {"gemma-4-31b", 31'273'088'876, 575'743'536, VisionKind::kGemma4},
+      {"gemma-4-26b-a4b", 25'805'936'206, 572'794'416, VisionKind::kGemma4},
   };
   for (const auto& row : kVl) {
     CAPTURE(row.key);

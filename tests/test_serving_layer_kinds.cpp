@@ -132,3 +132,46 @@ TEST_CASE("llama.cpp: the report's KV cache is the same per-layer sum as the GPU
   CHECK(Serve(c).kv_bytes ==
         doctest::Approx(Bytes(e, "total.inference.kv_cache") + Bytes(e, "total.inference.kv_cpu")));
 }
+
+TEST_CASE("Gemma 4 31B: each runtime's cache follows its layers' kinds and widths") {
+  // 50 sliding layers of 16 KV heads x 256 and 10 full ones of 4 x 512 (global_head_dim,
+  // num_global_key_value_heads, K = V still caching both): one token's K and V in bf16 is
+  // 16 x 256 x 4 = 16384 B in a sliding layer, 4 x 512 x 4 = 8192 B in a full one.
+  const double row = 16 * 256 * 4.0, full_row = 4 * 512 * 4.0;
+  // vLLM: groups of 10 layers (the fewer kind), one full and five sliding; every page is the
+  // sliding layers' 16-token page, so the full layers' blocks hold 32 tokens
+  // (unify_kv_cache_spec_page_size). Per request at 131072 tokens: cdiv(131072, 32) full blocks
+  // and 5 x (cdiv(min(1024 - 1 + 8192, 131072), 16) + 1) sliding ones.
+  {
+    const Config c = Served("gemma-4-31b", Runtime::kVllm, 131072);
+    const ServingReport r = Serve(c);
+    REQUIRE(r.ok);
+    CHECK(r.blocks > 0);
+    const double page = 16 * row;
+    CHECK(r.block_bytes == 10 * page);
+    const double per_request = CeilDiv(131072, 32) + 5 * (CeilDiv(1023 + 8192, 16) + 1);
+    CHECK(per_request == 6981);
+    CHECK(r.max_concurrency == doctest::Approx(static_cast<double>(r.blocks) / per_request));
+    CHECK(Bytes(Explain(c), "total.inference.kv_cache") == per_request * 10 * page);
+  }
+  // SGLang: the full pool and 0.8 of it for the sliding layers share the memory left.
+  {
+    const Config c = Served("gemma-4-31b", Runtime::kSglang, 131072);
+    const ServingReport r = Serve(c);
+    REQUIRE(r.ok);
+    const ServingPlan p = PlanServing(Derived(c, 0));
+    CHECK(r.blocks == static_cast<int64_t>(std::floor(p.kv_available / (10 * full_row + 0.8 * 50 * row))));
+    const double swa_tokens = std::min(131072.0, 1024.0 + static_cast<double>(p.set.batched_tokens));
+    CHECK(Bytes(Explain(c), "total.inference.kv_cache") == 10 * full_row * 131072 + 50 * row * swa_tokens);
+  }
+  // llama.cpp: full layers n_ctx cells, sliding ones ceil((1024 x 1 + 512) / 256) x 256 = 1536.
+  {
+    const Config c = Served("gemma-4-31b", Runtime::kLlamaCpp, 131072);
+    const ServingReport r = Serve(c);
+    REQUIRE(r.ok);
+    // (shares of 10 / 60 and 50 / 60 of the layers: equal to the last rounding)
+    CHECK(r.kv_bytes == doctest::Approx(full_row * 10 * 131072 + row * 50 * 1536).epsilon(1e-12));
+    CHECK(full_row * 10 * 131072 + row * 50 * 1536 == 11'995'709'440.0);
+    CHECK(r.kv_bytes == doctest::Approx(Bytes(Explain(c), "total.inference.kv_cache")).epsilon(1e-12));
+  }
+}

@@ -85,6 +85,15 @@ for path in sorted(glob.glob("presets/models/*.json")):
 print("differ:", bad) if bad else None
 sys.exit(1 if bad else 0)
 PY
+# Gemma 4's wrapper (issue 31): its language model and vision tower counted as the checkpoint
+# stores them, the audio tower it leaves out said so.
+python3 -c "import json; json.dump(json.load(open('presets/models/gemma-4-e2b.json'))['config'], open('$T/llmmem_gemma4.json','w'))"
+expect_exit "--hf-config gemma4" 0 --hf-config $T/llmmem_gemma4.json --mode infer --json
+python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['parameters']['total']==4815994595" \
+  && ok "gemma4 E2B: 4,815,994,595 (language model and vision tower)" || bad "gemma4 E2B count"
+grep -q "audio_config" $T/llmmem_cli_err && ! grep -q "vision_config" $T/llmmem_cli_err \
+  && ok "gemma4: the audio tower not counted, said so" || bad "gemma4: the note about the towers"
+
 # kv_heads follows --heads unless --kv-heads is given (issue 29: it was inherited, 32 > 16).
 expect_exit "derived kv heads" 0 --model custom --hidden 1024 --heads 16 --json
 python3 -c "import json; d=json.load(open('$T/llmmem_cli_out')); assert d['config']['model']['kv_heads']==16" \

@@ -33,10 +33,15 @@ bool SameDimensions(const ModelSpec& a, const ModelSpec& b) {
          a.mlp_free_layers == b.mlp_free_layers &&
          a.index_heads == b.index_heads && a.index_dim == b.index_dim && a.ple_dim == b.ple_dim &&
          a.ple_vocab == b.ple_vocab && a.altup_inputs == b.altup_inputs && a.laurel_rank == b.laurel_rank &&
-         a.kv_shared_layers == b.kv_shared_layers && a.vision_layers == b.vision_layers &&
+         a.kv_shared_layers == b.kv_shared_layers && a.global_head_dim == b.global_head_dim &&
+         a.global_kv_heads == b.global_kv_heads && a.global_k_eq_v == b.global_k_eq_v &&
+         a.double_wide_mlp == b.double_wide_mlp && a.layer_scalar == b.layer_scalar &&
+         a.router_scale == b.router_scale && a.vision_layers == b.vision_layers &&
          a.vision_hidden == b.vision_hidden && a.vision_ffn == b.vision_ffn && a.vision_patch == b.vision_patch &&
          a.vision_image == b.vision_image && a.vision_kind == b.vision_kind && a.vision_merge == b.vision_merge &&
-         a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack;
+         a.vision_out == b.vision_out && a.vision_deepstack == b.vision_deepstack &&
+         a.vision_head_dim == b.vision_head_dim && a.vision_clipped == b.vision_clipped &&
+         a.vision_standardize == b.vision_standardize;
 }
 
 namespace {

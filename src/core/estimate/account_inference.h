@@ -61,6 +61,17 @@ inline double KvCacheWidth(const Derived& d) {
                    : 2.0 * (d.kv >= d.t ? d.kv / d.t : 1.0) * d.hd;
 }
 
+// Gemma 4's full-attention layers: K and V at their own heads and head size (Gemma4TextAttention
+// @c308a309e651: head_dim = global_head_dim on non-sliding layers, num_global_key_value_heads with
+// attention_k_eq_v; past_key_values.update stores both key and value states, so K = V still keeps
+// two). Other models: the one width above.
+inline double KvCacheWidthFull(const Derived& d) {
+  const ModelSpec& m = d.c.model;
+  if (m.IsMla() || !m.HasGlobalGeometry()) return KvCacheWidth(d);
+  const double kv = static_cast<double>(m.GlobalKvHeads());
+  return 2.0 * (kv >= d.t ? kv / d.t : 1.0) * static_cast<double>(m.GlobalHeadDim());
+}
+
 // Bytes per cached element: K's and V's mean width (llama.cpp -ctk/-ctv may differ), or
 // the latent's (MLA, in k's format).
 inline double KvElementBytes(const Derived& d, Dtype k, Dtype v) {
@@ -83,12 +94,14 @@ inline double KvCacheBytes(const Derived& d) {
   const double sliding = m.sliding_window > 0 ? share * static_cast<double>(m.CacheSlidingLayers()) : 0;
   const double tokens = KvCacheTokens(d);
   const double windowed = m.sliding_window > 0 ? std::fmin(tokens, static_cast<double>(m.sliding_window)) : 0;
-  const double token_layers = std::fmax(0.0, attention - sliding) * tokens + sliding * windowed;
+  // Full layers hold every token, windowed ones the window (each kind at its own width: Gemma 4).
+  const double token_elements =
+      std::fmax(0.0, attention - sliding) * tokens * KvCacheWidthFull(d) + sliding * windowed * per_token_layer;
   // The recurrent state in the compute precision (vLLM's mamba_ssm_cache_dtype "auto", HF's cache).
   const double state_bytes = d.c.dtype == Dtype::kFp32 ? 4.0 : 2.0;
   const double state = share * static_cast<double>(m.linear_layers) * LinearStateElements(m) * state_bytes;
   const double bytes = KvElementBytes(d, d.c.kv_dtype, KvDtypeV(d.c));  // as KvTokenLayerBytes
-  return (per_token_layer * token_layers * bytes + state) * d.b;
+  return (token_elements * bytes + state) * d.b;
 }
 
 template <class Sink>
@@ -102,7 +115,8 @@ void AccountKvCache(const Derived& d, Sink& s, Live (*lifetime)(double)) {
       const double per_token = kv / (d.b * tokens);
       std::string shape = m.IsMla() ? (m.index_heads > 0 ? "(kv_lora_rank + qk_rope_dim + index_dim) x L"
                                                           : "(kv_lora_rank + qk_rope_dim) x L")
-                                    : "2 x L x kv_heads x head_dim";
+                                    : m.HasGlobalGeometry() ? "2 x L x kv_heads x head_dim (full layers: their own)"
+                                                            : "2 x L x kv_heads x head_dim";
       std::string window;
       if (m.sliding_window > 0) {
         window = "; " + FormatCount(m.sliding_layers) + " of " + FormatCount(m.layers) + " layers keep only the last " +

@@ -164,13 +164,13 @@ inline ServingPlan PlanServing(const Derived& d) {
       p.sglang = PlanSglangPools(p.kinds, p.kv_available, e);
       p.block_bytes = p.sglang.cell;
       p.pool_units = p.sglang.full_tokens;
-      const double row = p.kinds.token_row;
-      p.pool_bytes = p.sglang.full_tokens * row * p.kinds.full + p.sglang.swa_tokens * row * p.kinds.sliding +
+      const double row = p.kinds.token_row, full_row = p.kinds.full_row;
+      p.pool_bytes = p.sglang.full_tokens * full_row * p.kinds.full + p.sglang.swa_tokens * row * p.kinds.sliding +
                      p.sglang.states * p.sglang.state_bytes;
       const double swa_tokens = SglangSwaTokensPerRequest(p.kinds, d.s_local, mbt);
       p.per_request = d.s_local;
       p.needed_units = d.b * d.s_local;
-      p.needed_bytes = d.b * (d.s_local * row * p.kinds.full + swa_tokens * row * p.kinds.sliding +
+      p.needed_bytes = d.b * (d.s_local * full_row * p.kinds.full + swa_tokens * row * p.kinds.sliding +
                               (p.kinds.linear > 0 ? p.sglang.state_bytes : 0));
       p.pool_tokens = p.pool_units;
       // Requests at once: the full pool over seq tokens, the SWA pool over a request's window,
@@ -224,8 +224,11 @@ inline ServingPlan PlanServing(const Derived& d) {
   const double n_ctx = static_cast<double>(p.set.n_ctx);
   const double row = m.IsMla() ? KvCacheWidth(d) * Info(p.set.k_type).bits / 8.0
                                : d.kv * d.hd * (Info(p.set.k_type).bits + Info(p.set.v_type).bits) / 8.0;
+  // Gemma 4's full layers: their own heads and head size (KvCacheWidthFull).
+  const double width = KvCacheWidth(d);
+  const double full_row = width > 0 ? row * KvCacheWidthFull(d) / width : row;
   p.kv_token_layer = row;
-  p.kv_layer = row * n_ctx;
+  p.kv_layer = full_row * n_ctx;
   const double attention_share = static_cast<double>(m.CacheLayers()) / L;
   double avg_layer = p.kv_layer * attention_share;
   if (m.sliding_window > 0 && m.CacheSlidingLayers() > 0) {
@@ -235,7 +238,7 @@ inline ServingPlan PlanServing(const Derived& d) {
                                   256.0) *
                             256.0);
     const double share = static_cast<double>(m.CacheSlidingLayers()) / L;
-    avg_layer = row * (n_ctx * (attention_share - share) + swa_cells * share);
+    avg_layer = full_row * n_ctx * (attention_share - share) + row * swa_cells * share;
   }
   // Linear-attention layers: llama-memory-recurrent.cpp's r_l and s_l, f32, one per slot.
   avg_layer += static_cast<double>(m.linear_layers) / L * LinearStateElements(m) * 4.0 *
@@ -339,7 +342,7 @@ void AccountServing(const Derived& d, Sink& s) {
                                                 FormatNumber(p.vllm.block_tokens, 0) + " tokens x " +
                                                 FormatBytesBoth(p.block_bytes) + " per block"
                                           : FormatCount(static_cast<int64_t>(d.s_local)) + " tokens x " +
-                                                FormatNumber(k.token_row * k.full, 0) +
+                                                FormatNumber(k.full_row * k.full, 0) +
                                                 " B per token in the full layers") +
                                     kinds + "; the pool holds " + FormatCount(static_cast<int64_t>(p.pool_units)) +
                                     " " + unit,

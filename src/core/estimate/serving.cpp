@@ -165,13 +165,13 @@ std::string Count(double v) { return FormatCount(static_cast<int64_t>(std::floor
 std::string VllmRequestParts(const ServingPlan& p, const Derived& d) {
   const VllmLayout& v = p.vllm;
   if (v.Groups() <= 1) return "";
-  const double len = d.s_local, b = v.block_tokens;
+  const double len = d.s_local, b = v.full_block_tokens, bs = v.sliding_block_tokens;
   const double mbt = static_cast<double>(p.set.batched_tokens);
   std::string out = " (";
   if (v.full_groups > 0) out += FormatNumber(v.full_groups, 0) + " full x cdiv(" + Count(len) + ", " + Count(b) + ")";
   if (v.sliding_groups > 0) {
     out += std::string(v.full_groups > 0 ? " + " : "") + FormatNumber(v.sliding_groups, 0) + " sliding x (cdiv(" +
-           Count(std::min(p.kinds.window - 1 + mbt, len)) + ", " + Count(b) + ") + 1)";
+           Count(std::min(p.kinds.window - 1 + mbt, len)) + ", " + Count(bs) + ") + 1)";
   }
   if (v.linear_groups > 0) out += " + " + FormatNumber(v.linear_groups, 0) + " mamba state blocks";
   return out + ")";

@@ -33,6 +33,7 @@ struct LayerKinds {
   double full = 0, sliding = 0, linear = 0;
   double window = 0;     // sliding_window (attention_chunk_size for chunked layers)
   double token_row = 0;  // one token's K and V in one attention layer, on this GPU
+  double full_row = 0;   // the same in a full-attention layer (Gemma 4's own geometry; else token_row)
   double conv = 0, ssm = 0;  // one linear layer's conv and recurrent state elements, on this GPU
 };
 
@@ -46,6 +47,8 @@ inline LayerKinds LayerKindsHere(const Derived& d, double token_row) {
   k.linear = std::round(share * static_cast<double>(m.linear_layers));
   k.window = static_cast<double>(m.sliding_window);
   k.token_row = token_row;
+  const double width = KvCacheWidth(d);
+  k.full_row = width > 0 ? token_row * KvCacheWidthFull(d) / width : token_row;
   // Gated DeltaNet state shapes split their heads over TP ranks (mamba_utils.py).
   k.conv = LinearConvElements(m) / d.t;
   k.ssm = LinearSsmElements(m) / d.t;
@@ -55,6 +58,11 @@ inline LayerKinds LayerKindsHere(const Derived& d, double token_row) {
 // vLLM's pool layout.
 struct VllmLayout {
   double block_tokens = 16;  // tokens per attention block (grown to fit a mamba page)
+  // Tokens per block of the full and the sliding groups: block_tokens, but a kind whose page is
+  // smaller (Gemma 4's full layers) takes more tokens per block so every page is one size (vLLM
+  // v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size: block_size x max_page // page; index
+  // file id 55433019421).
+  double full_block_tokens = 16, sliding_block_tokens = 16;
   double page = 0;           // one layer's block: every group's page is this size
   double group_size = 0;     // layers per KV cache group
   double full_groups = 0, sliding_groups = 0, linear_groups = 0;
@@ -68,10 +76,14 @@ inline VllmLayout PlanVllmLayout(const LayerKinds& k, double state_bytes_per_val
   VllmLayout v;
   const double ssm_bytes = ssm_bytes_per_value < 0 ? state_bytes_per_value : ssm_bytes_per_value;
   const double mamba_page = k.conv * state_bytes_per_value + k.ssm * ssm_bytes;
+  const double full_row = k.full_row > 0 ? k.full_row : k.token_row;
+  // The widest row of the kinds present sets the page; the others' blocks grow to fill it.
+  const double row = std::max(k.full > 0 ? full_row : 0.0, k.sliding > 0 ? k.token_row : 0.0);
   if (k.full + k.sliding > 0) {
-    if (k.linear > 0 && mamba_page > 0 && k.token_row > 0)
-      v.block_tokens = 16 * std::ceil(mamba_page / (16 * k.token_row));
-    v.page = v.block_tokens * k.token_row;
+    if (k.linear > 0 && mamba_page > 0 && row > 0) v.block_tokens = 16 * std::ceil(mamba_page / (16 * row));
+    v.page = v.block_tokens * row;
+    v.full_block_tokens = full_row > 0 ? v.block_tokens * std::round(row / full_row) : v.block_tokens;
+    v.sliding_block_tokens = k.token_row > 0 ? v.block_tokens * std::round(row / k.token_row) : v.block_tokens;
   } else {
     v.page = mamba_page;  // an attention-free model: state pages only
   }
@@ -92,9 +104,8 @@ inline VllmLayout PlanVllmLayout(const LayerKinds& k, double state_bytes_per_val
 
 // Blocks one request of `len` tokens takes from the pool (max_memory_usage_bytes per group).
 inline double VllmBlocksPerRequest(const VllmLayout& v, const LayerKinds& k, double len, double batched_tokens) {
-  const double b = v.block_tokens;
-  const double sliding = std::ceil(std::min(k.window - 1 + batched_tokens, len) / b) + 1;
-  return v.full_groups * std::ceil(len / b) + v.sliding_groups * sliding + v.linear_groups;
+  const double sliding = std::ceil(std::min(k.window - 1 + batched_tokens, len) / v.sliding_block_tokens) + 1;
+  return v.full_groups * std::ceil(len / v.full_block_tokens) + v.sliding_groups * sliding + v.linear_groups;
 }
 
 // The longest request the pool holds (estimate_max_model_len's binary search, in tokens).
@@ -132,9 +143,16 @@ inline SglangPools PlanSglangPools(const LayerKinds& k, double rest, double mode
     s.states = std::floor(rest * ratio / (1 + ratio) / s.state_bytes);
     rest -= s.states * s.state_bytes;
   }
-  s.cell = k.token_row * (k.full + k.sliding);
+  s.cell = k.full_row * k.full + k.token_row * k.sliding;
   const double profiled = rest > 0 && s.cell > 0 ? std::floor(rest / s.cell) : 0;
-  if (k.sliding > 0 && k.full > 0) {
+  if (k.sliding > 0 && k.full > 0 && k.full_row != k.token_row) {
+    // Rows of two widths (Gemma 4): the full pool and 0.8 of it in the sliding layers fill the
+    // memory, full x full_row x F + 0.8 x full x row x S = rest.
+    const double r = kSglangSwaFullTokensRatio;
+    const double both = k.full_row * k.full + r * k.token_row * k.sliding;
+    s.full_tokens = rest > 0 && both > 0 ? std::floor(rest / both) : 0;
+    s.swa_tokens = std::floor(s.full_tokens * r);
+  } else if (k.sliding > 0 && k.full > 0) {
     const double r = kSglangSwaFullTokensRatio;
     s.full_tokens = std::floor(profiled * (k.full + k.sliding) / (k.full + r * k.sliding));
     s.swa_tokens = std::floor(s.full_tokens * r);

@@ -12,6 +12,7 @@
 //  bert: post-norm encoder, token types, embedding LayerNorm, pooler
 //  2025-2026 families (gpt-oss, Qwen3-Next, Llama 4, GLM-4.x MoE, MiniMax-M2, ...): hf_config_families.cpp
 //  gemma3n / gemma3n_text: Gemma 3's layer plus PLE, AltUp, LAuReL, KV-shared layers (hf_config_families.cpp)
+//  gemma4 / gemma4_text: full layers of their own heads, K = V, PLE, KV-shared layers, MoE (hf_config_families.cpp)
 //  glm_moe_dsa (GLM-5): DeepSeek-V3.2's MLA, lightning indexer and MoE (hf_config_families.cpp)
 //  Mamba-2 hybrids (nemotron_h, granitemoehybrid, falcon_h1): hf_config_mamba.cpp
 // model_type -> family is one table (kModelTypes) and one switch, as llama.cpp's LLM_ARCH_NAMES
@@ -76,6 +77,8 @@ void ReadSlidingWindow(const Json& j, Reader& r, Family family, ModelSpec& m, Di
     sliding = (m.layers + 1) / 2;
   } else if (family == Family::kGemma3n) {  // four sliding layers, then a full one (configuration_gemma3n.py)
     sliding = m.layers - m.layers / 5;
+  } else if (family == Family::kGemma4) {  // (i + 1) % 6 full, the last layer forced full (configuration_gemma4.py)
+    sliding = m.layers - m.layers / 6 - (m.layers % 6 != 0 ? 1 : 0);
   } else if (family == Family::kGemma3Text || family == Family::kGemma3) {
     const int64_t pattern = r.Int("sliding_window_pattern", 6);
     sliding = pattern > 0 ? m.layers - m.layers / pattern : m.layers;
@@ -120,6 +123,8 @@ constexpr ModelTypeRow kModelTypes[] = {
     {"gemma3", Family::kGemma3},
     {"gemma3n", Family::kGemma3n},
     {"gemma3n_text", Family::kGemma3n},
+    {"gemma4", Family::kGemma4},
+    {"gemma4_text", Family::kGemma4},
     {"phi3", Family::kPhi3},
     {"olmo2", Family::kOlmo2},
     {"olmo3", Family::kOlmo3},
@@ -186,7 +191,7 @@ void ReadActivation(const Json& j, Family family, ModelSpec& m, Diagnostics& d) 
           : family == Family::kNemotronH  ? ActivationFn::kRelu2  // NemotronHConfig mlp_hidden_act
           : family == Family::kFalcon || family == Family::kBert ? ActivationFn::kGelu
           : family == Family::kGemma || family == Family::kGemma2 || family == Family::kGemma3Text ||
-                  family == Family::kGemma3
+                  family == Family::kGemma3 || family == Family::kGemma4
               ? ActivationFn::kGeluTanh
               : ActivationFn::kSilu;
   for (const char* key : {"mlp_hidden_act", "hidden_activation", "hidden_act", "activation_function"}) {
@@ -432,6 +437,16 @@ HfImport ImportHfConfig(const Json& j, const std::string& name) {
         d.push_back({DiagId::kUnsupported, Severity::kWarning, "audio_config",
                      "Gemma 3n's audio encoder (audio_config) is not counted, only its language model: the "
                      "checkpoint stores more than the estimate"});
+      }
+      break;
+    case Family::kGemma4:
+      ReadGemma4(r, m);
+      // Gemma4Model's vision_tower and embed_vision are counted; audio_tower and embed_audio not yet.
+      if (&tj != &j) ReadGemma4VisionTower(j, m, d);
+      if (&tj != &j && j.Find("audio_config") != nullptr && !j.Find("audio_config")->IsNull()) {
+        d.push_back({DiagId::kUnsupported, Severity::kWarning, "audio_config",
+                     "Gemma 4's audio encoder and its projector (audio_config) are not counted, only its language "
+                     "model: the checkpoint stores more than the estimate"});
       }
       break;
     case Family::kGlm4MoeLite:

@@ -187,6 +187,58 @@ void ReadGemma3n(Reader& r, ModelSpec& m) {
                "out of accelerator memory (PLE caching)"});
 }
 
+// Gemma 4 (transformers src/transformers/models/gemma4/configuration_gemma4.py @351f643ab9f5, whose
+// defaults these are, and modeling_gemma4.py @c308a309e651, the modules model.h lists at
+// global_head_dim): Gemma 3's layer (four norms, per-head q/k norms, a v_norm without weight, tied,
+// GeGLU) with full-attention layers of their own head size and K heads, attention_k_eq_v dropping
+// their v_proj, per-layer embeddings as Gemma 3n's (no AltUp, no LAuReL), the last
+// num_kv_shared_layers reading an earlier layer's cache (their MLP twice as wide with
+// use_double_wide_mlp), a layer_scalar per layer, and with enable_moe_block a routed MoE beside the
+// dense MLP in every layer (Gemma4TextRouter: proj, scale, per_expert_scale; Gemma4TextExperts:
+// gate_up_proj and down_proj; three more norms).
+void ReadGemma4(Reader& r, ModelSpec& m) {
+  m.vocab = r.Int("vocab_size", 262'144);
+  m.hidden = r.Int("hidden_size", 2304);
+  m.layers = r.Int("num_hidden_layers", 30);
+  m.heads = r.Int("num_attention_heads", 8);
+  m.kv_heads = r.Int("num_key_value_heads", 4);
+  m.head_dim = r.Int("head_dim", 256);
+  m.ffn = r.Int("intermediate_size", 9216);
+  m.mlp = MlpKind::kGated;
+  m.norm = NormKind::kRmsNorm;
+  m.qkv_bias = m.attn_out_bias = r.Bool("attention_bias", false);
+  m.tied_embeddings = r.Bool("tie_word_embeddings", true);
+  m.norms_per_layer = 4;
+  m.qk_norm = QkNorm::kPerHead;
+  m.layer_scalar = true;
+  // Full layers: global_head_dim (default 512); with attention_k_eq_v their K heads are
+  // num_global_key_value_heads and V reuses K's projection (else num_key_value_heads and a v_proj).
+  m.global_head_dim = r.Int("global_head_dim", 512);
+  m.global_k_eq_v = r.Bool("attention_k_eq_v", false);
+  if (m.global_k_eq_v) m.global_kv_heads = r.Int("num_global_key_value_heads", m.kv_heads);
+  // hidden_size_per_layer_input: absent is the default 256; null or 0 is no per-layer input.
+  const Json* ple = r.json().Find("hidden_size_per_layer_input");
+  m.ple_dim = ple == nullptr ? 256 : r.Int("hidden_size_per_layer_input", 0);
+  m.ple_vocab = m.ple_dim > 0 ? r.Int("vocab_size_per_layer_input", 262'144) : 0;
+  m.kv_shared_layers = r.Int("num_kv_shared_layers", 0);
+  m.double_wide_mlp = m.kv_shared_layers > 0 && r.Bool("use_double_wide_mlp", false);
+  if (r.Bool("enable_moe_block", false)) {
+    m.experts = r.Int("num_experts", 0, true);
+    m.experts_per_token = r.Int("top_k_experts", 0, true);
+    m.moe_ffn = r.Int("moe_intermediate_size", r.Int("expert_intermediate_size", 0), true);
+    m.shared_experts = 1;  // the dense MLP runs beside the experts in every layer
+    m.shared_ffn = m.ffn;
+    m.router_scale = true;
+    m.norms_per_layer = 7;  // post_feedforward_layernorm_1 and _2, pre_feedforward_layernorm_2
+  }
+  if (m.ple_dim > 0) {
+    r.diagnostics().push_back(
+        {DiagId::kUnsupported, Severity::kWarning, "hidden_size_per_layer_input",
+         "Gemma 4's per-layer embedding table (hidden_size_per_layer_input x layers wide) is counted on the GPU, "
+         "as transformers loads it; Google's on-device runtime keeps it out of accelerator memory"});
+  }
+}
+
 void ReadGptOss(Reader& r, ModelSpec& m) {
   ReadLlamaLike(r, m);
   m.experts = r.Int("num_local_experts", 0, true);

@@ -18,7 +18,7 @@ enum class Family : uint8_t {
   kLlama, kMixtral, kQwen2, kQwen2Moe, kQwen3, kQwen3Moe, kGemma, kGemma2, kGemma3Text, kGemma3,
   kPhi3, kOlmo2, kOlmo3, kGpt2, kGptBigCode, kGptNeox, kFalcon, kBert, kDeepseek, kDeepseekV32,
   kGptOss, kQwen3Next, kLlama4, kGlm4Moe, kMinimaxM2, kMistral3, kSmolLm3, kQwen25Vl, kQwen3Vl, kQwen3VlMoe,
-  kNemotronH, kGraniteMoeHybrid, kFalconH1, kKimiLinear, kGlm4MoeLite, kGlmMoeDsa, kGemma3n,
+  kNemotronH, kGraniteMoeHybrid, kFalconH1, kKimiLinear, kGlm4MoeLite, kGlmMoeDsa, kGemma3n, kGemma4,
 };
 
 class Reader {
@@ -69,7 +69,9 @@ void ReadLlamaLike(Reader& r, ModelSpec& m);
 // DeepSeek-V2/V3's MLA and MoE fields (DeepSeek, Kimi K2, GLM-4.x MoE reuse parts).
 void ReadDeepseek(Reader& r, ModelSpec& m);
 void ReadGlmMoeDsa(Reader& r, ModelSpec& m);
-void ReadGemma3n(Reader& r, ModelSpec& m);  // Gemma 3n: PLE, AltUp, LAuReL, KV-shared layers  // GLM-5: DeepSeek-V3.2's MLA, DSA indexer and MoE
+void ReadGemma3n(Reader& r, ModelSpec& m);  // Gemma 3n: PLE, AltUp, LAuReL, KV-shared layers
+void ReadGemma4(Reader& r, ModelSpec& m);
+void ReadGemma4VisionTower(const Json& top, ModelSpec& m, Diagnostics& d);  // hf_config_vision.cpp   // Gemma 4: per-kind heads, K = V, PLE, KV-shared layers, MoE
 // The 2025-2026 families (hf_config_families.cpp). `top` is the whole config.json when the
 // text model sits under text_config (r reads that text config).
 void ReadGptOss(Reader& r, ModelSpec& m);

@@ -1,4 +1,4 @@
-// The vision towers of Qwen2.5-VL, Qwen3-VL, Llama 4 and Mistral 3 (Pixtral), read from the
+// The vision towers of Qwen2.5-VL, Qwen3-VL, Llama 4, Mistral 3 (Pixtral) and Gemma 4, read from the
 // whole config.json's vision_config; the tensors each stores are listed by ForEachVisionTensor
 // (model.h). Defaults are each configuration file's (configuration_qwen2_5_vl.py,
 // configuration_qwen3_vl.py, configuration_llama4.py, configuration_pixtral.py) where a
@@ -75,6 +75,28 @@ void ReadLlama4VisionTower(const Json& top, ModelSpec& m, Diagnostics& d) {
   if (ratio != nullptr && ratio->IsNumber() && ratio->AsNumber() != 0.5) {
     Unsupported(d, "pixel_shuffle_ratio", "a pixel-shuffle ratio other than 0.5 is not modelled");
   }
+}
+
+// Gemma 4 (configuration_gemma4.py @351f643ab9f5 Gemma4VisionConfig, whose defaults these are;
+// the tensors: ForEachVisionTensor).
+void ReadGemma4VisionTower(const Json& top, ModelSpec& m, Diagnostics& d) {
+  const Json* vision = VisionConfig(top);
+  if (vision == nullptr) return;
+  Reader r(*vision, d);
+  m.vision_kind = VisionKind::kGemma4;
+  m.vision_layers = r.Int("num_hidden_layers", 16);
+  m.vision_hidden = r.Int("hidden_size", 768);
+  m.vision_ffn = r.Int("intermediate_size", 3072);
+  m.vision_patch = r.Int("patch_size", 16);
+  m.vision_image = r.Int("position_embedding_size", 10'240);
+  const int64_t heads = r.Int("num_attention_heads", 12);
+  m.vision_head_dim = r.Int("head_dim", 64);
+  if (heads * m.vision_head_dim != m.vision_hidden || r.Int("num_key_value_heads", heads) != heads) {
+    Unsupported(d, "head_dim", "a Gemma 4 tower whose heads x head_dim differs from hidden_size is not modelled");
+  }
+  if (r.Bool("attention_bias", false)) Unsupported(d, "attention_bias", "a Gemma 4 tower with biases is not modelled");
+  m.vision_clipped = r.Bool("use_clipped_linears", false);
+  m.vision_standardize = r.Bool("standardize", false);
 }
 
 void ReadPixtralTower(const Json& top, ModelSpec& m, Diagnostics& d) {

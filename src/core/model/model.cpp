@@ -52,6 +52,8 @@ int64_t VisionTensors(const ModelSpec& m) {
       return 7 + 16 * VL + 3;
     case VisionKind::kPixtral:  // patch conv, ln_pre, 9 per layer, projector norm and three Linears
       return 2 + 9 * VL + 4;
+    case VisionKind::kGemma4:  // patch, positions, 13 per layer, std_bias/std_scale, projector (bounds are buffers)
+      return 2 + 13 * VL + (m.vision_standardize ? 2 : 0) + 1;
   }
   return 0;
 }
@@ -81,7 +83,8 @@ int64_t CountParameterTensors(const ModelSpec& m) {
     mlp = mlp_one * m.MlpLayers();
   } else {
     const int64_t moe = m.MoeLayers();
-    mlp = mlp_one * (m.MlpLayers() - moe) + moe * (1 + (m.router_bias ? 1 : 0) + mlp_one * (m.experts + m.shared_experts) +
+    mlp = mlp_one * (m.MlpLayers() - moe) + moe * (1 + (m.router_bias ? 1 : 0) + (m.router_scale ? 2 : 0) +
+                                                   mlp_one * (m.experts + m.shared_experts) +
                                                    (m.shared_expert_gate ? 1 : 0));
   }
   // Gated DeltaNet: in_proj_qkvz, in_proj_ba, conv1d, dt_bias, A_log, norm, out_proj. Mamba-2:
@@ -92,6 +95,9 @@ int64_t CountParameterTensors(const ModelSpec& m) {
                          : m.linear_kind == LinearKind::kKda ? 15
                                                              : 7;
   int64_t n = m.AttentionLayers() * attention + m.linear_layers * linear + L * m.norms_per_layer * norm + mlp;
+  // Gemma 4: no v_proj on the full layers with attention_k_eq_v (its layer_scalar is a buffer, no
+  // parameter; the KV-shared layers' stored k_proj/v_proj/k_norm are counted as the checkpoint has them).
+  if (m.global_k_eq_v && !m.IsMla()) n -= m.GlobalLayers();
   if (m.vision_layers > 0) n += VisionTensors(m);
   n += 1;  // token embedding
   if (m.learned_positions > 0) n += 1;

@@ -35,7 +35,7 @@ enum class ActivationFn : uint8_t {
   kLast = kRelu2
 };
 // Which vision tower, with its projector, the checkpoint stores (ForEachTensor lists each one's tensors).
-enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kLast = kPixtral };
+enum class VisionKind : uint8_t { kSiglip, kQwen25Vl, kQwen3Vl, kLlama4, kPixtral, kGemma4, kLast = kGemma4 };
 // Which recurrent mixer the linear layers hold (their weights differ; their per-sequence state has
 // one shape: a conv state and a state matrix per head).
 enum class LinearKind : uint8_t { kGatedDeltaNet, kMamba2, kKda, kLast = kKda };
@@ -148,9 +148,24 @@ struct ModelSpec {
   int64_t altup_inputs = 0;
   int64_t laurel_rank = 0;
   int64_t kv_shared_layers = 0;
+  // Gemma 4 (transformers src/transformers/models/gemma4/modeling_gemma4.py @c308a309e651,
+  // Gemma4TextAttention, Gemma4TextMLP, Gemma4TextRouter, Gemma4TextDecoderLayer): the full-attention
+  // (non-sliding) layers have their own head size (global_head_dim) and, with attention_k_eq_v, their
+  // own K heads (num_global_key_value_heads) and no v_proj (V is K's projection before k_norm); the
+  // cache keeps K and V all the same. The kv_shared_layers' checkpoint still stores k_proj, v_proj and
+  // k_norm (Gemma4TextModel lists them in _keys_to_ignore_on_load_unexpected), counted here as stored.
+  // use_double_wide_mlp: those shared layers' MLP is 2 x ffn wide. Each layer stores a layer_scalar
+  // (a persistent one-element buffer). Gemma4TextRouter keeps an h-wide scale and a per-expert
+  // scale beside proj; the MoE layer also keeps its dense MLP (shared_experts = 1 of width ffn).
+  int64_t global_head_dim = 0;  // 0: head_dim
+  int64_t global_kv_heads = 0;  // 0: kv_heads
+  bool global_k_eq_v = false;
+  bool double_wide_mlp = false;
+  bool layer_scalar = false;
+  bool router_scale = false;
   // A vision tower and its projector; vision_layers == 0: text only. SigLIP with Gemma 3's projector,
   // Qwen2.5-VL's and Qwen3-VL's towers with their patch mergers, Llama 4's with its pixel-shuffle
-  // adapter, Pixtral with Mistral 3's patch merger (the tensors: ForEachTensor).
+  // adapter, Pixtral with Mistral 3's patch merger, Gemma 4's with embed_vision (the tensors: ForEachTensor).
   VisionKind vision_kind = VisionKind::kSiglip;
   int64_t vision_layers = 0;
   int64_t vision_hidden = 0;
@@ -159,7 +174,13 @@ struct ModelSpec {
   int64_t vision_image = 0;     // learned positions cover (image / patch)^2 patches (SigLIP, Qwen3-VL, Llama 4)
   int64_t vision_merge = 0;     // patches merged per side: spatial_merge_size, or 1 / pixel_shuffle_ratio
   int64_t vision_out = 0;       // the merger's output width (Qwen out_hidden_size, Llama 4 projector dims)
-  int64_t vision_deepstack = 0;  // Qwen3-VL: extra mergers feeding early decoder layers (deepstack_visual_indexes)
+  int64_t vision_deepstack = 0;
+  // Gemma 4's tower (Gemma4VisionModel): per-head q_norm and k_norm of vision_head_dim, the four
+  // bounds each Gemma4ClippableLinear stores (use_clipped_linears), std_bias and std_scale
+  // (standardize). Its position tables have vision_image rows each (position_embedding_size).
+  int64_t vision_head_dim = 0;
+  bool vision_clipped = false;
+  bool vision_standardize = false;  // Qwen3-VL: extra mergers feeding early decoder layers (deepstack_visual_indexes)
   // When > 0, model states use this total instead of the architecture's count (a model
   // known only by its size, as in the seeds' "7B" examples). Activations still need
   // the architecture.
@@ -186,6 +207,11 @@ struct ModelSpec {
   int64_t CacheSlidingLayers() const {
     return layers > 0 ? sliding_layers - kv_shared_layers * sliding_layers / layers : sliding_layers;
   }
+  // Gemma 4: full-attention layers of their own geometry (global_head_dim, global_kv_heads, k_eq_v).
+  bool HasGlobalGeometry() const { return global_head_dim > 0 || global_kv_heads > 0 || global_k_eq_v; }
+  int64_t GlobalLayers() const { return HasGlobalGeometry() ? AttentionLayers() - sliding_layers : 0; }
+  int64_t GlobalHeadDim() const { return global_head_dim > 0 ? global_head_dim : head_dim; }
+  int64_t GlobalKvHeads() const { return global_kv_heads > 0 ? global_kv_heads : kv_heads; }
 };
 
 // The roles a weight tensor plays; LoRA targets and Adafactor's factoring use them.
@@ -251,6 +277,11 @@ struct ParamCounts {
 //    for (image / patch)^2 + 1, pre and post LayerNorms, per layer two LayerNorms, q/k/v/o and
 //    fc1/fc2 with biases; the pixel-shuffle MLP (fc1 ffn x out, fc2 out x out, no biases) and the
 //    projector Linear(out, hidden) without bias.
+//  Gemma 4 (modeling_gemma4.py @c308a309e651 Gemma4VisionModel, Gemma4MultimodalEmbedder): the
+//    patch input_proj 3 p^2 x h without bias, a 2 x position_embedding_size x h position table, per
+//    layer q/k/v/o and a gated MLP without biases, four RMSNorms, q_norm and k_norm of head_dim
+//    (v_norm has no weight) and, clipped, 4 bounds per linear; std_bias and std_scale when
+//    standardized; embed_vision's projection h x hidden (its pre-projection norm has no weight).
 //  Pixtral (modeling_pixtral.py): patch conv without bias, ln_pre, per layer two RMSNorms, q/k/v/o
 //    and a gated MLP without biases; Mistral3MultiModalProjector: RMSNorm, the patch merger
 //    Linear(merge^2 h, h) and Linear(h, hidden), Linear(hidden, hidden) (multimodal_projector_bias false).
@@ -311,6 +342,17 @@ void ForEachVisionTensor(const ModelSpec& m, F&& f) {
       add(m.vision_out, m.vision_out, 1);  // vision_adapter fc2
       add(m.vision_out, m.hidden, 1);      // multi_modal_projector linear_1
       break;
+    case VisionKind::kGemma4:
+      add(3 * p * p, vh, 1);                             // patch_embedder.input_proj
+      add(2 * m.vision_image, vh, 1);                    // position_embedding_table
+      add(vh, vh, 4 * VL);                               // q, k, v, o
+      add(vh, vf, 2 * VL);                               // gate_proj, up_proj
+      add(vf, vh, VL);                                   // down_proj
+      add(4 * vh + 2 * m.vision_head_dim, 1, VL);        // four norms, q_norm, k_norm
+      if (m.vision_clipped) add(7 * 4, 1, VL);           // input/output min/max of 7 linears
+      if (m.vision_standardize) add(2 * vh, 1, 1);       // std_bias, std_scale
+      add(vh, m.hidden, 1);                              // embed_vision.embedding_projection
+      break;
     case VisionKind::kPixtral:
       add(3 * p * p, vh, 1);
       add(vh, 1, 1);  // ln_pre
@@ -370,16 +412,30 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
       f(TensorShape{ParamGroup::kAttention, TensorRole::kIndexer, h, m.index_heads, LA, false});
     }
   } else if (LA > 0) {
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_proj, LA, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, LA, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, LA, false});
-    f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, LA, false});
+    // Gemma 4's full-attention layers (LG of them) take their own geometry; the rest as above.
+    const int64_t LG = m.GlobalLayers(), LS = LA - LG;
+    if (LS > 0) {
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, q_proj, LS, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, kv_out, LS, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, kv_out, LS, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kO, q_out, h, LS, false});
+    }
+    if (LG > 0) {
+      const int64_t gq = m.heads * m.GlobalHeadDim(), gkv = m.GlobalKvHeads() * m.GlobalHeadDim();
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kQ, h, gq, LG, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kK, h, gkv, LG, false});
+      if (!m.global_k_eq_v) f(TensorShape{ParamGroup::kAttention, TensorRole::kV, h, gkv, LG, false});
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kO, gq, h, LG, false});
+    }
   }
   if (!m.IsMla() && LA > 0) {
+    const int64_t LG = m.GlobalLayers(), LS = LA - LG;
     if (m.qkv_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, q_proj + 2 * kv_out, 1, LA, false});
     if (m.attn_out_bias) f(TensorShape{ParamGroup::kAttention, TensorRole::kBias, h, 1, LA, false});
-    if (m.qk_norm == QkNorm::kPerHead)
-      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, LA, false});
+    if (m.qk_norm == QkNorm::kPerHead && LS > 0)
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.head_dim, 1, LS, false});
+    if (m.qk_norm == QkNorm::kPerHead && LG > 0)
+      f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, 2 * norm_width * m.GlobalHeadDim(), 1, LG, false});
     if (m.qk_norm == QkNorm::kFull)
       f(TensorShape{ParamGroup::kAttention, TensorRole::kNorm, norm_width * (q_out + kv_out), 1, LA, false});
     if (m.attn_sinks) f(TensorShape{ParamGroup::kAttention, TensorRole::kSink, m.heads, 1, LA, false});
@@ -424,6 +480,7 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     f(TensorShape{ParamGroup::kAttention, TensorRole::kLinearAttention, value, h, NL, false});
   }
   f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, m.norms_per_layer * norm_width * h, 1, L, false});
+  if (m.layer_scalar) f(TensorShape{ParamGroup::kNorms, TensorRole::kNorm, 1, 1, L, false});  // Gemma 4
 
   // MLP: a dense block of width `ffn`, `count` times, optionally one expert of many.
   auto mlp = [&](int64_t width, int64_t count, bool routed) {
@@ -437,12 +494,16 @@ void ForEachTensor(const ModelSpec& m, F&& f) {
     }
   };
   if (!m.IsMoe()) {
-    mlp(m.ffn, m.MlpLayers(), false);
+    // Gemma 4's use_double_wide_mlp: the KV-shared last layers' MLP is twice as wide.
+    const int64_t wide = m.double_wide_mlp ? (m.kv_shared_layers < m.MlpLayers() ? m.kv_shared_layers : m.MlpLayers()) : 0;
+    mlp(m.ffn, m.MlpLayers() - wide, false);
+    mlp(2 * m.ffn, wide, false);
   } else {
     const int64_t moe = m.MoeLayers();
     mlp(m.ffn, m.MlpLayers() - moe, false);
     f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, m.experts, moe, false});
     if (m.router_bias) f(TensorShape{ParamGroup::kMlp, TensorRole::kBias, m.experts, 1, moe, false});
+    if (m.router_scale) f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h + m.experts, 1, moe, false});
     mlp(m.moe_ffn, moe * m.experts, true);
     mlp(m.shared_ffn, moe * m.shared_experts, false);
     if (m.shared_expert_gate) f(TensorShape{ParamGroup::kMlp, TensorRole::kRouter, h, 1, moe, false});

@@ -35,6 +35,7 @@ constexpr VisionKindInfo kVisionKinds[] = {
     {VisionKind::kQwen3Vl, "qwen3_vl", "", "Qwen3-VL", "Qwen3-VL's tower, patch merger and DeepStack mergers"},
     {VisionKind::kLlama4, "llama4", "", "Llama 4", "Llama 4's tower, pixel-shuffle adapter and projector"},
     {VisionKind::kPixtral, "pixtral", "", "Pixtral (Mistral 3)", "Pixtral tower with Mistral 3's patch merger"},
+    {VisionKind::kGemma4, "gemma4", "", "Gemma 4", "Gemma 4's vision tower and its projector"},
 };
 static_assert(OneRowPerEnumerator(kVisionKinds, EnumCount(VisionKind::kLast)), "one row per VisionKind, in order");
 
