@@ -60,8 +60,10 @@ namespace {
 // output) and its (1 + w) fp32 norms (fp32 normalised copies, 1 + w) counted, as measured by
 // tests/truth/measure_linear_layers.py (the norm_unit_offset field alone leaves the digest as it was):
 // 0x665ca7127a181fd2 before; then Kimi-Linear's KDA layers counted as linear mixers from fla v0.4.0's
-// saved tensors (they were attention layers before), as measured there (kda_kernels_*).
-constexpr uint64_t kFastPathDigest = 0xe27c0e4e8ee82400ull;
+// saved tensors (they were attention layers before), as measured there (kda_kernels_*):
+// 0xe27c0e4e8ee82400 before; then llama.cpp's sliding-window cells kept once per slot's stream
+// (-np N, not --kv-unified: llama-kv-cache-iswa.cpp, ollama/ollama#16480's gpt-oss-120b log).
+constexpr uint64_t kFastPathDigest = 0x7ae4be0d93b5afebull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns
