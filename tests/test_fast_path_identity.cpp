@@ -64,8 +64,11 @@ namespace {
 // 0xe27c0e4e8ee82400 before; then, merged, the four Gemma 4 presets (gemma4: full layers of their
 // own heads, K = V, double-wide shared-layer MLPs, the MoE beside the dense MLP, SGLang's pools for
 // rows of two widths, the vision tower), which change which models the draws pick (on the Gemma 4
-// branch alone, without the four files, the digest was the unchanged 0x1a72b57f59ec2d27).
-constexpr uint64_t kFastPathDigest = 0xb6c0c60f6102a6dcull;
+// branch alone, without the four files, the digest was the unchanged 0x1a72b57f59ec2d27):
+// 0xb6c0c60f6102a6dc before; then, merged, llama.cpp's sliding-window cells kept once per slot's
+// stream (-np N, not --kv-unified: llama-kv-cache-iswa.cpp, ollama/ollama#16480's gpt-oss-120b log;
+// on its branch alone 0xe27c0e4e8ee82400 became 0x7ae4be0d93b5afeb).
+constexpr uint64_t kFastPathDigest = 0xcc1044b4cb225ae6ull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -175,3 +175,19 @@ TEST_CASE("Gemma 4 31B: each runtime's cache follows its layers' kinds and width
     CHECK(r.kv_bytes == doctest::Approx(Bytes(Explain(c), "total.inference.kv_cache")).epsilon(1e-12));
   }
 }
+
+TEST_CASE("llama.cpp: each slot's stream keeps its own sliding-window cells (ollama/ollama#16480, gpt-oss-120b)") {
+  // The log: n_seq_max 2, n_ctx 262144, n_ubatch 1024, kv_unified false. Non-SWA: 131072 cells a
+  // stream, 18 layers, 9216.00 MiB; SWA: GGML_PAD(min(131072, 128 + 1024), 256) = 1280 cells a
+  // stream, 2/2 seqs, 90.00 MiB (llama-kv-cache-iswa.cpp@02c28f53: one size_swa per stream).
+  Config c = Served("gpt-oss-120b", Runtime::kLlamaCpp, 131072);
+  c.batch = 2;
+  c.prefill_chunk = 1024;
+  const ServingReport r = Serve(c);
+  REQUIRE(r.ok);
+  const double row = 8 * 64 * 4.0;  // K + V, f16, one token, one layer
+  CHECK(row * 18 * 2 * 131072 == 9216.0 * 1024 * 1024);
+  CHECK(row * 18 * 2 * 1280 == 90.0 * 1024 * 1024);
+  CHECK(r.kv_bytes == (9216.0 + 90.0) * 1024 * 1024);
+  CHECK(r.kv_bytes == Bytes(Explain(c), "total.inference.kv_cache"));
+}

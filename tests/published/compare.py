@@ -184,6 +184,8 @@ RUNTIME_WHY = {
     "vllm-pr2031-llama2-70b-tp4-a100": "the PR's subject: at TP=4 NCCL and the all-reduce buffers held about 13 GiB outside PyTorch in Dec 2023 (31615 blocks before the fix, as here); comm_buffer_gb models it",
     "vllm-wildguard-pr2-rtx3090-kv-tokens": "mid-2024 V0 with the LLM class: whether chunked prefill was on at 32768 tokens (the profiling batch) is not shown",
     "vllm-qwen-issue16-qwen1.5-7b-gptq-int4-rtx3090-kv-tokens": "early-2024 V0: GPTQ kernels' workspace during profiling is not modelled",
+    "vllm-issue33155-gpt-oss-120b-mxfp4-triton-h100-weights": "not yet traced: vLLM holds 3.6 GiB over the checkpoint's MXFP4 bytes, which llmmem counts (65.25 GB); mxfp4.py's create_weights pads the experts' intermediate size to 64 on CUDA (2880 already is) and casts the expert biases to fp32 (0.15 GiB), so the rest is in triton_kernels' _swizzle_mxfp4 layout or load-time buffers, not shown by the log",
+    "vllm-issue23278-gpt-oss-120b-mxfp4-marlin-h100-weights": "not yet traced: the Marlin weight-only FP4 path (marlin_utils_fp4.py) repacks the MXFP4 experts and their scales into its tile layout; vLLM holds 5.2 GiB over the checkpoint's bytes and the log does not say which tensors",
     "vllm-pr12569-llama3.1-70b-w8a8": "w8a8 quantises activations at run time (int8 copies and scales in the profiling run) and Jan 2025's V1 defaults are not known exactly",
 }
 

@@ -219,8 +219,12 @@ inline ServingPlan PlanServing(const Derived& d) {
   if (p.host_here) {
     p.weights_cpu = p.embedding_weights + p.cpu_layers * p.per_layer_weights + (p.output_on_cpu ? p.output_weights : 0);
   }
-  // KV cells: n_ctx for full-attention layers; sliding-window layers keep n_swa x slots +
-  // n_ubatch cells (llama-kv-cache-iswa.cpp), padded to 256 as well.
+  // KV cells: n_ctx for full-attention layers; sliding-window layers keep, in each slot's own
+  // stream (-np N without --kv-unified, as Ollama runs it: "kv_unified = false"), n_swa +
+  // n_ubatch cells padded to 256 and at most the slot's n_ctx / slots
+  // (llama-kv-cache-iswa.cpp@02c28f533ebba3e4ea944fc4a0719a012b3e7097: size_swa =
+  // GGML_PAD(min(size_base, n_swa * (unified ? n_seq_max : 1) + n_ubatch), 256), allocated once
+  // per stream; ollama/ollama#16480's gpt-oss-120b log: 2 seqs x 1280 cells, 90.00 MiB).
   const double n_ctx = static_cast<double>(p.set.n_ctx);
   const double row = m.IsMla() ? KvCacheWidth(d) * Info(p.set.k_type).bits / 8.0
                                : d.kv * d.hd * (Info(p.set.k_type).bits + Info(p.set.v_type).bits) / 8.0;
@@ -232,11 +236,13 @@ inline ServingPlan PlanServing(const Derived& d) {
   const double attention_share = static_cast<double>(m.CacheLayers()) / L;
   double avg_layer = p.kv_layer * attention_share;
   if (m.sliding_window > 0 && m.CacheSlidingLayers() > 0) {
+    const double slots = static_cast<double>(std::max<int64_t>(1, p.set.slots));
+    const double per_slot = std::floor(n_ctx / slots);
     const double swa_cells =
-        std::min(n_ctx, std::ceil((static_cast<double>(m.sliding_window) * static_cast<double>(p.set.slots) +
-                                   static_cast<double>(p.set.n_ubatch)) /
-                                  256.0) *
-                            256.0);
+        slots * std::ceil(std::min(per_slot, static_cast<double>(m.sliding_window) +
+                                                 static_cast<double>(p.set.n_ubatch)) /
+                          256.0) *
+        256.0;
     const double share = static_cast<double>(m.CacheSlidingLayers()) / L;
     avg_layer = full_row * n_ctx * (attention_share - share) + row * swa_cells * share;
   }
