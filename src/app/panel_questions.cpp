@@ -239,14 +239,18 @@ void PickStack(State& s, const std::string& stack, const char* label) {
   ApplyConfig(s, c, std::string(Tr("Training program")) + " " + label);
 }
 
-void StackPicker(State& s) {
+// `labelled`: a "Program" label before it (its own row); without, it shares the question's row
+// (the one-column layout of a phone, where a row more pushes the verdict off the first screen).
+void StackPicker(State& s, bool labelled) {
   const std::string& stack = s.config.stack;
   const size_t at = stack.find('@');
   const std::string name = stack.substr(0, at);
   const std::string version = at == std::string::npos ? std::string() : stack.substr(at + 1);
   const core::StackRow* row = core::FindStack(stack);
-  ImGui::TextUnformatted(Tr("Program"));
-  ImGui::SameLine();
+  if (labelled) {
+    ImGui::TextUnformatted(Tr("Program"));
+    ImGui::SameLine();
+  }
   const float version_width = ImGui::GetFontSize() * 5.5f;
   ImGui::SetNextItemWidth(-version_width - ImGui::GetStyle().ItemSpacing.x);
   const bool open = ImGui::BeginCombo("##stack", row != nullptr ? row->label : stack.c_str(), ImGuiComboFlags_HeightLarge);
@@ -281,8 +285,13 @@ void StackPicker(State& s) {
   MarkItem(s, "stack_version");
 }
 
-void PurposeCell(State& s) {
+void PurposeCell(State& s, bool compact) {
+  const bool program = s.config.mode != core::Mode::kInference;
   Question(Tr("What for?"));
+  if (program && compact) {
+    ImGui::SameLine();
+    StackPicker(s, false);
+  }
   PurposePicker(s);
   for (const Purpose& p : kPurposes)
     if (p.mode == s.config.mode) {
@@ -290,7 +299,7 @@ void PurposeCell(State& s) {
       ImGui::TextDisabled("%s", Tr(p.help));
       ImGui::PopTextWrapPos();
     }
-  if (s.config.mode != core::Mode::kInference) StackPicker(s);
+  if (program && !compact) StackPicker(s, true);
 }
 
 // How many? (issue 32 part 2): the job's GPU count, dp x tp x pp x cp, asked beside the card
@@ -330,7 +339,7 @@ void DrawQuestions(State& s, bool stacked) {
   if (stacked) {
     ModelCell(s);
     ImGui::Spacing();
-    PurposeCell(s);
+    PurposeCell(s, true);
     ImGui::Spacing();
     GpuCell(s);
     return;
@@ -341,7 +350,7 @@ void DrawQuestions(State& s, bool stacked) {
   ImGui::TableNextColumn();
   ModelCell(s);
   ImGui::TableNextColumn();
-  PurposeCell(s);
+  PurposeCell(s, false);
   ImGui::TableNextColumn();
   GpuCell(s);
   ImGui::EndTable();
