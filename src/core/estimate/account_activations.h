@@ -32,18 +32,22 @@ namespace detail {
 
 inline double SplitShare(const Derived& d, Split split) { return (split == Split::kTp || d.c.sp) ? 1.0 / d.t : 1.0; }
 
-inline double LayerBytes(const Derived& d, bool keep_scores) {
+// One layer's saved bytes on this GPU.
+inline double LayerBytes(const Derived& d, const LayerTensorList& tensors) {
   double sum = 0;
-  ForEachLayerActivation(d, keep_scores, [&](const LayerTensor& t) { sum += t.Bytes() * SplitShare(d, t.split); });
+  for (const LayerTensor& t : tensors) sum += t.Bytes() * SplitShare(d, t.split);
   return sum;
 }
+inline double LayerBytes(const Derived& d, bool keep_scores) { return LayerBytes(d, CollectLayerTensors(d, keep_scores)); }
 
-// Bytes of one layer's saved tensors that are the layer's input itself: full recompute
-// keeps that input as the checkpoint, so the re-created layer adds only the rest.
-inline double LayerInputAliased(const Derived& d, double checkpoint) {
+// One layer re-created while its backward runs, less what is already held: under full
+// recompute the checkpoint is the layer's input, so where a saved tensor is that input it is
+// not made twice.
+inline double RematerialisedBytes(const Derived& d, double checkpoint) {
+  const LayerTensorList all = CollectLayerTensors(d, true);
   bool aliased = false;
-  ForEachLayerActivation(d, true, [&](const LayerTensor& t) { aliased |= t.layer_input; });
-  return aliased ? checkpoint : 0;
+  for (const LayerTensor& t : all) aliased |= t.layer_input;
+  return LayerBytes(d, all) - (aliased ? checkpoint : 0);
 }
 
 // "4sbh/t = 1.2 GB per layer x 32; kept by ...; vs the paper: ..."
@@ -172,7 +176,7 @@ void AccountOpSelective(const Derived& d, Sink& s, double L) {
                                   FormatBytesBoth(per_layer) + " per layer x " + FormatNumber(L, 3),
                               src::kTorchtitanSac, per_layer};
          });
-  const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, input);
+  const double remat = detail::RematerialisedBytes(d, input);
   s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
          Live::LayerBackwardOnly(remat), [&] {
            return Explanation{
@@ -216,7 +220,7 @@ void AccountActivations(const Derived& d, Sink& s) {
            });
     // The layer whose backward runs is re-created in full; where one of its saved tensors
     // is its input, that is the checkpoint already counted above.
-    const double remat = detail::LayerBytes(d, true) - detail::LayerInputAliased(d, per_layer);
+    const double remat = detail::RematerialisedBytes(d, per_layer);
     s.Leaf("rematerialised_layer", "One layer recomputed in backward", Category::kActivations,
            Live::LayerBackwardOnly(remat), [&] {
              return Explanation{
@@ -267,7 +271,8 @@ void AccountActivations(const Derived& d, Sink& s) {
     });
     bool open = false;
     LayerGroup open_group = LayerGroup::kAttention;
-    ForEachLayerActivation(d, keep_scores, [&](const LayerTensor& t) {
+    const LayerTensorList tensors = CollectLayerTensors(d, keep_scores);
+    for (const LayerTensor& t : tensors) {
       if (!open || open_group != t.group) {
         if (open) s.End();
         open = true;
@@ -293,12 +298,12 @@ void AccountActivations(const Derived& d, Sink& s) {
                                                                             : src::kKorthikantiLayer,
             per_layer};
       });
-    });
+    }
     if (open) s.End();
     s.End();
     if (!keep_scores) {
       // Selective recompute re-creates one layer's s x s tensors while its backward runs.
-      const double scores = detail::LayerBytes(d, true) - detail::LayerBytes(d, false);
+      const double scores = detail::LayerBytes(d, true) - detail::LayerBytes(d, tensors);
       if (scores > 0) {
         s.Leaf("recomputed_scores", "One layer's attention scores recomputed in backward", Category::kActivations,
                Live::ForwardOnly(scores), [&] {
