@@ -36,7 +36,7 @@
 #include "core/parse/json.h"
 #include "core/network/network_json.h"
 #include "imgui.h"
-#include "imgui_internal.h"  // GImGui->LogBuffer (CaptureText)
+#include "imgui_internal.h"  // GImGui->LogBuffer (the captured text)
 
 namespace llmmem::app {
 namespace {
@@ -695,124 +695,6 @@ double FeedWeights(int64_t id, const uint8_t* data, size_t size) {
 
 double WeightsNextSize() { return g_state ? g_state->weights.stream.NextSize() : 0; }
 
-//-----------------------------------------------------------------------------
-// [SECTION] Test hook
-//-----------------------------------------------------------------------------
-
-std::string TestStateJson() {
-  core::Json j;
-  if (!g_state) return "{}";
-  const core::Totals& t = g_state->estimate.totals;
-  j["ok"] = t.ok;
-  j["fits"] = t.Fits();
-  j["verdict"] = core::VerdictId(t.Judge());
-  j["peak_bytes"] = t.peak_bytes;
-  j["capacity_bytes"] = t.capacity_bytes;
-  j["config"] = g_state->config_query;
-  j["url_state"] = g_state->query;
-  j["units"] = UnitLabel(g_state->units);
-  j["theme"] = g_state->dark ? "dark" : "light";
-  j["formulas"] = g_state->formulas;
-  j["gpu_sources_known"] = core::GpuSourcesKnown();  // the page: after its first card details
-  j["popup_open"] = ImGui::GetCurrentContext() != nullptr &&
-                    ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
-  j["lang"] = LangId(CurrentLang());
-  j["fitmap_ms"] = LastFitMapMs();
-  j["remedies"] = static_cast<int64_t>(g_state->remedies.size());
-  j["pinned"] = g_state->pinned.has_value();
-  j["banners"] = static_cast<int64_t>(g_state->banners.size());
-  j["oom_headline"] = g_state->oom.report.headline;
-  j["oom_devices"] = static_cast<int64_t>(g_state->oom.report.devices.size());
-  const WeightsView& w = g_state->weights;  // the weights window (a dropped file)
-  core::Json weights(core::Json::Object{});
-  weights["reading"] = w.stream.reading();
-  weights["name"] = w.name;
-  weights["ok"] = w.result.ok();
-  weights["tensors"] = static_cast<int64_t>(w.result.tensor_count);
-  weights["message"] = w.result.message;
-  j["weights"] = std::move(weights);
-  const HubView& hv = g_state->hub;  // the model box's Hugging Face part
-  core::Json hub(core::Json::Object{});
-  hub["loading"] = hv.loading;
-  hub["error"] = hv.error;
-  hub["loaded"] = hv.loaded.ok ? hv.loaded.ref : std::string();
-  hub["approximate"] = hv.loaded.ok && hv.loaded.approximate;
-  hub["searching"] = hv.searching;
-  hub["hits"] = static_cast<int64_t>(hv.hits.hits.size());
-  hub["text"] = std::string(hv.text);
-  j["hub"] = std::move(hub);
-  // The Fit tab's layout search (plan_view.h): whether it runs, and what it answered.
-  const PlanView& pv = g_state->plan;
-  core::Json plan(core::Json::Object{});
-  plan["running"] = pv.running;
-  plan["answered"] = pv.answer.seq > 0 && pv.answer.seq == pv.seq && !pv.running;
-  plan["ok"] = pv.answer.ok;
-  plan["error"] = pv.answer.error;
-  plan["ms"] = pv.answer.ms;
-  plan["considered"] = pv.answer.considered;
-  plan["best"] = static_cast<int64_t>(pv.answer.best.size());
-  plan["first_layout"] = pv.answer.best.empty() ? std::string() : pv.answer.best.front().layout;
-  j["plan"] = std::move(plan);
-  // The Fit tab's several jobs on one GPU (jobs_view.h).
-  const JobsView& jv = g_state->jobs;
-  core::Json jobs(core::Json::Object{});
-  jobs["examples"] = static_cast<int64_t>(jv.examples.size());
-  jobs["chosen"] = jv.chosen >= 0 ? jv.examples[static_cast<size_t>(jv.chosen)].id : std::string();
-  jobs["answered"] = jv.answer.seq > 0 && jv.answer.seq == jv.seq && !jv.running;
-  jobs["ok"] = jv.answer.ok;
-  jobs["error"] = jv.answer.error;
-  jobs["verdict"] = jv.answer.verdict;
-  jobs["peak_phase"] = jv.answer.peak_phase;
-  jobs["peak_bytes"] = jv.answer.peak_bytes;
-  jobs["budget_bytes"] = jv.answer.budget_bytes;
-  j["jobs"] = std::move(jobs);
-  // The OOM tab's run reading (run_view.h).
-  const RunView& rv = g_state->run;
-  core::Json run(core::Json::Object{});
-  run["answered"] = rv.answer.seq > 0 && rv.answer.seq == rv.seq && !rv.running;
-  run["recognised"] = rv.answer.recognised;
-  run["source"] = rv.answer.source;
-  core::Json::Array rows;
-  for (const RunRow& r : rv.answer.rows) {
-    core::Json x(core::Json::Object{});
-    x["category"] = r.category;
-    x["measured"] = r.measured;
-    x["estimated"] = r.estimated;
-    rows.push_back(std::move(x));
-  }
-  run["rows"] = core::Json(std::move(rows));
-  run["not_modelled"] = static_cast<int64_t>(rv.answer.not_modelled.size());
-  j["run"] = std::move(run);
-  // Settings that change the figures with no control drawn for them: listed under "Also in
-  // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
-  core::Json::Array hidden;
-  for (const std::string& f : g_state->in_effect) {
-    if (std::find(g_state->shown_fields.begin(), g_state->shown_fields.end(), f) == g_state->shown_fields.end())
-      hidden.push_back(core::Json(f));
-  }
-  j["also_in_effect"] = core::Json(std::move(hidden));
-  // In CSS pixels (ImGui works in device pixels: scale = devicePixelRatio on the web).
-  core::Json items = core::Json::Object{};
-  const float k = g_state->scale > 0 ? g_state->scale : 1;
-  for (const ItemMark& m : g_state->marks) {
-    core::Json r = core::Json::Array{};
-    for (float v : {m.x / k, m.y / k, m.w / k, m.h / k}) r.MutableArray().push_back(static_cast<double>(v));
-    items[m.name] = std::move(r);
-  }
-  j["items"] = std::move(items);
-  j["inputs_scroll_y"] = static_cast<double>(g_state->inputs_scroll / g_state->scale);
-  j["inputs_scroll_max"] = static_cast<double>(g_state->inputs_scroll_max / g_state->scale);
-  if (!g_state->drawn_text.empty()) {
-    j["drawn_text"] = g_state->drawn_text;
-    j["missing_glyphs"] = g_state->missing_glyphs;
-  }
-  return j.Dump();
-}
-
-void CaptureText() {
-  if (!g_state) return;
-  g_state->capture_text = true;
-  g_state->drawn_text.clear();
-}
+State* CurrentState() { return g_state.get(); }
 
 }  // namespace llmmem::app

@@ -175,4 +175,7 @@ std::vector<const core::Diagnostic*> DiagnosticsFor(const State& s, const char* 
 double InUnits(double bytes, core::UnitSystem u);
 const char* UnitLabel(core::UnitSystem u);
 
+// The running app's state (app.cpp), null before Init: for the test hook (test_state.cpp).
+State* CurrentState();
+
 }  // namespace llmmem::app
