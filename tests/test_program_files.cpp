@@ -75,6 +75,14 @@ TEST_CASE("settings trees: malformed input is an error that names the line, and 
   const SettingsTree t = ParseTomlTree("[training\nx = 1\n");
   CHECK_FALSE(t.ok);
   CHECK(t.error.find("line 1") == 0);
+  // Headers whose key starts badly broke toml++ 3.3's precondition (an abort, or undefined
+  // behaviour under clang with NDEBUG): each is a plain error naming the line.
+  for (const char* header : {"[=", "[\n", "[#", "[[ =", "[a]\n[\t#", "[[[1]]]"}) {
+    CAPTURE(header);
+    const SettingsTree h = ParseTomlTree(header);
+    CHECK_FALSE(h.ok);
+    CHECK(h.error.find("line ") == 0);
+  }
   CHECK_FALSE(ParseCommandTree("python train.py --name 'unclosed").ok);
   // A billion-laughs alias bomb expands past the entry limit and is refused, not expanded.
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
