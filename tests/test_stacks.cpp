@@ -219,6 +219,47 @@ TEST_CASE("stacks: CLI, JSON, links and the UI agree on every mode's defaults") 
   }
 }
 
+// Issue 29: one answer. A preset named without a format runs, for inference, in the one its
+// checkpoint ships in (PresetDtype), on every surface: `llmmem --model gpt-oss-120b` counted
+// BF16 (233.7 GB) where the page counted MXFP4.
+TEST_CASE("stacks: every preset named without a dtype opens in the same format on every surface") {
+  int non_bf16 = 0;
+  for (const Preset& p : Presets()) {
+    if (!p.ok) continue;
+    for (Mode m : kModes) {
+      const std::string mode = Id(m);
+      const Dtype want = PresetDtype(p, m);
+      non_bf16 += want != Dtype::kBf16;
+      const Config json = FromJson("{\"model\": \"" + p.key + "\", \"mode\": \"" + mode + "\"}");
+      const Config link = FromQuery("v=1&model=" + p.key + "&mode=" + mode);
+      Config ui = DefaultConfig();
+      llmmem::app::SwitchMode(ui, m);
+      llmmem::app::PickPreset(ui, p);
+      CHECK_MESSAGE(json.dtype == want, p.key, " ", mode);
+      CHECK_MESSAGE(link.dtype == want, p.key, " ", mode);
+      CHECK_MESSAGE(ui.dtype == want, p.key, " ", mode);
+      CHECK_MESSAGE(ConfigToQuery(link).find("&dtype=") == std::string::npos, p.key, " ", mode);
+#if LLMMEM_TEST_CLI
+      // The flags' order does not matter: the mode may come after the model.
+      const auto cli = llmmem::cli::ParseCli({"--model", p.key, "--mode", mode}, nullptr);
+      const auto later = llmmem::cli::ParseCli({"--mode", mode, "--model", p.key}, nullptr);
+      CHECK_MESSAGE(cli.options.config.dtype == want, p.key, " ", mode);
+      CHECK_MESSAGE(later.options.config.dtype == want, p.key, " ", mode);
+#endif
+    }
+  }
+  CHECK(non_bf16 > 10);  // FP8, MXFP4, GPTQ/AWQ, FP16 and FP32 checkpoints among them
+  // A format the user gives stays, and changing the model again follows only a default.
+  CHECK(FromJson("{\"model\": \"gpt-oss-120b\", \"mode\": \"infer\", \"dtype\": \"bf16\"}").dtype == Dtype::kBf16);
+  Config c = FromQuery("v=1&model=gpt-oss-120b&mode=infer");
+  CHECK(c.dtype == Dtype::kMxfp4);
+  Diagnostics d;
+  REQUIRE(SetFollowingStack(c, "model", "deepseek-r1", d));
+  CHECK(c.dtype == Dtype::kFp8);
+  REQUIRE(SetFollowingStack(c, "mode", "lora", d));
+  CHECK(c.dtype == Dtype::kBf16);
+}
+
 #if LLMMEM_TEST_CLI
 // The issue's example: Llama 3.1 8B QLoRA at 8192 tokens on an RTX 4090 printed 102.4 GB
 // without checkpointing; hf-trainer + peft checkpoints it, as prepare_model_for_kbit_training does.

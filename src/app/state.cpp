@@ -92,13 +92,6 @@ void Refresh(State& s) {
     s.estimate = core::Explain(s.config);
     s.in_effect = core::FieldsInEffect(s.config);
     s.config_query = core::ConfigToQuery(s.config);
-    // A preset's dtype is written when it is not the one the preset would open in, so that
-    // the link reopens it as it is (ui_defaults.h ApplyLinkDefaults).
-    if (!s.config.model.preset.empty() && s.config_query.find("&dtype=") == std::string::npos) {
-      core::Config probe = s.config;
-      if (ApplyLinkDefaults(probe, s.config_query))
-        s.config_query += std::string("&dtype=") + core::Info(s.config.dtype).id;
-    }
     // The doctor is there when asked (the verdict's "ways to make it fit"), never by itself.
     // Its remedies (dozens of estimates) are needed now only when the config does not fit.
     s.remedies.clear();
@@ -216,7 +209,6 @@ void ShowKeptLink(State& s, const core::Phrase& title, core::Diagnostics notes) 
 void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const core::Phrase& title) {
   core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
   s.config = parsed.config;
-  ApplyLinkDefaults(s.config, config_query);  // a named preset without a dtype: its format
   s.link_kept = JoinItems(parsed.kept_items);
   s.dirty = true;
   if (!parsed.diagnostics.empty()) ShowKeptLink(s, title, std::move(parsed.diagnostics));

@@ -7,9 +7,7 @@
 //    prepare_model_for_kbit_training does, LoRA and full training without); training modes
 //    need trainable weights.
 //  - A preset opens, for inference, in the format its checkpoint ships in
-//    (core::Preset::shipped_dtype: DeepSeek-R1 in FP8, Qwen in BF16, GPT-2 in FP32).
-// Links keep their meaning: these apply to the UI's own choices and to a link that names
-// a model without a dtype, never to a value the link sets.
+//    (core::PresetDtype, the default the CLI, JSON and links follow too).
 // May include: core.
 #pragma once
 
@@ -28,12 +26,5 @@ void SwitchMode(core::Config& c, core::Mode mode);
 // The preset the user picked: its model, its shipped format for inference (bf16 or fp16
 // for training, as the weights must train), and its context when the sequence is longer.
 void PickPreset(core::Config& c, const core::Preset& p);
-
-// For a link (URL query) that names a preset but no dtype: the preset's shipped format,
-// as PickPreset would choose it. Returns true when it changed the config.
-bool ApplyLinkDefaults(core::Config& c, const std::string& query);
-
-// The dtype a preset is run in for `mode`.
-core::Dtype PresetDtype(const core::Preset& p, core::Mode mode);
 
 }  // namespace llmmem::app

@@ -25,7 +25,7 @@ namespace llmmem::core {
   X(kNotCounted, "a part of the memory is not counted, so the verdict cannot say it fits") \
   X(kHostShort, "the host RAM set cannot hold what the placement keeps there")            \
   X(kUnrunnableLayout, "no framework runs this parallel layout")                          \
-  X(kFromStack, "a setting holds the value its training program (stack) gives it")
+  X(kFromStack, "a setting holds the value its training program (stack) or its model gives it")
 
 enum class DiagId {
 #define LLMMEM_DIAG_ENUM(id, text) id,

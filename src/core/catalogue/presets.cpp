@@ -15,14 +15,26 @@ extern const EmbeddedFile kEmbeddedPresets[];
 
 namespace {
 
-// The checkpoint's storage format from its config.json (see Preset::shipped_dtype).
-Dtype ShippedDtype(const Json& config) {
-  Dtype quantised;
-  if (DtypeFromQuantConfig(config, &quantised)) return quantised;
-  std::string dtype = StringMember(config, "torch_dtype");
-  if (dtype.empty()) dtype = StringMember(config, "dtype");
+Dtype TorchDtype(const std::string& dtype) {
   if (dtype == "bfloat16") return Dtype::kBf16;
   if (dtype == "float16") return Dtype::kFp16;
+  return Dtype::kFp32;
+}
+
+// The checkpoint's storage format (see Preset::shipped_dtype): the preset file's
+// checkpoint_dtype where its config.json says otherwise than the weights on the Hub (its
+// checkpoint_dtype_source says how we know), else config.json's quantization_config, else its
+// torch_dtype (or dtype; a multimodal wrapper's under text_config), else fp32.
+Dtype ShippedDtype(const Json& preset, const Json& config) {
+  if (const std::string given = StringMember(preset, "checkpoint_dtype"); !given.empty()) return TorchDtype(given);
+  Dtype quantised;
+  if (DtypeFromQuantConfig(config, &quantised)) return quantised;
+  for (const Json* c : {&config, config.Find("text_config")}) {
+    if (c == nullptr || !c->IsObject()) continue;
+    std::string dtype = StringMember(*c, "torch_dtype");
+    if (dtype.empty()) dtype = StringMember(*c, "dtype");
+    if (!dtype.empty()) return TorchDtype(dtype);
+  }
   return Dtype::kFp32;
 }
 
@@ -50,7 +62,7 @@ Preset Load(const EmbeddedFile& file) {
     p.diagnostics.push_back({DiagId::kMissingField, Severity::kError, p.key, "preset has no \"config\""});
     return p;
   }
-  p.shipped_dtype = ShippedDtype(*config);
+  p.shipped_dtype = ShippedDtype(j, *config);
   HfImport imported = ImportHfConfig(*config, p.name.empty() ? p.key : p.name);
   p.ok = imported.ok;
   p.model = imported.model;

@@ -369,7 +369,8 @@ std::string ConfigToQuery(const Config& c) {
   reference.stack = c.stack;
   reference.mode = c.mode;
   FollowStack(reference, plain.stack, plain.mode);
-  std::vector<const FieldDef*> stack_fields;  // what the default program or c's names
+  // What the default program or c's names, and dtype, which the model decides (PresetDtype).
+  std::vector<const FieldDef*> stack_fields = {FindField("dtype")};
   for (const char* stack : {plain.stack.c_str(), c.stack.c_str()}) {
     if (const StackRow* row = FindStack(stack)) {
       for (const StackCell& cell : row->cells) {

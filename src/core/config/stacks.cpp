@@ -11,6 +11,7 @@
 
 #include "core/config/config_json.h"
 #include "core/config/fields.h"
+#include "core/catalogue/presets.h"
 
 namespace llmmem::core {
 namespace {
@@ -514,9 +515,23 @@ const StackCell* CellFor(const StackRow* row, Mode mode, const std::string& fiel
   return nullptr;
 }
 
+// dtype, whose default the model decides where no row does (PresetDtype).
+const FieldDef& DtypeField() {
+  static const FieldDef* f = FindField("dtype");
+  return *f;
+}
+std::string DtypeFieldValue(const Config& c) { return DtypeField().get(c); }
+
 std::string DefaultOf(const StackRow* row, Mode mode, const FieldDef& f, const Config& c) {
   if (const StackCell* cell = CellFor(row, mode, f.name, c)) return Canonical(f, cell->value);
   static const Config plain;
+  if (&f == &DtypeField() && !c.model.preset.empty()) {
+    if (const Preset* p = FindPreset(c.model.preset); p != nullptr && p->ok) {
+      Config shipped;
+      shipped.dtype = PresetDtype(*p, mode);
+      return f.get(shipped);
+    }
+  }
   return f.get(plain);
 }
 
@@ -533,10 +548,19 @@ std::vector<const FieldDef*> FieldsOf(std::initializer_list<const StackRow*> row
       if (f != nullptr && !seen) fields.push_back(f);
     }
   }
+  // dtype follows the model (and the mode) whatever the rows say.
+  if (!conditional && std::find(fields.begin(), fields.end(), &DtypeField()) == fields.end())
+    fields.push_back(&DtypeField());
   return fields;
 }
 
 }  // namespace
+
+Dtype PresetDtype(const Preset& p, Mode mode) {
+  if (mode == Mode::kInference) return p.shipped_dtype;
+  // Training keeps 16-bit weights: the checkpoint's when it is 16-bit, else bf16.
+  return p.shipped_dtype == Dtype::kFp16 ? Dtype::kFp16 : Dtype::kBf16;
+}
 
 bool ConditionHolds(const char* when, const Config& c, std::string* error) {
   if (error) error->clear();
@@ -676,7 +700,8 @@ StackFollower::StackFollower(const Config& base) : base_(base) {
 }
 
 void StackFollower::Apply(Config& c) {
-  if (c.stack != base_.stack || c.mode != base_.mode) return FollowChanged(c, base_);
+  if (c.stack != base_.stack || c.mode != base_.mode || c.model.preset != base_.model.preset)
+    return FollowChanged(c, base_);
   std::string key;
   for (const FieldDef* f : fields_) key += f->get(c) + '\x1f';
   for (const Outcome& o : memo_)
@@ -724,10 +749,18 @@ bool SetFollowingStack(Config& c, const std::string& key, const std::string& val
 }
 
 void AddStackNotes(const Config& c, Diagnostics& out) {
+  // The default the model decides (PresetDtype), said where it is not the plain bf16.
+  static const Config plain;
+  if (const Preset* p = c.model.preset.empty() ? nullptr : FindPreset(c.model.preset);
+      p != nullptr && p->ok && c.dtype == PresetDtype(*p, c.mode) && c.dtype != plain.dtype) {
+    out.push_back({DiagId::kFromStack, Severity::kInfo, "dtype",
+                   std::string("dtype = ") + DtypeFieldValue(c) + ": " +
+                       (c.mode == Mode::kInference ? "the format " + p->hf_id + "'s checkpoint ships in"
+                                                   : "the 16-bit format " + p->hf_id + " ships in, as training keeps it")});
+  }
   std::string error;
   const StackRow* row = FindStack(c.stack, &error);
   if (row == nullptr) return;
-  static const Config plain;
   const std::string given = c.stack.find('@') == std::string::npos ? std::string(row->name) + "@latest" : c.stack;
   const std::string which = given + (given == std::string(row->name) + "@" + row->version ? "" : std::string(" (row ") + row->version + ")");
   for (const FieldDef& f : Fields()) {

@@ -28,6 +28,7 @@
 namespace llmmem::core {
 
 struct FieldDef;  // fields.h
+struct Preset;    // catalogue/presets.h
 
 // Modes a cell applies to, one bit per Mode.
 constexpr unsigned ModeBit(Mode m) { return 1u << static_cast<unsigned>(m); }
@@ -66,6 +67,13 @@ const StackRow* FindStack(const std::string& text, std::string* error = nullptr)
 std::string StackNames();
 // The names and every row ("... (rows: hf-trainer@4.0, ...)"), for errors.
 std::string KnownStacks();
+
+// The one default the model decides, not the program: a preset runs, for inference, in the
+// format its checkpoint ships in (Preset::shipped_dtype: DeepSeek-R1 in FP8, gpt-oss in
+// MXFP4, GPT-2 in FP32); training keeps 16-bit weights (fp16 when the checkpoint is fp16,
+// else bf16). It is dtype's default wherever no row sets one (DefaultOf), so the CLI, JSON,
+// links and the UI open `--model gpt-oss-120b` alike.
+Dtype PresetDtype(const Preset& p, Mode mode);
 
 // The value `field` starts with under `stack` in `mode`: the row's cell, else Config{}'s.
 // Conditional cells are judged on `conditions` (DefaultConfig() when null).
