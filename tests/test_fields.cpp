@@ -139,7 +139,7 @@ TEST_CASE("Fields: a flag's bad value names the flag and the row's range") {
   const auto parsed = llmmem::cli::ParseCli({"--batch", "x"}, nullptr);
   REQUIRE(parsed.diagnostics.size() >= 1);
   CHECK(parsed.diagnostics.front().message ==
-        "--batch: batch: \"x\" is not a number (write it in decimal, like 8, 0.5 or 1e9) (allowed 1 to 1048576)");
+        "--batch: \"x\" is not a number (write it in decimal, like 8, 0.5 or 1e9) (allowed 1 to 1048576)");
 }
 #endif
 

@@ -277,7 +277,7 @@ TEST_CASE("stacks: the CLI's QLoRA default checkpoints, as peft does") {
   CHECK(peak / 1e9 == doctest::Approx(23.5).epsilon(0.01));
   const auto bad = llmmem::cli::ParseCli({"--stack", "hf-trainer@2.0"}, nullptr);
   REQUIRE(HasErrors(bad.diagnostics));
-  CHECK(bad.diagnostics.front().message.find("--stack: stack: hf-trainer@2.0 is older than any row") == 0);
+  CHECK(bad.diagnostics.front().message.find("--stack: hf-trainer@2.0 is older than any row") == 0);
 }
 #endif
 

@@ -17,6 +17,19 @@
 namespace llmmem::cli {
 namespace {
 
+// "--batch: ..." for a field's message "batch: ...": the flag replaces the field's name, so a
+// message never names the setting twice ("--stack: stack: ...").
+std::string FlagMessage(const std::string& flag, const std::string& field, const std::string& message) {
+  std::string text = message;
+  for (const std::string& name : {field, field.compare(0, 6, "model.") == 0 ? field.substr(6) : std::string()}) {
+    if (!name.empty() && text.compare(0, name.size() + 2, name + ": ") == 0) {
+      text.erase(0, name.size() + 2);
+      break;
+    }
+  }
+  return flag + ": " + text;
+}
+
 using core::DiagId;
 using core::Diagnostic;
 using core::Severity;
@@ -477,7 +490,7 @@ CliParse ParseCli(const std::vector<std::string>& typed_args, const ReadFileFn& 
         d.severity = Severity::kError;
         d.message = "unknown flag " + flag + " (see llmmem --help)";
       } else {
-        d.message = flag + ": " + d.message;
+        d.message = FlagMessage(flag, d.field, d.message);
         if (field != nullptr && field->Numeric()) d.message += " (allowed " + field->RangeText() + ")";
       }
       d.field = flag;
@@ -538,7 +551,7 @@ CliParse ParseCli(const std::vector<std::string>& typed_args, const ReadFileFn& 
     for (char& ch : dashed)
       if (ch == '_') ch = '-';
     d.field = dashed.empty() ? "" : "--" + dashed;
-    if (!d.field.empty()) d.message = d.field + ": " + d.message;
+    if (!d.field.empty()) d.message = FlagMessage("--" + dashed, field, d.message);
     r.diagnostics.push_back(d);
   }
   return r;
