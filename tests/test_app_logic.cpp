@@ -281,3 +281,23 @@ TEST_CASE("Files: logs go to the OOM reader by name, and any text does while tha
   CHECK(ClassifyFile("config.json", true) == FileKind::kJsonText);
   CHECK(ClassifyFileName("a.gguf") == FileKind::kWeights);
 }
+
+// Issue 32: the theme follows the platform's prefers-color-scheme; a link or saved state
+// names a theme only when it is not the platform's, as it names a language.
+TEST_CASE("View keys: the theme is written only when it is not the platform's colour scheme") {
+  State s;
+  s.browser_light = false;
+  s.dark = true;
+  CHECK(ViewKeys(s).find("theme=") == std::string::npos);
+  s.dark = false;
+  CHECK(ViewKeys(s).find("&theme=light") != std::string::npos);
+  s.browser_light = true;  // a light system: light is the default, dark is written
+  CHECK(ViewKeys(s).find("theme=") == std::string::npos);
+  s.dark = true;
+  CHECK(ViewKeys(s).find("&theme=dark") != std::string::npos);
+  State link;
+  link.browser_light = true;
+  link.dark = false;
+  CHECK(TakeViewKeys(link, "v=1&theme=dark&model=gpt2") == "v=1&model=gpt2");
+  CHECK(link.dark);
+}

@@ -169,3 +169,16 @@ TEST_CASE("Fields: the JSON Schema has one property per row, with its type, rang
   }
   CHECK(described == Fields().size());
 }
+
+// Issue 32: a field at a special value shows what it stands for, read from its help.
+TEST_CASE("Fields: a special value's meaning comes from the field's help") {
+  CHECK(FindField("prefill_chunk")->SpecialMeaning(0) == "all prompts at once");
+  CHECK(FindField("mem_fraction")->SpecialMeaning(0) == "the runtime's default");
+  CHECK(FindField("gpu_layers")->SpecialMeaning(-1) == "all");
+  CHECK(FindField("prefill_chunk")->SpecialMeaning(512).empty());
+  CHECK(FindField("batch")->SpecialMeaning(0).empty());
+  int described = 0;
+  for (const FieldDef& f : Fields())
+    if (f.Numeric() && f.InRange(0) && !f.SpecialMeaning(0).empty()) ++described;
+  CHECK(described >= 20);
+}

@@ -185,6 +185,8 @@ void Init(const PlatformHooks& hooks, float scale) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   // The browser's language first; a lang= in the link or the saved state wins.
   s.browser_lang = hooks.language.empty() ? "en" : hooks.language;
+  s.browser_light = hooks.prefers_light;
+  s.dark = !s.browser_light;
   Lang browser = Lang::kEn;
   ParseLang(s.browser_lang, browser);
   SetLang(browser);

@@ -55,6 +55,9 @@ struct PlatformHooks {
   // The platform's language ("zh-CN", "en-US": navigator.language on the web); the UI
   // opens in it unless the link or the saved state names one (lang=).
   std::string language;
+  // The platform's colour scheme (the browser's prefers-color-scheme: light): the UI opens in
+  // the light theme then, unless the link or the saved state names one (theme=).
+  bool prefers_light = false;
   // Called when the UI's language changes ("en", "zh"): the web page loads the CJK font
   // then (app::AddFont); may be empty.
   std::function<void(const std::string& lang)> language_changed;

@@ -31,7 +31,7 @@ std::string MeasuredLine(const State& s) {
   const core::Totals& t = s.estimate.totals;
   if (!t.ok || core::UsesServingRuntime(s.config)) return {};
   char buf[320];
-  std::snprintf(buf, sizeof buf, Tr("As measured: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s"),
+  std::snprintf(buf, sizeof buf, Tr("What PyTorch and nvidia-smi would report: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s"),
                 core::FormatBytes(t.allocated_bytes, s.units).c_str(),
                 core::FormatBytes(t.reserved_bytes, s.units).c_str(),
                 core::FormatBytes(t.nvidia_smi_bytes, s.units).c_str());

@@ -74,7 +74,7 @@ std::string TakeViewKeys(State& s, const std::string& query_in) {
 std::string ViewKeys(const State& s) {
   std::string v;
   if (s.units == core::UnitSystem::kBinary) v += "&units=gib";
-  if (!s.dark) v += "&theme=light";
+  if (s.dark == s.browser_light) v += s.dark ? "&theme=dark" : "&theme=light";  // not the platform's
   if (s.tab != kTabBreakdown && s.tab >= 0 && s.tab < kTabCount) v += std::string("&view=") + TabOf(s.tab).id;
   const std::string hf = HubLinkKey(s);
   if (!hf.empty()) v += "&" + hf;

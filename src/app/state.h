@@ -108,6 +108,7 @@ struct State {
   // View.
   core::UnitSystem units = core::UnitSystem::kDecimal;
   bool dark = true;
+  bool browser_light = false;  // the platform's colour scheme (hooks.prefers_light); theme= is kept when it differs
   std::string browser_lang = "en";         // the platform's language (hooks.language); lang= is kept when it differs
   bool formulas = false;                   // the breakdown shows each row's formula under it
   std::vector<std::string> open_formulas;  // rows whose formula was opened by a click

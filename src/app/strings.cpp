@@ -224,8 +224,8 @@ const Translation kStrings[] = {
     {"Incomplete: %s of %s per GPU counted, but %s.", "不完整：每块 GPU 已计入 %s，容量 %s，但 %s。"},
     {"Does not fit: %s of %s per GPU, but %s.", "放不下：每块 GPU 需要 %s，容量 %s，但 %s。"},
     {"Fits: %s of %s per GPU, %s to spare.", "放得下：每块 GPU 需要 %s，容量 %s，剩余 %s。"},
-    {"As measured: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s",
-     "实测口径：max_memory_allocated %s，max_memory_reserved %s，nvidia-smi %s"},
+    {"What PyTorch and nvidia-smi would report: max_memory_allocated %s, max_memory_reserved %s, nvidia-smi %s",
+     "PyTorch 与 nvidia-smi 将报告：max_memory_allocated %s，max_memory_reserved %s，nvidia-smi %s"},
     {"allocated: the tensors alive at the peak. reserved: plus what PyTorch's caching allocator keeps cached (the "
      "fragmentation reserve, blocks it could not reuse). nvidia-smi: plus the CUDA context and memory outside PyTorch. "
      "The fit is judged on the total above, since the allocator frees its cache before it fails.",
@@ -1098,6 +1098,22 @@ const Translation kStrings[] = {
     {"Adapter format", "适配器格式"},
     {"Used by others, GB", "其他进程占用，GB"},
     {"GPU limit, MiB", "GPU 上限，MiB"},
+    // What a field's special value stands for (FieldDef::SpecialMeaning, from its help).
+    {"dense", "稠密"},
+    {"not MLA", "非 MLA"},
+    {"head_dim", "head_dim"},
+    {"kv_heads", "kv_heads"},
+    {"text only", "仅文本"},
+    {"count the architecture", "按结构计数"},
+    {"all prompts at once", "所有提示一次完成"},
+    {"the runtime's default", "运行时的默认值"},
+    {"all", "全部"},
+    {"not checked", "不检查"},
+    {"the catalogue's", "目录中的值"},
+    {"PyTorch's default for the GPU", "PyTorch 对该 GPU 的默认值"},
+    {"the OS's default share", "操作系统的默认份额"},
+    {"all data-parallel GPUs", "所有数据并行 GPU"},
+    {"the dynamic cache", "动态缓存"},
     {nullptr, nullptr},
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 #include <string>
 
 #include "app/i18n.h"
@@ -130,6 +131,34 @@ void FieldTooltip(const State& s, const char* field, const char* help) {
 
 namespace {
 
+// A number field at a value that stands for something ("0" for "all prompts at once", "-1"
+// for "all": FieldDef::SpecialMeaning) says so inside its frame, after the number, while it
+// is not being edited, so a newcomer never reads a bare 0 (issue 32).
+void SpecialValueHint(const core::FieldDef* f, double value, double text_width_of_number, int step_buttons) {
+  if (f == nullptr || ImGui::IsItemActive()) return;
+  const std::string meaning = f->SpecialMeaning(value);
+  if (meaning.empty()) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const float buttons = static_cast<float>(step_buttons) * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+  const float right = b.x - buttons - style.FramePadding.x;
+  const float x = a.x + style.FramePadding.x + static_cast<float>(text_width_of_number) + ImGui::CalcTextSize(" ").x;
+  if (x >= right) return;
+  std::string text = std::string("= ") + Tr(meaning.c_str());
+  // Too long for the frame: whole words and "...", never a word cut (the tooltip has it all).
+  while (ImGui::CalcTextSize(text.c_str()).x > right - x) {
+    const size_t space = text.find_last_of(' ', text.size() > 4 && text.compare(text.size() - 3, 3, "...") == 0
+                                                    ? text.size() - 4
+                                                    : std::string::npos);
+    if (space == std::string::npos || space <= 2) return;
+    text = text.substr(0, space) + "...";
+  }
+  ImGui::GetWindowDrawList()->PushClipRect(ImVec2(x, a.y), ImVec2(right, b.y), true);
+  ImGui::GetWindowDrawList()->AddText(ImVec2(x, a.y + style.FramePadding.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                                      text.c_str());
+  ImGui::GetWindowDrawList()->PopClipRect();
+}
+
 // What every setting's widget does around the widget itself: it is recorded as shown, gets
 // its label (as a row label unless `row_label` is false: a checkbox carries its own), a red
 // frame when it has diagnostics, a mark for scripted tests, its tooltip and messages, and an
@@ -167,8 +196,10 @@ bool FieldInt(State& s, const char* field, int64_t* v, const char* label_overrid
     const core::FieldDef* f = core::FindField(field);
     const int64_t step = f != nullptr ? static_cast<int64_t>(f->step) : 0;
     const int64_t step_fast = f != nullptr ? static_cast<int64_t>(f->step_fast) : 0;
-    return ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
-                              step_fast > 0 ? &step_fast : nullptr, "%lld");
+    const bool changed = ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_S64, v, step > 0 ? &step : nullptr,
+                                            step_fast > 0 ? &step_fast : nullptr, "%lld");
+    SpecialValueHint(f, static_cast<double>(*v), ImGui::CalcTextSize(std::to_string(*v).c_str()).x, step > 0 ? 2 : 0);
+    return changed;
   });
 }
 
@@ -206,7 +237,12 @@ bool FieldDouble(State& s, const char* field, double* v, const char* label_overr
     const core::FieldDef* f = core::FindField(field);
     const double step = f != nullptr ? f->step : 0;
     const char* format = f != nullptr && f->format != nullptr ? f->format : "%.2f";
-    return ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
+    const bool changed =
+        ImGui::InputScalar(Id(field).c_str(), ImGuiDataType_Double, v, step > 0 ? &step : nullptr, nullptr, format);
+    char shown[64];
+    std::snprintf(shown, sizeof shown, format, *v);
+    SpecialValueHint(f, *v, ImGui::CalcTextSize(shown).x, step > 0 ? 2 : 0);
+    return changed;
   });
 }
 

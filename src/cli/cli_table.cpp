@@ -96,7 +96,7 @@ std::string RenderTable(const core::Config& c, const core::Estimate& e, bool for
     out += "(Figures in parentheses are offloaded: they live off the GPU and are not in the GPU figures.)\n";
   }
   out += e.peak_note + "\n";
-  out += "As measured: torch.cuda.max_memory_allocated " + core::FormatBytesBoth(t.allocated_bytes) +
+  out += "What PyTorch and nvidia-smi would report: torch.cuda.max_memory_allocated " + core::FormatBytesBoth(t.allocated_bytes) +
          ", max_memory_reserved " + core::FormatBytesBoth(t.reserved_bytes) + ", nvidia-smi " +
          core::FormatBytesBoth(t.nvidia_smi_bytes) + "\n";
   // Beside the figure, how far published runs of the same program were from it (issue 30).

@@ -151,6 +151,11 @@ EM_JS(void, JsReadClipboard, (), {
 });
 
 // The browser's preferred language ("zh-CN", "en-US").
+// prefers-color-scheme: light (the OS or browser setting), read once at start.
+EM_JS(int, JsPrefersLight, (), {
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: light)").matches ? 1 : 0;
+});
+
 EM_JS(int, JsLanguage, (char* buf, int cap), {
   var l = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   stringToUTF8(l, buf, cap);
@@ -620,6 +625,7 @@ int main() {
   char lang[32] = "";
   JsLanguage(lang, sizeof lang);
   hooks.language = lang;
+  hooks.prefers_light = JsPrefersLight() != 0;
   hooks.language_changed = [](const std::string& l) {
     JsLanguageChanged(l.c_str());
     if (l == "zh") llmmem::platform::webstrings::Request();  // the Chinese column, with its font

@@ -235,7 +235,8 @@ try {
 // ---- Input -------------------------------------------------------------------------------
 async function newPage(browser, hash, opts = {}) {
   const context = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 800 },
-                                             deviceScaleFactor: opts.scale || 1 });
+                                             deviceScaleFactor: opts.scale || 1,
+                                             colorScheme: opts.colorScheme || 'light' });
   if (opts.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   if (opts.init) await context.addInitScript(opts.init);
   const page = await context.newPage();
@@ -1024,6 +1025,20 @@ async function layoutTests(browser) {
   const { context, page } = await newPage(browser, '#v=1&theme=light', { viewport: { width: 1280, height: 800 } });
   await page.screenshot({ path: `${shots}/web-light.png` });
   await context.close();
+  // Issue 32: the theme follows prefers-color-scheme; theme= is in the link only when it is
+  // not the system's.
+  for (const scheme of ['light', 'dark']) {
+    const { context: cs, page: ps } = await newPage(browser, '', { colorScheme: scheme });
+    const st = await state(ps);
+    check(`prefers-color-scheme: ${scheme} opens the ${scheme} theme`, st.theme === scheme, st.theme);
+    check(`prefers-color-scheme: ${scheme}: the link names no theme`, !/theme=/.test(await ps.evaluate(() => location.hash)),
+          await ps.evaluate(() => location.hash));
+    const other = scheme === 'light' ? 'dark' : 'light';
+    const { context: cl, page: pl } = await newPage(browser, `#v=1&theme=${other}`, { colorScheme: scheme });
+    check(`prefers-color-scheme: ${scheme}: a link's theme=${other} wins`, (await state(pl)).theme === other);
+    await cl.close();
+    await cs.close();
+  }
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -79,6 +79,19 @@ std::string FieldDef::RangeText() const {
   return FormatNumber(min, 3) + " to " + FormatNumber(max, 3) + (unit[0] != 0 ? std::string(" ") + unit : "");
 }
 
+std::string FieldDef::SpecialMeaning(double v) const {
+  if (!Numeric() || v != static_cast<double>(static_cast<int64_t>(v))) return {};
+  const std::string h = help, key = std::to_string(static_cast<int64_t>(v)) + ": ";
+  for (const char* before : {"(", "; "}) {
+    const size_t at = h.find(before + key);
+    if (at == std::string::npos) continue;
+    const size_t from = at + std::string(before).size() + key.size();
+    const size_t to = h.find_first_of(")", from);
+    return h.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  }
+  return {};
+}
+
 std::string FieldDef::LabelWithUnit() const {
   return std::string(label) + (unit[0] != 0 ? std::string(", ") + unit : "");
 }

@@ -71,6 +71,9 @@ struct FieldDef {
   std::string RangeText() const;
   // "Memory, GB": the label with its unit, the text the UI shows and translates.
   std::string LabelWithUnit() const;
+  // What a special value stands for, as the help says it ("(0: none)", "; 0: all prompts at
+  // once", "(-1: all)"): "none", "all prompts at once"; "" when the help gives `v` no meaning.
+  std::string SpecialMeaning(double v) const;
 };
 
 const std::vector<FieldDef>& Fields();
