@@ -206,12 +206,14 @@ void Lora(State& s) {
 void Overheads(State& s) {
   core::Config& c = s.config;
   if (!Section(s, "section_overheads", Tr("Overheads"),
-               {"cuda_context_gb", "cublas_workspace_mib", "fragmentation_pct", "comm_buffer_gb"}))
+               {"cuda_context_gb", "cublas_workspace_mib", "fragmentation_pct", "comm_buffer_gb",
+                "measured_residual_gb"}))
     return;
   FieldDouble(s, "cuda_context_gb", &c.cuda_context_gb);
   FieldDouble(s, "cublas_workspace_mib", &c.cublas_workspace_mib);
   FieldDouble(s, "fragmentation_pct", &c.fragmentation_pct);
   FieldDouble(s, "comm_buffer_gb", &c.comm_buffer_gb);
+  FieldDouble(s, "measured_residual_gb", &c.measured_residual_gb);  // from a run read in Read an OOM
 }
 
 void GpuMemory(State& s) {

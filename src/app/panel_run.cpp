@@ -100,6 +100,23 @@ bool DrawRunReading(State& s, const std::string& text) {
   List("In the log, not modelled by the estimate:", a.not_modelled, true, s);
   List("Estimated, not in the log:", a.not_measured, false, s);
   for (const std::string& n : a.notes) Wrapped(n, true);
+  // Calibrate (issue 33 part 3): the residual carried into the estimate as its own line, so
+  // the Fit tab's answers (largest batch, sequence, concurrency, context) include it.
+  if (a.calibrated) {
+    ImGui::Spacing();
+    Wrapped(TrF("Calibration: %s", a.calibration.c_str()), false);
+    Wrapped(a.reach, true);
+    if (a.carried_gb != s.config.measured_residual_gb) {
+      char label[96];
+      std::snprintf(label, sizeof label, Tr("Carry %s GB into the estimate"), core::FormatNumber(a.carried_gb, 3).c_str());
+      if (ImGui::Button(label)) {
+        core::Config c = s.config;
+        c.measured_residual_gb = a.carried_gb;
+        ApplyConfig(s, c, Tr("measured beyond the model, from your run"));
+      }
+      MarkItem(s, "run_carry");
+    }
+  }
   return true;
 }
 

@@ -74,6 +74,14 @@ RunAnswer RunAnswerFromJson(int64_t seq, const std::string& text) {
   a.not_measured = Rows(c, "not_measured");
   a.counts = Rows(c, "counts");
   for (const core::Json& n : List(c, "notes")) a.notes.push_back(n.AsString());
+  if (const core::Json* cal = parsed.value.Find("calibration"); cal != nullptr && cal->IsObject()) {
+    const core::Json* ok = cal->Find("ok");
+    a.calibrated = ok != nullptr && ok->IsBool() && ok->AsBool();
+    a.calibration = Str(*cal, "text");
+    a.reach = Str(*cal, "reach");
+    const core::Json* gb = cal->Find("measured_residual_gb");
+    a.carried_gb = gb != nullptr && gb->IsNumber() ? gb->AsNumber() : 0;
+  }
   return a;
 }
 

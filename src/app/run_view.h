@@ -29,6 +29,10 @@ struct RunAnswer {
   std::string error;
   std::vector<std::string> notes;
   std::vector<RunRow> rows, not_modelled, not_measured, counts;
+  // What the run held beyond the estimate (core/run/calibrate.h), to carry into it.
+  bool calibrated = false;
+  std::string calibration, reach;
+  double carried_gb = 0;
 };
 
 struct RunView {

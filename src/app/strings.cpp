@@ -1097,6 +1097,10 @@ const Translation kStrings[] = {
     {"RAM bandwidth, GB/s", "内存带宽，GB/s"},
     {"Adapter format", "适配器格式"},
     {"Used by others, GB", "其他进程占用，GB"},
+    {"Measured beyond the model, GB", "实测超出模型部分，GB"},
+    {"Calibration: %s", "校准：%s"},
+    {"Carry %s GB into the estimate", "把 %s GB 计入估算"},
+    {"measured beyond the model, from your run", "实测超出模型部分（来自你的运行）"},
     {"GPU limit, MiB", "GPU 上限，MiB"},
     // What a field's special value stands for (FieldDef::SpecialMeaning, from its help).
     {"dense", "稠密"},

@@ -97,6 +97,9 @@ std::string TestStateJson() {
   }
   run["rows"] = core::Json(std::move(rows));
   run["not_modelled"] = static_cast<int64_t>(rv.answer.not_modelled.size());
+  run["calibrated"] = rv.answer.calibrated;
+  run["carried_gb"] = rv.answer.carried_gb;
+  run["config_residual_gb"] = st->config.measured_residual_gb;
   j["run"] = std::move(run);
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.

@@ -3,10 +3,14 @@
 // does not show.
 #include "cli/cli_run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
 #include "cli/cli_files.h"
+#include "cli/cli_fit.h"
+#include "core/report/fit_json.h"
+#include "core/run/calibrate.h"
 #include "core/config/config_json.h"
 #include "core/base/enum_table.h"
 #include "core/base/units.h"
@@ -102,28 +106,50 @@ std::string RenderRunReading(const core::RunLog& log, const core::RunComparison*
   }
   for (const std::string& n : cmp->notes) out += "  - " + n + "\n";
   out += "  (llmmem " + core::ConfigToQuery(c) + ")\n";
+  const core::Calibration cal = core::Calibrate(*cmp);
+  if (cal.ok) {
+    out += "\nCalibration: " + cal.text + "\n  " + cal.reach + "\n";
+    if (cal.carried > 0)
+      out += "  Carry it into other settings: --measured-residual-gb " + core::FormatNumber(cal.config.measured_residual_gb, 3) +
+             " (or llmmem run FILE ... --calibrate for the fit answers with it)\n";
+  }
   return out;
 }
 
 int RunRunLog(const std::vector<std::string>& args, const ReadFileFn& read_file, std::ostream& out, std::ostream& err) {
   const LogCommand cmd = ReadLogCommand(
       args, read_file, "run",
-      "llmmem run FILE|- [--model KEY --runtime vllm|sglang|llama.cpp|ollama and other settings] [--from-log] [--json]",
-      {"--from-log"}, err);
+      "llmmem run FILE|- [--model KEY --runtime vllm|sglang|llama.cpp|ollama and other settings] [--from-log] "
+      "[--calibrate] [--json]",
+      {"--from-log", "--calibrate"}, err);
   if (cmd.exit_code >= 0) return cmd.exit_code;
   const std::string& path = cmd.path;
   const CliParse& parsed = cmd.parsed;
   const bool settings = cmd.settings;
-  const bool from_log = !cmd.seen.empty();
+  auto seen = [&](const char* flag) { return std::find(cmd.seen.begin(), cmd.seen.end(), flag) != cmd.seen.end(); };
+  const bool from_log = seen("--from-log"), calibrate = seen("--calibrate");
   const std::string* file = &cmd.text;
   const core::RunLog log = core::ReadRunLog(*file);
   core::RunComparison cmp;
   const bool compare = log.recognised && (settings || from_log);
   if (compare) cmp = core::CompareRun(log, parsed.options.config, from_log);
-  if (parsed.options.json)
-    out << core::RunReadingToJson(log, compare ? &cmp : nullptr).Dump(2) << "\n";
-  else
+  // --calibrate: the fit answers (largest batch, sequence, concurrency, context) of the run's
+  // settings with the measured residual carried (core/run/calibrate.h).
+  const core::Calibration cal = compare && calibrate ? core::Calibrate(cmp) : core::Calibration{};
+  if (parsed.options.json) {
+    core::Json j = core::RunReadingToJson(log, compare ? &cmp : nullptr);
+    if (cal.ok) j["calibration"]["fit"] = core::FitToJson(cal.config);
+    out << j.Dump(2) << "\n";
+  } else {
     out << RenderRunReading(log, compare ? &cmp : nullptr);
+    if (cal.ok && cal.carried > 0)
+      out << "\nWith the residual carried (--measured-residual-gb " << core::FormatNumber(cal.config.measured_residual_gb, 3)
+          << "):\n" << RenderFit(cal.config);
+    else if (cal.ok)
+      out << "\nNothing carried: llmmem fit with the run's settings answers alone.\n";
+  }
+  if (calibrate && !compare && !parsed.options.json)
+    err << "llmmem run: --calibrate needs the run's settings (--model ... or --from-log) to compare with\n";
   if (!log.recognised) {
     if (!parsed.options.json) err << "llmmem run: nothing in \"" << path << "\" was recognised\n";
     return 2;

@@ -847,6 +847,22 @@ async function runTests(browser) {
   check('run: the page reads a vLLM log beside its estimate, as llmmem run --json', st.run.recognised && st.run.source === 'vllm' &&
         got === want && st.run.not_modelled === cli.comparison.not_modelled.length, `${got} | ${want}`);
   await page.screenshot({ path: `${shots}/web-run-vllm.png` });
+  // Calibrate (issue 33 part 3): the residual the CLI computes, carried into the estimate by a click.
+  check('run: the calibration is llmmem run --json\'s', st.run.calibrated && cli.calibration.ok &&
+        Math.abs(st.run.carried_gb - cli.calibration.measured_residual_gb) < 1e-9,
+        `${st.run.carried_gb} | ${cli.calibration.measured_residual_gb}`);
+  for (let i = 0; i < 12 && st.items.run_carry && st.items.run_carry[1] + st.items.run_carry[3] > 800; i++) {
+    await page.mouse.move(900, 600);
+    await page.mouse.wheel(0, 240);
+    await settle(page);
+    st = await state(page);
+  }
+  if (st.items.run_carry) await click(page, 'run_carry');
+  st = await state(page);
+  check('run: "Carry into the estimate" sets measured_residual_gb, and the link has it',
+        Math.abs(st.run.config_residual_gb - cli.calibration.measured_residual_gb) < 1e-9 &&
+        /measured_residual_gb=/.test(await page.evaluate(() => location.hash)),
+        `${st.run.config_residual_gb} ${await page.evaluate(() => location.hash)}`);
   check('run: no page errors', errors.length === 0, errors.join('; '));
   await context.close();
 }

@@ -223,6 +223,13 @@ c=d['comparison']; assert any(r['category']=='cuda_graphs' for r in c['rows']) a
 expect_exit "run --from-log" 0 run $runlogs/vllm_v1.txt --model llama-3.1-8b --gpu L40S-48GB --from-log
 grep -q "seq 4096 -> 32768: the log's max_model_len (line 4)" $T/llmmem_cli_out && grep -q "KV pool (tokens) .*158,656" $T/llmmem_cli_out \
   && ok "run --from-log: max_model_len taken from the log, said so; the token pool beside the estimate's" || bad "run --from-log"
+# Calibrate (issue 33 part 3): vLLM V1's smaller pool carried as its own line; the fit answers with it.
+expect_exit "run --calibrate" 0 run $runlogs/vllm_v1.txt --model llama-3.1-8b --gpu L40S-48GB --from-log --calibrate
+grep -q "Calibration: measured beyond the model: +5.85 GB" $T/llmmem_cli_out && grep -q "most requests of 32768 tokens at once: 4" $T/llmmem_cli_out \
+  && ok "run --calibrate: +5.85 GB carried, 4 requests of 32k at once as the log's 4.84x" || bad "run --calibrate"
+expect_exit "calibrated estimate" 0 --model llama-3.1-8b --gpu L40S-48GB --mode infer --runtime vllm --seq 32768 --measured-residual-gb 5.853
+grep -q "158,656 tokens" $T/llmmem_cli_out && grep -q "Measured beyond the model (from your run)" $T/llmmem_cli_out \
+  && ok "calibrated: the pool is the log's 158,656 tokens, the residual its own line" || bad "calibrated pool"
 expect_exit "run: llama.cpp breakdown" 0 run $runlogs/llama_cpp_breakdown.txt --model llama-3.1-8b --mode infer --runtime llama.cpp
 grep -q "the figures of CUDA0" $T/llmmem_cli_out && ok "run: llama.cpp's first GPU compared" || bad "run llama.cpp device"
 expect_exit "run: not recognised" 2 run $oom/unknown.txt

@@ -60,6 +60,9 @@ inline constexpr const char* kFragmentation =
 inline constexpr const char* kOtherProcesses =
     "seed 002: Baichuan-7B on a 24 GB A30 failed with 7.48 GiB reserved by PyTorch and ~14.7 GiB held outside it "
     "(another process or a second model copy); read from the OOM message (llmmem oom)";
+inline constexpr const char* kMeasuredResidual =
+    "your run: the measured figure minus the estimate's at the run's settings (llmmem run FILE --calibrate, "
+    "core/run/calibrate.h), held constant";
 inline constexpr const char* kCommBuffers =
     "gradient buckets and NCCL buffers (seed 000: 1.5B model, 6 GB fp32 buffer)";
 inline constexpr const char* kDdpBuckets =

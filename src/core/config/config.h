@@ -141,6 +141,9 @@ struct Config {
       -1;                         // cuBLAS workspace per thread running matmuls, MiB; -1: PyTorch's default for the GPU
   double fragmentation_pct = 5;   // allocator reserve, % of the allocated peak
   double comm_buffer_gb = 0;      // communication buckets (DDP, NCCL)
+  // What a measured run held beyond the estimate's rows (llmmem run --calibrate: measured -
+  // estimated, issue 33 part 3), carried as its own line; never folded into another row.
+  double measured_residual_gb = 0;
   double other_processes_gb = 0;  // memory other processes already hold on a shared card (GB; read from an OOM message)
 
   // The card the verdict compares against.

@@ -158,6 +158,10 @@ void AddServingRows(std::vector<FieldDef>& out) {
                  "communication buffers"),
       LLMMEM_NUM("other_processes_gb", other_processes_gb, G::kGpu, "Used by others", "GB", 0, 100'000, 0.5, "%.2f",
                  "memory other processes already hold on the GPU (a shared card)"),
+      LLMMEM_NUM("measured_residual_gb", measured_residual_gb, G::kOverheads, "Measured beyond the model", "GB", 0,
+                 100'000, 0.1, "%.2f",
+                 "what your run held beyond the estimate (llmmem run FILE --calibrate: measured minus estimated), "
+                 "carried as its own line; inside the KV budget for vLLM and SGLang"),
       TextRow(
           "gpu", FieldKind::kText, false, G::kGpu, "GPU",
           "GPU from the catalogue (llmmem --list-gpus); sets gpu_memory_gb", [](const Config& c) { return c.gpu; },

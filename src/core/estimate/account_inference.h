@@ -242,6 +242,15 @@ void AccountOverheads(const Config& c, Sink& s) {
              return Explanation{"as set: " + FormatNumber(c.cuda_context_gb) + " GB", src::kCudaContext};
            });
   }
+  // vLLM and SGLang hold it inside their memory share (account_serving.h: the KV pool shrinks).
+  if (c.measured_residual_gb > 0 && !IsPagedServer(c.runtime)) {
+    s.Leaf("measured_residual", "Measured beyond the model (from your run)", Category::kOverheads,
+           Live::Both(c.measured_residual_gb * kGB), [&] {
+             return Explanation{"as calibrated: " + FormatNumber(c.measured_residual_gb) +
+                                    " GB your run held beyond the estimate, held constant",
+                                src::kMeasuredResidual};
+           });
+  }
   if (c.other_processes_gb > 0) {
     s.Leaf("other_processes", "Held by other processes (shared GPU)", Category::kOverheads,
            Live::Both(c.other_processes_gb * kGB), [&] {

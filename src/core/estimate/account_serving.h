@@ -134,7 +134,8 @@ inline ServingPlan PlanServing(const Derived& d) {
       }
       p.activation = std::max(p.workspace, p.sampler);
       p.non_torch = kVllmNonTorchBytes;
-      p.kv_available = p.budget - p.weights - p.activation - p.non_torch - c.comm_buffer_gb * kGB;
+      p.kv_available =
+          p.budget - p.weights - p.activation - p.non_torch - c.comm_buffer_gb * kGB - c.measured_residual_gb * kGB;
       // get_num_blocks: available // page // group_size, a block being a page of every layer
       // of a KV cache group; a request takes its blocks from every group (serving_pools.h).
       p.vllm = PlanVllmLayout(p.kinds, e, m.linear_ssm_fp32 ? 4.0 : e);
@@ -160,7 +161,7 @@ inline ServingPlan PlanServing(const Derived& d) {
       const double free_before = std::max(0.0, p.total - p.context - c.comm_buffer_gb * kGB);
       p.budget = p.set.mem_fraction * free_before;
       p.activation = p.workspace;
-      p.kv_available = p.budget - p.weights;
+      p.kv_available = p.budget - p.weights - c.measured_residual_gb * kGB;
       p.sglang = PlanSglangPools(p.kinds, p.kv_available, e);
       p.block_bytes = p.sglang.cell;
       p.pool_units = p.sglang.full_tokens;
@@ -384,6 +385,15 @@ void AccountServing(const Derived& d, Sink& s) {
                 "1B models, 6-28 MiB per size on 8B); outside the memory share",
             source};
       });
+    }
+    if (c.measured_residual_gb > 0) {
+      s.Leaf("measured_residual", "Measured beyond the model (from your run)", Category::kOverheads,
+             Live::Both(c.measured_residual_gb * kGB), [&] {
+               return Explanation{"as calibrated: " + FormatNumber(c.measured_residual_gb) +
+                                      " GB your run held beyond the estimate, inside the memory share: the KV pool "
+                                      "is that much smaller",
+                                  src::kMeasuredResidual};
+             });
     }
     if (p.non_torch > 0) {
       s.Leaf("non_torch", "Non-torch memory (profiled)", Category::kOverheads, Live::Both(p.non_torch), [&] {

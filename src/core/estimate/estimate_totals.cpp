@@ -54,6 +54,9 @@ void FillTotals(const Derived& d, const TotalsSink& sink, Totals& t) {
   t.reserved_bytes = WholeBytes(
       std::fmax(reserved_at_peak, (t.moment_bytes[at_loss] - overheads_at_loss) * margin + t.loss_cached_bytes));
   t.nvidia_smi_bytes = t.peak_bytes + (t.reserved_bytes - reserved_at_peak);
+  // A calibrated residual (its own Overheads line) was measured on the allocator's figures:
+  // the reserved peak carries it too, so the run's own figure reads back as measured.
+  if (!UsesServingRuntime(d.c)) t.reserved_bytes += WholeBytes(d.c.measured_residual_gb * kGB);
   // The verdict's other inputs (verdict.h): what is not counted, and the host RAM the
   // placement needs (llama.cpp's with the first GPU; else the offloaded share of this GPU).
   t.not_counted = NotCountedParts(d.c);

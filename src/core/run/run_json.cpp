@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include "core/config/config_json.h"
+#include "core/run/calibrate.h"
+
 namespace llmmem::core {
 namespace {
 
@@ -115,7 +118,31 @@ Json RunReadingToJson(const RunLog& log, const RunComparison* cmp) {
     c["counts"] = Rows(cmp->counts);
     c["notes"] = Strings(cmp->notes);
     j["comparison"] = std::move(c);
+    j["calibration"] = CalibrationToJson(Calibrate(*cmp));
   }
+  return j;
+}
+
+Json CalibrationToJson(const Calibration& cal) {
+  Json j(Json::Object{});
+  j["ok"] = Json(cal.ok);
+  if (!cal.ok) {
+    j["why"] = Json(cal.why);
+    return j;
+  }
+  j["basis"] = Json(cal.basis);
+  j["measured_bytes"] = Json(std::round(cal.measured));
+  j["estimated_bytes"] = Json(std::round(cal.estimated));
+  j["residual_bytes"] = Json(std::round(cal.residual));
+  j["carried_bytes"] = Json(std::round(cal.carried));
+  j["measured_residual_gb"] = Json(cal.config.measured_residual_gb);
+  j["run_tokens"] = Json(cal.run_tokens);
+  j["reach_tokens"] = Json(cal.reach_tokens);
+  j["text"] = Json(cal.text);
+  j["reach"] = Json(cal.reach);
+  // The run's configuration with the residual carried: fit() / estimate() answer settings Y from it.
+  j["config"] = ConfigToJson(cal.config);
+  j["query"] = Json(ConfigToQuery(cal.config));
   return j;
 }
 
