@@ -15,6 +15,7 @@
 #include "core/parse/weight_headers.h"
 #include "core/estimate/estimate.h"
 #include "core/import/hf_config.h"
+#include "core/import/quantization_config.h"
 #include "core/oom/oom_json.h"
 #include "core/catalogue/presets.h"
 #include "core/report/launch_export.h"
@@ -106,6 +107,12 @@ std::string ImportHfConfig(const std::string& text) {
     c.model = imported.model;
     core::StartAtModelContext(c, imported.diagnostics);  // GPT-2, BERT: their own context
     j["config"] = core::ConfigToJson(c);
+    // The format quantization_config says the weights are stored in (a 4-bit bitsandbytes
+    // checkpoint: nf4), which the configuration leaves to the workload; the Python reader
+    // tells QLoRA from LoRA by it.
+    core::Dtype stored;
+    const core::JsonParseResult config = core::ParseJson(text);
+    if (config.ok && core::DtypeFromQuantConfig(config.value, &stored)) j["checkpoint_dtype"] = Json(core::Id(stored));
   }
   j["diagnostics"] = core::DiagnosticsToJson(imported.diagnostics);
   return j.Dump();

@@ -6,8 +6,9 @@
 //   estimateQuery(urlQuery) -> result JSON
 //   defaultConfig() -> config JSON; configToQuery(configJson) -> "v=1&model=..."
 //   presets() -> [{key, id, name, family, params, published_params, ok}]
-//   importHfConfig(configJsonText) -> {ok, config, diagnostics} (seq starts at the model's
-//     context when that is shorter than the default)
+//   importHfConfig(configJsonText) -> {ok, config, diagnostics, checkpoint_dtype} (seq starts at
+//     the model's context when that is shorter than the default; checkpoint_dtype, when its
+//     quantization_config names one, the format the weights are stored in: "nf4", "gptq", ...)
 //   exportEstimate(configJson, "markdown" | "csv" | "json") -> text
 //   diagnose(configJson) -> [{id, title, change, tradeoff, saving_bytes, peak_bytes, fits,
 //     changes_workload, query}] (as llmmem --doctor --json's "doctor": core/doctor_json.h)
