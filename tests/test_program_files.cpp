@@ -9,6 +9,7 @@
 #include "core/config/config_json.h"
 #include "core/config/fields.h"
 #include "core/parse/settings_tree.h"
+#include "core/parse/package_list.h"
 #include "core/program_files/program_file.h"
 
 using namespace llmmem::core;
@@ -312,3 +313,59 @@ TEST_CASE("--from: the CLI and ApplyProgramFile agree on every program's example
   }
 }
 #endif
+
+// Issue 30: the program and version from what a user can paste: pip freeze, pip list, a
+// requirements file. The most specific program installed, at its version, picks its row.
+TEST_CASE("program files: a package list names the program and the version its row is for") {
+  const ProgramFileImport freeze = ImportProgramFile(
+      "accelerate==1.1.1\nbitsandbytes==0.44.1\npeft==0.13.2\ntorch==2.5.1\ntransformers==4.46.3\ntrl==0.12.1\n",
+      "freeze.txt");
+  REQUIRE(freeze.ok);
+  CHECK(freeze.format == "packages");
+  CHECK(freeze.stack == "trl");
+  const ProgramSetting* stack = nullptr;
+  for (const ProgramSetting& s : freeze.settings)
+    if (s.field == "stack") stack = &s;
+  REQUIRE(stack != nullptr);
+  CHECK(stack->value == "trl@0.12.1");
+  CHECK(stack->from.key == "trl");
+  CHECK(stack->from.line == 6);
+  CHECK(freeze.ignored.size() == 5);  // transformers "installed too", and four with their meaning
+  CHECK(freeze.unknown.empty());
+  Config c = DefaultConfig();
+  Diagnostics out;
+  ApplyProgramFile(c, freeze, out);
+  CHECK(c.stack == "trl@0.12.1");
+  CHECK(c.loss_shift_copy);  // trl's row before 0.15: the transformers of its time copies the shifted logits
+  // pip list's table; a version older than every row takes the earliest, and says so.
+  const ProgramFileImport list = ImportProgramFile(
+      "Package      Version\n------------ -------\naxolotl      0.5.2\ntransformers 4.46.3\n", "pip-list.txt");
+  REQUIRE(list.ok);
+  CHECK(list.settings.front().value == "axolotl@0.18");
+  CHECK(list.settings.front().from.note.find("older than any row") != std::string::npos);
+  // A requirements file's lower bound picks that version's row.
+  const ProgramFileImport req = ImportProgramFile("transformers[torch]>=4.41\npeft\n", "requirements.txt");
+  REQUIRE(req.ok);
+  CHECK(req.settings.front().value == "hf-trainer@4.41");
+  // No program among them: the default is assumed, with a warning.
+  const ProgramFileImport none = ImportProgramFile("numpy==1.26.4\nrequests==2.32.3\n", "env.txt");
+  REQUIRE(none.ok);
+  CHECK(none.diagnostics.size() == 1);
+  CHECK(none.diagnostics.front().message.find("none of the packages") == 0);
+  // YAML, TOML and a command line are never taken for a package list.
+  CHECK_FALSE(LooksLikePackageList("base_model: meta-llama/Llama-3.1-8B\nsequence_len: 4096\n"));
+  CHECK_FALSE(LooksLikePackageList("[training]\nseq_len = 8192\n"));
+  CHECK_FALSE(LooksLikePackageList("torchrun --nproc_per_node 8 train.py --per_device_train_batch_size 4\n"));
+  CHECK(ImportProgramFile("torchrun --nproc_per_node 8 train.py --per_device_train_batch_size 4\n", "run.txt").format ==
+        "hf-args");
+  // A bad line names itself.
+  const ProgramFileImport bad = ImportProgramFile("transformers==4.46.3\ntrl==0.12.1\n!!!\n", "requirements.txt");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.diagnostics.front().message.find("line 3") != std::string::npos);
+  // A program file that only implies its program keeps the version a package list gave.
+  Config both = DefaultConfig();
+  ApplyProgramFile(both, list, out);
+  ApplyProgramFile(both, ImportProgramFile("base_model: meta-llama/Llama-3.1-8B\nsequence_len: 2048\n", "a.yml"), out);
+  CHECK(both.stack == "axolotl@0.18");
+  CHECK(both.seq == 2048);
+}

@@ -123,6 +123,7 @@ const std::vector<KeyRow>& OpenRlhfRows();
 const std::vector<KeyRow>& SwiftRows();
 const std::vector<KeyRow>& FsdpQloraRows();
 const std::vector<KeyRow>& LauncherRows();  // torchrun., accelerate., deepspeed. and env. keys
+const std::vector<KeyRow>& PackageRows();   // pip freeze / pip list / requirements / conda list
 
 void FinishTorchtune(ImportState& s);
 void FinishHfArgs(ImportState& s);
@@ -133,5 +134,6 @@ void FinishVerl(ImportState& s);
 void FinishOpenRlhf(ImportState& s);
 void FinishSwift(ImportState& s);
 void FinishFsdpQlora(ImportState& s);
+void FinishPackages(ImportState& s);
 
 }  // namespace llmmem::core::program_files

@@ -7,6 +7,7 @@
 #include "core/config/fields.h"
 #include "core/config/gpu_count.h"
 #include "core/config/stacks.h"
+#include "core/parse/package_list.h"
 #include "core/parse/text.h"
 #include "core/program_files/key_rows.h"
 
@@ -15,7 +16,7 @@ namespace {
 
 using namespace program_files;
 
-enum class Parser { kYaml, kToml, kJson, kCommand };
+enum class Parser { kYaml, kToml, kJson, kCommand, kPackages };
 
 struct FormatRow {
   ProgramFormat info;
@@ -49,6 +50,9 @@ const std::vector<FormatRow>& FormatRows() {
        FinishSwift},
       {{"fsdp-qlora", "fsdp_qlora train.py flags", "fsdp-qlora", "python train.py --train_type ... --context_length ..."},
        FsdpQloraRows, FinishFsdpQlora},
+      {{"packages", "Python packages", "hf-trainer",
+        "pip freeze, pip list, a requirements file or conda list: the training program installed and its version"},
+       PackageRows, FinishPackages},
   };
   return rows;
 }
@@ -88,6 +92,7 @@ bool HasTrlKeys(const SettingsTree& t) {
 // The format from the keys (and the words of a command line).
 std::string DetectFormat(const SettingsTree& t, Parser parser) {
   if (parser == Parser::kToml) return "torchtitan";
+  if (parser == Parser::kPackages) return "packages";
   if (parser == Parser::kCommand) {
     if (WordHas(t, "openrlhf")) return "openrlhf";
     if (WordHas(t, "verl.trainer") || HasPrefix(t, "actor_rollout_ref.")) return "verl";
@@ -142,6 +147,8 @@ ProgramFileImport ImportProgramFile(std::string_view text, const std::string& fi
   Parser parser = Parser::kYaml;
   if (EndsWith(name, ".toml")) parser = Parser::kToml;
   else if (EndsWith(name, ".json") || (first < text.size() && text[first] == '{')) parser = Parser::kJson;
+  // A package list (pip freeze, requirements.txt) before a command line: both may be .txt.
+  else if (name.find("requirements") != std::string::npos || LooksLikePackageList(text)) parser = Parser::kPackages;
   else if (EndsWith(name, ".sh") || EndsWith(name, ".txt") || EndsWith(name, ".cmd")) parser = Parser::kCommand;
   else if (!EndsWith(name, ".yaml") && !EndsWith(name, ".yml")) {
     // No telling name: a command line starts with a program or NAME=value, YAML with `key:`.
@@ -156,8 +163,13 @@ ProgramFileImport ImportProgramFile(std::string_view text, const std::string& fi
     case Parser::kToml: tree = ParseTomlTree(text); break;
     case Parser::kJson: tree = ParseJsonTree(text); break;
     case Parser::kCommand: tree = ParseCommandTree(text); break;
+    case Parser::kPackages: tree = ParsePackageList(text); break;
   }
-  const char* kind = parser == Parser::kYaml ? "YAML" : parser == Parser::kToml ? "TOML" : parser == Parser::kJson ? "JSON" : "a command line";
+  const char* kind = parser == Parser::kYaml       ? "YAML"
+                     : parser == Parser::kToml     ? "TOML"
+                     : parser == Parser::kJson     ? "JSON"
+                     : parser == Parser::kPackages ? "a package list"
+                                                   : "a command line";
   if (!tree.ok) {
     out.diagnostics.push_back({DiagId::kParse, Severity::kError, "", EchoValue(file_name, 120) + " is not " +
                                                                               std::string(kind) + " llmmem can read: " + tree.error});
@@ -254,6 +266,12 @@ void ApplyProgramFile(Config& c, const ProgramFileImport& file, Diagnostics& out
   auto apply = [&](const ProgramSetting& s) {
     Diagnostics d;
     if (s.field == "gpus") return;  // resolved last, once tp, pp and cp are known
+    // A program the format only implies keeps the version another file gave it (pip freeze's
+    // axolotl@0.18 before the axolotl YAML that says only "axolotl").
+    if (s.field == "stack" && s.from.key.empty() && c.stack.compare(0, s.value.size() + 1, s.value + "@") == 0) {
+      fields.push_back(s.field);
+      return;
+    }
     if (!SetField(c, s.field, s.value, d)) {
       for (Diagnostic x : d) {
         x.message = s.from.key + ": " + x.message;
