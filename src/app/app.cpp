@@ -34,6 +34,7 @@
 #include "core/config/config_json.h"
 #include "core/import/hf_config.h"
 #include "core/parse/json.h"
+#include "core/parse/package_list.h"
 #include "core/network/network_json.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // GImGui->LogBuffer (the captured text)
@@ -564,9 +565,14 @@ bool IsLogName(const std::string& name) {
 
 }  // namespace
 
-void OpenOomText(const std::string&, const std::string& text) {
+void OpenOomText(const std::string& name, const std::string& text) {
   if (!g_state) return;
   State& s = *g_state;
+  // pip freeze / requirements.txt: the training program and its version (--from's reader).
+  if (core::LooksLikePackageList(text)) {
+    AskProgramFile(s, name, text);
+    return;
+  }
   // A long log: its end holds the failure.
   s.oom.text = text.size() > kOomBoxMaxBytes ? text.substr(text.size() - kOomBoxMaxBytes) : text;
   s.oom.dirty = true;
@@ -600,6 +606,10 @@ void OpenLink(const std::string& query) {
 void OpenText(const std::string& name, const std::string& text) {
   if (!g_state) return;
   State& s = *g_state;
+  if (core::LooksLikePackageList(text)) {  // pasted pip freeze output, a requirements file
+    AskProgramFile(s, name, text);
+    return;
+  }
   if (IsLogName(name)) {
     OpenOomText(name, text);
     return;

@@ -895,6 +895,14 @@ async function programFileTests(browser) {
         q.get('stack') === 'axolotl' && q.get('lora_rank') === '32' && q.get('batch') === '2' && same.length === 0,
         `${st.config} differs in ${same.join(', ')}`);
   await page.screenshot({ path: `${shots}/web-program-file.png` });
+  // A pasted pip freeze (issue 30): the program and its version, as llmmem --from reads it.
+  await page.evaluate(() => window.llmmemOpenText('clipboard', 'accelerate==1.1.1\npeft==0.13.2\ntransformers==4.46.3\ntrl==0.12.1\n'));
+  for (let i = 0; i < 200 && !/stack=trl/.test(st.config); i++) {
+    await page.waitForTimeout(100);
+    st = await state(page);
+  }
+  check('program file: pasted pip freeze output sets the program and its version', /stack=trl%400\.12\.1|stack=trl@0\.12\.1/.test(st.config),
+        st.config);
   check('program file: no page errors', errors.length === 0, errors.join('; '));
   await context.close();
 }
