@@ -3,6 +3,8 @@
 
 #include "core/base/units.h"
 #include "core/import/hf_config.h"
+#include "core/catalogue/presets.h"
+#include "core/estimate/activations_paper.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -210,4 +212,27 @@ TEST_CASE("GLM-5 (glm_moe_dsa): DeepSeek-V3.2's indexer at GLM's sizes; dense la
   const HfImport shared = ImportHfConfigText(
       "{" + base + R"(, "indexer_types": ["full", "shared", "full", "shared"]})", "t");
   CHECK_FALSE(shared.ok);
+}
+
+// Gemma 4 (issue 31): the full-attention layers keep Q and the attention output at
+// global_head_dim (512 against the sliding layers' 256) and K, V at their own K/V heads; the
+// per-layer rows average the two kinds, so rows x layers is each kind's sum.
+TEST_CASE("Gemma 4: full-attention layers' activations at their own head size") {
+  Config c = DefaultConfig();
+  c.model = FindPreset("gemma-4-31b")->model;
+  c.mode = Mode::kLora;
+  c.seq = 4096;
+  const ModelSpec& m = c.model;
+  REQUIRE(m.HasGlobalGeometry());
+  REQUIRE(m.GlobalLayers() > 0);
+  const Derived d(c, 0);
+  const LayerWidths w = Widths(d);
+  const double full = static_cast<double>(m.GlobalLayers()), sliding = static_cast<double>(m.AttentionLayers()) - full;
+  CHECK(w.q * static_cast<double>(m.AttentionLayers()) ==
+        doctest::Approx(static_cast<double>(m.heads) * (sliding * static_cast<double>(m.head_dim) +
+                                                        full * static_cast<double>(m.GlobalHeadDim()))));
+  CHECK(w.kv * static_cast<double>(m.AttentionLayers()) ==
+        doctest::Approx(sliding * static_cast<double>(m.kv_heads * m.head_dim) +
+                        full * static_cast<double>(m.GlobalKvHeads() * m.GlobalHeadDim())));
+  CHECK(w.q > static_cast<double>(m.heads * m.head_dim));  // the full layers' wider heads count
 }

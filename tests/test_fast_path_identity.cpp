@@ -68,7 +68,9 @@ namespace {
 // 0xb6c0c60f6102a6dc before; then, merged, llama.cpp's sliding-window cells kept once per slot's
 // stream (-np N, not --kv-unified: llama-kv-cache-iswa.cpp, ollama/ollama#16480's gpt-oss-120b log;
 // on its branch alone 0xe27c0e4e8ee82400 became 0x7ae4be0d93b5afeb).
-constexpr uint64_t kFastPathDigest = 0xcc1044b4cb225ae6ull;
+// 0xcc1044b4cb225ae6 before; then Gemma 4's full-attention layers' Q, K, V and attention output at
+// their own head size and K/V heads in the training activations (activations_paper.h Widths).
+constexpr uint64_t kFastPathDigest = 0xf892eece159f07ceull;
 
 struct Digest {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the bit patterns

@@ -24,6 +24,16 @@ inline LayerWidths Widths(const Derived& d) {
   w.sb = d.s_local * d.b;  // tokens this GPU holds (context parallelism splits s)
   w.q = d.a * d.hd;
   w.kv = d.kv * d.hd;
+  // Gemma 4: its full-attention layers have their own head size and K/V heads (global_head_dim,
+  // num_global_key_value_heads; Gemma4TextAttention @c308a309e651): Q, K, V and the attention
+  // output averaged over the attention layers by kind, as MoE's widths are below, so the
+  // per-layer figure times the layers is each kind's sum. (attention_k_eq_v's value = key is
+  // still counted as its own V: whether autograd keeps one storage or two is not measured.)
+  if (m.HasGlobalGeometry() && m.AttentionLayers() > 0) {
+    const double full = static_cast<double>(m.GlobalLayers()) / static_cast<double>(m.AttentionLayers());
+    w.q = d.a * ((1 - full) * d.hd + full * static_cast<double>(m.GlobalHeadDim()));
+    w.kv = (1 - full) * d.kv * d.hd + full * static_cast<double>(m.GlobalKvHeads() * m.GlobalHeadDim());
+  }
   // MLA: V (and the attention output) are v_head_dim wide per head.
   w.v = m.IsMla() ? d.a * static_cast<double>(m.v_head_dim) : w.kv;
   w.out = m.IsMla() ? w.v : w.q;
