@@ -7,7 +7,9 @@ first steps, and a warning before a step whose shape would not fit.
 
 Measured: torch.cuda.max_memory_allocated() / max_memory_reserved(), and the whole
 torch.cuda.memory_stats() read by the core's run reader (read_run), set beside the estimate's
-allocated and reserved peaks. Without CUDA there is nothing to measure, and it says so.
+allocated and reserved peaks; what the run held beyond the estimate is then carried into the
+estimates of later steps as its own line (measured_residual_gb). Without CUDA there is nothing
+to measure, and it says so.
 """
 import json
 import sys
@@ -140,6 +142,15 @@ class Monitor:
         self.measured = _core.read_run(json.dumps(self.cuda.memory_stats()), self.config)
         for line in self.measured.get("comparison", {}).get("notes", []):
             self.out("llmmem:   " + line)
+        # Calibrated (core/run/calibrate.h): what the run held beyond the estimate is carried as
+        # its own line into the estimate of every later step's shape, so the warning before a
+        # step that would not fit counts it.
+        cal = self.measured.get("calibration", {})
+        if cal.get("ok"):
+            self.out("llmmem: calibration: " + cal["text"] + "; " + cal["reach"])
+            if cal.get("carried_bytes", 0) > 0:
+                self.config["measured_residual_gb"] = cal["measured_residual_gb"]
+                self._by_shape = {}
         return self.measured
 
 

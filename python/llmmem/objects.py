@@ -227,6 +227,9 @@ def config_from_objects(model=None, training_args=None, peft_config=None, optimi
     the TrainingArguments, the PEFT config, the optimizer, then `overrides` (any field:
     seq=2048, gpu="A100-SXM-80GB", model="llama-3.1-8b")."""
     cfg = Config()
+    if isinstance(model, str):  # a preset's key or Hub id, not a live model
+        overrides = dict(overrides, model=model)
+        model = None
     four_bit = _read_model(cfg, model) if model is not None else False
     if training_args is not None:
         _read_training_args(cfg, training_args)

@@ -333,6 +333,30 @@ class CallbackAndHook(unittest.TestCase):
         self.assertEqual((peak["measured_bytes"], peak["estimated_bytes"]),
                          (1_500_000_000, w.estimate["per_gpu"]["allocated_bytes"]))
 
+    def test_a_measured_residual_is_carried_into_later_steps(self):
+        # The run's reserved peak is 3 GB above the estimate's: carried, later shapes count it.
+        probe = llmmem.watch(out=self.lines.append, cuda=None, model="llama-3.1-8b", mode="lora", seq=2048,
+                             gpu_memory_gb=80)
+        reserved = probe.estimate["per_gpu"]["reserved_bytes"] + 3_000_000_000
+
+        class Busier(FakeCuda):
+            def max_memory_reserved(self):
+                return reserved
+
+            def memory_stats(self):
+                return {"reserved_bytes.all.peak": reserved}
+
+        w = llmmem.watch(out=self.lines.append, cuda=Busier(80_000_000_000), model="llama-3.1-8b", mode="lora",
+                         seq=2048)
+        before = w.before_step(seq=4096, micro_batch=1)["per_gpu"]["total_bytes"]
+        w.after_step()
+        self.assertTrue(w.measured["calibration"]["ok"])
+        self.assertAlmostEqual(w.config["measured_residual_gb"], 3.0, places=6)
+        self.assertIn("measured beyond the model: +3 GB, from your run (Peak reserved", "\n".join(self.lines))
+        self.assertNotIn("no .config", "\n".join(self.lines))  # model="llama-3.1-8b" is a preset's key
+        after = w.before_step(seq=4096, micro_batch=1)["per_gpu"]["total_bytes"]
+        self.assertAlmostEqual(after - before, 3_000_000_000, delta=1)
+
     def test_warns_before_the_step_that_would_not_fit(self):
         # Llama 3.1 8B LoRA on an 80 GB H100: 2,048 tokens fit, 131,072 do not.
         w = llmmem.watch(out=self.lines.append, cuda=None, model="llama-3.1-8b", mode="lora", seq=2048)
