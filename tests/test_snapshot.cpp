@@ -95,3 +95,47 @@ TEST_CASE("llmmem run / readRun read a snapshot pickle: reserved and allocated a
   CHECK_FALSE(evil.recognised);
   CHECK(evil.error.find("is not read") != std::string::npos);
 }
+
+// Issue 33 part 2: the trace replayed from the end (the snapshot's live blocks), so history that
+// began after the weights were loaded still gives the high-water mark; at that moment each live
+// allocation's cause comes from its stack frames.
+TEST_CASE("Snapshot: one training step's trace gives its peak and what held memory there, by frame") {
+  const SnapshotSummary s = ReadSnapshot(p::kTrainingStep);
+  REQUIRE(s.ok);
+  REQUIRE(s.traced);
+  CHECK(s.allocated_bytes == 360 * MiB);
+  CHECK(s.trace_start_bytes == 300 * MiB);  // weights and states, allocated before the history
+  CHECK(s.trace_peak_bytes == 430 * MiB);   // after backward's gradients
+  CHECK(s.trace_peak_entry == 5);
+  REQUIRE(s.peak_causes.size() == 6);
+  auto cause = [&](const char* id) -> const SnapshotCause* {
+    for (const SnapshotCause& c : s.peak_causes)
+      if (c.id == id) return &c;
+    return nullptr;
+  };
+  CHECK(s.peak_causes.front().id == "before_history");
+  CHECK(cause("before_history")->bytes == 300 * MiB);
+  CHECK(cause("backward")->bytes == 60 * MiB);
+  CHECK(cause("backward")->frame == "torch/autograd/graph.py:_engine_run_backward");
+  CHECK(cause("forward")->bytes == 40 * MiB);
+  CHECK(cause("loss")->bytes == 30 * MiB);
+  CHECK(cause("loss")->frame == "nn/functional.py:cross_entropy");
+  CHECK(cause("repeat_kv")->frame == "llama/modeling_llama.py:repeat_kv");
+  CHECK(cause("repeat_kv")->bytes == 0);  // freed before the peak
+  CHECK(cause("repeat_kv")->high_water == 16 * MiB);
+  CHECK(cause("optimizer_step")->bytes == 0);  // AdamW's foreach temporaries come after it
+  CHECK(cause("optimizer_step")->high_water == 50 * MiB);
+  CHECK(cause("optimizer_step")->frame == "torch/optim/adamw.py:_multi_tensor_adamw");
+  double sum = 0;
+  for (const SnapshotCause& c : s.peak_causes) sum += c.bytes;
+  CHECK(sum == s.trace_peak_bytes);
+  // The run reader: the trace's high-water as the peak allocated, each cause as a note.
+  const RunLog log = ReadRunLog(p::kTrainingStep);
+  REQUIRE(log.recognised);
+  const MeasuredFigure* peak = LastFigure(log, MeasuredKind::kPeakAllocated);
+  REQUIRE(peak != nullptr);
+  CHECK(peak->value == 430 * MiB);
+  bool said = false;
+  for (const std::string& n : log.notes) said |= n.find("Optimizer step") != std::string::npos;
+  CHECK(said);
+}

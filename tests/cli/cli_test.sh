@@ -230,6 +230,10 @@ grep -q "Calibration: measured beyond the model: +5.85 GB" $T/llmmem_cli_out && 
 expect_exit "calibrated estimate" 0 --model llama-3.1-8b --gpu L40S-48GB --mode infer --runtime vllm --seq 32768 --measured-residual-gb 5.853
 grep -q "158,656 tokens" $T/llmmem_cli_out && grep -q "Measured beyond the model (from your run)" $T/llmmem_cli_out \
   && ok "calibrated: the pool is the log's 158,656 tokens, the residual its own line" || bad "calibrated pool"
+# A snapshot's trace (issue 33 part 2): its high-water mark and what held memory there, by stack frame.
+expect_exit "run: a snapshot's trace" 0 run $runlogs/snapshot_training_step.pickle
+grep -q "peaks at 450.9 MB (430 MiB)" $T/llmmem_cli_out && grep -q "torch/optim/adamw.py:_multi_tensor_adamw" $T/llmmem_cli_out \
+  && ok "run: the trace's peak 430 MiB, AdamW's foreach temporaries named by their frame" || bad "run snapshot trace"
 expect_exit "run: llama.cpp breakdown" 0 run $runlogs/llama_cpp_breakdown.txt --model llama-3.1-8b --mode infer --runtime llama.cpp
 grep -q "the figures of CUDA0" $T/llmmem_cli_out && ok "run: llama.cpp's first GPU compared" || bad "run llama.cpp device"
 expect_exit "run: not recognised" 2 run $oom/unknown.txt

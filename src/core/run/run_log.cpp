@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/base/units.h"
 #include "core/oom/oom_evidence.h"
 #include "core/oom/oom_scan.h"
 #include "core/run/run_scan.h"
@@ -142,6 +143,21 @@ bool ReadSnapshotInto(const std::string& bytes, RunLog& log) {
   const char* f = "torch_snapshot";
   sink.Bytes(MeasuredKind::kCurrentReserved, RunSource::kSnapshot, f, s.reserved_bytes, 0);
   sink.Bytes(MeasuredKind::kCurrentAllocated, RunSource::kSnapshot, f, s.allocated_bytes, 0);
+  // The trace's high-water mark (a lower bound of max_memory_allocated: the history may have
+  // begun after the peak) and what held memory there, by each allocation's frames.
+  if (s.traced && s.trace_peak_bytes > 0) {
+    sink.Bytes(MeasuredKind::kPeakAllocated, RunSource::kSnapshot, "torch_snapshot_trace", s.trace_peak_bytes, 0);
+    std::string causes;
+    for (const SnapshotCause& c : s.peak_causes) {
+      causes += (causes.empty() ? "" : "; ") + c.label + " " + FormatBytesBoth(c.bytes);
+      if (c.high_water > c.bytes) causes += " (its own high-water " + FormatBytesBoth(c.high_water) + ")";
+      if (!c.frame.empty()) causes += " [" + c.frame + "]";
+    }
+    log.notes.push_back("the trace of device " + std::to_string(s.trace_device) + " peaks at " +
+                        FormatBytesBoth(s.trace_peak_bytes) + " after entry " + std::to_string(s.trace_peak_entry + 1) +
+                        " (from " + FormatBytesBoth(s.trace_start_bytes) + " when the history began); held there, by "
+                        "stack frame: " + causes);
+  }
   log.notes.push_back("the snapshot's cached blocks: " + std::to_string(s.blocks_inactive) + " (" +
                       std::to_string(static_cast<int64_t>(s.inactive_bytes)) + " bytes; the largest " +
                       std::to_string(static_cast<int64_t>(s.largest_inactive_block)) + ")" +
