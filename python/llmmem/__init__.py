@@ -4,7 +4,7 @@ The same C++ core as the CLI, the page and the JS API (src/bindings/python_modul
 JSON-shaped dicts in and out:
 
   llmmem.estimate(config)            as `llmmem --json` (config: the fields of `llmmem --schema`)
-  llmmem.config_from_objects(model=, training_args=, peft_config=, optimizer=, **fields)
+  llmmem.config_from_objects(model=, training_args=, peft_config=, optimizer=, packages=, **fields)
                                      a configuration read from the live objects, with .notes
   llmmem.MemoryCallback(...)         a Hugging Face TrainerCallback (duck typed)
   llmmem.watch(model, optimizer, ...) the same for any loop: before_step(batch) / after_step()

@@ -9,6 +9,7 @@ follows the defaults of the program and mode it ends with, as for any other door
 list says where each value came from, and names what was read but not counted: nothing that
 is not understood changes the result.
 """
+import functools
 import json
 import os
 
@@ -221,11 +222,58 @@ def _read_optimizer(cfg, optimizer):
         cfg.note(source + ".defaults['amsgrad']", "max_exp_avg_sq, a third state per parameter, is not counted")
 
 
-def config_from_objects(model=None, training_args=None, peft_config=None, optimizer=None, **overrides):
+@functools.lru_cache(maxsize=1)
+def _installed_packages_cached():
+    return tuple(sorted(_read_installed().items()))
+
+
+def _installed_packages():
+    """{name: version} of the environment's distributions, read once per process."""
+    return dict(_installed_packages_cached())
+
+
+def _read_installed():
+    """{name: version} of the environment's distributions (importlib.metadata)."""
+    try:
+        from importlib import metadata
+    except ImportError:  # Python < 3.8
+        return {}
+    out = {}
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").strip()
+        if name and dist.version:
+            out.setdefault(name, dist.version)
+    return out
+
+
+def _read_packages(cfg, packages, training_args):
+    """The training program and its version from the packages installed, through the core's
+    package-list reader (--from requirements.txt): the most specific program installed at its
+    version picks its row. Plain transformers.TrainingArguments are the HF Trainer's, whatever
+    else is installed (TRL's configs are its own classes, trl.trainer.*Config)."""
+    if not packages:
+        return
+    module = type(training_args).__module__ if training_args is not None else ""
+    if module.startswith("transformers."):
+        packages = {k: v for k, v in packages.items() if k.lower() == "transformers"}
+    text = "".join("%s==%s\n" % (k, v) for k, v in sorted(packages.items()))
+    if not text:
+        return
+    imported = _core.import_program_file(text, "requirements.txt")["import"]
+    for s in imported.get("settings", []):
+        if s["field"] == "stack" and s["key"]:
+            where = ("installed package %s %s" % (s["key"], packages.get(s["key"], ""))).strip()
+            cfg.set("stack", s["value"], where, s["note"])
+
+
+def config_from_objects(model=None, training_args=None, peft_config=None, optimizer=None, packages="installed",
+                        **overrides):
     """A configuration from the live objects of a run (any may be None), each value with where
     it came from in `.notes`. Read in this order, a later one overriding an earlier: the model,
     the TrainingArguments, the PEFT config, the optimizer, then `overrides` (any field:
-    seq=2048, gpu="A100-SXM-80GB", model="llama-3.1-8b")."""
+    seq=2048, gpu="A100-SXM-80GB", model="llama-3.1-8b"). `packages`: {name: version} of the
+    environment ("installed", the default, reads importlib.metadata; None reads none): the
+    training program installed and its version pick the stack's row, unless stack= is given."""
     cfg = Config()
     if isinstance(model, str):  # a preset's key or Hub id, not a live model
         overrides = dict(overrides, model=model)
@@ -242,6 +290,8 @@ def config_from_objects(model=None, training_args=None, peft_config=None, optimi
         cfg.note("model", "a 4-bit model without a PEFT config: give peft_config= for QLoRA")
     if optimizer is not None:
         _read_optimizer(cfg, optimizer)
+    if "stack" not in overrides and packages is not None:
+        _read_packages(cfg, _installed_packages() if packages == "installed" else dict(packages), training_args)
     for field, value in overrides.items():
         cfg.set(field, value, "given")
     return cfg

@@ -255,6 +255,30 @@ def trainer_event_kwargs(model, optimizer):
             "train_dataloader": None, "eval_dataloader": None}
 
 
+class InstalledPackages(unittest.TestCase):
+    """The program and version from the environment's packages (the core's package-list reader)."""
+
+    def test_the_most_specific_program_installed_at_its_version(self):
+        c = llmmem.config_from_objects(model="llama-3.1-8b",
+                                       packages={"transformers": "4.46.3", "trl": "0.12.1", "torch": "2.5.1"})
+        self.assertEqual(c["stack"], "trl@0.12.1")
+        self.assertIn("installed package trl 0.12.1", c.describe())
+        # Its row decides what the user did not say: TRL before 0.15 copies the shifted logits.
+        self.assertTrue(llmmem.estimate(c)["config"]["loss_shift_copy"])
+
+    def test_plain_training_arguments_are_the_hf_trainers(self):
+        TrainingArguments = type("TrainingArguments", (), {"__module__": "transformers.training_args",
+                                                           "to_dict": lambda self: {"per_device_train_batch_size": 2}})
+        c = llmmem.config_from_objects(model="llama-3.1-8b", training_args=TrainingArguments(),
+                                       packages={"transformers": "4.46.3", "trl": "0.12.1"})
+        self.assertEqual(c["stack"], "hf-trainer@4.46.3")
+        self.assertEqual(c["batch"], 2)
+
+    def test_a_given_stack_wins_and_none_reads_nothing(self):
+        self.assertEqual(llmmem.config_from_objects(packages={"trl": "0.12.1"}, stack="axolotl")["stack"], "axolotl")
+        self.assertNotIn("stack", llmmem.config_from_objects(packages=None))
+
+
 class FakeCuda:
     """torch.cuda's shape on a 24 GB card whose allocator peaked at 1.5 GB."""
 
