@@ -84,6 +84,15 @@ TEST_CASE("calibrate: a training run's reserved peak above the estimate is carri
   CHECK(cal.reach_tokens > cal.run_tokens);
   // The reach: carrying it constant errs by at most 5% of the GPU were it to scale with tokens.
   CHECK((cal.reach_tokens / cal.run_tokens - 1) * cal.carried <= kCalibrationReachShare * CapacityBytes(c) + 1);
+  // Read again with the residual carried, on the reserved peak or the allocated one: the same.
+  CHECK(Calibrate(CompareRun(ReadRunLog(stats), cal.config, false)).carried == doctest::Approx(cal.carried));
+  const std::string allocated_only =
+      "{\"allocated_bytes.all.peak\": " + std::to_string(static_cast<int64_t>(t.allocated_bytes + extra)) + "}";
+  const Calibration first = Calibrate(CompareRun(ReadRunLog(allocated_only), c, false));
+  CHECK(first.basis == "Peak allocated");
+  CHECK(first.carried == doctest::Approx(extra).epsilon(1e-6));
+  CHECK(Calibrate(CompareRun(ReadRunLog(allocated_only), first.config, false)).carried ==
+        doctest::Approx(first.carried).epsilon(1e-9));
   // An estimate above the run carries nothing: the estimate stays the safer figure.
   const std::string low = "{\"reserved_bytes.all.peak\": " + std::to_string(static_cast<int64_t>(t.reserved_bytes / 2)) + "}";
   const Calibration none = Calibrate(CompareRun(ReadRunLog(low), c, false));

@@ -51,7 +51,10 @@ Calibration Calibrate(const RunComparison& cmp) {
     cal.basis = peak->label;
     cal.measured = peak->measured;
     cal.estimated = peak->estimated;
-    cal.residual = peak->measured - peak->estimated;
+    // The reserved peak carries a residual already carried (estimate_totals.cpp); the allocated
+    // one does not, so what was carried before is taken off: reading a calibrated run again
+    // carries the same, not twice.
+    cal.residual = peak->measured - peak->estimated - (peak->label == std::string("Peak reserved") ? 0 : already);
   } else if (const RunComparisonRow* kv = paged ? Row(cmp, RunCategory::kKvCache) : nullptr) {
     // A paged server fills its share: what the estimate did not model shows as a smaller pool.
     cal.basis = "KV pool" + (kv->lines.empty() ? std::string() : ", the log's line " + std::to_string(kv->lines.front()));
@@ -80,7 +83,7 @@ Calibration Calibrate(const RunComparison& cmp) {
       return cal;
     }
     cal.basis = "the GPU's buffers the log lists";
-    cal.residual = cal.measured - cal.estimated;
+    cal.residual = cal.measured - cal.estimated - already;  // the residual's own line is not among them
   }
   cal.ok = true;
   cal.carried = WholeBytes(std::fmax(0.0, already + cal.residual));
