@@ -88,7 +88,11 @@ Calibration Calibrate(const RunComparison& cmp) {
   cal.ok = true;
   cal.carried = WholeBytes(std::fmax(0.0, already + cal.residual));
   cal.config.measured_residual_gb = cal.carried / kGB;
-  if (cal.residual >= 0) {
+  if (already > 0 && std::fabs(cal.residual) <= std::fmax(1e6, 0.001 * cal.measured)) {
+    // Read again with the residual carried: the run is accounted for.
+    cal.text = "your run is accounted for: the " + Gb(cal.carried) + " carried from it (" + cal.basis +
+               ": measured " + Gb(cal.measured) + ", estimated " + Gb(cal.estimated) + ")";
+  } else if (cal.residual >= 0) {
     cal.text = "measured beyond the model: +" + Gb(cal.residual) + ", from your run (" + cal.basis + ": measured " +
                Gb(cal.measured) + ", estimated " + Gb(cal.estimated) + ")";
   } else {
