@@ -38,13 +38,14 @@ constexpr CauseRule kCauses[] = {
     {"weights", "Weights moved or loaded", "", "from_pretrained"},
     {"forward", "Forward activations", "", "forward"},
 };
+constexpr int kCauseCount = static_cast<int>(sizeof kCauses / sizeof kCauses[0]);
 constexpr const char* kBeforeHistory = "before_history";
 constexpr const char* kUnattributed = "unattributed";
 
 // The cause of an allocation from its frames; `frame` gets the one that decided.
 int CauseOf(const PickleDoc& doc, const PickleValue* frames, std::string& frame) {
   if (frames == nullptr || frames->type != PickleType::kList || frames->items.empty()) return -1;
-  for (int r = 0; r < static_cast<int>(sizeof kCauses / sizeof kCauses[0]); ++r) {
+  for (int r = 0; r < kCauseCount; ++r) {
     for (size_t fi : frames->items) {
       const PickleValue& f = doc.At(fi);
       if (f.type != PickleType::kDict) continue;
@@ -123,11 +124,11 @@ void ReplayTrace(const PickleDoc& doc, const PickleValue& entries, const PickleV
       s.trace_peak_entry = static_cast<int64_t>(k);
     }
   // Forwards from the start: each cause's bytes, at the peak and at its own high-water.
-  const int n = static_cast<int>(sizeof kCauses / sizeof kCauses[0]);
+  constexpr int n = kCauseCount;
   std::vector<double> held(n + 2, 0), high(n + 2, 0), at_peak(n + 2, 0);
   std::vector<int64_t> count(n + 2, 0), count_at_peak(n + 2, 0);
   std::vector<std::string> frames(n + 2);
-  auto slot = [n](int cause) { return cause >= 0 ? cause : cause == -1 ? n : n + 1; };
+  auto slot = [](int cause) { return cause >= 0 ? cause : cause == -1 ? kCauseCount : kCauseCount + 1; };
   for (const auto& [addr, b] : live) {
     held[slot(b.cause)] += b.size;
     ++count[slot(b.cause)];
