@@ -4,9 +4,13 @@
 #include <doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
+#include "core/oom/oom_json.h"
 #include "core/oom/oom_report.h"
+#include "core/oom/oom_wire.h"
+#include "core/parse/json.h"
 #include "oom_samples.h"
 #include "setups.h"
 
@@ -381,4 +385,38 @@ TEST_CASE("OOM: thousands of devices are capped, the failures kept, the rest cou
   const Evidence longname = ReadEvidence(Replace(s::kNvidiaSmiA30, "NVIDIA A30 ", std::string(100000, 'x') + " "));
   REQUIRE(longname.observations.size() == 1);
   CHECK(longname.observations[0].gpu_name.size() <= kOomMaxNameBytes + 4);
+}
+
+// The page reads the text in its worker and builds the report from the evidence it posts back
+// (core/oom/oom_wire.h): the same report, figure for figure, as reading the text here.
+TEST_CASE("OOM wire: the evidence through JSON and back gives the same report") {
+  const char* texts[] = {s::kSeed002BaichuanA30, s::kTorch2ContainerWrapped, s::kTorch2Fragmented, s::kTorch2OtherProcess,
+                         s::kTorch21CapactyAllowed, s::kHipRocm, s::kTorch1Cached, s::kTorch1AllowedComment,
+                         s::kDdpTwoRanks, s::kNvidiaSmiA30, s::kNvidiaSmiCsv, s::kMemorySummary, s::kCutAfterRequest,
+                         s::kContradictory, s::kDocsInconsistent, s::kCudaError, "not an OOM at all", ""};
+  const Config c = DefaultConfig();
+  for (const char* text : texts) {
+    CAPTURE(text);
+    const Evidence e = ReadEvidence(text);
+    const Json wire = EvidenceToWire(e);
+    const JsonParseResult parsed = ParseJson(wire.Dump());
+    REQUIRE(parsed.ok);
+    Evidence back;
+    std::string error;
+    REQUIRE(EvidenceFromWire(parsed.value, &back, &error));
+    CHECK(EvidenceToWire(back).Dump() == wire.Dump());
+    CHECK(OomReportToJson(OomReportFromEvidence(back, &c)).Dump() == OomReportToJson(ReadOomReport(text, &c)).Dump());
+    CHECK(OomReportToJson(OomReportFromEvidence(back, nullptr)).Dump() == OomReportToJson(ReadOomReport(text, nullptr)).Dump());
+  }
+  Evidence odd;
+  odd.observations.emplace_back();
+  odd.observations.back().capacity.bytes = std::numeric_limits<double>::infinity();
+  odd.observations.back().free.tolerance = std::numeric_limits<double>::quiet_NaN();
+  Evidence back;
+  std::string error;
+  REQUIRE(EvidenceFromWire(ParseJson(EvidenceToWire(odd).Dump()).value, &back, &error));
+  CHECK(std::isinf(back.observations.front().capacity.bytes));
+  CHECK(std::isnan(back.observations.front().free.tolerance));
+  CHECK_FALSE(EvidenceFromWire(ParseJson("{\"observations\": [{\"form\": 99}]}").value, &back, &error));
+  CHECK_FALSE(EvidenceFromWire(ParseJson("[]").value, &back, &error));
 }

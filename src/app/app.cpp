@@ -489,9 +489,11 @@ void HubLoaded(const HubResult& result) {
 void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms) {
   if (!g_state) return;
   if (JobsAnswered(g_state->jobs, seq, ok, text) || RunAnswered(g_state->run, seq, ok, text)) return;
-  if (ProgramFileAnswered(*g_state, seq, ok, text)) return;
+  if (ProgramFileAnswered(*g_state, seq, ok, text) || OomAnswered(*g_state, seq, ok, text)) return;
   PlanAnswered(g_state->plan, seq, ok, text, ms);
 }
+
+bool AnswerAwaited() { return g_state != nullptr && g_state->oom.reading; }
 
 void RequestGpuSources() {
   static bool asked = false;

@@ -154,6 +154,9 @@ void NetworksArrived(const std::string& bundle, const std::string& error);
 // The answer to hooks.background: the call's JSON (ok), or why it could not run (!ok); `ms` the
 // call's own time where the platform measured it. Stale answers (an older seq) are dropped.
 void BackgroundAnswered(int64_t seq, bool ok, const std::string& text, double ms);
+// Whether a reading the screen waits for is in the background (the OOM tab's): the page's
+// tests count the page busy until it answers.
+bool AnswerAwaited();
 // The answer to hooks.need_gpu_sources: gpus.json's text, or "" with `error`.
 void GpuSourcesArrived(const std::string& gpus_json, const std::string& error);
 // Asks the platform once for the GPU sources when they are not embedded (DrawGpuInfo).

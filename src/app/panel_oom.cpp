@@ -11,6 +11,8 @@
 #include "app/panels.h"
 #include "app/theme.h"
 #include "core/base/units.h"
+#include "core/oom/oom_wire.h"
+#include "core/parse/json.h"
 #include "imgui.h"
 
 namespace llmmem::app {
@@ -156,6 +158,21 @@ void Beside(State& s, const core::DeviceReport& d) {
 
 }  // namespace
 
+bool OomAnswered(State& s, int64_t seq, bool ok, const std::string& text) {
+  OomView& v = s.oom;
+  if (seq == 0 || seq != v.seq) return false;
+  v.reading = false;
+  v.error.clear();
+  v.evidence = core::Evidence{};
+  const core::JsonParseResult parsed = ok ? core::ParseJson(text) : core::JsonParseResult{};
+  std::string why = ok ? parsed.error : text;
+  if (parsed.ok && core::EvidenceFromWire(parsed.value, &v.evidence, &why)) why.clear();
+  if (!why.empty()) v.error = TrF("The text could not be read: %s", why.c_str());
+  v.report = core::OomReportFromEvidence(v.evidence, &s.config);
+  v.config_query = s.config_query;
+  return true;
+}
+
 void DrawOom(State& s) {
   OomView& v = s.oom;
   ImGui::BeginChild("oom_scroll", ImVec2(0, 0), false);
@@ -177,15 +194,41 @@ void DrawOom(State& s) {
     v.text.clear();
     v.dirty = true;
   }
-  if (v.dirty || v.config_query != s.config_query) {
-    v.report = core::ReadOomReport(v.text, &s.config);
-    v.config_query = s.config_query;
+  // The text is read in the background (the page's worker: none of the readers is in the
+  // page's wasm, issue 32); the report is built here from its evidence, again for a new
+  // configuration without reading the text again.
+  if (v.dirty) {
     v.dirty = false;
+    v.error.clear();
+    v.evidence = core::Evidence{};
+    v.report = core::OomReport{};
+    v.reading = false;
+    if (!v.text.empty() && s.hooks.background) {
+      core::Json request(core::Json::Object{});
+      request["text"] = core::Json(v.text);
+      v.seq = ++s.background_seq;
+      v.reading = true;
+      s.hooks.background(v.seq, "oom_evidence", request.Dump());
+    }
+    v.config_query = s.config_query;
+  } else if (v.config_query != s.config_query && !v.reading) {
+    v.report = core::OomReportFromEvidence(v.evidence, &s.config);
+    v.config_query = s.config_query;
   }
   const core::OomReport& r = v.report;
   if (v.text.empty()) {
     ImGui::EndChild();
     return;
+  }
+  if (v.reading) {
+    ImGui::TextDisabled("%s", Tr("Reading..."));
+    ImGui::EndChild();
+    return;
+  }
+  if (!v.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, BadColor());
+    Wrapped(v.error);
+    ImGui::PopStyleColor();
   }
   // A runtime's start-up log or memory_stats() is read beside the estimate (panel_run.cpp).
   const bool run = DrawRunReading(s, v.text);

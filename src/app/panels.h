@@ -31,6 +31,9 @@ void DrawPlanSearch(State& s);         // panel_plan.cpp: every layout for the t
 void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
 void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
+// panel_oom.cpp: the background's reading of the OOM text (hooks.background "oom_evidence");
+// false when `seq` is not the OOM tab's.
+bool OomAnswered(State& s, int64_t seq, bool ok, const std::string& text);
 void DrawOom(State& s);            // panel_oom.cpp: paste an OOM message / nvidia-smi; what held the GPU, why it failed
 void DrawNetwork(State& s);        // panel_network.cpp: any network layer by layer (seed 002's CNN accounting)
 void DrawPinExport(State& s);      // panel_export.cpp: pin for compare, Markdown/JSON/CSV exports

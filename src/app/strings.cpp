@@ -1019,6 +1019,8 @@ const Translation kStrings[] = {
     {"the document is not a JSON object", "文档不是 JSON 对象"},
     {".safetensors, .gguf, index.json or config.json", ".safetensors、.gguf、index.json 或 config.json"},
     {"Reading the header: byte %s of %s", "正在读取文件头：第 %s / %s 字节"},
+    {"Reading...", "正在读取..."},
+    {"The text could not be read: %s", "无法读取该文本：%s"},
     {"cancelled before the header's end", "在文件头结束前已取消"},
     {"Could not read the header: %s", "无法读取文件头：%s"},
     {"the header did not end within %d reads", "读取 %d 次后文件头仍未结束"},

@@ -2,6 +2,8 @@
 
 #include "core/catalogue/job_examples.h"
 #include "core/config/config_json.h"
+#include "core/oom/oom_evidence.h"
+#include "core/oom/oom_wire.h"
 #include "core/parse/json.h"
 #include "core/plan/jobs_json.h"
 #include "core/plan/plan_json.h"
@@ -67,6 +69,11 @@ std::string CallBackground(const std::string& fn, const std::string& request_jso
   if (fn == "jobs") return core::JobsJson(request_json);
   if (fn == "jobs_examples") return JobExamplesJson();
   if (fn == "read_run") return ReadRunRequest(request_json);
+  if (fn == "oom_evidence") {  // {"text"}: ReadEvidence's, whole (core/oom/oom_wire.h)
+    const core::JsonParseResult parsed = core::ParseJson(request_json);
+    const core::Json* text = parsed.ok ? parsed.value.Find("text") : nullptr;
+    if (text != nullptr && text->IsString()) return core::EvidenceToWire(core::ReadEvidence(text->AsString())).Dump();
+  }
   if (fn == "program_file") {  // {"text", "name"}: ImportProgramFileJson's arguments
     const core::JsonParseResult parsed = core::ParseJson(request_json);
     const core::Json* text = parsed.ok ? parsed.value.Find("text") : nullptr;
@@ -76,7 +83,7 @@ std::string CallBackground(const std::string& fn, const std::string& request_jso
   }
   core::Json j(core::Json::Object{});
   j["ok"] = core::Json(false);
-  j["error"] = core::Json("no background call is named \"" + fn + "\" (known: plan, serve_plan, jobs, jobs_examples, read_run, program_file)");
+  j["error"] = core::Json("no background call is named \"" + fn + "\" (known: plan, serve_plan, jobs, jobs_examples, read_run, oom_evidence, program_file)");
   return j.Dump();
 }
 

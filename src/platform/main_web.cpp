@@ -565,8 +565,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void llmmem_capture_text() {
   Wake();
 }
 
-// Whether a frame is due (scheduled, or input waiting): tests wait for 0 ("settled").
-extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_busy() { return g_scheduled ? 1 : 0; }
+// Whether a frame is due (scheduled, or input waiting) or the screen awaits a background answer
+// (app::AnswerAwaited): tests wait for 0 ("settled").
+extern "C" EMSCRIPTEN_KEEPALIVE int llmmem_busy() { return g_scheduled || llmmem::app::AnswerAwaited() ? 1 : 0; }
 
 extern "C" EMSCRIPTEN_KEEPALIVE const char* llmmem_test_state() {
   g_test_state = llmmem::app::TestStateJson();

@@ -2,8 +2,9 @@
 // cost the page 21 KB on the wire for these thirteen functions (issue 28: the page's byte
 // budget). One C entry point: a call's name, its arguments as a JSON array, and the bytes of a
 // header or an index where the call takes them; the answer is JSON {"r": value}. HubBudget and
-// HubHeaderSum live here, named by handles. web_hub.cpp's JavaScript gives hub.js the same
-// methods the JS API's Embind module has, so hub.js runs unchanged on both.
+// HubHeaderSum live here, named by handles. Linked into the page's worker module (llmmem-plan),
+// not the page's own wasm (issue 32): web/plan_worker.js gives hub.js the same methods the JS
+// API's Embind module has, so hub.js runs unchanged on both.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>

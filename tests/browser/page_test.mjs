@@ -16,7 +16,7 @@
 //    (Ctrl+Z, Ctrl+Shift+Z, the buttons) and Reset, tensor parallel steps through the
 //    heads' divisors, formulas shown without hovering, LoRA brings checkpointing,
 //  - weight: the English page travels Brotli-encoded (scripts/serve.py sends the build's
-//    precompressed files) in at most 460 KB (the goal: 450 KB), without the Chinese font and strings or hub.js (loaded on
+//    precompressed files) in at most 440 KB (the goal: 400 KB), without the Chinese font and strings or hub.js (loaded on
 //    the first Hugging Face request),
 //  - 简体中文: picked from the browser's language, switchable, kept in the URL; the CJK
 //    font and the Chinese strings (llmmem-zh.json) arrive only then (screenshots of both
@@ -556,8 +556,10 @@ async function weightTests(browser) {
   // Stop 38 left the page at 458 KB, over issue 32's 450 KB; stop 39 took 13 KB off the wasm and
   // the JS (one collected list of a layer's tensors, one stable sort, less GL glue) and added
   // Gemma 4, KDA and the torch fallbacks: 452 KB. The check holds it at 460 KB so it cannot grow
-  // back; under 450 KB needs the readers moved to the worker (issue 32).
-  check(`weight: the English page is ${(total / 1000).toFixed(1)} KB on the wire (<= 460 KB; the goal is 450)`, total > 0 && total <= 460e3);
+  // back; under 450 KB needs the readers moved to the worker (issue 32). Part 9 moved the Hub's
+  // loads (hub.js and its readers) and the OOM tab's text reader into the worker: 436.2 KB, held
+  // at 440 KB (issue 32's goal for the first screen: 400 KB).
+  check(`weight: the English page is ${(total / 1000).toFixed(1)} KB on the wire (<= 440 KB; the goal is 400)`, total > 0 && total <= 440e3);
   // Chromium takes Brotli also over http://127.0.0.1; serve.py sends the .br twins then.
   check('weight: the wasm and the JS travel Brotli-encoded', sizes['/llmmem.wasm']?.encoding === 'br' &&
         sizes['/llmmem.js']?.encoding === 'br', JSON.stringify(sizes));

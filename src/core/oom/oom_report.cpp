@@ -32,8 +32,12 @@ std::string NameFor(const Evidence& e, const Observation& o) {
 }  // namespace
 
 OomReport ReadOomReport(const std::string& text, const Config* loaded) {
+  return OomReportFromEvidence(ReadEvidence(text), loaded);
+}
+
+OomReport OomReportFromEvidence(Evidence evidence, const Config* loaded) {
   OomReport r;
-  r.evidence = ReadEvidence(text);
+  r.evidence = std::move(evidence);
   const std::vector<Observation>& obs = r.evidence.observations;
   std::vector<size_t> order(obs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -138,5 +138,9 @@ struct OomReport {
 
 // `loaded` may be null: no comparison, no remedies.
 OomReport ReadOomReport(const std::string& text, const Config* loaded);
+// The same from the text's evidence (ReadEvidence's): ReadOomReport is
+// OomReportFromEvidence(ReadEvidence(text), loaded). The page reads the text in its worker
+// (oom_wire.h) and builds the rest here.
+OomReport OomReportFromEvidence(Evidence evidence, const Config* loaded);
 
 }  // namespace llmmem::core
