@@ -186,7 +186,10 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextColumn();
     if (f.possible) RightText(core::FormatCount(f.min_dp));
     ImGui::TableNextColumn();
-    if (f.possible) RightText(core::FormatCount(f.min_gpus));
+    if (f.possible) {
+      RightText(core::FormatCount(f.min_gpus));
+      MarkItem(s, ("fit_zero" + std::to_string(z) + "_gpus").c_str());
+    }
     if (!narrow) {
       ImGui::TableNextColumn();
       if (f.possible && row.peak_at_min_bytes > 0) RightText(Bytes(row.peak_at_min_bytes, s));

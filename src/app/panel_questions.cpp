@@ -203,7 +203,9 @@ void GpuPicker(State& s) {
     }
     char label[96];
     std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
-    if (ImGui::Selectable(label, current == &g) && current != &g) {
+    const bool picked = ImGui::Selectable(label, current == &g);
+    MarkItem(s, ("gpu_" + g.key).c_str());
+    if (picked && current != &g) {
       core::Config k = c;
       core::SelectGpu(k, g);
       ApplyConfig(s, k, std::string(Tr("GPU")) + " " + g.key);

@@ -69,6 +69,7 @@ struct PasteBox {
 struct ItemMark {
   std::string name;
   float x = 0, y = 0, w = 0, h = 0;
+  bool whole = true;  // inside the clip rect it was drawn in (not scrolled past, not cut off)
 };
 
 struct State {
