@@ -29,7 +29,7 @@ bool DrawRunReading(State& s, const std::string& text);
 void DrawJobs(State& s);               // panel_jobs.cpp: several jobs on one GPU, a timeline of phases
 void DrawPlanSearch(State& s);         // panel_plan.cpp: every layout for the tokens per step, fastest first
 void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
-void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
+void DrawServingFit(State& s, int parts = 3);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
 void DrawOom(State& s);            // panel_oom.cpp: paste an OOM message / nvidia-smi; what held the GPU, why it failed
 void DrawNetwork(State& s);        // panel_network.cpp: any network layer by layer (seed 002's CNN accounting)
