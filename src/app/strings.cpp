@@ -15,6 +15,8 @@ const Translation kStrings[] = {
     {"With full activation checkpointing (gradient_checkpointing=True): %s GPUs, ZeRO-%d, %s per GPU",
      "开启完整激活检查点（gradient_checkpointing=True）：%s 张 GPU，ZeRO-%d，每张 %s"},
     {"fit: full checkpointing, ZeRO-%d, dp %lld", "求解：完整检查点，ZeRO-%d，dp %lld"},
+    {"Without the Hub: copy the model's config.json and press \"Paste config.json\" above (or \"Open file...\").",
+     "不用 Hub：复制模型的 config.json，再按上面的“粘贴 config.json”（或“打开文件…”）。"},
     {"Inference: one server over this many GPUs (vLLM and SGLang split each layer: tensor parallel; llama.cpp and HF device_map split the layers)",
      "推理：一个服务跨这么多张 GPU（vLLM 和 SGLang 切分每一层：张量并行；llama.cpp 和 HF device_map 按层切分）"},
     {"Training: data-parallel replicas x tp x pp x cp", "训练：数据并行副本数 x tp x pp x cp"},
