@@ -303,10 +303,15 @@ void Frame() {
     DrawQuestions(s, true);
     ImGui::Spacing();
     // A link that set more than the three questions opens the settings at first, so what it
-    // set (and "Also in effect", at their end) is in view rather than folded away.
-    bool linked = false;
-    for (const std::string& f : s.in_effect) linked = linked || (f != "mode" && f != "gpu" && f != "gpu_memory_gb");
-    if (linked) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    // set (and "Also in effect", at their end) is in view rather than folded away. Only a link:
+    // a purpose picked on the page (QLoRA brings its checkpointing, in effect) keeps them folded,
+    // so the verdict stays on the first screen.
+    if (s.link_opened) {
+      bool linked = false;
+      for (const std::string& f : s.in_effect) linked = linked || (f != "mode" && f != "gpu" && f != "gpu_memory_gb");
+      if (linked) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+      s.link_opened = false;
+    }
     const bool inputs = ImGui::CollapsingHeader(Tr("Workload and advanced settings"));
     MarkItem(s, "settings");
     if (inputs) {
@@ -318,6 +323,7 @@ void Frame() {
     s.inputs_scroll_max = ImGui::GetScrollMaxY();
     ImGui::Separator();
   } else {
+    s.link_opened = false;  // the wide layout shows the settings anyway
     DrawQuestions(s, false);
     ImGui::Separator();
     const float inputs_w = std::min(em * 24.0f, avail * 0.4f);

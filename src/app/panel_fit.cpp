@@ -54,6 +54,10 @@ struct Cache {
   double headroom = 0;                   // the share of it every answer keeps free
   int64_t context = 0;                   // the model's context (0: unknown): the longest sequence stops there
   std::vector<core::ZeroStageFit> zero;  // the core's solver (core/fit.h), as the CLI's fit
+  // When no stage fits at any count and activations are not checkpointed: the same solver with
+  // full checkpointing (what holds the activations down to a layer's input), so "how many GPUs?"
+  // has an answer on the tab rather than "never" in every row.
+  std::vector<core::ZeroStageFit> zero_full;
   int64_t max_batch = 0, max_seq = 0;
   core::FitFormats formats;
   double max_params = 0;
@@ -74,6 +78,14 @@ void Update(Cache& cache, const State& s) {
   cache.headroom = a.headroom;
   cache.context = a.model_context;
   cache.zero = a.zero;
+  cache.zero_full.clear();
+  bool any = false;
+  for (const core::ZeroStageFit& z : a.zero) any = any || z.fit.possible;
+  if (!any && c.mode != core::Mode::kInference && c.recompute == core::Recompute::kNone) {
+    core::Config k = c;
+    k.recompute = core::Recompute::kFull;
+    cache.zero_full = core::AnswerFit(k).zero;
+  }
   cache.max_batch = a.max_micro_batch;
   cache.max_seq = a.max_sequence;
   cache.formats = a.formats;
@@ -186,7 +198,10 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::TableNextColumn();
     if (f.possible) RightText(core::FormatCount(f.min_dp));
     ImGui::TableNextColumn();
-    if (f.possible) RightText(core::FormatCount(f.min_gpus));
+    if (f.possible) {
+      RightText(core::FormatCount(f.min_gpus));
+      MarkItem(s, ("fit_zero" + std::to_string(z) + "_gpus").c_str());
+    }
     if (!narrow) {
       ImGui::TableNextColumn();
       if (f.possible && row.peak_at_min_bytes > 0) RightText(Bytes(row.peak_at_min_bytes, s));
@@ -208,6 +223,28 @@ void ZeroTable(State& s, const Cache& cache) {
     ImGui::PopID();
   }
   ImGui::EndTable();
+  // No stage fits: the fewest GPUs once the activations are checkpointed, one click away.
+  const core::ZeroStageFit* best = nullptr;
+  int best_z = 0;
+  for (int z = 0; z < static_cast<int>(cache.zero_full.size()); ++z) {
+    const core::ZeroStageFit& row = cache.zero_full[static_cast<size_t>(z)];
+    if (row.fit.possible && (best == nullptr || row.fit.min_gpus < best->fit.min_gpus)) best = &row, best_z = z;
+  }
+  if (best != nullptr) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(GoodColor(), Tr("With full activation checkpointing (gradient_checkpointing=True): %s GPUs, ZeRO-%d, %s per GPU"),
+                       core::FormatCount(best->fit.min_gpus).c_str(), best_z, Bytes(best->peak_at_min_bytes, s).c_str());
+    ImGui::PopTextWrapPos();
+    MarkItem(s, "fit_recompute_gpus");
+    FlowSameLine(ButtonWidth(Tr("Apply")));
+    if (ImGui::SmallButton(Tr("Apply"))) {
+      core::Config k = best->config;
+      k.recompute = core::Recompute::kFull;
+      k.dp = best->fit.min_dp;
+      ApplyConfig(s, k, TrF("fit: full checkpointing, ZeRO-%d, dp %lld", best_z, static_cast<long long>(best->fit.min_dp)));
+    }
+  }
 }
 
 // One "largest value" line: label, answer, the current value and an Apply button.

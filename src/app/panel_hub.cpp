@@ -126,6 +126,11 @@ void DrawHubBox(State& s) {
   if (!v.error.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(BadColor(), "%s", v.error.c_str());
+    MarkItem(s, "hub_error");
+    // The way on without the Hub (offline, a firewall, a gated repo): the file itself.
+    ImGui::TextDisabled("%s", Tr("Without the Hub: copy the model's config.json and press \"Paste config.json\" above "
+                                 "(or \"Open file...\")."));
+    MarkItem(s, "hub_error_hint");
     ImGui::PopTextWrapPos();
   }
   if (!v.loading) Hits(s);

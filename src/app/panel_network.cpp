@@ -23,6 +23,7 @@
 #include "app/network_view.h"
 #include "app/panels.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/network/network_json.h"
 #include "core/base/units.h"
 #include "imgui.h"
@@ -67,12 +68,14 @@ bool EnumCombo(const char* label, E* value, bool (*keep)(const core::RowOf<E>&),
   return changed;
 }
 
-void DrawNetworkPicker(NetworkView& v, bool& changed) {
+void DrawNetworkPicker(State& s, NetworkView& v, bool& changed) {
   const float em = ImGui::GetFontSize();
   std::string shown = v.model.empty() ? (v.custom.name.empty() ? Tr("Custom stack") : v.custom.name) : v.model;
   if (const core::NetworkPreset* p = v.model.empty() ? nullptr : core::FindNetworkPreset(v.model)) shown = p->spec.name;
   ImGui::SetNextItemWidth(em * 16);
-  if (ImGui::BeginCombo(Tr("Network"), shown.c_str(), ImGuiComboFlags_HeightLarge)) {
+  const bool open = ImGui::BeginCombo(Tr("Network"), shown.c_str(), ImGuiComboFlags_HeightLarge);
+  MarkItem(s, "net_model");
+  if (open) {
     std::string family;
     for (const core::NetworkPreset& p : core::NetworkPresets()) {
       if (p.spec.family != family) {
@@ -82,7 +85,9 @@ void DrawNetworkPicker(NetworkView& v, bool& changed) {
       char label[160];
       std::snprintf(label, sizeof label, "  %s  (%s)##%s", p.spec.name.c_str(),
                     core::FormatParams(static_cast<double>(p.spec.published_params)).c_str(), p.key.c_str());
-      if (ImGui::Selectable(label, v.model == p.key)) {
+      const bool picked = ImGui::Selectable(label, v.model == p.key);
+      MarkItem(s, ("net_" + p.key).c_str());
+      if (picked) {
         changed |= v.model != p.key;
         v.model = p.key;
         v.selected = -1;
@@ -177,7 +182,7 @@ void DrawWorkload(NetworkView& v, bool& changed) {
 // [SECTION] The seed's view
 //-----------------------------------------------------------------------------
 
-void DrawSeedView(const State& s, const NetworkView& v) {
+void DrawSeedView(State& s, const NetworkView& v) {
   const core::NetworkEstimate& e = v.estimate;
   const core::NetworkAnalysis& a = e.analysis;
   // The large font holds only Latin-1 (the headline's figures): the translated formula is
@@ -193,6 +198,7 @@ void DrawSeedView(const State& s, const NetworkView& v) {
                      : Tr("Does not fit %s (%s); the largest batch that fits: %lld"),
               s.config.gpu.c_str(), core::FormatBytesBoth(e.gpu_bytes).c_str(), static_cast<long long>(e.max_batch));
   ImGui::PopStyleColor();
+  MarkItem(s, "net_largest_batch");
   ImGui::TextDisabled(Tr("%s parameters, input %s -> output %s; %zu layers"), core::FormatCount(a.params).c_str(),
                       a.input.ToString().c_str(), a.output.ToString().c_str(), a.rows.size());
 
@@ -560,7 +566,7 @@ void DrawNetwork(State& s) {
   }
   if (RefreshNetwork(v, s.config)) s.view_dirty = true;
   bool changed = false;
-  DrawNetworkPicker(v, changed);
+  DrawNetworkPicker(s, v, changed);
   DrawWorkload(v, changed);
   ImGui::Separator();
   const auto& diags = v.request.ok ? v.estimate.diagnostics : v.request.diagnostics;

@@ -10,6 +10,7 @@
 #include "app/oom_widgets.h"
 #include "app/panels.h"
 #include "app/theme.h"
+#include "app/widgets.h"
 #include "core/base/units.h"
 #include "core/oom/oom_wire.h"
 #include "core/parse/json.h"
@@ -185,6 +186,7 @@ void DrawOom(State& s) {
   if (ImGui::InputTextMultiline("##oom_text", &v.text[0], v.text.capacity() + 1, ImVec2(-1, em * 7),
                                 ImGuiInputTextFlags_CallbackResize, GrowString, &v.text))
     v.dirty = true;
+  MarkItem(s, "oom_text");
   if (ImGui::SmallButton(Tr("Seed 002's example"))) {
     v.text = kSeedExample;
     v.dirty = true;
@@ -249,6 +251,7 @@ void DrawOom(State& s) {
     ImGui::PushStyleColor(ImGuiCol_Text, WarnColor());
     Wrapped(TrF("In short: %s", r.headline.c_str()));
     ImGui::PopStyleColor();
+    MarkItem(s, "oom_headline");
   }
   if (v.device < 0 || v.device >= static_cast<int>(r.devices.size())) v.device = 0;
   if (r.devices.size() > 1) {

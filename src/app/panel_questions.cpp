@@ -23,6 +23,7 @@
 #include "core/catalogue/gpus.h"
 #include "core/config/gpu_count.h"
 #include "core/config/stacks.h"
+#include "core/solve/serve_fit.h"
 #include "core/catalogue/presets.h"
 #include "core/base/units.h"
 #include "imgui.h"
@@ -203,7 +204,9 @@ void GpuPicker(State& s) {
     }
     char label[96];
     std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
-    if (ImGui::Selectable(label, current == &g) && current != &g) {
+    const bool picked = ImGui::Selectable(label, current == &g);
+    MarkItem(s, ("gpu_" + g.key).c_str());
+    if (picked && current != &g) {
       core::Config k = c;
       core::SelectGpu(k, g);
       ApplyConfig(s, k, std::string(Tr("GPU")) + " " + g.key);
@@ -313,10 +316,24 @@ void GpuCount(State& s) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   const bool changed = ImGui::InputInt("##gpus", &n, 1, 8);
   MarkItem(s, "gpus");
+  const bool inference = s.config.mode == core::Mode::kInference;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", inference ? Tr("Inference: one server over this many GPUs (vLLM and SGLang split each layer: "
+                                           "tensor parallel; llama.cpp and HF device_map split the layers)")
+                                      : Tr("Training: data-parallel replicas x tp x pp x cp"));
   s.shown_fields.push_back("dp");  // the count is dp x (tp x pp x cp): its control
   if (changed && n >= 1) {
     core::Config k = s.config;
-    refused = core::ResolveGpuTotal(k, n);
+    // Inference: a newcomer's "2 GPUs" is one server over both (vLLM's --tensor-parallel-size 2),
+    // counted as the serving fit's GPU sets count them (core::WithGpuCount), not two replicas
+    // that each hold the whole model. Training: dp = N / (tp x pp x cp), as a link's gpus=.
+    if (inference) {
+      k = core::WithGpuCount(k, n);
+      k.dp = 1;
+      refused.clear();
+    } else {
+      refused = core::ResolveGpuTotal(k, n);
+    }
     if (refused.empty()) ApplyConfig(s, k, std::string(Tr("GPUs")) + " " + std::to_string(n));
   }
   if (!refused.empty()) {

@@ -77,7 +77,9 @@ void Settings(State& s) {
 // A report's lines as three columns: what, the figure, where it comes from. The core writes
 // them; those the table has a row for are shown translated (a label with a figure in it stays
 // as the core wrote it).
-void LineTable(const char* id, const std::vector<core::ReportLine>& lines) {
+// `s`: marks the row whose label begins with `mark` (for the tests), when given.
+void LineTable(const char* id, const std::vector<core::ReportLine>& lines, State* s = nullptr,
+               const char* mark = nullptr, const char* mark_name = nullptr) {
   if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
   for (const core::ReportLine& l : lines) {
     ImGui::TableNextRow();
@@ -85,17 +87,19 @@ void LineTable(const char* id, const std::vector<core::ReportLine>& lines) {
     ImGui::TextUnformatted(Tr(l.label));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(Tr(l.value));
+    if (s != nullptr && l.label.rfind(mark, 0) == 0) MarkItem(*s, mark_name);
     ImGui::TableNextColumn();
     ImGui::TextDisabled("%s", Tr(l.note));
   }
   ImGui::EndTable();
 }
 
-void Report(const State& s) {
+void Report(State& s) {
   const core::ServingReport r = core::Serve(s.config);
   if (!r.ok) return;
   Heading(Tr("What it allocates"));
-  LineTable("serving_report", r.lines);
+  // not UI text: the core's label, matched for the tests' mark
+  LineTable("serving_report", r.lines, &s, "maximum concurrency", "serving_max_concurrency");
   if (!r.ram_fits)
     ImGui::TextColored(ImVec4(0.95f, 0.4f, 0.35f, 1), "%s", Tr("The system RAM set is not enough for what stays off the GPU."));
   ImGui::PushTextWrapPos(0);
@@ -131,7 +135,9 @@ void Launch(State& s) {
     }
   }
   const std::string text = core::ExportLaunch(s.config, target);
-  if (ImGui::Button(Tr("Copy"))) {
+  const bool copy = ImGui::Button(Tr("Copy"));
+  MarkItem(s, "launch_copy");
+  if (copy) {
     const bool ok = s.hooks.copy_text && s.hooks.copy_text(text);
     message = ok ? Tr("Copied to the clipboard.") : Tr("Could not copy; select the text below.");
   }
@@ -139,21 +145,20 @@ void Launch(State& s) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", message.c_str());
   }
+  // As tall as the command (a vLLM line is 7 rows), so what follows it stays near.
+  int rows = 1;
+  for (char ch : text) rows += ch == '\n' ? 1 : 0;
+  rows = rows < 3 ? 3 : rows > 14 ? 14 : rows;
   ImGui::InputTextMultiline("##launch", const_cast<char*>(text.c_str()), text.size() + 1,
-                            ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 12), ImGuiInputTextFlags_ReadOnly);
+                            ImVec2(-1, ImGui::GetTextLineHeight() * static_cast<float>(rows) +
+                                           ImGui::GetStyle().FramePadding.y * 2 + 2),
+                            ImGuiInputTextFlags_ReadOnly);
+  MarkItem(s, "launch_text");
 }
 
-}  // namespace
-
-void DrawServingFit(const State& s) {
-  static std::string key;
-  static core::ServeFit fit;
-  if (s.config.mode != core::Mode::kInference || !s.estimate.totals.ok) return;
-  if (key != s.config_query) {
-    key = s.config_query;
-    fit = core::FitServing(s.config);
-  }
-  if (!fit.ok) return;
+// The serving answers: the longest context, the most requests at once, llama.cpp's layers, the
+// most precise formats.
+void ServingAnswers(State& s, const core::ServeFit& fit) {
   Heading(TrF("Serving under %s", Tr(core::Info(s.config.runtime).label)).c_str());
   const std::string trained =
       fit.model_context > 0 ? TrF(" (trained for %s)", core::FormatCount(fit.model_context).c_str()) : "";
@@ -161,6 +166,7 @@ void DrawServingFit(const State& s) {
               trained.c_str());
   ImGui::Text(Tr("Most requests of %s tokens at once: %s"), core::FormatCount(s.config.seq).c_str(),
               core::FormatCount(fit.max_concurrency).c_str());
+  MarkItem(s, "serving_most_requests");
   if (fit.ggml) {
     if (fit.max_gpu_layers >= 0) {
       ImGui::Text(Tr("Most layers on the GPU: -ngl %lld of %lld; the rest needs %s of RAM"),
@@ -174,8 +180,12 @@ void DrawServingFit(const State& s) {
     ImGui::Text(Tr("Most precise formats it runs: weights %s, KV %s"), core::Info(fit.dtype).id,
                 core::Info(fit.kv_dtype).id);
   }
-  if (!fit.gpu_sets.empty() &&
-      ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+}
+
+// The GPU sets: each card, the fewest of it that hold the model, and the requests they take.
+void GpuSets(const State& s, const core::ServeFit& fit) {
+  if (fit.gpu_sets.empty()) return;
+  if (ImGui::BeginTable("gpu_sets", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn(Tr("GPU set (least memory first)"));
     ImGui::TableSetupColumn(Tr("memory"));
     ImGui::TableSetupColumn(Tr("requests at once"));
@@ -197,6 +207,26 @@ void DrawServingFit(const State& s) {
   ImGui::TextDisabled("%s", Tr("Memory stands in for cost: the catalogue has no prices."));
 }
 
+}  // namespace
+
+// `parts`: 1 the answers, 2 the table of GPU sets, 3 both (the Fit tab). The Serving tab draws
+// the table after the launch command, so the answers and the command share the first screen.
+void DrawServingFit(State& s, int parts) {
+  static std::string key;
+  static core::ServeFit fit;
+  if (s.config.mode != core::Mode::kInference || !s.estimate.totals.ok) return;
+  if (key != s.config_query) {
+    key = s.config_query;
+    fit = core::FitServing(s.config);
+  }
+  if (!fit.ok) return;
+  if ((parts & 1) != 0) ServingAnswers(s, fit);
+  if ((parts & 2) != 0) {
+    if (parts == 2) ImGui::Spacing();
+    GpuSets(s, fit);
+  }
+}
+
 void DrawServing(State& s) {
   ImGui::BeginChild("serving_scroll", ImVec2(0, 0), false);
   if (s.config.mode != core::Mode::kInference) {
@@ -207,13 +237,16 @@ void DrawServing(State& s) {
       if (!core::Info(c.dtype).trainable) c.dtype = core::Dtype::kBf16;
       ApplyConfig(s, c, Tr("switch to inference"));
     }
+    Launch(s);
   } else {
+    // What a newcomer came for first (the concurrency and the command), then the detail.
     Settings(s);
+    DrawServingFit(s, 1);
+    Launch(s);
+    DrawServingFit(s, 2);
     if (s.estimate.totals.ok) Report(s);
-    DrawServingFit(s);
   }
   if (s.estimate.totals.ok) Speed(s);
-  Launch(s);
   ImGui::EndChild();
 }
 

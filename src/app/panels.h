@@ -29,7 +29,7 @@ bool DrawRunReading(State& s, const std::string& text);
 void DrawJobs(State& s);               // panel_jobs.cpp: several jobs on one GPU, a timeline of phases
 void DrawPlanSearch(State& s);         // panel_plan.cpp: every layout for the tokens per step, fastest first
 void DrawServing(State& s);            // panel_serving.cpp: runtime, what it allocates, serving fit, launch command
-void DrawServingFit(const State& s);   // panel_serving.cpp: the serving answers (also in the Fit tab)
+void DrawServingFit(State& s, int parts = 3);   // panel_serving.cpp: the serving answers (also in the Fit tab)
 void DrawDoctor(State& s);             // panel_doctor.cpp: remedies for an OOM, one click applies
 // panel_oom.cpp: the background's reading of the OOM text (hooks.background "oom_evidence");
 // false when `seq` is not the OOM tab's.

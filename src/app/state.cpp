@@ -211,6 +211,7 @@ void OpenLinkQuery(State& s, const std::string& config_query, const core::Config
   s.config = parsed.config;
   s.link_kept = JoinItems(parsed.kept_items);
   s.dirty = true;
+  s.link_opened = true;
   if (!parsed.diagnostics.empty()) ShowKeptLink(s, title, std::move(parsed.diagnostics));
 }
 

@@ -69,6 +69,7 @@ struct PasteBox {
 struct ItemMark {
   std::string name;
   float x = 0, y = 0, w = 0, h = 0;
+  bool whole = true;  // inside the clip rect it was drawn in (not scrolled past, not cut off)
 };
 
 struct State {
@@ -101,6 +102,9 @@ struct State {
   // The link's items that could not be taken ("batch=1e308", an unknown key), as the user wrote
   // them: they stay in the address bar, and in an editable banner, until fixed or dropped.
   std::string link_kept;
+  // A link (or the saved state) was just opened: the phone's layout then opens the settings
+  // when it set more than the three questions (app.cpp), once; a choice made on the page does not.
+  bool link_opened = false;
   std::vector<char> link_edit = std::vector<char>(size_t{1} << 15, '\0');  // the banner's field
   bool dirty = true;           // config changed since the last Explain
   bool view_dirty = false;     // units, theme or tab changed

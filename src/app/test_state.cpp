@@ -115,6 +115,7 @@ std::string TestStateJson() {
   for (const ItemMark& m : st->marks) {
     core::Json r = core::Json::Array{};
     for (float v : {m.x / k, m.y / k, m.w / k, m.h / k}) r.MutableArray().push_back(static_cast<double>(v));
+    r.MutableArray().push_back(static_cast<int64_t>(m.whole ? 1 : 0));  // [4]: drawn whole (not clipped)
     items[m.name] = std::move(r);
   }
   j["items"] = std::move(items);

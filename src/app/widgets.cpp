@@ -104,12 +104,19 @@ float ButtonWidth(const char* label) {
 
 void MarkItem(State& s, const char* name) {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  // Whether all of it is drawn: inside the clip rect of its window (or table cell), so a test
+  // can tell an answer on screen from one scrolled past or cut off.
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 ca = dl->GetClipRectMin(), cb = dl->GetClipRectMax();
+  // (A Selectable's rect reaches half the item spacing past it.)
+  const ImVec2 pad(ImGui::GetStyle().ItemSpacing.x * 0.5f + 1, ImGui::GetStyle().ItemSpacing.y * 0.5f + 1);
+  const bool whole = a.x >= ca.x - pad.x && a.y >= ca.y - pad.y && b.x <= cb.x + pad.x && b.y <= cb.y + pad.y;
   for (ItemMark& m : s.marks)
     if (m.name == name) {
-      m = {name, a.x, a.y, b.x - a.x, b.y - a.y};
+      m = {name, a.x, a.y, b.x - a.x, b.y - a.y, whole};
       return;
     }
-  s.marks.push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
+  s.marks.push_back({name, a.x, a.y, b.x - a.x, b.y - a.y, whole});
 }
 
 void FieldTooltip(const State& s, const char* field, const char* help) {
@@ -270,7 +277,9 @@ bool FieldCombo(State& s, const char* field, int* index, const std::vector<const
         const char* n = names[static_cast<size_t>(i)];
         if (n == nullptr) continue;  // filtered out
         const bool selected = i == *index;
-        if (ImGui::Selectable(n, selected)) {
+        const bool picked = ImGui::Selectable(n, selected);
+        MarkItem(s, (std::string(field) + "_" + std::to_string(i)).c_str());  // tests pick by index
+        if (picked) {
           changed = *index != i;
           *index = i;
         }
