@@ -49,7 +49,11 @@ void StartLoad(State& s, const std::string& ref, const std::string& gguf_file) {
 void Hits(State& s) {
   HubView& v = s.hub;
   if (v.searching) ImGui::TextDisabled("%s", Tr("Searching the Hub..."));
-  if (!v.hits.ok && !v.hits.error.empty()) ImGui::TextColored(BadColor(), "%s", v.hits.error.c_str());
+  if (!v.hits.ok && !v.hits.error.empty()) {  // wrapped like the load error, never cut at the column's edge
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(BadColor(), "%s", v.hits.error.c_str());
+    ImGui::PopTextWrapPos();
+  }
   for (size_t i = 0; i < v.hits.hits.size() && i < 8; ++i) {
     const core::HubSearchHit& h = v.hits.hits[i];
     std::string label = h.id;
