@@ -294,6 +294,7 @@ void Frame() {
   const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool narrow = avail / s.scale < kNarrowCssPx;
+  s.shown_last_frame.swap(s.shown_fields);
   s.shown_fields.clear();            // each control drawn this frame adds its field (AlsoInEffect)
   s.shown_fields.push_back("mode");  // the "What for?" question
   // NavFlattened: arrow keys move between the inputs and the results as one window.

@@ -174,7 +174,7 @@ void ClearColor(float rgba[4]);
 // "url_state": "<config plus view keys, as in location.hash>", "units", "theme",
 // "weights": {"reading", "name", "ok", "tensors", "message"}, "hub": {"loading", "error", "loaded",
 // "approximate", "searching", "hits", "text"}, "also_in_effect": [settings
-// that change the figures and have no control in this mode, listed under "Also in effect"]}.
+// that change the figures and have no control on screen, listed under "Also in effect"]}.
 std::string TestStateJson();
 // Tests: the next frame records every text the main window draws (Dear ImGui's log, tree
 // nodes opened two levels deep for that frame), then TestStateJson gives it as "drawn_text":

@@ -233,20 +233,17 @@ void GpuMemory(State& s) {
   FieldDouble(s, "other_processes_gb", &c.other_processes_gb);
 }
 
-// Settings that change the estimate but have no control in this mode (a link or a file set
+// Settings that change the estimate but have no control on screen (a link or a file set
 // them: pp in inference, the DeepSpeed buckets, ...): shown with their value and a reset, so
 // the figures never change with nothing visible explaining it. Never folded.
 void AlsoInEffect(State& s) {
-  std::vector<std::string> hidden;
-  for (const std::string& f : s.in_effect) {
-    if (std::find(s.shown_fields.begin(), s.shown_fields.end(), f) == s.shown_fields.end()) hidden.push_back(f);
-  }
+  const std::vector<std::string> hidden = HiddenInEffect(s);
   if (hidden.empty()) return;
   ImGui::Spacing();
   ImGui::TextDisabled("%s", Tr("Also in effect"));
   ImGui::Separator();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", Tr("Set by a link or a file; no control in this mode, but they change the figures."));
+  ImGui::TextDisabled("%s", Tr("Set by a link or a file, with no control on this screen; they change the figures."));
   ImGui::PopTextWrapPos();
   const core::Config defaults = core::DefaultConfig();
   for (const std::string& name : hidden) {

@@ -206,6 +206,16 @@ void ShowKeptLink(State& s, const core::Phrase& title, core::Diagnostics notes) 
 }
 }  // namespace
 
+std::vector<std::string> HiddenInEffect(const State& s) {
+  auto shown = [](const std::vector<std::string>& list, const std::string& f) {
+    return std::find(list.begin(), list.end(), f) != list.end();
+  };
+  std::vector<std::string> hidden;
+  for (const std::string& f : s.in_effect)
+    if (!shown(s.shown_fields, f) && !shown(s.shown_last_frame, f)) hidden.push_back(f);
+  return hidden;
+}
+
 void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const core::Phrase& title) {
   core::ConfigParse parsed = core::ConfigFromQuery(config_query, base);
   s.config = parsed.config;

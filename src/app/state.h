@@ -88,6 +88,7 @@ struct State {
   OomView oom;                            // the "Read an OOM" tab
   std::vector<std::string> in_effect;     // core::FieldsInEffect(config), with the estimate
   std::vector<std::string> shown_fields;  // the settings DrawInputs drew a control for this frame
+  std::vector<std::string> shown_last_frame;  // and the frame before (the tabs draw after AlsoInEffect)
   NetworkView network;                    // the "Any network" tab (layer stacks; net_ keys in the URL)
   PlanView plan;                          // the Fit tab's layout search (plan_view.h)
   JobsView jobs;                          // the Fit tab's several jobs on one GPU (jobs_view.h)
@@ -155,6 +156,9 @@ void AddBanner(State& s, Banner b);
 void RequestNetworks(State& s);
 // A link's configuration: applied over `base`, with a banner for what was not taken, which is
 // kept (link_kept) rather than dropped. `title` names where it came from ("Link state").
+// The settings in effect with no control on screen (AlsoInEffect lists them): neither drawn this
+// frame nor last (the result tabs draw after the list).
+std::vector<std::string> HiddenInEffect(const State& s);
 void OpenLinkQuery(State& s, const std::string& config_query, const core::Config& base, const core::Phrase& title);
 // The banner's buttons: read the edited text again over the current configuration (what is now
 // taken is applied as one undo step, what still is not stays kept), or drop what is kept.

@@ -104,10 +104,7 @@ std::string TestStateJson() {
   // Settings that change the figures with no control drawn for them: listed under "Also in
   // effect" (panel_inputs.cpp), so a test can check a link's hidden values are shown.
   core::Json::Array hidden;
-  for (const std::string& f : st->in_effect) {
-    if (std::find(st->shown_fields.begin(), st->shown_fields.end(), f) == st->shown_fields.end())
-      hidden.push_back(core::Json(f));
-  }
+  for (const std::string& f : HiddenInEffect(*st)) hidden.push_back(core::Json(f));
   j["also_in_effect"] = core::Json(std::move(hidden));
   // In CSS pixels (ImGui works in device pixels: scale = devicePixelRatio on the web).
   core::Json items = core::Json::Object{};
