@@ -55,9 +55,12 @@ int CauseOf(const PickleDoc& doc, const PickleValue* frames, std::string& frame)
         // The file from the rule's part on, or its last two path components ("llama/modeling_llama.py").
         size_t from = kCauses[r].file[0] ? file.find(kCauses[r].file) : std::string::npos;
         if (from == std::string::npos) {
+          from = 0;
           const size_t last = file.find_last_of('/');
-          from = last == std::string::npos || last == 0 ? 0 : file.find_last_of('/', last - 1);
-          from = from == std::string::npos ? 0 : from + 1;
+          if (last != std::string::npos && last > 0) {
+            const size_t before = file.find_last_of('/', last - 1);
+            if (before != std::string::npos) from = before + 1;
+          }
         }
         frame = file.substr(from) + ":" + name;
         return r;
