@@ -222,18 +222,14 @@ def _read_optimizer(cfg, optimizer):
         cfg.note(source + ".defaults['amsgrad']", "max_exp_avg_sq, a third state per parameter, is not counted")
 
 
-@functools.lru_cache(maxsize=1)
-def _installed_packages_cached():
-    return tuple(sorted(_read_installed().items()))
-
-
 def _installed_packages():
-    """{name: version} of the environment's distributions, read once per process."""
-    return dict(_installed_packages_cached())
+    """{name: version} of the environment's distributions (importlib.metadata), read once per
+    process; a copy, so a caller's changes never reach the cache."""
+    return dict(_read_installed())
 
 
+@functools.lru_cache(maxsize=1)
 def _read_installed():
-    """{name: version} of the environment's distributions (importlib.metadata)."""
     try:
         from importlib import metadata
     except ImportError:  # Python < 3.8
