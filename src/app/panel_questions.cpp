@@ -50,10 +50,41 @@ void Question(const char* text) {
   ImGui::PopStyleColor();
 }
 
-// The searchable model list. Typing filters; Up/Down move the highlight; Enter picks it.
+// A popup list's search box (the model and GPU pickers): typing filters, Up/Down move the
+// highlight, Enter picks it. On opening, the current entry is highlighted and the box has
+// the keyboard; Escape closes the list. `moved`: the highlight changed, so its row should
+// scroll into view.
+struct ListSearch {
+  char text[64] = "";
+  int highlight = 0;
+};
+
+bool SearchBox(ListSearch& q, const char* hint, int matches, int current, bool& moved) {
+  moved = ImGui::IsWindowAppearing();
+  if (moved) {
+    q.highlight = std::max(current, 0);
+    ImGui::SetKeyboardFocusHere();
+  }
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool enter = ImGui::InputTextWithHint("##filter", hint, q.text, sizeof q.text, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemEdited()) q.highlight = 0;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) {
+    ++q.highlight;
+    moved = true;
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) {
+    --q.highlight;
+    moved = true;
+  }
+  q.highlight = std::max(0, std::min(q.highlight, matches - 1));
+  // Escape closes the list at once; ImGui's box would take the first press for itself.
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+  return enter && matches > 0;
+}
+
+// The searchable model list, by name, family, Hugging Face id or key.
 void ModelPicker(State& s) {
-  static char filter[64] = "";
-  static int highlight = 0;
+  static ListSearch search;
   core::ModelSpec& m = s.config.model;
   const core::Preset* current = m.preset.empty() ? nullptr : core::FindPreset(m.preset);
   std::string preview = m.name;
@@ -66,42 +97,29 @@ void ModelPicker(State& s) {
   const bool open = ImGui::BeginCombo("##model", preview.c_str(), ImGuiComboFlags_HeightLarge);
   MarkItem(s, "model");
   if (!open) {
+    search.text[0] = 0;  // each opening starts from the whole list
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", Tr("A model from the catalogue (its Hugging Face config.json); type to search"));
     return;
   }
   const std::vector<core::Preset>& presets = core::Presets();
+  const char* filter = search.text;
   std::vector<int> matches;
+  int at_current = -1;
   for (int i = 0; i < static_cast<int>(presets.size()); ++i) {
     const core::Preset& p = presets[static_cast<size_t>(i)];
     if (!p.ok) continue;
     if (ContainsNoCase(p.name, filter) || ContainsNoCase(p.family, filter) || ContainsNoCase(p.hf_id, filter) ||
-        ContainsNoCase(p.key, filter))
+        ContainsNoCase(p.key, filter)) {
+      if (&p == current) at_current = static_cast<int>(matches.size());
       matches.push_back(i);
+    }
   }
-  const bool appearing = ImGui::IsWindowAppearing();
-  if (appearing) {
-    highlight = 0;
-    for (int k = 0; k < static_cast<int>(matches.size()); ++k)
-      if (&presets[static_cast<size_t>(matches[static_cast<size_t>(k)])] == current) highlight = k;
-    ImGui::SetKeyboardFocusHere();
-  }
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  const bool enter = ImGui::InputTextWithHint("##filter", Tr("search name, family or HF id; Enter picks"), filter,
-                                              sizeof filter, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (ImGui::IsItemEdited()) highlight = 0;
-  bool moved = appearing;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) {
-    ++highlight;
-    moved = true;
-  }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) {
-    --highlight;
-    moved = true;
-  }
-  highlight = std::max(0, std::min(highlight, static_cast<int>(matches.size()) - 1));
+  bool moved = false;
+  const bool enter =
+      SearchBox(search, Tr("search name, family or HF id; Enter picks"), static_cast<int>(matches.size()), at_current, moved);
   const core::Preset* picked = nullptr;
-  if (enter && !matches.empty()) picked = &presets[static_cast<size_t>(matches[static_cast<size_t>(highlight)])];
+  if (enter) picked = &presets[static_cast<size_t>(matches[static_cast<size_t>(search.highlight)])];
   if (matches.empty()) ImGui::TextDisabled("%s", Tr("No model matches; paste its config.json instead."));
   const std::string* family = nullptr;
   for (int k = 0; k < static_cast<int>(matches.size()); ++k) {
@@ -113,8 +131,8 @@ void ModelPicker(State& s) {
     ImGui::Indent();
     std::string label = p.name;
     if (&p == current) label += Tr("  (current)");
-    if (ImGui::Selectable(label.c_str(), k == highlight)) picked = &p;
-    if (k == highlight && moved) ImGui::SetScrollHereY();
+    if (ImGui::Selectable(label.c_str(), k == search.highlight)) picked = &p;
+    if (k == search.highlight && moved) ImGui::SetScrollHereY();
     if (ImGui::IsItemHovered()) {
       const core::ParamCounts c = core::CountParameters(p.model);
       ImGui::SetTooltip("%s\n%s %s (%s)", p.hf_id.c_str(), core::FormatParams(static_cast<double>(c.total)).c_str(),
@@ -126,7 +144,6 @@ void ModelPicker(State& s) {
     core::Config c = s.config;
     PickPreset(c, *picked);
     ApplyConfig(s, c, std::string(Tr("model")) + " " + picked->name);
-    filter[0] = 0;
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndCombo();
@@ -175,7 +192,10 @@ void PurposePicker(State& s) {
   ImGui::EndCombo();
 }
 
+// The GPU list (issue 32: 58 cards and no search), searchable by key, name or vendor as the
+// model list is: "4090", "h100", "apple", "96".
 void GpuPicker(State& s) {
+  static ListSearch search;
   core::Config& c = s.config;
   const core::Gpu* current = core::FindGpu(c.gpu);
   char preview[96];
@@ -189,6 +209,7 @@ void GpuPicker(State& s) {
   MarkItem(s, "gpu");
   s.shown_fields.push_back("gpu");
   if (!open) {
+    search.text[0] = 0;
     if (ImGui::IsItemHovered() && current != nullptr) {
       ImGui::BeginTooltip();
       DrawGpuInfo(*current);
@@ -196,27 +217,45 @@ void GpuPicker(State& s) {
     }
     return;
   }
-  const std::string* vendor = nullptr;
+  std::vector<const core::Gpu*> matches;
+  int at_current = -1;
   for (const core::Gpu& g : core::Gpus()) {
+    if (!ContainsNoCase(g.key, search.text) && !ContainsNoCase(g.name, search.text) && !ContainsNoCase(g.vendor, search.text))
+      continue;
+    if (&g == current) at_current = static_cast<int>(matches.size());
+    matches.push_back(&g);
+  }
+  bool moved = false;
+  const bool enter =
+      SearchBox(search, Tr("search card, vendor or memory; Enter picks"), static_cast<int>(matches.size()), at_current, moved);
+  MarkItem(s, "gpu_search");
+  const core::Gpu* picked = enter ? matches[static_cast<size_t>(search.highlight)] : nullptr;
+  if (matches.empty()) ImGui::TextWrapped("%s", Tr("No GPU matches; set another card's memory under GPU memory."));
+  const std::string* vendor = nullptr;
+  for (int k = 0; k < static_cast<int>(matches.size()); ++k) {
+    const core::Gpu& g = *matches[static_cast<size_t>(k)];
     if (vendor == nullptr || *vendor != g.vendor) {
       vendor = &g.vendor;
       ImGui::TextDisabled("%s", g.vendor.c_str());
     }
-    char label[96];
-    std::snprintf(label, sizeof label, "%s  (%.0f GB)", g.key.c_str(), g.memory_gb);
-    const bool picked = ImGui::Selectable(label, current == &g);
+    char label[128];
+    std::snprintf(label, sizeof label, "%s  (%.0f GB)%s", g.key.c_str(), g.memory_gb, &g == current ? Tr("  (current)") : "");
+    if (ImGui::Selectable(label, k == search.highlight)) picked = &g;
     MarkItem(s, ("gpu_" + g.key).c_str());
-    if (picked && current != &g) {
-      core::Config k = c;
-      core::SelectGpu(k, g);
-      ApplyConfig(s, k, std::string(Tr("GPU")) + " " + g.key);
-    }
-    if (current == &g && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    if (k == search.highlight && moved) ImGui::SetScrollHereY();
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       DrawGpuInfo(g);
       ImGui::EndTooltip();
     }
+  }
+  if (picked != nullptr) {
+    if (picked != current) {
+      core::Config k = c;
+      core::SelectGpu(k, *picked);
+      ApplyConfig(s, k, std::string(Tr("GPU")) + " " + picked->key);
+    }
+    ImGui::CloseCurrentPopup();
   }
   ImGui::EndCombo();
 }

@@ -524,6 +524,8 @@ const Translation kStrings[] = {
     {"restore pinned", "恢复固定的配置"},
     {"saves %s, total %s", "节省 %s，合计 %s"},
     {"search name, family or HF id; Enter picks", "搜索名称、系列或 HF id；回车选择"},
+    {"search card, vendor or memory; Enter picks", "搜索显卡、厂商或显存；回车选择"},
+    {"No GPU matches; set another card's memory under GPU memory.", "没有匹配的 GPU；其他显卡请在“GPU 显存”中填写它的显存。"},
     {"sequence length", "序列长度"},
     {"still over", "仍超出"},
     {"total", "合计"},

@@ -198,6 +198,7 @@ try {
   await runTests(browser);
   await programFileTests(browser);
   await gpuSourceTests(browser);
+  await gpuSearchTests(browser);
   await touchTests(browser);
 
   // Without WebGL the page says so in a readable overlay instead of failing silently.
@@ -806,6 +807,41 @@ async function touchTests(browser) {
     check(`touch (${name}): no page errors`, errors.length === 0, errors.join('; '));
     await context.close();
   }
+}
+
+// The GPU list is searched as the model list is (issue 32: 58 cards and no search): type,
+// Enter picks; nothing matching lists nothing; Escape keeps the card.
+async function gpuSearchTests(browser) {
+  const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&gpu=A10-24GB');
+  let st;
+  await click(page, 'gpu');
+  await page.keyboard.type('4090');
+  await settle(page);
+  st = await state(page);
+  const gpusShown = Object.keys(st.items).filter(k => k.startsWith('gpu_') && k !== 'gpu_search');
+  check('gpu search: typing "4090" leaves only the 4090s', gpusShown.length >= 1 && gpusShown.every(k => k.includes('4090')),
+        gpusShown.join(' '));
+  await page.keyboard.press('Enter');
+  await settle(page);
+  st = await state(page);
+  check('gpu search: Enter picks the match', hasPair(st, 'gpu=RTX-4090-24GB'), st.config);
+  await click(page, 'gpu');
+  await page.keyboard.type('no such card');
+  await settle(page);
+  st = await state(page);
+  check('gpu search: no match lists no card', !Object.keys(st.items).some(k => k.startsWith('gpu_') && k !== 'gpu_search'));
+  await page.keyboard.press('Escape');
+  await settle(page);
+  st = await state(page);
+  check('gpu search: Escape keeps the card', hasPair(st, 'gpu=RTX-4090-24GB'), st.config);
+  await click(page, 'gpu');
+  await page.keyboard.type('A10-24');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  st = await state(page);
+  check('gpu search: and back to the A10', hasPair(st, 'gpu=A10-24GB'), st.config);
+  check('gpu search: no page errors', errors.length === 0, errors.join('; '));
+  await context.close();
 }
 
 // The page's catalogue leaves the GPU rows' citations out (4.6 KB of its first load) and
