@@ -2,6 +2,8 @@
 // everything valid the user typed.
 #include <doctest.h>
 
+#include <algorithm>
+
 #include "core/config/config_json.h"
 #include "core/import/hf_config.h"
 #include "core/parse/json.h"
@@ -9,6 +11,9 @@
 #include "core/config/validate.h"
 #include "core/catalogue/presets.h"
 #include "setups.h"
+#if LLMMEM_TEST_CLI
+#include "cli/cli_args.h"
+#endif
 
 using namespace llmmem::test;
 
@@ -377,6 +382,60 @@ TEST_CASE("Config: gpus = N in links and JSON, as the CLI's --gpus (dp = N / (tp
     CHECK(named);
   }
   CHECK(HasErrors(ConfigFromJsonText(R"({"gpus": "8"})", DefaultConfig()).diagnostics));
+}
+
+TEST_CASE("Config: gpus = N for inference with no split given is one server over N, in every door") {
+  // "vLLM on 2 x A100" (issue 32's newcomer task): tensor parallel 2, not two replicas that each
+  // hold the whole model; llama.cpp and HF generate split the layers; a split given stays, and
+  // the count makes replicas of it; training keeps dp = N / (tp x pp x cp).
+  struct Case {
+    const char* query;
+    int64_t dp, tp, pp;
+  };
+  const Case cases[] = {
+      {"mode=infer&runtime=vllm&gpus=2", 1, 2, 1},
+      {"mode=infer&runtime=sglang&gpus=4", 1, 4, 1},
+      {"mode=infer&runtime=llama.cpp&gpus=3", 1, 1, 3},
+      {"mode=infer&gpus=2", 1, 1, 2},  // HF generate: device_map="auto" splits the layers
+      {"mode=infer&runtime=vllm&tp=2&gpus=8", 4, 2, 1},
+      {"mode=train&gpus=8", 8, 1, 1},
+  };
+  for (const Case& k : cases) {
+    CAPTURE(k.query);
+    const ConfigParse link = ConfigFromQuery(k.query, DefaultConfig());
+    REQUIRE_FALSE(HasErrors(link.diagnostics));
+    CHECK(link.config.dp == k.dp);
+    CHECK(link.config.tp == k.tp);
+    CHECK(link.config.pp == k.pp);
+    // JSON, from the same pairs.
+    Json j = Json::Object{};
+    std::string q = k.query;
+    for (size_t at = 0; at < q.size();) {
+      const size_t amp = std::min(q.find('&', at), q.size());
+      const std::string pair = q.substr(at, amp - at);
+      const size_t eq = pair.find('=');
+      const std::string key = pair.substr(0, eq), value = pair.substr(eq + 1);
+      if (key == "gpus" || key == "tp") {
+        j[key] = static_cast<int64_t>(std::stoll(value));
+      } else {
+        j[key] = value;
+      }
+      at = amp + 1;
+    }
+    const ConfigParse json = ConfigFromJsonText(j.Dump(), DefaultConfig());
+    REQUIRE_FALSE(HasErrors(json.diagnostics));
+    CHECK(ConfigToJson(json.config).Dump() == ConfigToJson(link.config).Dump());
+#if LLMMEM_TEST_CLI
+    std::vector<std::string> args;
+    for (const auto& [key, value] : j.AsObject()) {
+      args.push_back("--" + key);
+      args.push_back(value.IsNumber() ? std::to_string(static_cast<int64_t>(value.AsNumber())) : value.AsString());
+    }
+    const auto cli = llmmem::cli::ParseCli(args, nullptr);
+    REQUIRE_FALSE(HasErrors(cli.diagnostics));
+    CHECK(ConfigToJson(cli.options.config).Dump() == ConfigToJson(link.config).Dump());
+#endif
+  }
 }
 
 TEST_CASE("Config: an unknown setting is named, not answered with the list of every setting") {

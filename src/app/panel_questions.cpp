@@ -345,8 +345,8 @@ void PurposeCell(State& s, bool compact) {
 }
 
 // How many? (issue 32 part 2): the job's GPU count, dp x tp x pp x cp, asked beside the card
-// rather than under Advanced > Parallelism. A count is taken as the links' gpus= is
-// (core::ResolveGpuTotal: dp = N / (tp x pp x cp)); one the layout cannot split says why.
+// rather than under Advanced > Parallelism. A count is taken as the CLI's --gpus and a link's
+// gpus= are (core::ResolveGpuTotal); one the layout cannot split says why.
 void GpuCount(State& s) {
   static std::string refused;  // why the last count typed was not taken
   int n = static_cast<int>(core::TotalGpus(s.config));
@@ -363,16 +363,11 @@ void GpuCount(State& s) {
   s.shown_fields.push_back("dp");  // the count is dp x (tp x pp x cp): its control
   if (changed && n >= 1) {
     core::Config k = s.config;
-    // Inference: a newcomer's "2 GPUs" is one server over both (vLLM's --tensor-parallel-size 2),
-    // counted as the serving fit's GPU sets count them (core::WithGpuCount), not two replicas
-    // that each hold the whole model. Training: dp = N / (tp x pp x cp), as a link's gpus=.
-    if (inference) {
-      k = core::WithGpuCount(k, n);
-      k.dp = 1;
-      refused.clear();
-    } else {
-      refused = core::ResolveGpuTotal(k, n);
-    }
+    // As every door reads gpus = N (core::ResolveGpuTotal). Inference: the count replaces the
+    // split, so it is one server over N GPUs (vLLM's --tensor-parallel-size N) whatever the
+    // last count was; training: dp = N / (tp x pp x cp).
+    if (inference) k.tp = k.pp = k.cp = 1;
+    refused = core::ResolveGpuTotal(k, n);
     if (refused.empty()) ApplyConfig(s, k, std::string(Tr("GPUs")) + " " + std::to_string(n));
   }
   if (!refused.empty()) {

@@ -601,7 +601,8 @@ std::string HelpText() {
       "  --list-models        list the presets\n"
       "  --list-gpus          list the GPU catalogue\n"
       "  --schema             print the configuration's JSON Schema (every setting: type, range, default, help)\n"
-      "  --gpus N             total GPUs: sets dp = N / (tp x pp x cp)\n"
+      "  --gpus N             total GPUs: dp = N / (tp x pp x cp); inference with no --tp/--pp: one\n"
+      "                       server over N (vLLM, SGLang: tp = N; llama.cpp, HF: the layers split)\n"
       "  --microbatches M     micro-batches per step (alias of --grad-accum)\n"
       "  --offload TARGET     optimizer offload (alias of --offload-optimizer): " +
       core::IdList<core::Offload>(" or ") +

@@ -71,7 +71,24 @@ void SelectGpu(Config& c, const Gpu& g) {
   c.gpu_memory_gb = g.UsableBytes(c.wired_limit_mb) / 1e9;
 }
 
+Config WithGpuCount(const Config& c, int64_t count) {
+  Config x = c;
+  if (IsGgml(c.runtime) || c.runtime == Runtime::kHfGenerate) {
+    x.tp = 1;
+    x.pp = count;
+  } else {
+    x.tp = count;
+    x.pp = 1;
+  }
+  return x;
+}
+
 std::string ResolveGpuTotal(Config& c, int64_t total_gpus) {
+  if (c.mode == Mode::kInference && c.tp == 1 && c.pp == 1 && c.cp == 1 && total_gpus >= 1) {
+    c = WithGpuCount(c, total_gpus);
+    c.dp = 1;
+    return std::string();
+  }
   // In double first: tp, pp and cp are not range-checked yet, and their product can overflow.
   const double replica = static_cast<double>(c.tp) * static_cast<double>(c.pp) * static_cast<double>(c.cp);
   const int64_t per_replica =

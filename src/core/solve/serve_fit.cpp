@@ -20,18 +20,6 @@ bool Fits(const Config& c) { return FitsBudget(EstimateTotals(c), AnswerBudget(c
 
 }  // namespace
 
-Config WithGpuCount(const Config& c, int64_t count) {
-  Config x = c;
-  if (IsGgml(c.runtime) || c.runtime == Runtime::kHfGenerate) {
-    x.tp = 1;
-    x.pp = count;
-  } else {
-    x.tp = count;
-    x.pp = 1;
-  }
-  return x;
-}
-
 ServeFit FitServing(const Config& c, int gpu_set_limit) {
   ServeFit r;
   Config base = c;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/config/gpu_count.h"  // WithGpuCount: a GPU set under the runtime
 
 namespace llmmem::core {
 
@@ -38,9 +39,5 @@ struct ServeFit {
 };
 
 ServeFit FitServing(const Config& c, int gpu_set_limit = 6);
-
-// The GPU count a set of `count` cards means under the runtime: vLLM/SGLang shard with
-// tensor parallelism, llama.cpp and HF's device_map split layers (pipeline stages).
-Config WithGpuCount(const Config& c, int64_t count);
 
 }  // namespace llmmem::core
