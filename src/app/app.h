@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/hub_view.h"
+#include "io/list_dir.h"  // plain types: the app does no I/O itself
 #include "app/storage.h"
 #include "app/weights.h"
 
@@ -48,6 +49,9 @@ struct PlatformHooks {
   // Opens the platform's file picker (the web page's <input type=file>); the file comes
   // back through OpenText / OpenWeightBytes. False, or empty, where there is none.
   std::function<bool()> pick_file;
+  // Desktop: a folder's entries (io::ListDirectory; "" is the working directory) for the app's
+  // own "Open file..." dialog (file_browser.h), used where pick_file is empty.
+  std::function<io::DirListing(const std::string& dir)> list_dir;
   // Starts reading the clipboard's text (the browser's async clipboard API, which may ask
   // the user); the platform then calls OpenPastedText, or PasteUnavailable when it could
   // not. Empty: the UI offers a box to paste into instead.

@@ -54,11 +54,14 @@ void DrawImportButtons(State& s) {
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", Tr("Import a model from its Hugging Face config.json, copied to the clipboard"));
-  if (s.hooks.pick_file) {
+  if (s.hooks.pick_file || s.hooks.list_dir) {
     ImGui::SameLine();
     const bool open = ImGui::SmallButton(Tr("Open file..."));
     MarkItem(s, "open_file");
-    if (open && !s.hooks.pick_file())
+#ifndef __EMSCRIPTEN__  // the page has the browser's picker; its wasm does not carry this dialog
+    if (open && !s.hooks.pick_file) RequestFileBrowser(s);
+#endif
+    if (open && s.hooks.pick_file && !s.hooks.pick_file())
       AddBanner(s, {core::Say("Open file"), core::Say("this platform has no file picker"), {}, true});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -66,6 +69,9 @@ void DrawImportButtons(State& s) {
           Tr("A config.json, a .safetensors or .gguf (only its header is read), or model.safetensors.index.json.\n"
              "You can also drop one anywhere on the page."));
   }
+#ifndef __EMSCRIPTEN__
+  DrawFileBrowser(s);
+#endif
   if (s.paste.open) {
     ImGui::OpenPopup("###import_config");
     s.paste.open = false;

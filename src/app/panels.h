@@ -13,6 +13,8 @@ void DrawInputs(State& s);                   // panel_inputs.cpp: workload, then
 void DrawModelInputs(State& s);              // panel_model.cpp: the model's dimensions (an Advanced section)
 void DrawHubBox(State& s);                   // panel_hub.cpp: a Hugging Face model by its id, search as you type
 void DrawImportButtons(State& s);            // panel_model.cpp: paste config.json, open a file, the paste box
+void RequestFileBrowser(State& s);           // panel_file_browser.cpp: the desktop's "Open file..." opens
+void DrawFileBrowser(State& s);              // panel_file_browser.cpp: its modal (folders, files, path field)
 void DrawGpuInfo(const core::Gpu& g);        // panel_inputs.cpp: a card's catalogue row (tooltips)
 void DrawModelSizes(State& s);  // panel_sizes.cpp: the model's size per precision (the HF calculator's table)
 void DrawVerdict(State& s);     // panel_verdict.cpp: per-GPU total against the GPU, verdict, "ways to make it fit"

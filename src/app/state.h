@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "app/compare.h"
+#include "app/file_browser.h"
 #include "app/hub_view.h"
 #include "app/jobs_view.h"
 #include "app/oom_view.h"
@@ -97,6 +98,7 @@ struct State {
   std::string program_file_name;
   int64_t background_seq = 0;             // the last hooks.background request's (each view keeps its own)
   PasteBox paste;
+  FileBrowser browser;  // the desktop's "Open file..." (file_browser.h)
   std::string export_message;  // where the last export went
   std::string config_query;    // ConfigToQuery(config) as of the last recompute
   std::string query;           // the URL state: config_query plus the view keys below, then link_kept

@@ -35,6 +35,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "io/bounded_file.h"
+#include "io/list_dir.h"
 #include "platform/desktop_background.h"
 #include "platform/desktop_hub.h"
 #include "platform/render_frame.h"
@@ -220,6 +221,16 @@ void OnDrop(GLFWwindow*, int count, const char** paths) {
   for (int i = 0; i < count; ++i) llmmem::app::OpenPath(paths[i]);
 }
 
+// Written whole, then renamed, so a reader never sees half a document.
+void WriteTestState(const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  if (std::FILE* f = std::fopen(tmp.c_str(), "wb")) {
+    const std::string json = llmmem::app::TestStateJson();
+    const bool ok = std::fwrite(json.data(), 1, json.size(), f) == json.size();
+    if (std::fclose(f) == 0 && ok) std::rename(tmp.c_str(), path.c_str());
+  }
+}
+
 void OnGlfwError(int code, const char* description) {
   std::fprintf(stderr, "llmmem-gui: GLFW error %d: %s\n", code, description);
 }
@@ -312,6 +323,7 @@ int main(int argc, char** argv) {
     return SaveExport(config_dir, name, text);
   };
   hooks.read_range = ReadRange;
+  hooks.list_dir = [](const std::string& dir) { return llmmem::io::ListDirectory(dir); };
   hooks.read_clipboard = [window] {
     const char* text = glfwGetClipboardString(window);
     if (text != nullptr) {
@@ -342,6 +354,9 @@ int main(int argc, char** argv) {
   // next timed frame (app::NextFrameIn), and draws nothing meanwhile.
   llmmem::platform::FramePacer pacer;
   bool more = true;
+  // tests/desktop: LLMMEM_TEST_STATE names a file that gets app::TestStateJson after each frame
+  // (the marks' window coordinates, the configuration), as the page's test hook gives it.
+  const char* test_state = std::getenv("LLMMEM_TEST_STATE");
   while (!glfwWindowShouldClose(window)) {
     if (more) {
       glfwPollEvents();
@@ -360,6 +375,7 @@ int main(int argc, char** argv) {
     GlfwBackend backend{window};
     llmmem::platform::RenderFrame(backend, UiScale(window));
     glfwSwapBuffers(window);
+    if (test_state != nullptr) WriteTestState(test_state);
     more = pacer.Drawn(ImGui::GetDrawData());
   }
 

@@ -31,3 +31,6 @@ idle=$(xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
 ticks=$(getconf CLK_TCK)
 echo "desktop idle: $idle CPU ticks in 10 s (${ticks}/s)"
 [ -n "$idle" ] && [ "$idle" -le $((ticks / 20)) ] || { echo "the idle app spends more than 50 ms of CPU per 10 s"; exit 1; }
+
+# "Open file..." (issue 32): clicked, a folder typed, a YAML double-clicked, Escape (xdotool).
+xvfb-run -a -s "-screen 0 1280x800x24" /usr/bin/python3 tests/desktop/open_file_test.py || exit 1
