@@ -151,14 +151,27 @@ void SpecialValueHint(const core::FieldDef* f, double value, double text_width_o
   const float right = b.x - buttons - style.FramePadding.x;
   const float x = a.x + style.FramePadding.x + static_cast<float>(text_width_of_number) + ImGui::CalcTextSize(" ").x;
   if (x >= right) return;
-  std::string text = std::string("= ") + Tr(meaning.c_str());
   // Too long for the frame: whole words and "...", never a word cut (the tooltip has it all).
+  // Chinese has no spaces between words: whole characters then ("= 所有提示..."), where a cut
+  // at spaces would leave nothing and the bare 0 this hint is for.
+  std::string body = Tr(meaning.c_str());
+  const bool spaced = body.find(' ') != std::string::npos;
+  std::string text = "= " + body;
   while (ImGui::CalcTextSize(text.c_str()).x > right - x) {
-    const size_t space = text.find_last_of(' ', text.size() > 4 && text.compare(text.size() - 3, 3, "...") == 0
-                                                    ? text.size() - 4
-                                                    : std::string::npos);
-    if (space == std::string::npos || space <= 2) return;
-    text = text.substr(0, space) + "...";
+    if (spaced) {
+      const size_t space = body.find_last_of(' ');
+      if (space == std::string::npos || space == 0) return;
+      body.resize(space);
+    } else {
+      // The last character goes (its lead byte and UTF-8 continuation bytes); one Latin word
+      // ("head_dim") is never cut.
+      if (body.empty() || static_cast<unsigned char>(body.back()) < 0x80) return;
+      size_t start = body.size() - 1;
+      while (start > 0 && (static_cast<unsigned char>(body[start]) & 0xC0) == 0x80) --start;
+      body.resize(start);
+      if (body.empty()) return;
+    }
+    text = "= " + body + "...";
   }
   ImGui::GetWindowDrawList()->PushClipRect(ImVec2(x, a.y), ImVec2(right, b.y), true);
   ImGui::GetWindowDrawList()->AddText(ImVec2(x, a.y + style.FramePadding.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),

@@ -221,6 +221,16 @@ void OnDrop(GLFWwindow*, int count, const char** paths) {
   for (int i = 0; i < count; ++i) llmmem::app::OpenPath(paths[i]);
 }
 
+// The system's language as POSIX orders it (LC_ALL, then LC_MESSAGES, then LANG): "zh_CN.UTF-8"
+// opens the UI in Chinese, as the page follows navigator.language; a saved lang= wins.
+std::string SystemLanguage() {
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') return v;
+  }
+  return std::string();
+}
+
 // Written whole, then renamed, so a reader never sees half a document.
 void WriteTestState(const std::string& path) {
   const std::string tmp = path + ".tmp";
@@ -323,6 +333,7 @@ int main(int argc, char** argv) {
     return SaveExport(config_dir, name, text);
   };
   hooks.read_range = ReadRange;
+  hooks.language = SystemLanguage();
   hooks.list_dir = [](const std::string& dir) { return llmmem::io::ListDirectory(dir); };
   hooks.read_clipboard = [window] {
     const char* text = glfwGetClipboardString(window);
