@@ -393,6 +393,10 @@ EM_BOOL Tick(double now_ms, void*) {
   JsMark("frame_start");
   llmmem::platform::RenderFrame(backend, g_canvas.dpr);
   llmmem::platform::webinput::FrameDone();
+  // Input still queued (a press waits a frame after its move, web_input.cpp): the settling
+  // frames count from the last event applied, not from the DOM's, so what it opens (a
+  // combo's popup is hidden its first frame) is drawn.
+  if (backend.events_left) g_pacer.Woken();
   const bool paced = g_pacer.Drawn(ImGui::GetDrawData());
   const bool more = backend.events_left || llmmem::platform::webinput::Held() || paced;
   if (more) {

@@ -34,6 +34,8 @@ constexpr int kCtrl = 1, kShift = 2, kAlt = 4, kMeta = 8;
 constexpr int kKeyV = 86;
 
 std::deque<Event> g_queue;
+// Where the events last put the pointer (ImGui floors io.MousePos, so it cannot tell).
+ImVec2 g_pointer(-FLT_MAX, -FLT_MAX);
 std::string g_clipboard;  // the last text copied or pasted
 void (*g_wake)() = nullptr;
 int g_mods = 0;           // as of the latest real event
@@ -117,13 +119,15 @@ void Install(void (*wake)()) {
 bool Apply(float dpr, float font_css, float view_css) {
   ImGuiIO& io = ImGui::GetIO();
   bool button_changed[5] = {};
+  bool moved = false;  // the pointer moved in this frame
   std::bitset<512> key_changed;
   while (!g_queue.empty()) {
     const Event& e = g_queue.front();
     const ImVec2 at(e.x * dpr, e.y * dpr);
     switch (e.kind) {
       case Kind::kMove:
-        io.MousePos = at;
+        moved = moved || g_pointer.x != at.x || g_pointer.y != at.y;
+        io.MousePos = g_pointer = at;
         break;
       case Kind::kLeave:
         // A tap is down, up and leave in one DOM event: ImGui presses a button on a release
@@ -131,18 +135,28 @@ bool Apply(float dpr, float font_css, float view_css) {
         // buttons, checkboxes and headers were lost).
         for (const bool changed : button_changed)
           if (changed) return true;
-        io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        io.MousePos = g_pointer = ImVec2(-FLT_MAX, -FLT_MAX);
         break;
       case Kind::kButton:
         if (e.code < 0 || e.code >= 5) break;
         if (button_changed[e.code]) return true;  // the next frame takes this one
+        // A press somewhere the pointer was not last frame (a click without moves before it, a
+        // tap) first moves it there for a frame: tabs (AllowItemOverlap) take a press only
+        // when they were hovered the frame before (imgui_widgets.cpp ButtonBehavior,
+        // HoveredIdPreviousFrame), so such a click on a tab was lost.
+        if (e.down && (moved || g_pointer.x != at.x || g_pointer.y != at.y)) {
+          io.MousePos = g_pointer = at;
+          return true;
+        }
+        g_pointer = at;
         button_changed[e.code] = true;
         io.MousePos = at;
         io.MouseDown[e.code] = e.down;
         SetMods(io, e.mods);
         break;
       case Kind::kWheel: {
-        io.MousePos = at;
+        moved = moved || g_pointer.x != at.x || g_pointer.y != at.y;
+        io.MousePos = g_pointer = at;
         const app::WheelDelta d = app::WheelToImGui(e.dx, e.dy, static_cast<app::WheelMode>(e.mode), font_css * 1.25,
                                                     view_css * 0.8, font_css);
         io.MouseWheel += d.y;
