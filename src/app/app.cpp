@@ -350,6 +350,13 @@ void Frame() {
   // tab brings the tab bar to its top, so the tab's answer is above the fold.
   const float views_h = std::max(em * 16, vp->WorkSize.y * (narrow ? 0.8f : 0.75f));
   const bool views_page = narrow || ImGui::GetContentRegionAvail().y < views_h;
+  // The bar lives in views_page or in the column: a flip (a tab that hides the verdict, as Any
+  // network does, leaves room for it whole) starts another bar, which would open on its first
+  // tab; it opens on the one chosen.
+  if (views_page != s.views_page_last) {
+    s.views_page_last = views_page;
+    s.select_tab = true;
+  }
   if (s.scroll_to_tabs) {
     if (views_page) ImGui::SetScrollHereY(0.0f);
     s.scroll_to_tabs = false;

@@ -121,6 +121,7 @@ struct State {
   std::vector<std::string> open_formulas;  // rows whose formula was opened by a click
   int tab = 0;                             // Tab
   bool select_tab = false;                 // open `tab` on the next frame (from the URL)
+  bool views_page_last = false;            // where the tab bar was last frame (app.cpp)
   bool scroll_to_tabs = false;             // a tab was clicked: its bar goes to the top of the results
   float scale = 1;
   std::string copied_link;                         // shown after "Copy link"

@@ -7,6 +7,7 @@
 #include "app/i18n.h"
 #include "app/panels.h"
 #include "app/state.h"
+#include "app/tabs.h"
 #include "core/catalogue/gpus.h"
 #include "core/parse/json.h"
 #include "imgui.h"
@@ -32,6 +33,7 @@ std::string TestStateJson() {
   j["popup_open"] = ImGui::GetCurrentContext() != nullptr &&
                     ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
   j["lang"] = LangId(CurrentLang());
+  j["tab"] = TabOf(st->tab).id;  // the open tab (tabs.h)
   j["fitmap_ms"] = LastFitMapMs();
   j["remedies"] = static_cast<int64_t>(st->remedies.size());
   j["pinned"] = st->pinned.has_value();
