@@ -2,6 +2,7 @@
 #include <doctest.h>
 
 #include "core/base/units.h"
+#include "core/network/layer_stack_account.h"
 #include "setups.h"
 
 using namespace llmmem::test;
@@ -298,4 +299,34 @@ TEST_CASE("Three measures: allocated, reserved (+ fragmentation), nvidia-smi (+ 
   const Totals t = EstimateTotals(c);
   CHECK(t.reserved_bytes == doctest::Approx(t.allocated_bytes * 1.1).epsilon(1e-9));
   CHECK(t.peak_bytes == doctest::Approx(t.reserved_bytes + 1.3e9).epsilon(1e-9));
+}
+
+// Issue 29: the layer stacks kept their own optimizer table, and it counted bitsandbytes'
+// 8-bit states without their absmax blocks; both now read the optimizer's row.
+TEST_CASE("Two doors agree: the LLM accounting and the layer stacks keep the same optimizer states") {
+  struct Row {
+    Optimizer o;
+    std::vector<const char*> leaves;
+  };
+  const Row rows[] = {
+      {Optimizer::kSgd, {}},
+      {Optimizer::kSgdMomentum, {"momentum"}},
+      {Optimizer::kAdamW, {"optimizer.adam_m", "optimizer.adam_v"}},
+      {Optimizer::kAdam8bit, {"optimizer.adam_m", "optimizer.adam_v"}},
+      {Optimizer::kLion, {"lion_m"}},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(Id(r.o));
+    REQUIRE(Info(r.o).layer_stack);
+    Config c = ParamsOnly(1e9 + 123);  // not a multiple of 2048: a partial absmax block
+    c.optimizer = r.o;
+    c.optimizer_dtype = Dtype::kFp32;
+    const Estimate e = Explain(c);
+    REQUIRE(e.totals.ok);
+    double llm = 0;
+    for (const char* leaf : r.leaves) llm += Bytes(e, std::string("total.model_states.") + leaf);
+    const OptimizerStateBytes net = NetworkOptimizerState(r.o, 1e9 + 123, 1, 4);
+    CHECK(llm == net.gpu);
+  }
+  CHECK(NetworkOptimizerState(Optimizer::kAdam8bit, 4096, 1, 2).gpu == 2 * (4096 + 2 * 4));
 }

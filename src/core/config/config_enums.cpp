@@ -82,13 +82,18 @@ constexpr LinearKernelsInfo kLinearKernels[] = {
 static_assert(OneRowPerEnumerator(kLinearKernels, EnumCount(LinearKernels::kLast)), "one row per LinearKernels, in order");
 
 constexpr OptimizerInfo kOptimizers[] = {
-    {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true},
+    // state_tensors, blockwise_8bit, step_counters: torch/optim/sgd.py (momentum_buffer, none without
+    // momentum), adamw.py _init_group (exp_avg, exp_avg_sq, step), bitsandbytes optim/optimizer.py
+    // Optimizer8bit (state1, state2 in uint8, absmax1/2 per 2048), lion-pytorch (exp_avg).
+    {Optimizer::kSgd, "sgd", "", "SGD", "plain SGD: no state", false, true, 0, false, false},
     {Optimizer::kSgdMomentum, "momentum", "sgd_momentum", "SGD + momentum", "one momentum buffer per weight", true,
-     true},
-    {Optimizer::kAdamW, "adamw", "adam", "AdamW", "exp_avg and exp_avg_sq per weight", true, true},
-    {Optimizer::kAdam8bit, "adam8bit", "adamw8bit", "Adam 8-bit", "bitsandbytes: both moments in 8 bits", false, true},
-    {Optimizer::kAdafactor, "adafactor", "", "Adafactor", "factored second moment (row and column sums)", true, false},
-    {Optimizer::kLion, "lion", "", "Lion", "one momentum buffer per weight", true, true},
+     true, 1, false, false},
+    {Optimizer::kAdamW, "adamw", "adam", "AdamW", "exp_avg and exp_avg_sq per weight", true, true, 2, false, true},
+    {Optimizer::kAdam8bit, "adam8bit", "adamw8bit", "Adam 8-bit", "bitsandbytes: both moments in 8 bits", false, true,
+     2, true, false},
+    {Optimizer::kAdafactor, "adafactor", "", "Adafactor", "factored second moment (row and column sums)", true, false,
+     0, false, false},
+    {Optimizer::kLion, "lion", "", "Lion", "one momentum buffer per weight", true, true, 1, false, false},
 };
 static_assert(OneRowPerEnumerator(kOptimizers, EnumCount(Optimizer::kLast)), "one row per Optimizer, in order");
 

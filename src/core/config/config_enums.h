@@ -56,6 +56,11 @@ struct OptimizerInfo {
   const char* help;
   bool state_dtype;  // its states are kept in optimizer_dtype (the UI shows that setting)
   bool layer_stack;  // the layer-stack accounting (layer_stack_account.cpp) models it
+  // What it keeps per trainable parameter, read by the LLM accounting and the layer stacks
+  // alike (estimate/optimizer_states.h StateTensorBytes):
+  int state_tensors;    // state tensors of the parameter's size (Adafactor: 0, its factored moment is its own)
+  bool blockwise_8bit;  // bitsandbytes: 1 B per element plus an fp32 absmax per block of 2048
+  bool step_counters;   // torch.optim's state["step"]: an fp32 scalar tensor per parameter tensor
 };
 
 EnumTable<ModeInfo> TableOf(Mode);

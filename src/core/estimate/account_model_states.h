@@ -10,6 +10,7 @@
 
 #include "core/estimate/account_weights.h"
 #include "core/config/optimizer_impl.h"
+#include "core/estimate/optimizer_states.h"
 
 namespace llmmem::core {
 
@@ -168,11 +169,12 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
   }
 
   const double obpp = Info(c.optimizer_dtype).bits / 8.0;
+  const OptimizerInfo& optimizer = Info(c.optimizer);
   // Text is built only inside the explain callbacks: the fast path allocates nothing.
   const auto state_note = [&] {
     return std::string(" (") + Info(c.optimizer_dtype).label + ")" + detail::ShardNote(o_shards, c.zero) + state_where;
   };
-  const Live state_live = Live::Both(T * obpp / o_shards).On(state_device);
+  const Live state_live = Live::Both(StateTensorBytes(optimizer, T, obpp) / o_shards).On(state_device);
   switch (c.optimizer) {
     case Optimizer::kSgd:
       break;
@@ -189,7 +191,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       s.Leaf("adam_v", "Second moment v", Category::kOptimizerStates, state_live, [&] {
         return Explanation{detail::PerParam(obpp, T, what) + state_note(), src::kZeroModelStates};
       });
-      if (IsHuggingFace(c.framework)) {
+      if (optimizer.step_counters && IsHuggingFace(c.framework)) {
         // torch.optim.Adam(W) keeps state["step"] as an fp32 scalar tensor per parameter
         // tensor; Megatron's and DeepSpeed's fused Adam keep one counter.
         const double tensors = d.adapters ? 2 * d.lora_matrices : static_cast<double>(d.counts.tensors);
@@ -203,7 +205,7 @@ void AccountTrainingStates(const Derived& d, Sink& s, double trainable = -1) {
       break;
     case Optimizer::kAdam8bit: {
       const double blocks = std::ceil(T / 2048.0);
-      const double each = (T * 1.0 + blocks * 4.0) / o_shards;
+      const double each = StateTensorBytes(optimizer, T, 1) / o_shards;
       const auto explain = [&] {
         return Explanation{"(1 B x " + FormatCount(static_cast<int64_t>(std::llround(T))) + " + 4 B x " +
                                FormatCount(static_cast<int64_t>(blocks)) + " blocks of 2048)" +

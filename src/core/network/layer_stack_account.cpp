@@ -4,11 +4,16 @@
 #include <cmath>
 
 #include "core/base/units.h"
+#include "core/estimate/optimizer_states.h"
 
 namespace llmmem::core {
 
 OptimizerStateBytes NetworkOptimizerState(Optimizer o, double p, int tensors, double elem) {
   OptimizerStateBytes s;
+  // The sizes from the optimizer's row, as the LLM accounting takes them (optimizer_states.h).
+  const OptimizerInfo& row = Info(o);
+  s.gpu = row.state_tensors * StateTensorBytes(row, p, elem);
+  if (row.step_counters) s.host = 4.0 * tensors;  // torch's step tensors stay on the CPU (not fused)
   const std::string P = FormatCount(static_cast<int64_t>(p));
   const std::string e = FormatNumber(elem, 0) + " B";
   switch (o) {
@@ -16,21 +21,17 @@ OptimizerStateBytes NetworkOptimizerState(Optimizer o, double p, int tensors, do
       s.formula = "plain SGD keeps no state (momentum_buffer is None)";
       break;
     case Optimizer::kSgdMomentum:
-      s.gpu = p * elem;
       s.formula = "momentum_buffer: " + P + " x " + e;
       break;
     case Optimizer::kAdamW:
-      s.gpu = 2 * p * elem;
-      s.host = 4.0 * tensors;
       s.formula = "exp_avg + exp_avg_sq: 2 x " + P + " x " + e + " (step: " + std::to_string(tensors) +
                   " fp32 scalars on the CPU)";
       break;
     case Optimizer::kAdam8bit:
-      s.gpu = 2 * p;
-      s.formula = "8-bit exp_avg + exp_avg_sq (bitsandbytes): 2 x " + P + " x 1 B";
+      s.formula = "8-bit exp_avg + exp_avg_sq (bitsandbytes): 2 x (" + P + " x 1 B + 4 B x " +
+                  FormatCount(static_cast<int64_t>(std::ceil(p / 2048.0))) + " blocks of 2048)";
       break;
     case Optimizer::kLion:
-      s.gpu = p * elem;
       s.formula = "exp_avg: " + P + " x " + e;
       break;
     case Optimizer::kAdafactor:  // not modelled for layer stacks: its row's layer_stack is false
