@@ -121,13 +121,18 @@ TEST_CASE("Phrases: a peak note renders to the text the CLI prints, and in Chine
       FmsAccelerationPeft("llama-2-70b", {{"mode", "qlora"}, {"batch", "2"}, {"dp", "2"}, {"zero", "3"}, {"sharding", "fsdp"},
                                           {"fsdp1", "1"}, {"autocast", "bf16"}, {"loss_shift_copy", "1"}}),
   };
-  bool fsdp1 = false, pipeline = false, serving = false;
+  bool fsdp1 = false, pipeline = false, serving = false, allocator = false;
   for (const Config& c : cases) {
     const Estimate e = Explain(c);
     REQUIRE_MESSAGE(e.totals.ok, ConfigToQuery(c));
-    CHECK(Render(e.peak_phrases, " ") == e.peak_note);
+    std::vector<Phrase> whole = e.peak_phrases;
+    whole.insert(whole.end(), e.peak_detail_phrases.begin(), e.peak_detail_phrases.end());
+    CHECK(Render(whole, " ") == e.peak_note);
+    // The main path names no C++ file: the allocator's detail and its source come with the formulas.
+    CHECK(Render(e.peak_phrases, " ").find("CUDACachingAllocator") == std::string::npos);
+    allocator |= !e.peak_detail_phrases.empty();
     std::vector<std::string> templates;
-    for (const Phrase& p : e.peak_phrases) Templates(p, templates);
+    for (const Phrase& p : whole) Templates(p, templates);
     for (const std::string& t : templates) CHECK_MESSAGE(HasRow(t), "\"", t, "\" has no row in src/app/strings.cpp");
     fsdp1 |= e.peak_note.find("FSDP1") != std::string::npos;
     pipeline |= e.peak_note.find("Pipeline") != std::string::npos;
@@ -139,6 +144,7 @@ TEST_CASE("Phrases: a peak note renders to the text the CLI prints, and in Chine
     CHECK(zh.find("Peak at") == std::string::npos);
   }
   CHECK(fsdp1);
+  CHECK(allocator);  // the default training case keeps the logits' block cached at the loss
   CHECK(pipeline);
   CHECK(serving);
 }

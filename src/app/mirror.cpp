@@ -68,7 +68,10 @@ std::string MirrorJson(const State& s) {
     }
     j["verdict"] = std::string(buf);
     const std::string measured = MeasuredLine(s);
-    j["detail"] = TrSentences(s.estimate.peak_phrases) + (measured.empty() ? "" : "\n" + measured);
+    const std::string allocator = s.formulas && !s.estimate.peak_detail_phrases.empty()
+                                      ? " " + TrSentences(s.estimate.peak_detail_phrases)
+                                      : "";  // as the verdict draws it
+    j["detail"] = TrSentences(s.estimate.peak_phrases) + allocator + (measured.empty() ? "" : "\n" + measured);
     for (int c = 0; c < core::kCategoryCount; ++c) {
       if (t.category_bytes[c] <= 0) continue;
       std::snprintf(buf, sizeof buf, "%.0f%%", 100.0 * t.category_bytes[c] / t.peak_bytes);

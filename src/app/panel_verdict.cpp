@@ -159,6 +159,9 @@ void DrawVerdict(State& s) {
   if (!s.estimate.peak_phrases.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(dim, "%s", TrSentences(s.estimate.peak_phrases).c_str());
+    // The allocator's behaviour and its C++ source only with the formulas (issue 32 part 7).
+    if (s.formulas && !s.estimate.peak_detail_phrases.empty())
+      ImGui::TextColored(dim, "%s", TrSentences(s.estimate.peak_detail_phrases).c_str());
     ImGui::PopTextWrapPos();
   }
 }

@@ -531,7 +531,18 @@ async function firstScreenTests(browser) {
   // Formulas without hovering.
   {
     const { context: c3, page: p3 } = await newPage(browser, '#v=1&model=llama-3.1-8b&mode=rlhf');
+    // The allocator's paragraph and its C++ source come with the formulas, not on the main path.
+    const drawn = async () => {
+      await p3.evaluate(() => window.llmmemCaptureText());
+      await settle(p3);
+      return (await state(p3)).drawn_text || '';
+    };
+    const plain = await drawn();
     await click(p3, 'formulas');
+    const detailed = await drawn();
+    check('formulas: the allocator\'s note and its source only with the formulas',
+          plain.length > 400 && !/CUDACachingAllocator/.test(plain) && /CUDACachingAllocator/.test(detailed),
+          `${plain.length} / ${detailed.length} characters`);
     await p3.screenshot({ path: `${shots}/web-formulas.png` });
     check('formulas: the toggle shows them in the table (no console errors)', (await state(p3)).ok);
     await c3.close();

@@ -199,7 +199,7 @@ Estimate Explain(const Config& c) {
             "ends: they are counted at their most, in the first layer's backward, the last to run."));
   }
   if (e.totals.loss_cached_bytes > 0) {
-    note.push_back(Say("max_memory_reserved also holds %s at the loss: the freed 16-bit logits' block stays cached "
+    e.peak_detail_phrases.push_back(Say("max_memory_reserved also holds %s at the loss: the freed 16-bit logits' block stays cached "
                        "while the loss's backward takes a new segment for an fp32 gradient; not counted towards the "
                        "fit, since the allocator frees cached blocks before it fails [%s].",
                        {FormatBytesBoth(e.totals.loss_cached_bytes), src::kCachingAllocator}));
@@ -208,7 +208,9 @@ Estimate Explain(const Config& c) {
     note.push_back(Say("Offloaded to CPU RAM: %s per GPU.", {FormatBytesBoth(e.totals.cpu_bytes)}));
   if (e.totals.nvme_bytes > 0)
     note.push_back(Say("Offloaded to NVMe: %s per GPU.", {FormatBytesBoth(e.totals.nvme_bytes)}));
-  e.peak_note = Render(note, " ");
+  std::vector<Phrase> whole = note;
+  whole.insert(whole.end(), e.peak_detail_phrases.begin(), e.peak_detail_phrases.end());
+  e.peak_note = Render(whole, " ");
   e.quick_rule_formula = FormatNumber(d.P / 1e9, 3) + "B x (" + FormatNumber(BitsPerWeight(c.dtype, c.quant), 3) +
                          "/8) x 1.2 = " + FormatBytesBoth(e.totals.quick_rule_bytes) + "  [" + src::kQuickRule + "]";
   return e;

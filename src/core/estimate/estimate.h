@@ -132,8 +132,11 @@ struct Estimate {
   BreakdownNode tree;       // root "total"
   Diagnostics diagnostics;  // errors make totals.ok false
   std::string peak_note;    // which tensors coexist at the peak (and which pipeline stage), in words
-  std::vector<Phrase> peak_phrases;  // the same sentences as phrases, for the UI to translate:
-                                     // peak_note == Render(peak_phrases, " ")
+  std::vector<Phrase> peak_phrases;  // the same sentences as phrases, for the UI to translate
+  // How the allocator behaves around the peak, with where that is written (issue 32: "technical
+  // detail behind the formula toggle"): the UI shows these with the formulas; the CLI and JSON
+  // always. peak_note == Render(peak_phrases then peak_detail_phrases, " ").
+  std::vector<Phrase> peak_detail_phrases;
   // With pipeline stages: the peaks of the first and the last stage; the figures are for
   // the larger (totals.pipeline_stage). Equal when pp == 1.
   double first_stage_peak_bytes = 0;
