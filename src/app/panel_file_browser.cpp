@@ -95,10 +95,10 @@ void DrawFileBrowser(State& s) {
       if (ImGui::Selectable(label.c_str(), i == b.highlight, ImGuiSelectableFlags_AllowDoubleClick)) {
         b.highlight = i;
         // A folder opens on one click, a file on a double-click (one click selects it).
-        if (e.is_dir) {
-          moved = BrowseTo(b, list, JoinPath(b.listing.dir, e.name));
-        } else if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        if (e.is_dir || ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+          const std::string dir = b.listing.dir;
           chosen = Choose(b, list, e);
+          moved = b.listing.dir != dir;
         }
       }
       MarkItem(s, ("browser_" + label).c_str());
