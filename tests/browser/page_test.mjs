@@ -824,32 +824,29 @@ async function touchTests(browser) {
 // Enter picks; nothing matching lists nothing; Escape keeps the card.
 async function gpuSearchTests(browser) {
   const { context, page, errors } = await newPage(browser, '#v=1&model=llama-3.1-8b&gpu=A10-24GB');
-  let st;
+  // Keys pressed in the open list, then the page's state once it settles.
+  const keys = async (...presses) => {
+    for (const k of presses) {
+      if (['Enter', 'Escape', 'ArrowUp', 'ArrowDown'].includes(k)) await page.keyboard.press(k);
+      else await page.keyboard.type(k);
+    }
+    await settle(page);
+    return state(page);
+  };
+  const cards = st => Object.keys(st.items).filter(k => k.startsWith('gpu_') && k !== 'gpu_search');
   await click(page, 'gpu');
-  await page.keyboard.type('4090');
-  await settle(page);
-  st = await state(page);
-  const gpusShown = Object.keys(st.items).filter(k => k.startsWith('gpu_') && k !== 'gpu_search');
-  check('gpu search: typing "4090" leaves only the 4090s', gpusShown.length >= 1 && gpusShown.every(k => k.includes('4090')),
-        gpusShown.join(' '));
-  await page.keyboard.press('Enter');
-  await settle(page);
-  st = await state(page);
+  let st = await keys('4090');
+  check('gpu search: typing "4090" leaves only the 4090s', cards(st).length >= 1 && cards(st).every(k => k.includes('4090')),
+        cards(st).join(' '));
+  st = await keys('Enter');
   check('gpu search: Enter picks the match', hasPair(st, 'gpu=RTX-4090-24GB'), st.config);
   await click(page, 'gpu');
-  await page.keyboard.type('no such card');
-  await settle(page);
-  st = await state(page);
-  check('gpu search: no match lists no card', !Object.keys(st.items).some(k => k.startsWith('gpu_') && k !== 'gpu_search'));
-  await page.keyboard.press('Escape');
-  await settle(page);
-  st = await state(page);
+  st = await keys('no such card');
+  check('gpu search: no match lists no card', cards(st).length === 0, cards(st).join(' '));
+  st = await keys('Escape');
   check('gpu search: Escape keeps the card', hasPair(st, 'gpu=RTX-4090-24GB'), st.config);
   await click(page, 'gpu');
-  await page.keyboard.type('A10-24');
-  await page.keyboard.press('Enter');
-  await settle(page);
-  st = await state(page);
+  st = await keys('A10-24', 'Enter');
   check('gpu search: and back to the A10', hasPair(st, 'gpu=A10-24GB'), st.config);
   check('gpu search: no page errors', errors.length === 0, errors.join('; '));
   await context.close();
